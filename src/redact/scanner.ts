@@ -1,0 +1,100 @@
+/**
+ * Is this text secret? secretlint's recommended preset plus our patterns. Pure: text in, findings out
+ * (the preset's rules are async, hence the promise). Used at index time to redact and by the push gate.
+ */
+import { lintSource } from "@secretlint/core";
+import { creator as recommended } from "@secretlint/secretlint-rule-preset-recommend";
+import { PATTERN_RULES } from "./rules.js";
+
+/** One secret: its rule and its UTF-16 range in the scanned text. */
+export interface Finding {
+  rule: string;
+  start: number;
+  end: number;
+}
+
+const CONFIG: Parameters<typeof lintSource>[0]["options"]["config"] = {
+  rules: [{ id: "@secretlint/secretlint-rule-preset-recommend", rule: recommended }],
+};
+
+/** Short rule name: `@secretlint/secretlint-rule-github` → `github`. */
+function shortRule(ruleId: string): string {
+  return ruleId.replace(/^@secretlint\/secretlint-rule-/, "");
+}
+
+/** Findings of our own patterns. */
+export function scanPatterns(text: string): Finding[] {
+  const out: Finding[] = [];
+  for (const { id, pattern, group } of PATTERN_RULES) {
+    pattern.lastIndex = 0;
+    for (const m of text.matchAll(pattern)) {
+      const g = group === undefined ? m[0] : m[group];
+      if (g === undefined || m.index === undefined) continue;
+      const start = m.index + (group === undefined ? 0 : m[0].indexOf(g));
+      out.push({ rule: id, start, end: start + g.length });
+    }
+  }
+  return out;
+}
+
+/** Every finding in `text`, from secretlint's recommended preset and our patterns, sorted by start. */
+export async function scanSecrets(text: string): Promise<Finding[]> {
+  const found = scanPatterns(text);
+  const result = await lintSource({
+    source: { content: text, filePath: "transcript.txt", ext: ".txt", contentType: "text" },
+    options: { config: CONFIG, maskSecrets: true, noPhysicFilePath: true },
+  });
+  for (const m of result.messages) found.push({ rule: shortRule(m.ruleId), start: m.range[0], end: m.range[1] });
+  return found.sort((a, b) => a.start - b.start || b.end - a.end);
+}
+
+/** What redaction did to a text. */
+export interface Redaction {
+  text: string;
+  /** Rule → secrets replaced. */
+  counts: Record<string, number>;
+}
+
+/**
+ * Replaces each finding's range with `[REDACTED:<rule>]`. Overlapping findings merge into one
+ * replacement named after the first (widest at the same start).
+ */
+export function applyRedactions(text: string, findings: Finding[]): Redaction {
+  const counts: Record<string, number> = {};
+  if (findings.length === 0) return { text, counts };
+  const merged: Finding[] = [];
+  for (const f of [...findings].sort((a, b) => a.start - b.start || b.end - a.end)) {
+    const last = merged[merged.length - 1];
+    if (last !== undefined && f.start < last.end) last.end = Math.max(last.end, f.end);
+    else merged.push({ ...f });
+  }
+  let out = "";
+  let at = 0;
+  for (const f of merged) {
+    out += `${text.slice(at, f.start)}[REDACTED:${f.rule}]`;
+    at = f.end;
+    counts[f.rule] = (counts[f.rule] ?? 0) + 1;
+  }
+  return { text: out + text.slice(at), counts };
+}
+
+/** Scans and redacts several texts in one pass (one scanner call); texts are joined by newlines. */
+export async function redactTexts(texts: string[]): Promise<{ texts: string[]; counts: Record<string, number> }> {
+  const joined = texts.join("\n");
+  const findings = await scanSecrets(joined);
+  const counts: Record<string, number> = {};
+  if (findings.length === 0) return { texts, counts };
+  const out: string[] = [];
+  let offset = 0;
+  for (const t of texts) {
+    const end = offset + t.length;
+    const mine = findings
+      .filter((f) => f.start < end && f.end > offset)
+      .map((f) => ({ rule: f.rule, start: Math.max(f.start, offset) - offset, end: Math.min(f.end, end) - offset }));
+    const r = applyRedactions(t, mine);
+    for (const [k, n] of Object.entries(r.counts)) counts[k] = (counts[k] ?? 0) + n;
+    out.push(r.text);
+    offset = end + 1;
+  }
+  return { texts: out, counts };
+}

@@ -1,0 +1,194 @@
+/**
+ * Codex rollouts (shared/spec/core.md §1.6, shared/spec/trace-formats.md §2): the current
+ * `{timestamp,type,payload}` envelope, the headerless 2025 JSONL, and the single-file `.json` generation.
+ * Only response items become turns; `event_msg` copies of the same messages are skipped so nothing is
+ * counted twice. Turn ids are `<session_id>-<seq>`, as the reference makes them.
+ */
+import { backfillToolNames, makeBlock } from "./blocks.js";
+import type { ParseContext } from "./claude.js";
+import { compactJson } from "./json-compact.js";
+import { asObject, asString, type JsonRecord, parseJsonl, SKIP_MALFORMED } from "./jsonl.js";
+import { fallbackWorkdir, fileStem, isBlank, mungeCwd } from "./text.js";
+import { type Block, countSkip, type SkipCounts, type Turn, type UnitRead } from "./types.js";
+
+interface CodexItem {
+  payload: Record<string, unknown>;
+  ts: string;
+}
+
+/** Parses a Codex rollout in any of its three on-disk generations. */
+export function parseCodexRollout(text: string, ctx: ParseContext): UnitRead {
+  const skipped: SkipCounts = {};
+  if (ctx.path.toLowerCase().endsWith(".json")) return parseSingleJson(text, ctx, skipped);
+  let sessionId: string | null = null;
+  let cwd: string | null = null;
+  let headerTs = "";
+  let legacy = false;
+  const items: CodexItem[] = [];
+  let records = 0;
+  for (const rec of parseJsonl(text, skipped)) {
+    records++;
+    const r = rec.value;
+    const type = asString(r.type);
+    const payload = asObject(r.payload);
+    if (payload !== null && type !== null && "payload" in r) {
+      // Envelope generation.
+      if (type === "session_meta") {
+        if (sessionId === null) {
+          sessionId = asString(payload.id);
+          cwd = asString(payload.cwd);
+        }
+        countSkip(skipped, 'record type "session_meta"');
+      } else if (type === "response_item") items.push({ payload, ts: asString(r.timestamp) ?? "" });
+      else countSkip(skipped, `record type "${type}"`);
+      continue;
+    }
+    const header = legacyLine(rec, records, skipped, items, headerTs);
+    if (header !== null) {
+      sessionId ??= header.id;
+      headerTs = header.ts;
+      legacy = true;
+    }
+  }
+  return buildSession(items, { ctx, sessionId, cwd, skipped, records, legacy });
+}
+
+/**
+ * One line of the headerless 2025 JSONL: a bare header line, then bare response items with no timestamps
+ * (they take the header's). Returns the header when this line is one.
+ */
+function legacyLine(
+  rec: JsonRecord,
+  lineNo: number,
+  skipped: SkipCounts,
+  items: CodexItem[],
+  headerTs: string,
+): { id: string | null; ts: string } | null {
+  const r = rec.value;
+  if (lineNo === 1 && asString(r.type) === null && "id" in r) {
+    countSkip(skipped, "session header");
+    return { id: asString(r.id), ts: asString(r.timestamp) ?? "" };
+  }
+  if (r.record_type !== undefined) countSkip(skipped, `record_type "${String(r.record_type)}"`);
+  else if (asString(r.type) !== null) items.push({ payload: r, ts: headerTs });
+  else countSkip(skipped, "record without a type");
+  return null;
+}
+
+function parseSingleJson(text: string, ctx: ParseContext, skipped: SkipCounts): UnitRead {
+  let doc: Record<string, unknown> | null = null;
+  try {
+    doc = asObject(JSON.parse(text));
+  } catch {
+    countSkip(skipped, SKIP_MALFORMED);
+  }
+  const session = asObject(doc?.session);
+  const ts = asString(session?.timestamp) ?? "";
+  const raw = Array.isArray(doc?.items) ? (doc.items as unknown[]) : [];
+  const items: CodexItem[] = [];
+  for (const el of raw) {
+    const item = asObject(el);
+    if (item === null) countSkip(skipped, "item that is not an object");
+    else items.push({ payload: item.type === undefined && "role" in item ? { ...item, type: "message" } : item, ts });
+  }
+  const sessionId = asString(session?.id);
+  return buildSession(items, { ctx, sessionId, cwd: null, skipped, records: raw.length, legacy: true });
+}
+
+interface BuildOptions {
+  ctx: ParseContext;
+  sessionId: string | null;
+  cwd: string | null;
+  skipped: SkipCounts;
+  records: number;
+  legacy: boolean;
+}
+
+function buildSession(items: CodexItem[], o: BuildOptions): UnitRead {
+  const sessionId = o.sessionId ?? fileStem(o.ctx.path);
+  const munged = o.cwd === null ? null : mungeCwd(o.cwd);
+  const workdir = munged ?? fallbackWorkdir(o.ctx.path);
+  const turns: Turn[] = [];
+  for (const { payload, ts } of items) {
+    const mapped = itemTurn(payload, o.legacy);
+    if (typeof mapped === "string") {
+      countSkip(o.skipped, mapped);
+      continue;
+    }
+    const seq = turns.length;
+    turns.push({
+      sessionId,
+      workdir,
+      turnUuid: `${sessionId}-${seq}`,
+      parentUuid: null,
+      seq,
+      ts,
+      role: mapped.role,
+      blocks: mapped.blocks,
+      sourcePath: o.ctx.path,
+      harness: "codex",
+    });
+  }
+  backfillToolNames(turns);
+  const session = { sessionId, workdir, cwd: munged === null ? null : o.cwd, turns, isSubagent: false };
+  return { sessions: [session], skipped: o.skipped, records: o.records };
+}
+
+/** Maps one response item to a role and its blocks, or to the reason it yields no turn. */
+function itemTurn(p: Record<string, unknown>, legacy: boolean): { role: string; blocks: Block[] } | string {
+  const type = asString(p.type) ?? "(none)";
+  const blocks: Block[] = [];
+  let role = "assistant";
+  switch (type) {
+    case "message": {
+      role = asString(p.role) ?? "";
+      if (typeof p.content === "string") {
+        if (!isBlank(p.content)) blocks.push(makeBlock("text", p.content));
+      } else if (Array.isArray(p.content)) {
+        for (const el of p.content) {
+          const part = asObject(el);
+          const kind = asString(part?.type);
+          const t = asString(part?.text);
+          const textual = kind === "input_text" || kind === "output_text" || (legacy && kind === "text");
+          if (textual && t !== null && !isBlank(t)) blocks.push(makeBlock("text", t));
+        }
+      }
+      break;
+    }
+    case "reasoning": {
+      const summary = Array.isArray(p.summary) ? p.summary : [];
+      let t = textsOfType(summary, "summary_text");
+      // The 2025 JSONL kept reasoning in `content`; the reference reads only `summary` (envelope files).
+      if (legacy && isBlank(t) && Array.isArray(p.content)) t = textsOfType(p.content, "reasoning_text");
+      if (!isBlank(t)) blocks.push(makeBlock("thinking", t));
+      break;
+    }
+    case "function_call":
+    case "custom_tool_call": {
+      const args = "arguments" in p ? (asString(p.arguments) ?? "{}") : (asString(p.input) ?? "{}");
+      blocks.push(makeBlock("tool_use", args, asString(p.name), asString(p.call_id)));
+      break;
+    }
+    case "function_call_output":
+    case "custom_tool_call_output": {
+      role = "tool";
+      const out = p.output;
+      const t = typeof out === "string" ? out : out === null || out === undefined ? "" : compactJson(out);
+      if (!isBlank(t)) blocks.push(makeBlock("tool_result", t, null, asString(p.call_id)));
+      break;
+    }
+    default:
+      return `response_item "${type}" not indexed`;
+  }
+  return blocks.length === 0 ? `${type} item with no indexable content` : { role, blocks };
+}
+
+function textsOfType(parts: unknown[], kind: string): string {
+  const out: string[] = [];
+  for (const el of parts) {
+    const part = asObject(el);
+    const t = asString(part?.text);
+    if (asString(part?.type) === kind && t !== null) out.push(t);
+  }
+  return out.join("\n");
+}

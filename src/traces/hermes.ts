@@ -1,0 +1,196 @@
+/**
+ * Hermes Agent's `state.db` (shared/spec/core.md §1.8, shared/spec/trace-formats.md §4). Opened read-only;
+ * every column selected by name (column order differs between databases and old schemas lack new
+ * columns), so schema versions 12 through 30 read alike. One unit per session, signed by its highest
+ * message id, so a session is re-read only when it grew.
+ */
+import Database from "better-sqlite3";
+import { ArgumentSerializer, flattenToolContent, makeBlock } from "./blocks.js";
+import { asObject, asString } from "./jsonl.js";
+import { isBlank, mungeCwd } from "./text.js";
+import { type Block, countSkip, type SkipCounts, type TraceSource, type Turn, type Unit, type UnitRead } from "./types.js";
+
+const MESSAGE_COLUMNS = [
+  "id",
+  "session_id",
+  "role",
+  "content",
+  "tool_call_id",
+  "tool_calls",
+  "tool_name",
+  "timestamp",
+  "reasoning",
+  "reasoning_content",
+] as const;
+
+type MessageRow = Record<(typeof MESSAGE_COLUMNS)[number], unknown>;
+
+/** The sessions of one hermes database. */
+export class HermesSource implements TraceSource {
+  readonly kind = "hermes" as const;
+  readonly description: string;
+
+  constructor(private readonly dbPath: string) {
+    this.description = `scanning hermes sessions in ${dbPath}`;
+  }
+
+  async listUnits(limit?: number): Promise<Unit[]> {
+    return this.withDb((db) => {
+      const rows = db
+        .prepare("SELECT session_id AS sid, MAX(id) AS mark FROM messages GROUP BY session_id ORDER BY mark DESC")
+        .all() as { sid: unknown; mark: unknown }[];
+      const units = rows
+        .filter((r) => typeof r.sid === "string")
+        .map((r) => ({ key: r.sid as string, signature: String(r.mark), isSubagent: false }));
+      return limit === undefined ? units : units.slice(0, limit);
+    });
+  }
+
+  async readUnit(unit: Unit): Promise<UnitRead> {
+    return this.withDb((db) => {
+      const have = columnsOf(db, "messages");
+      const select = MESSAGE_COLUMNS.map((c) => (have.has(c) ? `"${c}"` : `NULL AS "${c}"`)).join(", ");
+      const rows = db
+        .prepare(`SELECT ${select} FROM messages WHERE session_id = ? ORDER BY id`)
+        .all(unit.key) as MessageRow[];
+      let cwd: string | null = null;
+      if (columnsOf(db, "sessions").has("cwd")) {
+        const row = db.prepare("SELECT cwd FROM sessions WHERE id = ?").get(unit.key) as { cwd: unknown } | undefined;
+        cwd = asString(row?.cwd);
+      }
+      return parseHermesRows(rows, { sessionId: unit.key, cwd, dbPath: this.dbPath });
+    });
+  }
+
+  private withDb<T>(fn: (db: Database.Database) => T): T {
+    const db = new Database(this.dbPath, { readonly: true, fileMustExist: true });
+    try {
+      return fn(db);
+    } finally {
+      db.close();
+    }
+  }
+}
+
+function columnsOf(db: Database.Database, table: string): Set<string> {
+  const rows = db.prepare("SELECT name FROM pragma_table_info(?)").all(table) as { name: string }[];
+  return new Set(rows.map((r) => r.name));
+}
+
+/** Where a session's rows came from. */
+export interface HermesContext {
+  sessionId: string;
+  cwd: string | null;
+  dbPath: string;
+}
+
+/** Maps one session's message rows (ordered by id) to turns. */
+export function parseHermesRows(rows: MessageRow[], ctx: HermesContext): UnitRead {
+  const skipped: SkipCounts = {};
+  const workdir = (ctx.cwd === null ? null : mungeCwd(ctx.cwd)) ?? "hermes";
+  const turns: Turn[] = [];
+  for (const row of rows) {
+    const role = asString(row.role) ?? "(none)";
+    const blocks = hermesBlocks(role, row, skipped);
+    if (blocks === null) {
+      countSkip(skipped, `message role "${role}" not indexed`);
+      continue;
+    }
+    if (blocks.length === 0) {
+      countSkip(skipped, `${role} message with no indexable content`);
+      continue;
+    }
+    turns.push({
+      sessionId: ctx.sessionId,
+      workdir,
+      turnUuid: String(row.id),
+      parentUuid: null,
+      seq: turns.length,
+      ts: typeof row.timestamp === "number" ? epochToRfc3339(row.timestamp) : "",
+      role,
+      blocks,
+      sourcePath: ctx.dbPath,
+      harness: "hermes",
+    });
+  }
+  const cwd = workdir === "hermes" ? null : ctx.cwd;
+  return { sessions: [{ sessionId: ctx.sessionId, workdir, cwd, turns, isSubagent: false }], skipped, records: rows.length };
+}
+
+function hermesBlocks(role: string, row: MessageRow, skipped: SkipCounts): Block[] | null {
+  const blocks: Block[] = [];
+  const content = decodeContent(row.content);
+  switch (role) {
+    case "user":
+      if (!isBlank(content)) blocks.push(makeBlock("text", content));
+      return blocks;
+    case "assistant": {
+      const rc = asString(row.reasoning_content);
+      const thinking = rc !== null && !isBlank(rc) ? rc : (asString(row.reasoning) ?? "");
+      if (!isBlank(thinking)) blocks.push(makeBlock("thinking", thinking));
+      if (!isBlank(content)) blocks.push(makeBlock("text", content));
+      blocks.push(...toolCallBlocks(asString(row.tool_calls), skipped));
+      return blocks;
+    }
+    case "tool":
+      if (!isBlank(content))
+        blocks.push(makeBlock("tool_result", content, asString(row.tool_name), asString(row.tool_call_id)));
+      return blocks;
+    default:
+      return null;
+  }
+}
+
+/**
+ * Message content; multimodal rows are a sentinel (`\x00json:` on SQLite, `\x01json:` elsewhere) plus a
+ * JSON list of parts, whose text parts are kept.
+ */
+function decodeContent(v: unknown): string {
+  const s = asString(v) ?? "";
+  if (!/^[\x00\x01]json:/.test(s)) return s;
+  try {
+    return flattenToolContent(JSON.parse(s.slice(6)));
+  } catch {
+    return s;
+  }
+}
+
+function toolCallBlocks(raw: string | null, skipped: SkipCounts): Block[] {
+  if (raw === null || isBlank(raw)) return [];
+  let calls: unknown;
+  try {
+    calls = JSON.parse(raw);
+  } catch {
+    countSkip(skipped, "tool_calls that are not JSON");
+    return [];
+  }
+  if (!Array.isArray(calls)) return [];
+  const args = new ArgumentSerializer(raw);
+  return calls.map((c, i) => {
+    const call = asObject(c);
+    const fn = asObject(call?.function);
+    const a = fn?.arguments;
+    const text = typeof a === "string" ? a : args.serialize(a, [i, "function", "arguments"]);
+    return makeBlock("tool_use", text, asString(fn?.name), asString(call?.id));
+  });
+}
+
+/**
+ * Epoch seconds to RFC 3339 UTC with a `+00:00` offset and chrono's automatic fraction width (none, 3, 6 or
+ * 9 digits); nanoseconds are the fraction × 1e9 truncated. Out of range → "". `1001.5` →
+ * `1970-01-01T00:16:41.500+00:00`.
+ */
+export function epochToRfc3339(seconds: number): string {
+  if (!Number.isFinite(seconds)) return "";
+  const whole = Math.floor(seconds);
+  const nanos = Math.trunc((seconds - whole) * 1e9);
+  const d = new Date(whole * 1000);
+  if (Number.isNaN(d.getTime())) return "";
+  const base = d.toISOString().slice(0, 19);
+  let frac = "";
+  if (nanos !== 0) {
+    const n9 = String(nanos).padStart(9, "0");
+    frac = nanos % 1_000_000 === 0 ? `.${n9.slice(0, 3)}` : nanos % 1000 === 0 ? `.${n9.slice(0, 6)}` : `.${n9}`;
+  }
+  return `${base}${frac}+00:00`;
+}

@@ -1,0 +1,104 @@
+/**
+ * pi sessions (shared/spec/core.md §1.7, shared/spec/trace-formats.md §3): format v1 (linear, no ids)
+ * and v2/v3 (id/parentId tree). The session id is the file stem, timestamp prefix included, as the
+ * reference takes it.
+ */
+import { ArgumentSerializer, flattenToolContent, makeBlock } from "./blocks.js";
+import type { ParseContext } from "./claude.js";
+import { asObject, asString, parseJsonl } from "./jsonl.js";
+import { fallbackWorkdir, fileStem, isBlank, mungeCwd } from "./text.js";
+import { type Block, countSkip, type SkipCounts, type Turn, type UnitRead } from "./types.js";
+
+/** Parses one pi JSONL session. */
+export function parsePiSession(text: string, ctx: ParseContext): UnitRead {
+  const skipped: SkipCounts = {};
+  const sessionId = fileStem(ctx.path);
+  const turns: Turn[] = [];
+  let cwd: string | null = null;
+  let sawHeader = false;
+  let records = 0;
+  for (const rec of parseJsonl(text, skipped)) {
+    records++;
+    const r = rec.value;
+    const type = asString(r.type) ?? "(none)";
+    if (type === "session" && !sawHeader) {
+      sawHeader = true;
+      cwd = asString(r.cwd);
+    }
+    const message = asObject(r.message);
+    if (type !== "message" || message === null) {
+      countSkip(skipped, `record type "${type}"`);
+      continue;
+    }
+    const role = asString(message.role) ?? "(none)";
+    const blocks = piBlocks(role, message, new ArgumentSerializer(rec.raw), skipped);
+    if (blocks === null) {
+      countSkip(skipped, `message role "${role}" not indexed`);
+      continue;
+    }
+    if (blocks.length === 0) {
+      countSkip(skipped, `${role} message with no indexable content`);
+      continue;
+    }
+    const ts = typeof r.timestamp === "number" ? String(r.timestamp) : (asString(r.timestamp) ?? "");
+    turns.push({
+      sessionId,
+      workdir: "",
+      turnUuid: asString(r.id) ?? "",
+      parentUuid: asString(r.parentId),
+      seq: turns.length,
+      ts,
+      role: role === "toolResult" ? "tool" : role,
+      blocks,
+      sourcePath: ctx.path,
+      harness: "pi",
+    });
+  }
+  const munged = cwd === null ? null : mungeCwd(cwd);
+  const workdir = munged ?? fallbackWorkdir(ctx.path);
+  for (const t of turns) t.workdir = workdir;
+  const session = { sessionId, workdir, cwd: munged === null ? null : cwd, turns, isSubagent: false };
+  return { sessions: [session], skipped, records };
+}
+
+/** Blocks of one message by role; null for a role pi writes that holds no conversation for us. */
+function piBlocks(
+  role: string,
+  m: Record<string, unknown>,
+  args: ArgumentSerializer,
+  skipped: SkipCounts,
+): Block[] | null {
+  const parts = Array.isArray(m.content) ? (m.content as unknown[]) : [];
+  const blocks: Block[] = [];
+  switch (role) {
+    case "user":
+      // A string `content` yields nothing, as in the reference.
+      for (const el of parts) {
+        const part = asObject(el);
+        const t = asString(part?.text);
+        if (asString(part?.type) === "text" && t !== null && !isBlank(t)) blocks.push(makeBlock("text", t));
+      }
+      return blocks;
+    case "assistant":
+      parts.forEach((el, i) => {
+        const part = asObject(el);
+        const kind = asString(part?.type);
+        if (part === null || kind === null) return;
+        if (kind === "thinking" || kind === "text") {
+          const t = asString(part[kind]);
+          if (t !== null && !isBlank(t)) blocks.push(makeBlock(kind, t));
+        } else if (kind === "toolCall") {
+          const text = args.serialize(part.arguments, ["message", "content", i, "arguments"]);
+          blocks.push(makeBlock("tool_use", text, asString(part.name), asString(part.id)));
+        } else countSkip(skipped, `content part "${kind}" not indexed`);
+      });
+      return blocks;
+    case "toolResult": {
+      const t = flattenToolContent(m.content);
+      if (!isBlank(t)) blocks.push(makeBlock("tool_result", t, asString(m.toolName), asString(m.toolCallId)));
+      return blocks;
+    }
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * The Turn/Block model every trace parser maps its wire format into (shared/spec/core.md §1.1).
+ */
+
+/** Stored `harness` facet values. Parquet rows carry whatever their own column says. */
+export type Harness = "claude_code" | "codex" | "pi" | "hermes";
+
+/** Block kinds parsers produce; the chunker folds any other string into the text tier. */
+export type BlockType = "text" | "thinking" | "tool_use" | "tool_result";
+
+/** One typed piece of a turn's content. */
+export interface Block {
+  blockType: BlockType;
+  /** Raw content: serialized arguments for tool_use, flattened output for tool_result. */
+  text: string;
+  toolName: string | null;
+  /** Used only to back-fill tool_result names; never stored. */
+  toolUseId: string | null;
+}
+
+/** One record of a session that yielded at least one block. */
+export interface Turn {
+  sessionId: string;
+  workdir: string;
+  turnUuid: string;
+  parentUuid: string | null;
+  /** 0-based index among retained turns of the session, in file order. */
+  seq: number;
+  /** Source timestamp, verbatim (hermes: RFC 3339 made from epoch seconds). */
+  ts: string;
+  role: string;
+  blocks: Block[];
+  sourcePath: string;
+  harness: string;
+}
+
+/** Why lines or records were passed over, with counts: parsers never drop data silently. */
+export type SkipCounts = Record<string, number>;
+
+/** One session read from a unit. */
+export interface Session {
+  sessionId: string;
+  workdir: string;
+  /** The recorded working directory, unmunged, when the transcript names one (for the repo facet). */
+  cwd: string | null;
+  turns: Turn[];
+  isSubagent: boolean;
+}
+
+/** What reading one unit gave: its sessions and what was passed over. */
+export interface UnitRead {
+  sessions: Session[];
+  skipped: SkipCounts;
+  /** Lines (or rows, or messages) looked at. */
+  records: number;
+}
+
+/** An independently indexable piece of a source: a transcript file, a hermes session, a parquet file. */
+export interface Unit {
+  /** Identity in state.json (the walked path, the hermes session id, …). */
+  key: string;
+  /** Change stamp (`size:mtimeSecs`, hermes watermark); null means always re-read, never recorded. */
+  signature: string | null;
+  isSubagent: boolean;
+}
+
+/** A place sessions come from: one implementation per transcript format. */
+export interface TraceSource {
+  /** Facet name used in messages (`claude_code`, `codex`, `pi`, `hermes`, `parquet`). */
+  readonly kind: Harness | "parquet";
+  /** One line saying what is scanned, for progress output. */
+  readonly description: string;
+  /** Units in index order (newest first, sub-agents last); `limit` keeps the newest N. */
+  listUnits(limit?: number): Promise<Unit[]>;
+  /** Reads one unit; a unit that cannot be read throws. */
+  readUnit(unit: Unit): Promise<UnitRead>;
+}
+
+/** Adds `n` to a skip reason's count. */
+export function countSkip(skips: SkipCounts, reason: string, n = 1): void {
+  skips[reason] = (skips[reason] ?? 0) + n;
+}
+
+/** Merges skip counts from `from` into `into`. */
+export function mergeSkips(into: SkipCounts, from: SkipCounts): void {
+  for (const [reason, n] of Object.entries(from)) countSkip(into, reason, n);
+}
