@@ -6,4 +6,13 @@
 export { ALL_TIERS, type Chunk, type ChunkOptions, chunkTurns } from "./chunks.js";
 export { elideDataUris } from "./elide.js";
 export { chunkId } from "./ids.js";
-export { MAX_CHARS, OVERLAP, renderBlock, splitText, stitch, stitchPair, type Tier, tierOf } from "./split.js";
+export {
+  MAX_CHARS,
+  OVERLAP,
+  renderBlock,
+  splitText,
+  stitch,
+  stitchPair,
+  type Tier,
+  tierOf,
+} from "./split.js";

@@ -22,7 +22,9 @@ export function tierOf(blockType: string): Tier {
 export function renderBlock(b: Block): string {
   if (b.blockType === "tool_use") return rustTrim(`[tool_use ${b.toolName ?? "None"}] ${b.text}`);
   if (b.blockType === "tool_result")
-    return rustTrim(b.toolName !== null ? `[tool_result ${b.toolName}] ${b.text}` : `[tool_result] ${b.text}`);
+    return rustTrim(
+      b.toolName !== null ? `[tool_result ${b.toolName}] ${b.text}` : `[tool_result] ${b.text}`,
+    );
   return b.text;
 }
 

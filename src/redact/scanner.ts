@@ -44,7 +44,8 @@ export async function scanSecrets(text: string): Promise<Finding[]> {
     source: { content: text, filePath: "transcript.txt", ext: ".txt", contentType: "text" },
     options: { config: CONFIG, maskSecrets: true, noPhysicFilePath: true },
   });
-  for (const m of result.messages) found.push({ rule: shortRule(m.ruleId), start: m.range[0], end: m.range[1] });
+  for (const m of result.messages)
+    found.push({ rule: shortRule(m.ruleId), start: m.range[0], end: m.range[1] });
   return found.sort((a, b) => a.start - b.start || b.end - a.end);
 }
 
@@ -79,7 +80,9 @@ export function applyRedactions(text: string, findings: Finding[]): Redaction {
 }
 
 /** Scans and redacts several texts in one pass (one scanner call); texts are joined by newlines. */
-export async function redactTexts(texts: string[]): Promise<{ texts: string[]; counts: Record<string, number> }> {
+export async function redactTexts(
+  texts: string[],
+): Promise<{ texts: string[]; counts: Record<string, number> }> {
   const joined = texts.join("\n");
   const findings = await scanSecrets(joined);
   const counts: Record<string, number> = {};
@@ -90,7 +93,11 @@ export async function redactTexts(texts: string[]): Promise<{ texts: string[]; c
     const end = offset + t.length;
     const mine = findings
       .filter((f) => f.start < end && f.end > offset)
-      .map((f) => ({ rule: f.rule, start: Math.max(f.start, offset) - offset, end: Math.min(f.end, end) - offset }));
+      .map((f) => ({
+        rule: f.rule,
+        start: Math.max(f.start, offset) - offset,
+        end: Math.min(f.end, end) - offset,
+      }));
     const r = applyRedactions(t, mine);
     for (const [k, n] of Object.entries(r.counts)) counts[k] = (counts[k] ?? 0) + n;
     out.push(r.text);

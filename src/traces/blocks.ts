@@ -50,7 +50,8 @@ export class ArgumentSerializer {
     this.tree ??= parseLossless(this.raw);
     let node: LosslessJson | undefined = this.tree;
     for (const step of path) {
-      node = typeof step === "number" ? (Array.isArray(node) ? node[step] : undefined) : losslessField(node, step);
+      node =
+        typeof step === "number" ? (Array.isArray(node) ? node[step] : undefined) : losslessField(node, step);
     }
     return node === undefined ? compactJson(value) : compactLossless(node);
   }
@@ -64,7 +65,8 @@ export function backfillToolNames(turns: Turn[]): void {
   const names = new Map<string, string>();
   for (const t of turns)
     for (const b of t.blocks)
-      if (b.blockType === "tool_use" && b.toolUseId !== null && b.toolName !== null) names.set(b.toolUseId, b.toolName);
+      if (b.blockType === "tool_use" && b.toolUseId !== null && b.toolName !== null)
+        names.set(b.toolUseId, b.toolName);
   for (const t of turns)
     for (const b of t.blocks)
       if (b.blockType === "tool_result" && b.toolName === null && b.toolUseId !== null)

@@ -89,7 +89,11 @@ function parseSingleJson(text: string, ctx: ParseContext, skipped: SkipCounts): 
   for (const el of raw) {
     const item = asObject(el);
     if (item === null) countSkip(skipped, "item that is not an object");
-    else items.push({ payload: item.type === undefined && "role" in item ? { ...item, type: "message" } : item, ts });
+    else
+      items.push({
+        payload: item.type === undefined && "role" in item ? { ...item, type: "message" } : item,
+        ts,
+      });
   }
   const sessionId = asString(session?.id);
   return buildSession(items, { ctx, sessionId, cwd: null, skipped, records: raw.length, legacy: true });

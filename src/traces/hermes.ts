@@ -8,7 +8,15 @@ import Database from "better-sqlite3";
 import { ArgumentSerializer, flattenToolContent, makeBlock } from "./blocks.js";
 import { asObject, asString } from "./jsonl.js";
 import { isBlank, mungeCwd } from "./text.js";
-import { type Block, countSkip, type SkipCounts, type TraceSource, type Turn, type Unit, type UnitRead } from "./types.js";
+import {
+  type Block,
+  countSkip,
+  type SkipCounts,
+  type TraceSource,
+  type Turn,
+  type Unit,
+  type UnitRead,
+} from "./types.js";
 
 const MESSAGE_COLUMNS = [
   "id",
@@ -37,7 +45,9 @@ export class HermesSource implements TraceSource {
   async listUnits(limit?: number): Promise<Unit[]> {
     return this.withDb((db) => {
       const rows = db
-        .prepare("SELECT session_id AS sid, MAX(id) AS mark FROM messages GROUP BY session_id ORDER BY mark DESC")
+        .prepare(
+          "SELECT session_id AS sid, MAX(id) AS mark FROM messages GROUP BY session_id ORDER BY mark DESC",
+        )
         .all() as { sid: unknown; mark: unknown }[];
       const units = rows
         .filter((r) => typeof r.sid === "string")
@@ -55,7 +65,9 @@ export class HermesSource implements TraceSource {
         .all(unit.key) as MessageRow[];
       let cwd: string | null = null;
       if (columnsOf(db, "sessions").has("cwd")) {
-        const row = db.prepare("SELECT cwd FROM sessions WHERE id = ?").get(unit.key) as { cwd: unknown } | undefined;
+        const row = db.prepare("SELECT cwd FROM sessions WHERE id = ?").get(unit.key) as
+          | { cwd: unknown }
+          | undefined;
         cwd = asString(row?.cwd);
       }
       return parseHermesRows(rows, { sessionId: unit.key, cwd, dbPath: this.dbPath });
@@ -114,7 +126,11 @@ export function parseHermesRows(rows: MessageRow[], ctx: HermesContext): UnitRea
     });
   }
   const cwd = workdir === "hermes" ? null : ctx.cwd;
-  return { sessions: [{ sessionId: ctx.sessionId, workdir, cwd, turns, isSubagent: false }], skipped, records: rows.length };
+  return {
+    sessions: [{ sessionId: ctx.sessionId, workdir, cwd, turns, isSubagent: false }],
+    skipped,
+    records: rows.length,
+  };
 }
 
 function hermesBlocks(role: string, row: MessageRow, skipped: SkipCounts): Block[] | null {
@@ -147,7 +163,7 @@ function hermesBlocks(role: string, row: MessageRow, skipped: SkipCounts): Block
  */
 function decodeContent(v: unknown): string {
   const s = asString(v) ?? "";
-  if (!/^[\x00\x01]json:/.test(s)) return s;
+  if (!(s.startsWith("\u0000json:") || s.startsWith("\u0001json:"))) return s;
   try {
     return flattenToolContent(JSON.parse(s.slice(6)));
   } catch {
@@ -190,7 +206,8 @@ export function epochToRfc3339(seconds: number): string {
   let frac = "";
   if (nanos !== 0) {
     const n9 = String(nanos).padStart(9, "0");
-    frac = nanos % 1_000_000 === 0 ? `.${n9.slice(0, 3)}` : nanos % 1000 === 0 ? `.${n9.slice(0, 6)}` : `.${n9}`;
+    frac =
+      nanos % 1_000_000 === 0 ? `.${n9.slice(0, 3)}` : nanos % 1000 === 0 ? `.${n9.slice(0, 6)}` : `.${n9}`;
   }
   return `${base}${frac}+00:00`;
 }

@@ -10,6 +10,7 @@ export { compactLossless, parseLossless, ryuFormat, serdeNumber } from "./json-c
 export { SKIP_MALFORMED, SKIP_NOT_OBJECT, SKIP_SURROGATE } from "./jsonl.js";
 export { ParquetLayoutError, ParquetSource, parseTraceRows } from "./parquet.js";
 export { parsePiSession } from "./pi.js";
+export { RepoFacets, remoteToOwnerName, repoFacetOf } from "./repo.js";
 export {
   detectHarness,
   JsonlTreeSource,

@@ -106,7 +106,9 @@ export function parseLossless(text: string): LosslessJson {
       }
     }
     if (c === '"') return str();
-    const m = /^(?:true|false|null|-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)/.exec(text.slice(i, i + 400));
+    const m = /^(?:true|false|null|-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)/.exec(
+      text.slice(i, i + 400),
+    );
     if (!m) return fail("unexpected token");
     i += m[0].length;
     if (m[0] === "true") return true;
@@ -122,7 +124,8 @@ export function parseLossless(text: string): LosslessJson {
 
 /** Looks up a key of a lossless object (null when absent or not an object). */
 export function losslessField(v: LosslessJson | undefined, key: string): LosslessJson | undefined {
-  if (v === null || v === undefined || typeof v !== "object" || Array.isArray(v) || !("entries" in v)) return undefined;
+  if (v === null || v === undefined || typeof v !== "object" || Array.isArray(v) || !("entries" in v))
+    return undefined;
   return v.entries.find(([k]) => k === key)?.[1];
 }
 

@@ -44,9 +44,13 @@ export class ParquetSource implements TraceSource {
     const metadata = await parquetMetadataAsync(file);
     const names = new Set(parquetSchema(metadata).children.map((c) => c.element.name));
     for (const required of ["session_id", "messages"])
-      if (!names.has(required)) throw new ParquetLayoutError(`parquet file ${unit.key} has no "${required}" column`);
+      if (!names.has(required))
+        throw new ParquetLayoutError(`parquet file ${unit.key} has no "${required}" column`);
     const columns = ["session_id", "messages", ...OPTIONAL.filter((c) => names.has(c))];
-    const rows = (await parquetReadObjects({ file, metadata, columns, compressors })) as Record<string, unknown>[];
+    const rows = (await parquetReadObjects({ file, metadata, columns, compressors })) as Record<
+      string,
+      unknown
+    >[];
     return parseTraceRows(rows, { path: unit.key, limit: this.limit });
   }
 }
@@ -79,7 +83,12 @@ export function parseTraceRows(rows: Record<string, unknown>[], ctx: TraceRowsCo
   return { sessions, skipped, records };
 }
 
-function rowSession(sessionId: string, row: Record<string, unknown>, path: string, skipped: SkipCounts): Session {
+function rowSession(
+  sessionId: string,
+  row: Record<string, unknown>,
+  path: string,
+  skipped: SkipCounts,
+): Session {
   const sentAt = row.sent_at instanceof Date ? row.sent_at.toISOString() : (asString(row.sent_at) ?? "");
   let cwd: string | null = null;
   const meta = asString(row.metadata);

@@ -41,12 +41,16 @@ export function parsePiSession(text: string, ctx: ParseContext): UnitRead {
       continue;
     }
     const ts = typeof r.timestamp === "number" ? String(r.timestamp) : (asString(r.timestamp) ?? "");
+    // Format v1 entries have no ids: without one made up, every turn of the file would share one chunk id
+    // (the reference's behaviour, which keeps only the first turn). v1 is linear, so parents are implied.
+    const id = asString(r.id);
+    const seq = turns.length;
     turns.push({
       sessionId,
       workdir: "",
-      turnUuid: asString(r.id) ?? "",
-      parentUuid: asString(r.parentId),
-      seq: turns.length,
+      turnUuid: id ?? `${sessionId}-${seq}`,
+      parentUuid: id !== null || "parentId" in r ? asString(r.parentId) : (turns[seq - 1]?.turnUuid ?? null),
+      seq,
       ts,
       role: role === "toolResult" ? "tool" : role,
       blocks,

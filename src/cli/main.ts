@@ -1,0 +1,93 @@
+#!/usr/bin/env node
+/**
+ * The funes command line: argv to commands, errors to exit codes. The only place that exits.
+ */
+import { readFileSync } from "node:fs";
+import { cac } from "cac";
+import { FunesError, type FunesErrorCode } from "../commands/index.js";
+import { UnknownHarnessError } from "../traces/index.js";
+import { readConfig } from "./config.js";
+import { runIndex } from "./run-index.js";
+import { runRecall } from "./run-recall.js";
+import { runStatus } from "./run-status.js";
+
+const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+  version: string;
+};
+
+/** Exit codes: 0 ok, 1 failed, 2 bad usage or input, 75 busy (try again). */
+const EXIT: Record<FunesErrorCode, number> = {
+  no_sessions: 1,
+  unreadable_source: 1,
+  busy: 75,
+  no_memory: 1,
+  incompatible_memory: 1,
+  bad_input: 2,
+};
+
+async function main(argv: string[]): Promise<number> {
+  const cfg = readConfig();
+  const cli = cac("funes");
+  cli
+    .command(
+      "index [path]",
+      "Index agent transcripts into the local memory (text first: keyword-searchable at once)",
+    )
+    .option("--harness <agent>", "Only this agent: claude, codex, pi or hermes (with a path: its format)")
+    .option("--limit <n>", "Only the newest N sessions of each source")
+    .option("--no-thinking", "Leave out thinking blocks")
+    .option("--yes", "Never ask; finish all work")
+    .option("--json", "Print the summary as JSON")
+    .example("funes index")
+    .example("funes index ~/.claude/projects --limit 20")
+    .example("funes index traces/0000.parquet")
+    .action((path, flags) => runIndex(path, flags, cfg));
+  cli
+    .command("status", "Show what the memory holds")
+    .option("--memory <spec>", "A memory directory, or local (default)")
+    .option("--json", "Print as JSON")
+    .example("funes status")
+    .action((flags) => runStatus(flags, cfg));
+  cli
+    .command("recall [...query]", "Find past passages by keyword (agent format)")
+    .option("-k, --k <n>", "Number of results", { default: 8 })
+    .option("--type <block_type>", "Only text, thinking, tool_use or tool_result")
+    .option("--harness <agent>", "Only claude, codex, pi or hermes")
+    .option("--neighbors <n>", "Neighbouring turns to show (0 for none)", { default: 1 })
+    .option("--memory <spec>", "A memory directory, or local (default)")
+    .option("--json", "Print hits as JSON")
+    .example('funes recall "lance fts deadlock"')
+    .action((query, flags) => runRecall(query, flags, cfg));
+  cli.help();
+  cli.version(pkg.version);
+  cli.parse(argv, { run: false });
+  if (cli.matchedCommand === undefined) {
+    if (cli.args.length > 0)
+      throw new FunesError("bad_input", `unknown command "${String(cli.args[0])}" — see funes --help`);
+    if (!cli.options.help && !cli.options.version) cli.outputHelp();
+    return 0;
+  }
+  await cli.runMatchedCommand();
+  return 0;
+}
+
+main(process.argv).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    if (err instanceof FunesError) {
+      process.stderr.write(`funes: ${err.message}\n`);
+      process.exitCode = EXIT[err.code];
+    } else if (err instanceof UnknownHarnessError) {
+      process.stderr.write(`funes: ${err.message}\n`);
+      process.exitCode = 2;
+    } else if (err instanceof Error && err.name === "CACError") {
+      process.stderr.write(`funes: ${err.message} — see funes --help\n`);
+      process.exitCode = 2;
+    } else {
+      process.stderr.write(`funes: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      process.exitCode = 1;
+    }
+  },
+);

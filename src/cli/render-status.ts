@@ -1,0 +1,35 @@
+/**
+ * `funes status` for people (the reference's layout, plus per-agent counts and vector backfill) and as JSON.
+ */
+import type { StatusReport } from "../commands/index.js";
+
+/** `just now`, `5 minutes ago`, `3 hours ago`, `2 days ago` (singular at 1). */
+export function formatAge(ms: number): string {
+  const min = Math.floor(ms / 60_000);
+  const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? "" : "s"} ago`;
+  if (min < 1) return "just now";
+  if (min < 60) return plural(min, "minute");
+  const hours = Math.floor(min / 60);
+  if (hours < 48) return plural(hours, "hour");
+  return plural(Math.floor(hours / 24), "day");
+}
+
+/** The status text. */
+export function formatStatus(r: StatusReport, now: number): string {
+  if (r.kind === "no-index")
+    return r.isDefault
+      ? `memory: ${r.memory}\nno index yet — run \`funes index\` to build one, then recall your own history.\n`
+      : `memory: ${r.memory}\nno index found at ${r.memory}\n`;
+  let out = `memory: ${r.memory}\nchunks: ${r.chunks}\nsessions: ${r.sessions}\n`;
+  for (const h of r.byHarness)
+    out += `  ${h.harness === "" ? "(no harness)" : h.harness}: ${h.sessions} sessions, ${h.chunks} chunks\n`;
+  if (r.pendingVectors > 0)
+    out += `waiting for vectors: ${r.pendingVectors} (found by keyword until embedded)\n`;
+  if (r.pendingSessions !== null && r.pendingSessions > 0)
+    out += `pending indexing: ${r.pendingSessions} source session${r.pendingSessions === 1 ? "" : "s"} — run \`funes index\`\n`;
+  if (r.lastIndexed !== null) {
+    const d = new Date(r.lastIndexed).toISOString();
+    out += `last indexed: ${d.slice(0, 10)} ${d.slice(11, 16)} UTC (${formatAge(now - r.lastIndexed)})\n`;
+  }
+  return out;
+}

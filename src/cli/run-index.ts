@@ -1,0 +1,39 @@
+/**
+ * `funes index [path]`.
+ */
+import { indexSessions } from "../commands/index.js";
+import { parseHarness } from "../traces/index.js";
+import type { CliConfig } from "./config.js";
+import { positiveInt } from "./parse-args.js";
+import { formatIndexSummary, indexReporter } from "./render-index.js";
+
+/** Flags of `funes index`. */
+export interface IndexFlags {
+  harness?: string;
+  limit?: unknown;
+  thinking?: boolean;
+  yes?: boolean;
+  json?: boolean;
+}
+
+/** Runs the index command and prints its summary. */
+export async function runIndex(path: unknown, flags: IndexFlags, cfg: CliConfig): Promise<void> {
+  const reporter = indexReporter(process.stderr, cfg.stderrTty && flags.json !== true);
+  try {
+    const summary = await indexSessions({
+      funesHome: cfg.funesHome,
+      home: cfg.home,
+      path: path === undefined ? undefined : String(path),
+      harness: flags.harness === undefined ? undefined : parseHarness(String(flags.harness)),
+      limit: flags.limit === undefined ? undefined : positiveInt(flags.limit, "--limit"),
+      thinking: flags.thinking !== false,
+      onEvent: reporter.onEvent,
+    });
+    reporter.end();
+    process.stdout.write(
+      flags.json === true ? `${JSON.stringify(summary, null, 2)}\n` : formatIndexSummary(summary),
+    );
+  } finally {
+    reporter.end();
+  }
+}

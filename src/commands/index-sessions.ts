@@ -1,0 +1,240 @@
+/**
+ * `funes index`: transcripts to the local memory, text first. Every owed unit is parsed, elided, redacted,
+ * chunked and stored without a vector, so it is keyword-searchable as soon as the run ends; vectors are
+ * filled in later. Incremental by construction: units whose signature is unchanged are not read, and chunk
+ * ids already stored are not written again. A unit is recorded in state.json only after its chunks are in
+ * the table, so a run killed at any point leaves a valid memory and the next run finishes the job.
+ */
+import { ALL_TIERS, type Chunk, chunkTurns, elideDataUris } from "../chunk/index.js";
+import { LocalStore } from "../local/index.js";
+import {
+  acquireWriterLock,
+  funesPaths,
+  isUnitCurrent,
+  loadIndexState,
+  saveIndexState,
+  type UnitState,
+  WriterBusyError,
+} from "../memory/index.js";
+import { redactTexts } from "../redact/index.js";
+import {
+  type Harness,
+  KNOWN_ROOTS,
+  knownSources,
+  mergeSkips,
+  RepoFacets,
+  type Session,
+  type SkipCounts,
+  sourceForPath,
+  type TraceSource,
+  type Unit,
+} from "../traces/index.js";
+import { FunesError } from "./errors.js";
+
+/** What to index and how. */
+export interface IndexOptions {
+  /** `$FUNES_HOME`. */
+  funesHome: string;
+  /** The user's home, for the known agent directories. */
+  home: string;
+  /** A transcript file, directory, `state.db` or `.parquet`; absent → every known agent directory. */
+  path?: string | undefined;
+  harness?: Harness | undefined;
+  /** Newest N units per source. */
+  limit?: number | undefined;
+  /** False drops thinking blocks. */
+  thinking: boolean;
+  onEvent?: ((e: IndexEvent) => void) | undefined;
+}
+
+/** Progress, as it happens. */
+export type IndexEvent =
+  | { kind: "source"; description: string; units: number; owed: number }
+  | { kind: "source-failed"; description: string; reason: string }
+  | { kind: "unit"; done: number; total: number; label: string; added: number; present: number }
+  | { kind: "unit-failed"; done: number; total: number; key: string; reason: string }
+  | { kind: "redacted"; sessionId: string; counts: Record<string, number> }
+  | { kind: "state-discarded"; path: string }
+  | { kind: "text-index"; action: "built" | "rebuilt" };
+
+/** What a run did. */
+export interface IndexSummary {
+  memory: string;
+  /** Units read this run and units skipped as unchanged. */
+  unitsRead: number;
+  unitsUnchanged: number;
+  sessions: number;
+  turns: number;
+  chunksAdded: number;
+  chunksPresent: number;
+  /** Lines or records passed over, by reason. */
+  skipped: SkipCounts;
+  failed: { key: string; reason: string }[];
+  redacted: Record<string, number>;
+}
+
+/** Chunks buffered before one append (one Lance fragment). */
+const FLUSH_CHUNKS = 16_384;
+
+/** Runs an index pass. Throws FunesError when nothing could be read or another writer holds the lock. */
+export async function indexSessions(opts: IndexOptions): Promise<IndexSummary> {
+  const paths = funesPaths(opts.funesHome);
+  const sources = resolveSources(opts);
+  let lock: Awaited<ReturnType<typeof acquireWriterLock>>;
+  try {
+    lock = await acquireWriterLock(paths.lock);
+  } catch (err) {
+    if (err instanceof WriterBusyError) throw new FunesError("busy", err.message);
+    throw err;
+  }
+  try {
+    return await runLocked(opts, sources, paths);
+  } finally {
+    lock.release();
+  }
+}
+
+function resolveSources(opts: IndexOptions): TraceSource[] {
+  if (opts.path !== undefined) return [sourceForPath(opts.path, opts.harness)];
+  const sources = knownSources(opts.home, opts.harness);
+  if (sources.length > 0) return sources;
+  if (opts.harness !== undefined)
+    throw new FunesError("no_sessions", `no ${opts.harness} session dir found on this machine`);
+  const looked = KNOWN_ROOTS.map((r) => `~/${r.rel}`).join(", ");
+  throw new FunesError("no_sessions", `no local sessions found — looked in ${looked}`);
+}
+
+async function runLocked(
+  opts: IndexOptions,
+  sources: TraceSource[],
+  paths: ReturnType<typeof funesPaths>,
+): Promise<IndexSummary> {
+  const emit = opts.onEvent ?? (() => {});
+  const existed = await LocalStore.open(paths.memory);
+  const store = existed ?? (await LocalStore.openOrCreate(paths.memory));
+  // A memory that was deleted must be rebuilt whole, whatever state.json remembers.
+  const loaded =
+    existed === null ? { units: new Map<string, UnitState>(), discarded: null } : loadIndexState(paths.state);
+  if (loaded.discarded !== null) emit({ kind: "state-discarded", path: paths.state });
+  const state = loaded.units;
+  const stored = await store.ids();
+  const summary: IndexSummary = {
+    memory: paths.memory,
+    unitsRead: 0,
+    unitsUnchanged: 0,
+    sessions: 0,
+    turns: 0,
+    chunksAdded: 0,
+    chunksPresent: 0,
+    skipped: {},
+    failed: [],
+    redacted: {},
+  };
+  const work: { source: TraceSource; unit: Unit }[] = [];
+  const sourceErrors: string[] = [];
+  for (const source of sources) {
+    let units: Unit[];
+    try {
+      units = await source.listUnits(opts.limit);
+    } catch (err) {
+      const reason = errorText(err);
+      if (sources.length === 1)
+        throw new FunesError("unreadable_source", `${source.description}: ${reason}`, err);
+      sourceErrors.push(reason);
+      emit({ kind: "source-failed", description: source.description, reason });
+      continue;
+    }
+    const owed = units.filter((u) => !isUnitCurrent(state, u.key, u.signature));
+    summary.unitsUnchanged += units.length - owed.length;
+    emit({ kind: "source", description: source.description, units: units.length, owed: owed.length });
+    for (const unit of owed) work.push({ source, unit });
+  }
+  if (sourceErrors.length === sources.length)
+    throw new FunesError("unreadable_source", `no session source could be read: ${sourceErrors.join("; ")}`);
+
+  const facets = new RepoFacets();
+  let buffer: Chunk[] = [];
+  let recordAfterFlush: { key: string; sig: string }[] = [];
+  const flush = async () => {
+    await store.append(buffer);
+    summary.chunksAdded += buffer.length;
+    buffer = [];
+    for (const { key, sig } of recordAfterFlush) state.set(key, { sig, level: "ToolResult" });
+    recordAfterFlush = [];
+    await saveIndexState(paths.state, state);
+  };
+
+  let done = 0;
+  for (const { source, unit } of work) {
+    done++;
+    let read: Awaited<ReturnType<TraceSource["readUnit"]>>;
+    try {
+      read = await source.readUnit(unit);
+    } catch (err) {
+      const reason = errorText(err);
+      summary.failed.push({ key: unit.key, reason });
+      emit({ kind: "unit-failed", done, total: work.length, key: unit.key, reason });
+      continue;
+    }
+    summary.unitsRead++;
+    mergeSkips(summary.skipped, read.skipped);
+    let added = 0;
+    let present = 0;
+    for (const session of read.sessions) {
+      summary.sessions++;
+      summary.turns += session.turns.length;
+      const redacted = await cleanSession(session);
+      if (Object.keys(redacted).length > 0) {
+        emit({ kind: "redacted", sessionId: session.sessionId, counts: redacted });
+        for (const [rule, n] of Object.entries(redacted))
+          summary.redacted[rule] = (summary.redacted[rule] ?? 0) + n;
+      }
+      const repo = await facets.of(session.cwd);
+      for (const c of chunkTurns(session.turns, { tiers: ALL_TIERS, thinking: opts.thinking, repo })) {
+        if (stored.has(c.id)) {
+          present++;
+          continue;
+        }
+        stored.add(c.id);
+        buffer.push(c);
+        added++;
+      }
+    }
+    summary.chunksPresent += present;
+    if (unit.signature !== null) recordAfterFlush.push({ key: unit.key, sig: unit.signature });
+    emit({ kind: "unit", done, total: work.length, label: unitLabel(unit, read.sessions), added, present });
+    if (buffer.length >= FLUSH_CHUNKS) await flush();
+  }
+  await flush();
+  if (work.length > 0 && summary.unitsRead === 0)
+    throw new FunesError(
+      "unreadable_source",
+      `none of ${work.length} session(s) could be read: ${summary.failed[0]?.reason ?? ""}`,
+    );
+  const action = await store.maintainTextIndex();
+  if (action !== "current") emit({ kind: "text-index", action });
+  store.close();
+  return summary;
+}
+
+/** Elides `data:` payloads and redacts secrets in every block of a session, in place. */
+async function cleanSession(session: Session): Promise<Record<string, number>> {
+  const blocks = session.turns.flatMap((t) => t.blocks);
+  for (const b of blocks) b.text = elideDataUris(b.text);
+  const r = await redactTexts(blocks.map((b) => b.text));
+  if (Object.keys(r.counts).length > 0)
+    blocks.forEach((b, i) => {
+      b.text = r.texts[i] ?? b.text;
+    });
+  return r.counts;
+}
+
+function unitLabel(unit: Unit, sessions: Session[]): string {
+  const only = sessions.length === 1 ? sessions[0] : undefined;
+  if (only !== undefined) return `${only.sessionId} (${only.workdir})`;
+  return sessions.length === 0 ? unit.key : `${sessions.length} sessions`;
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

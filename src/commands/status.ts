@@ -1,0 +1,62 @@
+/**
+ * `funes status`: what the local memory holds (chunks and sessions by agent, rows waiting for vectors,
+ * last write) and how many sessions on this machine are not indexed yet.
+ */
+import { type HarnessCounts, LocalStore } from "../local/index.js";
+import { funesPaths, isUnitCurrent, type LocalMemory, loadIndexState } from "../memory/index.js";
+import { knownSources } from "../traces/index.js";
+
+/** The status of one memory, as data (rendered by the CLI or MCP). */
+export type StatusReport =
+  | { kind: "no-index"; memory: string; isDefault: boolean }
+  | {
+      kind: "ready";
+      memory: string;
+      chunks: number;
+      sessions: number;
+      byHarness: HarnessCounts[];
+      pendingVectors: number;
+      /** ms since the epoch, UTC. */
+      lastIndexed: number | null;
+      /** Sessions on this machine not (or not fully) indexed; null when not checked. */
+      pendingSessions: number | null;
+    };
+
+/** Reads a memory's status; `pendingSessions` is counted for the default memory only. */
+export async function memoryStatus(
+  memory: LocalMemory,
+  ctx: { funesHome: string; home: string },
+): Promise<StatusReport> {
+  const store = await LocalStore.open(memory.dir);
+  if (store === null) return { kind: "no-index", memory: memory.label, isDefault: memory.isDefault };
+  try {
+    const s = await store.stats();
+    if (s.chunks === 0) return { kind: "no-index", memory: memory.label, isDefault: memory.isDefault };
+    return {
+      kind: "ready",
+      memory: memory.label,
+      chunks: s.chunks,
+      sessions: s.sessions,
+      byHarness: s.byHarness,
+      pendingVectors: s.pendingVectors,
+      lastIndexed: s.lastWrite,
+      pendingSessions: memory.isDefault ? await countPendingSessions(ctx) : null,
+    };
+  } finally {
+    store.close();
+  }
+}
+
+/** Units under the known agent directories whose current signature is not recorded. */
+async function countPendingSessions(ctx: { funesHome: string; home: string }): Promise<number> {
+  const { units } = loadIndexState(funesPaths(ctx.funesHome).state);
+  let pending = 0;
+  for (const source of knownSources(ctx.home)) {
+    try {
+      for (const u of await source.listUnits()) if (!isUnitCurrent(units, u.key, u.signature)) pending++;
+    } catch {
+      // An unreadable source is reported by `funes index`; status only counts what it can see.
+    }
+  }
+  return pending;
+}

@@ -1,0 +1,18 @@
+/**
+ * local: Lance mechanics. The memory schema, opening and creating `chunks.lance`, appends, the full-text
+ * index, scans and counts. Knows Lance and the chunk row; knows nothing of the Hub, agents or commands.
+ */
+export { arrow } from "./arrow.js";
+export { chunksToArrow } from "./rows.js";
+export { COLUMNS, chunkSchema, EMBEDDING_MODEL, TABLE_NAME, VECTOR_DIM } from "./schema.js";
+export {
+  type HarnessCounts,
+  IncompatibleMemoryError,
+  LocalStore,
+  type NeighborRow,
+  type StoreStats,
+  sqlString,
+  storeExists,
+  TEXT_INDEX,
+  type TextHit,
+} from "./store.js";

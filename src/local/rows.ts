@@ -1,0 +1,62 @@
+/**
+ * Chunks to Arrow record batches in the memory's schema. Vectors are null here (keyword-first indexing);
+ * the embedder fills them later.
+ */
+import type { Data, Table } from "apache-arrow";
+import type { Chunk } from "../chunk/index.js";
+import { arrow } from "./arrow.js";
+import { chunkSchema, VECTOR_DIM, vectorType } from "./schema.js";
+
+function utf8(values: (string | null)[]): Data {
+  return arrow.vectorFromArray(values, new arrow.Utf8()).data[0] as Data;
+}
+
+function int64(values: number[]): Data {
+  return arrow.makeData({
+    type: new arrow.Int64(),
+    length: values.length,
+    data: BigInt64Array.from(values, BigInt),
+  });
+}
+
+function nullVectors(n: number): Data {
+  const child = arrow.makeData({
+    type: new arrow.Float32(),
+    length: n * VECTOR_DIM,
+    data: new Float32Array(n * VECTOR_DIM),
+  });
+  return arrow.makeData({
+    type: vectorType(),
+    length: n,
+    nullCount: n,
+    nullBitmap: new Uint8Array(Math.ceil(n / 8)),
+    child,
+  });
+}
+
+/** One Arrow table holding `chunks`, columns in stored order. */
+export function chunksToArrow(chunks: Chunk[]): Table {
+  const schema = chunkSchema();
+  const col = <K extends keyof Chunk>(k: K) => chunks.map((c) => c[k]);
+  const children = [
+    utf8(col("id")),
+    utf8(col("text")),
+    utf8(col("sessionId")),
+    utf8(col("workdir")),
+    utf8(col("turnUuid")),
+    utf8(col("parentUuid")),
+    int64(col("seq")),
+    utf8(col("ts")),
+    utf8(col("role")),
+    utf8(col("blockType")),
+    utf8(col("toolName")),
+    utf8(col("sourcePath")),
+    int64(col("blockIdx")),
+    int64(col("splitIdx")),
+    nullVectors(chunks.length),
+    utf8(col("harness")),
+    utf8(col("repo")),
+  ];
+  const struct = arrow.makeData({ type: new arrow.Struct(schema.fields), length: chunks.length, children });
+  return new arrow.Table([new arrow.RecordBatch(schema, struct)]);
+}

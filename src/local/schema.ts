@@ -1,0 +1,50 @@
+/**
+ * The memory's table schema: the reference's 17 columns in its order and types, all nullable, with the
+ * `embedding_model` metadata (shared/spec/core.md §3.2). `harness` and `repo` come after `vector` because
+ * the reference added them later; a memory the reference wrote must open here and ours there.
+ */
+import type { Schema } from "apache-arrow";
+import { arrow } from "./arrow.js";
+
+/** Table name inside `chunks.lance`'s database directory. */
+export const TABLE_NAME = "chunks";
+/** The embedder every vector in a funes memory comes from. */
+export const EMBEDDING_MODEL = "BAAI/bge-small-en-v1.5";
+/** Vector width of that model. */
+export const VECTOR_DIM = 384;
+
+/** Column names in stored order. */
+export const COLUMNS = [
+  "id",
+  "text",
+  "session_id",
+  "workdir",
+  "turn_uuid",
+  "parent_uuid",
+  "seq",
+  "ts",
+  "role",
+  "block_type",
+  "tool_name",
+  "source_path",
+  "block_idx",
+  "split_idx",
+  "vector",
+  "harness",
+  "repo",
+] as const;
+
+/** The vector column's type: FixedSizeList<Float32, 384> with a nullable child named `item`. */
+export function vectorType() {
+  return new arrow.FixedSizeList(VECTOR_DIM, new arrow.Field("item", new arrow.Float32(), true));
+}
+
+/** The full schema with its metadata. */
+export function chunkSchema(): Schema {
+  const int64 = new Set(["seq", "block_idx", "split_idx"]);
+  const fields = COLUMNS.map((name) => {
+    if (name === "vector") return new arrow.Field(name, vectorType(), true);
+    return new arrow.Field(name, int64.has(name) ? new arrow.Int64() : new arrow.Utf8(), true);
+  });
+  return new arrow.Schema(fields, new Map([["embedding_model", EMBEDDING_MODEL]]));
+}

@@ -1,0 +1,254 @@
+/**
+ * Lance mechanics of one memory directory: `<dir>/chunks.lance`, table `chunks`. Open, create, append,
+ * the full-text index, scans and counts. Knows Lance; knows nothing of the Hub or of commands.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import type { Connection, Table } from "@lancedb/lancedb";
+import type { Chunk } from "../chunk/index.js";
+import { lancedb } from "./arrow.js";
+import { chunksToArrow } from "./rows.js";
+import { chunkSchema, EMBEDDING_MODEL, TABLE_NAME, VECTOR_DIM } from "./schema.js";
+
+/** The memory was built with another embedder, or has no usable vector column. */
+export class IncompatibleMemoryError extends Error {}
+
+/** Name of the full-text index on `text`. */
+export const TEXT_INDEX = "text_idx";
+
+/** Rebuild the text index once this many rows (or this share of the table) sit outside it. */
+const TEXT_REINDEX_MIN_ROWS = 20_000;
+const TEXT_REINDEX_SHARE = 0.25;
+
+/** Chunk and session counts of one harness. */
+export interface HarnessCounts {
+  harness: string;
+  chunks: number;
+  sessions: number;
+}
+
+/** What `status` shows about a memory's table. */
+export interface StoreStats {
+  chunks: number;
+  sessions: number;
+  byHarness: HarnessCounts[];
+  /** Rows still waiting for a vector (found by keyword only). */
+  pendingVectors: number;
+  /** Time of the newest table version, ms since the epoch (UTC). */
+  lastWrite: number | null;
+  fragments: number;
+  bytes: number;
+}
+
+/** One keyword hit. */
+export interface TextHit {
+  id: string;
+  text: string;
+  sessionId: string;
+  turnUuid: string;
+  workdir: string;
+  ts: string;
+  blockType: string;
+  harness: string;
+  seq: number;
+  score: number;
+}
+
+/** A chunk near a hit. */
+export interface NeighborRow {
+  turnUuid: string;
+  seq: number;
+  role: string;
+  blockType: string;
+  text: string;
+  blockIdx: number;
+  splitIdx: number;
+}
+
+/** A SQL string literal (quotes doubled). */
+export function sqlString(v: string): string {
+  return `'${v.replaceAll("'", "''")}'`;
+}
+
+/** True when `dir` holds a memory table. */
+export function storeExists(dir: string): boolean {
+  return existsSync(join(dir, `${TABLE_NAME}.lance`));
+}
+
+/** An open memory table. */
+export class LocalStore {
+  private constructor(
+    private readonly db: Connection,
+    readonly table: Table,
+    readonly dir: string,
+  ) {}
+
+  /** Opens the table in `dir`, or returns null when there is none. */
+  static async open(dir: string): Promise<LocalStore | null> {
+    if (!storeExists(dir)) return null;
+    const db = await lancedb.connect(dir, { readConsistencyInterval: 0 });
+    const table = await db.openTable(TABLE_NAME);
+    const store = new LocalStore(db, table, dir);
+    await store.checkCompatible();
+    return store;
+  }
+
+  /** Opens the table in `dir`, creating an empty one with the memory schema when absent. */
+  static async openOrCreate(dir: string): Promise<LocalStore> {
+    const existing = await LocalStore.open(dir);
+    if (existing !== null) return existing;
+    const db = await lancedb.connect(dir, { readConsistencyInterval: 0 });
+    const table = await db.createEmptyTable(TABLE_NAME, chunkSchema(), { mode: "create", existOk: true });
+    return new LocalStore(db, table, dir);
+  }
+
+  /** Refuses a memory whose vectors come from another model (they could not be compared with ours). */
+  private async checkCompatible(): Promise<void> {
+    const schema = await this.table.schema();
+    const model = schema.metadata.get("embedding_model");
+    if (model !== undefined && model !== EMBEDDING_MODEL)
+      throw new IncompatibleMemoryError(
+        `memory built with embedding model "${model}", not funes's "${EMBEDDING_MODEL}"`,
+      );
+    const vector = schema.fields.find((f) => f.name === "vector");
+    const dim = (vector?.type as { listSize?: number } | undefined)?.listSize;
+    if (dim !== VECTOR_DIM)
+      throw new IncompatibleMemoryError(
+        `memory at "${this.dir}" has no ${VECTOR_DIM}-wide vector column: it was built with a different embedding model`,
+      );
+  }
+
+  /** Every stored chunk id. */
+  async ids(): Promise<Set<string>> {
+    const out = new Set<string>();
+    const t = await this.table.query().select(["id"]).toArrow();
+    const col = t.getChild("id");
+    if (col !== null) for (const v of col) if (typeof v === "string") out.add(v);
+    return out;
+  }
+
+  /** Appends chunks in one write (one fragment). */
+  async append(chunks: Chunk[]): Promise<void> {
+    if (chunks.length > 0) await this.table.add(chunksToArrow(chunks));
+  }
+
+  /**
+   * Keeps the full-text index useful: builds it when missing, rebuilds it when many rows were added
+   * since (rows outside it are still found, by a slower scan). Returns what it did.
+   */
+  async maintainTextIndex(): Promise<"built" | "rebuilt" | "current"> {
+    const indices = await this.table.listIndices();
+    const has = indices.some((i) => i.name === TEXT_INDEX);
+    if (has) {
+      const st = await this.table.indexStats(TEXT_INDEX);
+      const unindexed = st?.numUnindexedRows ?? 0;
+      const indexed = st?.numIndexedRows ?? 0;
+      if (unindexed < TEXT_REINDEX_MIN_ROWS && unindexed <= indexed * TEXT_REINDEX_SHARE) return "current";
+    }
+    if ((await this.table.countRows()) === 0) return "current";
+    // Positions off: phrase queries are lost, but optimize() crashes with them (lance-facts §2.2).
+    await this.table.createIndex("text", {
+      config: lancedb.Index.fts({ withPosition: false }),
+      replace: true,
+      name: TEXT_INDEX,
+    });
+    return has ? "rebuilt" : "built";
+  }
+
+  /** Keyword search: each word of `query` is a term (OR, BM25). Punctuation-only queries match nothing. */
+  async searchText(query: string, limit: number, where?: string): Promise<TextHit[]> {
+    const terms = query.match(/[\p{L}\p{N}_]+/gu);
+    if (terms === null) return [];
+    let q = this.table
+      .query()
+      .fullTextSearch(terms.join(" "), { columns: ["text"] })
+      .select([
+        "id",
+        "text",
+        "session_id",
+        "turn_uuid",
+        "workdir",
+        "ts",
+        "block_type",
+        "harness",
+        "seq",
+        "_score",
+      ])
+      .limit(limit);
+    if (where !== undefined) q = q.where(where);
+    const rows = await q.toArray();
+    return rows.map((r) => ({
+      id: String(r.id),
+      text: String(r.text),
+      sessionId: String(r.session_id),
+      turnUuid: String(r.turn_uuid),
+      workdir: String(r.workdir ?? ""),
+      ts: String(r.ts ?? ""),
+      blockType: String(r.block_type),
+      harness: String(r.harness ?? ""),
+      seq: Number(r.seq),
+      score: Number(r._score),
+    }));
+  }
+
+  /** Every chunk of a session with `seq` in [from, to], ordered by (seq, block_idx, split_idx). */
+  async turnsAround(sessionId: string, from: number, to: number): Promise<NeighborRow[]> {
+    const rows = await this.table
+      .query()
+      .where(`session_id = ${sqlString(sessionId)} AND seq >= ${from} AND seq <= ${to}`)
+      .select(["turn_uuid", "seq", "role", "block_type", "text", "block_idx", "split_idx"])
+      .toArray();
+    return rows
+      .map((r) => ({
+        turnUuid: String(r.turn_uuid),
+        seq: Number(r.seq),
+        role: String(r.role),
+        blockType: String(r.block_type),
+        text: String(r.text),
+        blockIdx: Number(r.block_idx),
+        splitIdx: Number(r.split_idx),
+      }))
+      .sort((a, b) => a.seq - b.seq || a.blockIdx - b.blockIdx || a.splitIdx - b.splitIdx);
+  }
+
+  /** Counts for `status` and the benchmark. */
+  async stats(): Promise<StoreStats> {
+    const t = await this.table.query().select(["session_id", "harness"]).toArrow();
+    const sid = t.getChild("session_id");
+    const hn = t.getChild("harness");
+    const per = new Map<string, { chunks: number; sessions: Set<string> }>();
+    const all = new Set<string>();
+    for (let i = 0; i < t.numRows; i++) {
+      const s = String(sid?.get(i) ?? "");
+      const h = String(hn?.get(i) ?? "");
+      let e = per.get(h);
+      if (e === undefined) {
+        e = { chunks: 0, sessions: new Set() };
+        per.set(h, e);
+      }
+      e.chunks++;
+      e.sessions.add(s);
+      all.add(s);
+    }
+    const versions = await this.table.listVersions();
+    const newest = versions.reduce((m, v) => Math.max(m, new Date(v.timestamp).getTime()), 0);
+    const ts = await this.table.stats();
+    return {
+      chunks: t.numRows,
+      sessions: all.size,
+      byHarness: [...per.entries()]
+        .map(([harness, e]) => ({ harness, chunks: e.chunks, sessions: e.sessions.size }))
+        .sort((a, b) => b.chunks - a.chunks),
+      pendingVectors: await this.table.countRows("vector IS NULL"),
+      lastWrite: newest > 0 ? newest : null,
+      fragments: ts.fragmentStats.numFragments,
+      bytes: ts.totalBytes,
+    };
+  }
+
+  /** Releases the table and connection. */
+  close(): void {
+    this.table.close();
+    this.db.close();
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * `state.json`: which units are indexed at which signature (shared/spec/core.md §3.4), in the reference's
+ * format so either tool can pick up where the other stopped. A file that does not parse is not trusted: it
+ * is treated as empty and rewritten, and ids already stored keep the rerun from adding duplicates.
+ */
+import { readFileSync } from "node:fs";
+import { rename, writeFile } from "node:fs/promises";
+
+/** Tier levels, lowest first; a unit indexed at a level is current for every level up to it. */
+export const LEVELS = ["Text", "ToolUse", "ToolResult"] as const;
+/** A level name as stored. */
+export type Level = (typeof LEVELS)[number];
+
+/** One unit's record. */
+export interface UnitState {
+  sig: string;
+  level: Level;
+}
+
+/** The state file's contents, and whether it had to be discarded. */
+export interface LoadedState {
+  units: Map<string, UnitState>;
+  discarded: "corrupt" | null;
+}
+
+/** Reads state.json; missing → empty; corrupt or of another shape → empty, flagged. */
+export function loadIndexState(path: string): LoadedState {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch {
+    return { units: new Map(), discarded: null };
+  }
+  try {
+    const raw = JSON.parse(text) as unknown;
+    if (raw === null || typeof raw !== "object" || Array.isArray(raw)) throw new Error("not an object");
+    const units = new Map<string, UnitState>();
+    for (const [key, v] of Object.entries(raw as Record<string, unknown>)) {
+      const e = v as { sig?: unknown; level?: unknown } | null;
+      if (typeof e?.sig !== "string" || !LEVELS.includes(e.level as Level))
+        throw new Error(`bad entry ${key}`);
+      units.set(key, { sig: e.sig, level: e.level as Level });
+    }
+    return { units, discarded: null };
+  } catch {
+    return { units: new Map(), discarded: "corrupt" };
+  }
+}
+
+/** True when the unit is recorded at this signature at `level` or above. */
+export function isUnitCurrent(
+  units: Map<string, UnitState>,
+  key: string,
+  signature: string | null,
+  level: Level = "ToolResult",
+): boolean {
+  if (signature === null) return false;
+  const e = units.get(key);
+  return e !== undefined && e.sig === signature && LEVELS.indexOf(e.level) >= LEVELS.indexOf(level);
+}
+
+/** Writes state.json atomically (temp file, then rename), pretty-printed like the reference. */
+export async function saveIndexState(path: string, units: Map<string, UnitState>): Promise<void> {
+  const obj: Record<string, UnitState> = {};
+  for (const [k, v] of [...units.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) obj[k] = v;
+  const tmp = `${path}.${process.pid}.tmp`;
+  await writeFile(tmp, `${JSON.stringify(obj, null, 2)}\n`);
+  await rename(tmp, path);
+}

@@ -1,0 +1,17 @@
+/**
+ * memory: what a memory is and what state it is in; where a funes home keeps its memory, its incremental
+ * state and its writer lock. Composes local (and, later, remote and cache); decides nothing about what a
+ * command does with it.
+ */
+export {
+  isUnitCurrent,
+  LEVELS,
+  type Level,
+  type LoadedState,
+  loadIndexState,
+  saveIndexState,
+  type UnitState,
+} from "./index-state.js";
+export { type LocalMemory, localMemory, type MemoryState, memoryState } from "./local-memory.js";
+export { type FunesPaths, funesPaths } from "./paths.js";
+export { acquireWriterLock, WriterBusyError, type WriterLock } from "./writer-lock.js";
