@@ -1,0 +1,152 @@
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { describe, expect, it } from "vitest";
+import { traceSourceContract } from "../../test/contract/trace-source.js";
+import { tempDir } from "../../test/helpers/fixtures.js";
+import {
+  appendHermesMessages,
+  type HermesMessage,
+  type HermesSchema,
+  writeHermesDb,
+} from "../../test/helpers/hermes-db.js";
+import { epochToRfc3339, HermesSource } from "./hermes.js";
+import { sourceForPath } from "./sources.js";
+
+// Written by hand: `1.0` must reach the parser as written (JSON.stringify would print 1).
+const CALLS =
+  '[{"id":"call_1","type":"function","function":{"name":"terminal","arguments":"{\\"command\\":\\"ls\\"}"}},' +
+  '{"id":"call_2","type":"function","function":{"name":"read","arguments":{"path":"a.txt", "n":1.0}}}]';
+
+function sample(sid: string, t0: number): HermesMessage[] {
+  return [
+    { session_id: sid, role: "session_meta", timestamp: t0 },
+    { session_id: sid, role: "user", content: "list the files", timestamp: t0 + 1.5 },
+    {
+      session_id: sid,
+      role: "assistant",
+      content: "",
+      reasoning_content: "think",
+      tool_calls: CALLS,
+      timestamp: t0 + 2,
+    },
+    {
+      session_id: sid,
+      role: "tool",
+      content: "a.txt",
+      tool_call_id: "call_1",
+      tool_name: "terminal",
+      timestamp: t0 + 3,
+    },
+    {
+      session_id: sid,
+      role: "assistant",
+      content: '\u0000json:[{"type":"text","text":"done"}]',
+      timestamp: t0 + 4,
+    },
+  ];
+}
+
+function makeDb(schema: HermesSchema, extra: HermesMessage[] = []) {
+  const t = tempDir();
+  const db = join(t.dir, "state.db");
+  writeHermesDb(
+    db,
+    schema,
+    [{ id: "s1", cwd: "/home/u/proj" }, { id: "s2" }],
+    [...sample("s1", 1000), ...sample("s2", 2000), ...extra],
+  );
+  return { db, cleanup: t.cleanup };
+}
+
+traceSourceContract("hermes", {
+  harness: "hermes",
+  async make() {
+    const { db, cleanup } = makeDb("v30");
+    return { source: new HermesSource(db), cleanup };
+  },
+  async makeDamaged() {
+    const { db, cleanup } = makeDb("v30", [
+      { session_id: "s2", role: "assistant", content: "", tool_calls: "[not json", timestamp: 3000 },
+    ]);
+    return { source: new HermesSource(db), cleanup };
+  },
+});
+
+describe("HermesSource", () => {
+  for (const schema of ["v6", "v12", "v20", "v30"] as const) {
+    it(`reads schema ${schema}, columns by name`, async () => {
+      const { db, cleanup } = makeDb(schema);
+      try {
+        const src = new HermesSource(db);
+        const units = await src.listUnits();
+        expect(units.map((u) => [u.key, u.signature])).toEqual([
+          ["s2", "10"],
+          ["s1", "5"],
+        ]);
+        const r = await src.readUnit(units[1]!);
+        const s = r.sessions[0]!;
+        expect(s.workdir).toBe(schema === "v20" || schema === "v30" ? "-home-u-proj" : "hermes");
+        expect(s.turns.map((t) => [t.turnUuid, t.role, t.ts])).toEqual([
+          ["2", "user", "1970-01-01T00:16:41.500+00:00"],
+          ["3", "assistant", "1970-01-01T00:16:42+00:00"],
+          ["4", "tool", "1970-01-01T00:16:43+00:00"],
+          ["5", "assistant", "1970-01-01T00:16:44+00:00"],
+        ]);
+        const asst = s.turns[1]!.blocks;
+        // v6 has no reasoning_content column: the thinking block is simply absent.
+        expect(asst.map((b) => b.blockType)).toEqual(
+          schema === "v6" ? ["tool_use", "tool_use"] : ["thinking", "tool_use", "tool_use"],
+        );
+        expect(asst.filter((b) => b.blockType === "tool_use").map((b) => [b.toolName, b.text])).toEqual([
+          ["terminal", '{"command":"ls"}'],
+          ["read", '{"path":"a.txt","n":1.0}'],
+        ]);
+        expect(s.turns[3]!.blocks[0]!.text).toBe("done");
+        expect(r.skipped).toEqual({ 'message role "session_meta" not indexed': 1 });
+      } finally {
+        cleanup();
+      }
+    });
+  }
+
+  it("changes a session's signature only when it gets new messages, and sees rows still in the WAL", async () => {
+    const { db, cleanup } = makeDb("v20");
+    try {
+      const src = sourceForPath(db);
+      const before = await src.listUnits();
+      const writer = new Database(db);
+      writer.pragma("wal_autocheckpoint = 0");
+      appendHermesMessages(writer, "v20", [
+        { session_id: "s1", role: "user", content: "more", timestamp: 5000 },
+      ]);
+      const after = await src.listUnits();
+      writer.close();
+      expect(after.find((u) => u.key === "s1")?.signature).toBe("11");
+      expect(after.find((u) => u.key === "s2")?.signature).toBe(
+        before.find((u) => u.key === "s2")?.signature,
+      );
+    } finally {
+      cleanup();
+    }
+  });
+
+  it("fails clearly on a file that is not a database", async () => {
+    const t = tempDir();
+    try {
+      const p = join(t.dir, "state.db");
+      (await import("node:fs")).writeFileSync(p, "not sqlite at all, just text ".repeat(100));
+      await expect(new HermesSource(p).listUnits()).rejects.toThrow(/not a database/);
+    } finally {
+      t.cleanup();
+    }
+  });
+});
+
+describe("epochToRfc3339", () => {
+  it("uses chrono's automatic fraction width", () => {
+    expect(epochToRfc3339(1001.5)).toBe("1970-01-01T00:16:41.500+00:00");
+    expect(epochToRfc3339(0)).toBe("1970-01-01T00:00:00+00:00");
+    expect(epochToRfc3339(1.25e-4)).toBe("1970-01-01T00:00:00.000125+00:00");
+    expect(epochToRfc3339(Number.NaN)).toBe("");
+  });
+});

@@ -1,0 +1,84 @@
+import { appendFileSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { traceSourceContract } from "../../test/contract/trace-source.js";
+import { copyFixture, TRACES, tempDir } from "../../test/helpers/fixtures.js";
+import { parsePiSession } from "./pi.js";
+import { JsonlTreeSource } from "./sources.js";
+
+const read = (rel: string) => {
+  const path = join(TRACES, rel);
+  return parsePiSession(readFileSync(path, "utf8"), { path });
+};
+
+traceSourceContract("pi", {
+  harness: "pi",
+  async make() {
+    const t = tempDir();
+    copyFixture("pi", join(t.dir, "sessions"));
+    return { source: new JsonlTreeSource("pi", join(t.dir, "sessions")), cleanup: t.cleanup };
+  },
+  async makeDamaged() {
+    const t = tempDir();
+    copyFixture("pi", join(t.dir, "sessions"));
+    appendFileSync(join(t.dir, "sessions", "pi_session.jsonl"), "\n{not json}\n");
+    return { source: new JsonlTreeSource("pi", join(t.dir, "sessions")), cleanup: t.cleanup };
+  },
+});
+
+describe("parsePiSession", () => {
+  it("reads format v3 (the reference's fixture)", () => {
+    const r = read("pi/pi_session.jsonl");
+    const s = r.sessions[0]!;
+    expect(s.sessionId).toBe("pi_session");
+    expect(s.workdir).toBe("-Users-gibbon-Desktop-pi-share-hf");
+    expect(s.turns.map((t) => [t.turnUuid, t.parentUuid, t.role, t.blocks.map((b) => b.blockType)])).toEqual([
+      ["765a0228", "585a9c09", "user", ["text"]],
+      // The whitespace-only text part vanishes and consumes no block index.
+      ["0ace2c8d", "765a0228", "assistant", ["thinking", "tool_use"]],
+      ["16c31112", "0ace2c8d", "tool", ["tool_result"]],
+    ]);
+    expect(s.turns[1]!.blocks[1]).toMatchObject({ text: '{"command":"ls -la"}', toolName: "bash" });
+    expect(s.turns[2]!.blocks[0]!.toolName).toBe("bash");
+    expect(r.skipped).toEqual({ 'record type "session"': 1 });
+  });
+
+  it("reads format v1 (no ids) with one distinct turn id per turn", () => {
+    const r = read("pi/pi-mono-large-session.jsonl");
+    const s = r.sessions[0]!;
+    expect(s.turns).toHaveLength(900);
+    const ids = new Set(s.turns.map((t) => t.turnUuid));
+    expect(ids.size).toBe(900);
+    expect(s.turns[0]!.turnUuid).toBe("pi-mono-large-session-0");
+    expect(s.turns[1]!.parentUuid).toBe("pi-mono-large-session-0");
+    expect(r.skipped).toEqual({
+      'record type "session"': 1,
+      'record type "model_change"': 1,
+      'record type "thinking_level_change"': 103,
+      "assistant message with no indexable content": 14,
+    });
+  });
+
+  it("drops string user content and other roles, as the reference does", () => {
+    const lines = [
+      { type: "session", version: 3, id: "x", cwd: "/" },
+      { type: "message", id: "a", message: { role: "user", content: "plain string" } },
+      { type: "message", id: "b", message: { role: "bashExecution", command: "ls" } },
+      {
+        type: "message",
+        id: "c",
+        timestamp: 1776072558813,
+        message: { role: "user", content: [{ type: "text", text: "hi" }] },
+      },
+    ];
+    const r = parsePiSession(lines.map((l) => JSON.stringify(l)).join("\n"), { path: "/p/--x--/s.jsonl" });
+    const s = r.sessions[0]!;
+    expect(s.turns.map((t) => [t.turnUuid, t.ts])).toEqual([["c", "1776072558813"]]);
+    expect(s.workdir).toBe("--x--");
+    expect(r.skipped).toEqual({
+      'record type "session"': 1,
+      "user message with no indexable content": 1,
+      'message role "bashExecution" not indexed': 1,
+    });
+  });
+});
