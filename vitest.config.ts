@@ -6,6 +6,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
+    globalSetup: ["test/setup/build.ts"],
     env: { LANCE_CPU_THREADS: "2", LANCEDB_LOG: "error" },
   },
 });

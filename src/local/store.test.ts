@@ -1,0 +1,150 @@
+import { createRequire } from "node:module";
+import { describe, expect, it } from "vitest";
+import { tempDir } from "../../test/helpers/fixtures.js";
+import type { Chunk } from "../chunk/index.js";
+import { arrow } from "./arrow.js";
+import { COLUMNS, EMBEDDING_MODEL } from "./schema.js";
+import { IncompatibleMemoryError, LocalStore, TEXT_INDEX } from "./store.js";
+
+function chunk(i: number, text: string, extra: Partial<Chunk> = {}): Chunk {
+  return {
+    id: `id-${i}`,
+    text,
+    sessionId: `s-${i % 3}`,
+    workdir: "-w",
+    turnUuid: `t-${i}`,
+    parentUuid: i === 0 ? null : `t-${i - 1}`,
+    seq: i,
+    ts: "2026-06-12T21:21:57.939Z",
+    role: i % 2 === 0 ? "user" : "assistant",
+    blockType: "text",
+    toolName: null,
+    sourcePath: "/x.jsonl",
+    blockIdx: 0,
+    splitIdx: 0,
+    harness: i % 2 === 0 ? "claude_code" : "codex",
+    repo: "",
+    ...extra,
+  };
+}
+
+const EXPECTED_TYPES = [
+  "Utf8",
+  "Utf8",
+  "Utf8",
+  "Utf8",
+  "Utf8",
+  "Utf8",
+  "Int64",
+  "Utf8",
+  "Utf8",
+  "Utf8",
+  "Utf8",
+  "Utf8",
+  "Int64",
+  "Int64",
+  "FixedSizeList[384]<Float32>",
+  "Utf8",
+  "Utf8",
+];
+
+describe("LocalStore", () => {
+  it("creates the reference's 17-column schema with its metadata, rows without vectors", async () => {
+    const t = tempDir();
+    try {
+      const store = await LocalStore.openOrCreate(t.dir);
+      await store.append([
+        chunk(0, "hello lance world"),
+        chunk(1, "tool output", { toolName: "Bash", blockType: "tool_result" }),
+      ]);
+      const schema = await store.table.schema();
+      expect(schema.fields.map((f) => f.name)).toEqual([...COLUMNS]);
+      expect(schema.fields.map((f) => String(f.type))).toEqual(EXPECTED_TYPES);
+      expect(schema.fields.every((f) => f.nullable)).toBe(true);
+      const vec = schema.fields[14]!.type as InstanceType<typeof arrow.FixedSizeList>;
+      expect(vec.children[0]?.name).toBe("item");
+      expect(vec.children[0]?.nullable).toBe(true);
+      expect(schema.metadata.get("embedding_model")).toBe(EMBEDDING_MODEL);
+      const rows = await store.table.query().toArray();
+      expect(rows.map((r) => [r.id, r.parent_uuid, r.tool_name, Number(r.seq), r.vector])).toEqual([
+        ["id-0", null, null, 0, null],
+        ["id-1", "t-0", "Bash", 1, null],
+      ]);
+      expect((await store.stats()).pendingVectors).toBe(2);
+      store.close();
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it("searches text by keyword before and after the index exists", async () => {
+    const t = tempDir();
+    try {
+      const store = await LocalStore.openOrCreate(t.dir);
+      await store.append(
+        Array.from({ length: 50 }, (_, i) =>
+          chunk(i, i === 7 ? "the deadlock in lance fts build" : `filler ${i}`),
+        ),
+      );
+      expect((await store.searchText("deadlock", 3)).map((h) => h.id)).toEqual(["id-7"]);
+      expect(await store.maintainTextIndex()).toBe("built");
+      expect((await store.table.listIndices()).map((i) => i.name)).toContain(TEXT_INDEX);
+      expect((await store.searchText('"deadlock" AND * -', 3)).map((h) => h.id)).toEqual(["id-7"]);
+      expect(await store.searchText('"" * -', 3)).toEqual([]);
+      await store.append([chunk(99, "another deadlock, appended after the index", { harness: "pi" })]);
+      expect((await store.searchText("deadlock", 5)).map((h) => h.id).sort()).toEqual(["id-7", "id-99"]);
+      expect((await store.searchText("deadlock", 5, "harness = 'pi'")).map((h) => h.id)).toEqual(["id-99"]);
+      expect(await store.maintainTextIndex()).toBe("current");
+      store.close();
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it("refuses a memory built with another embedding model", async () => {
+    const t = tempDir();
+    try {
+      const lancedb = createRequire(import.meta.url)("@lancedb/lancedb");
+      const db = await lancedb.connect(t.dir);
+      const vec = new arrow.FixedSizeList(384, new arrow.Field("item", new arrow.Float32(), true));
+      const schema = new arrow.Schema(
+        [new arrow.Field("id", new arrow.Utf8(), true), new arrow.Field("vector", vec, true)],
+        new Map([["embedding_model", "other/model"]]),
+      );
+      await db.createEmptyTable("chunks", schema);
+      await expect(LocalStore.open(t.dir)).rejects.toThrow(IncompatibleMemoryError);
+      await expect(LocalStore.open(t.dir)).rejects.toThrow(/other\/model/);
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it("opens with lance 7.0.0 (@lancedb/lancedb 0.30.0, as the reference reads it)", async () => {
+    const t = tempDir();
+    try {
+      const store = await LocalStore.openOrCreate(t.dir);
+      await store.append(
+        Array.from({ length: 20 }, (_, i) => chunk(i, i === 3 ? "compatibility matters" : `row ${i}`)),
+      );
+      await store.maintainTextIndex();
+      await store.append([chunk(20, "a later append")]);
+      const ours = await store.table.schema();
+      store.close();
+      const old = createRequire(import.meta.url)("lancedb030");
+      const db = await old.connect(t.dir);
+      const table = await db.openTable("chunks");
+      const schema = await table.schema();
+      expect(schema.fields.map((f: { name: string }) => f.name)).toEqual(ours.fields.map((f) => f.name));
+      expect(schema.fields.map((f: { type: unknown }) => String(f.type))).toEqual(EXPECTED_TYPES);
+      expect(schema.metadata.get("embedding_model")).toBe(EMBEDDING_MODEL);
+      expect(await table.countRows()).toBe(21);
+      expect(await table.countRows("vector IS NULL")).toBe(21);
+      const hits = await table.search("compatibility", "fts").select(["id"]).limit(2).toArray();
+      expect(hits.map((h: { id: string }) => h.id)).toEqual(["id-3"]);
+      table.close();
+      db.close();
+    } finally {
+      t.cleanup();
+    }
+  });
+});

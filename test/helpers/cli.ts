@@ -1,0 +1,42 @@
+/** Runs the built CLI as a user would: a child process with its own HOME and FUNES_HOME. */
+import { type ChildProcess, spawn } from "node:child_process";
+import { join } from "node:path";
+import { ROOT } from "./fixtures.js";
+
+/** The built entry point (vitest's global setup builds it). */
+export const CLI = join(ROOT, "dist", "cli", "main.js");
+
+/** What a run printed and how it ended. */
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Environment of a test user. */
+export interface CliEnv {
+  home: string;
+  funesHome: string;
+}
+
+/** Starts `funes …` without waiting. */
+export function startFunes(args: string[], env: CliEnv): ChildProcess {
+  return spawn(process.execPath, [CLI, ...args], {
+    env: { PATH: process.env.PATH ?? "", HOME: env.home, FUNES_HOME: env.funesHome, NO_COLOR: "1" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+}
+
+/** Runs `funes …` to completion. */
+export function runFunes(args: string[], env: CliEnv): Promise<CliResult> {
+  const child = startFunes(args, env);
+  let stdout = "";
+  let stderr = "";
+  child.stdout?.on("data", (d) => {
+    stdout += d;
+  });
+  child.stderr?.on("data", (d) => {
+    stderr += d;
+  });
+  return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
+}
