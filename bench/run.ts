@@ -1,0 +1,95 @@
+/**
+ * `npm run bench`: figures for the issues' performance goals, on a synthetic history made of the real
+ * fixture sessions replicated under new ids. Prints a table; nothing here is a pass/fail test.
+ *
+ * Index (text first): throughput in chunks/s over a cold `funes index` of ≥ 100k chunks (goal ≥ 3,000/s on
+ * 2 cores), its peak RSS (goal ≤ 1.5 GB), disk bytes per chunk, Lance fragments, and keyword query latency.
+ */
+import { execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { LocalStore } from "../src/local/index.js";
+import { CLI } from "../test/helpers/cli.js";
+import { ROOT } from "../test/helpers/fixtures.js";
+import { writeSyntheticHistory } from "../test/helpers/synth.js";
+
+const COPIES = Number(process.env.BENCH_COPIES ?? 75);
+
+function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; ms: number }> {
+  const t0 = performance.now();
+  const child = spawn(process.execPath, ["--require", join(ROOT, "bench", "rss-probe.cjs"), CLI, ...args], {
+    env: { PATH: process.env.PATH ?? "", ...env },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let stdout = "";
+  child.stdout.on("data", (d) => {
+    stdout += d;
+  });
+  return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, ms: performance.now() - t0 })));
+}
+
+function pct(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? Number.NaN;
+}
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), "funes-bench-"));
+  try {
+    const home = join(dir, "home");
+    const funesHome = join(dir, "funes");
+    const { files } = writeSyntheticHistory(home, COPIES);
+    const rssFile = join(dir, "rss");
+    const env = { HOME: home, FUNES_HOME: funesHome, BENCH_RSS_FILE: rssFile };
+
+    const cold = await run(["index", "--json"], env);
+    if (cold.code !== 0) throw new Error(`index failed (${cold.code})`);
+    const summary = JSON.parse(cold.stdout) as { chunksAdded: number; sessions: number; turns: number };
+    const peakRssKiB = Number(readFileSync(rssFile, "utf8"));
+    const warm = await run(["index", "--json"], env);
+    const warmSummary = JSON.parse(warm.stdout) as { chunksAdded: number };
+
+    const store = await LocalStore.open(join(funesHome, "memory"));
+    if (store === null) throw new Error("no memory written");
+    const stats = await store.stats();
+    const texts = await store.table.query().select(["text"]).toArrow();
+    let textBytes = 0;
+    for (const v of texts.getChild("text") ?? []) textBytes += Buffer.byteLength(String(v));
+    const diskBytes = Number(execFileSync("du", ["-sb", join(funesHome, "memory")]).toString().split("\t")[0]);
+    const queries = ["lance", "deadlock", "portfolio website", "session compaction", "typescript error", "git commit",
+      "earth texture", "npm install", "reranker latency", "thinking level", "extension api", "file not found"];
+    for (const q of queries) await store.searchText(q, 30); // warm up
+    const lat: number[] = [];
+    for (let round = 0; round < 10; round++)
+      for (const q of queries) {
+        const t0 = performance.now();
+        await store.searchText(q, 30);
+        lat.push(performance.now() - t0);
+      }
+    store.close();
+    const recallCli: number[] = [];
+    for (let i = 0; i < 5; i++) recallCli.push((await run(["recall", "compaction summary", "-k", "8"], env)).ms);
+
+    const rows: [string, string, string][] = [
+      ["history", `${files} files, ${summary.sessions} sessions, ${summary.turns} turns`, ""],
+      ["chunks indexed (cold run)", String(summary.chunksAdded), "≥ 100,000"],
+      ["index wall time (cold, whole CLI)", `${(cold.ms / 1000).toFixed(2)} s`, ""],
+      ["text-first throughput", `${Math.round(summary.chunksAdded / (cold.ms / 1000))} chunks/s`, "≥ 3,000 chunks/s"],
+      ["peak RSS (cold index)", `${(peakRssKiB / 1024).toFixed(0)} MiB`, "≤ 1.5 GB"],
+      ["rerun (nothing changed)", `${(warm.ms / 1000).toFixed(2)} s, ${warmSummary.chunksAdded} chunks added`, "0 added"],
+      ["disk bytes per chunk", `${Math.round(diskBytes / stats.chunks)} B (${(diskBytes / 1048576).toFixed(1)} MiB total)`, ""],
+      ["  raw text bytes per chunk (for scale)", `${Math.round(textBytes / stats.chunks)} B; replicas compress across copies`, ""],
+      ["Lance fragments", String(stats.fragments), "few"],
+      ["keyword query p50 / p95 (in process, top 30)", `${pct(lat, 50).toFixed(1)} / ${pct(lat, 95).toFixed(1)} ms`, ""],
+      ["`funes recall` CLI p50 (process start to exit)", `${pct(recallCli, 50).toFixed(0)} ms`, ""],
+    ];
+    const w = Math.max(...rows.map((r) => r[0].length));
+    process.stdout.write("\nfunes benchmark — local index (text first)\n");
+    for (const [k, v, goal] of rows) process.stdout.write(`  ${k.padEnd(w)}  ${v}${goal ? `   (goal ${goal})` : ""}\n`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,56 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { copyFixture, tempDir } from "../../test/helpers/fixtures.js";
+import { detectHarness, knownSources, parseHarness, sourceForPath, UnknownHarnessError } from "./sources.js";
+
+describe("source selection", () => {
+  it("detects a tree's harness by known directory, then by its first record", () => {
+    const t = tempDir();
+    try {
+      for (const rel of [".claude/projects", ".codex/sessions", ".pi/agent/sessions"]) mkdirSync(join(t.dir, rel), { recursive: true });
+      expect(detectHarness(join(t.dir, ".claude/projects"))).toBe("claude_code");
+      expect(detectHarness(join(t.dir, ".codex/sessions/"))).toBe("codex");
+      expect(detectHarness(join(t.dir, ".pi/agent/sessions"))).toBe("pi");
+      expect(detectHarness(copyFixture("codex", join(t.dir, "a")))).toBe("codex");
+      expect(detectHarness(copyFixture("pi", join(t.dir, "b")))).toBe("pi");
+      expect(detectHarness(copyFixture("claude", join(t.dir, "c")))).toBe("claude_code");
+      writeFileSync(join(t.dir, "legacy.jsonl"), '{"id":"x","timestamp":"2025-08-01T00:00:00Z","instructions":null}\n');
+      expect(detectHarness(join(t.dir, "legacy.jsonl"))).toBe("codex");
+      mkdirSync(join(t.dir, "empty"));
+      expect(detectHarness(join(t.dir, "empty"))).toBe("claude_code");
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it("routes parquet, hermes and forced harnesses", () => {
+    expect(sourceForPath("/x/0000.PARQUET", "codex").kind).toBe("parquet");
+    expect(sourceForPath("/h/.hermes/state.db").kind).toBe("hermes");
+    expect(sourceForPath("/h/.hermes").description).toBe("scanning hermes sessions in /h/.hermes/state.db");
+    expect(sourceForPath("/anything", "pi").kind).toBe("pi");
+  });
+
+  it("parses harness spellings and rejects others", () => {
+    expect(parseHarness("claude")).toBe("claude_code");
+    expect(parseHarness("claude_code")).toBe("claude_code");
+    expect(parseHarness("Codex")).toBe("codex");
+    expect(() => parseHarness("cursor")).toThrow(UnknownHarnessError);
+    expect(() => parseHarness("cursor")).toThrow('unknown harness "cursor" (expected claude, codex, pi, or hermes)');
+  });
+
+  it("finds only the agent directories that exist, in order", () => {
+    const t = tempDir();
+    try {
+      mkdirSync(join(t.dir, ".pi/agent/sessions"), { recursive: true });
+      mkdirSync(join(t.dir, ".claude/projects"), { recursive: true });
+      mkdirSync(join(t.dir, ".hermes"));
+      expect(knownSources(t.dir).map((s) => s.kind)).toEqual(["claude_code", "pi"]);
+      writeFileSync(join(t.dir, ".hermes/state.db"), "");
+      expect(knownSources(t.dir).map((s) => s.kind)).toEqual(["claude_code", "pi", "hermes"]);
+      expect(knownSources(t.dir, "pi").map((s) => s.kind)).toEqual(["pi"]);
+    } finally {
+      t.cleanup();
+    }
+  });
+});
