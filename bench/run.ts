@@ -16,7 +16,10 @@ import { writeSyntheticHistory } from "../test/helpers/synth.js";
 
 const COPIES = Number(process.env.BENCH_COPIES ?? 75);
 
-function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; ms: number }> {
+function run(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; ms: number }> {
   const t0 = performance.now();
   const child = spawn(process.execPath, ["--require", join(ROOT, "bench", "rss-probe.cjs"), CLI, ...args], {
     env: { PATH: process.env.PATH ?? "", ...env },
@@ -26,7 +29,9 @@ function run(args: string[], env: Record<string, string>): Promise<{ code: numbe
   child.stdout.on("data", (d) => {
     stdout += d;
   });
-  return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, ms: performance.now() - t0 })));
+  return new Promise((resolve) =>
+    child.on("close", (code) => resolve({ code, stdout, ms: performance.now() - t0 })),
+  );
 }
 
 function pct(xs: number[], p: number): number {
@@ -56,9 +61,25 @@ async function main(): Promise<void> {
     const texts = await store.table.query().select(["text"]).toArrow();
     let textBytes = 0;
     for (const v of texts.getChild("text") ?? []) textBytes += Buffer.byteLength(String(v));
-    const diskBytes = Number(execFileSync("du", ["-sb", join(funesHome, "memory")]).toString().split("\t")[0]);
-    const queries = ["lance", "deadlock", "portfolio website", "session compaction", "typescript error", "git commit",
-      "earth texture", "npm install", "reranker latency", "thinking level", "extension api", "file not found"];
+    const diskBytes = Number(
+      execFileSync("du", ["-sb", join(funesHome, "memory")])
+        .toString()
+        .split("\t")[0],
+    );
+    const queries = [
+      "lance",
+      "deadlock",
+      "portfolio website",
+      "session compaction",
+      "typescript error",
+      "git commit",
+      "earth texture",
+      "npm install",
+      "reranker latency",
+      "thinking level",
+      "extension api",
+      "file not found",
+    ];
     for (const q of queries) await store.searchText(q, 30); // warm up
     const lat: number[] = [];
     for (let round = 0; round < 10; round++)
@@ -69,24 +90,46 @@ async function main(): Promise<void> {
       }
     store.close();
     const recallCli: number[] = [];
-    for (let i = 0; i < 5; i++) recallCli.push((await run(["recall", "compaction summary", "-k", "8"], env)).ms);
+    for (let i = 0; i < 5; i++)
+      recallCli.push((await run(["recall", "compaction summary", "-k", "8"], env)).ms);
 
     const rows: [string, string, string][] = [
       ["history", `${files} files, ${summary.sessions} sessions, ${summary.turns} turns`, ""],
       ["chunks indexed (cold run)", String(summary.chunksAdded), "≥ 100,000"],
       ["index wall time (cold, whole CLI)", `${(cold.ms / 1000).toFixed(2)} s`, ""],
-      ["text-first throughput", `${Math.round(summary.chunksAdded / (cold.ms / 1000))} chunks/s`, "≥ 3,000 chunks/s"],
+      [
+        "text-first throughput",
+        `${Math.round(summary.chunksAdded / (cold.ms / 1000))} chunks/s`,
+        "≥ 3,000 chunks/s",
+      ],
       ["peak RSS (cold index)", `${(peakRssKiB / 1024).toFixed(0)} MiB`, "≤ 1.5 GB"],
-      ["rerun (nothing changed)", `${(warm.ms / 1000).toFixed(2)} s, ${warmSummary.chunksAdded} chunks added`, "0 added"],
-      ["disk bytes per chunk", `${Math.round(diskBytes / stats.chunks)} B (${(diskBytes / 1048576).toFixed(1)} MiB total)`, ""],
-      ["  raw text bytes per chunk (for scale)", `${Math.round(textBytes / stats.chunks)} B; replicas compress across copies`, ""],
+      [
+        "rerun (nothing changed)",
+        `${(warm.ms / 1000).toFixed(2)} s, ${warmSummary.chunksAdded} chunks added`,
+        "0 added",
+      ],
+      [
+        "disk bytes per chunk",
+        `${Math.round(diskBytes / stats.chunks)} B (${(diskBytes / 1048576).toFixed(1)} MiB total)`,
+        "",
+      ],
+      [
+        "  raw text bytes per chunk (for scale)",
+        `${Math.round(textBytes / stats.chunks)} B; replicas compress across copies`,
+        "",
+      ],
       ["Lance fragments", String(stats.fragments), "few"],
-      ["keyword query p50 / p95 (in process, top 30)", `${pct(lat, 50).toFixed(1)} / ${pct(lat, 95).toFixed(1)} ms`, ""],
+      [
+        "keyword query p50 / p95 (in process, top 30)",
+        `${pct(lat, 50).toFixed(1)} / ${pct(lat, 95).toFixed(1)} ms`,
+        "",
+      ],
       ["`funes recall` CLI p50 (process start to exit)", `${pct(recallCli, 50).toFixed(0)} ms`, ""],
     ];
     const w = Math.max(...rows.map((r) => r[0].length));
     process.stdout.write("\nfunes benchmark — local index (text first)\n");
-    for (const [k, v, goal] of rows) process.stdout.write(`  ${k.padEnd(w)}  ${v}${goal ? `   (goal ${goal})` : ""}\n`);
+    for (const [k, v, goal] of rows)
+      process.stdout.write(`  ${k.padEnd(w)}  ${v}${goal ? `   (goal ${goal})` : ""}\n`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

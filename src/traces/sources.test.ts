@@ -8,14 +8,18 @@ describe("source selection", () => {
   it("detects a tree's harness by known directory, then by its first record", () => {
     const t = tempDir();
     try {
-      for (const rel of [".claude/projects", ".codex/sessions", ".pi/agent/sessions"]) mkdirSync(join(t.dir, rel), { recursive: true });
+      for (const rel of [".claude/projects", ".codex/sessions", ".pi/agent/sessions"])
+        mkdirSync(join(t.dir, rel), { recursive: true });
       expect(detectHarness(join(t.dir, ".claude/projects"))).toBe("claude_code");
       expect(detectHarness(join(t.dir, ".codex/sessions/"))).toBe("codex");
       expect(detectHarness(join(t.dir, ".pi/agent/sessions"))).toBe("pi");
       expect(detectHarness(copyFixture("codex", join(t.dir, "a")))).toBe("codex");
       expect(detectHarness(copyFixture("pi", join(t.dir, "b")))).toBe("pi");
       expect(detectHarness(copyFixture("claude", join(t.dir, "c")))).toBe("claude_code");
-      writeFileSync(join(t.dir, "legacy.jsonl"), '{"id":"x","timestamp":"2025-08-01T00:00:00Z","instructions":null}\n');
+      writeFileSync(
+        join(t.dir, "legacy.jsonl"),
+        '{"id":"x","timestamp":"2025-08-01T00:00:00Z","instructions":null}\n',
+      );
       expect(detectHarness(join(t.dir, "legacy.jsonl"))).toBe("codex");
       mkdirSync(join(t.dir, "empty"));
       expect(detectHarness(join(t.dir, "empty"))).toBe("claude_code");
@@ -36,7 +40,9 @@ describe("source selection", () => {
     expect(parseHarness("claude_code")).toBe("claude_code");
     expect(parseHarness("Codex")).toBe("codex");
     expect(() => parseHarness("cursor")).toThrow(UnknownHarnessError);
-    expect(() => parseHarness("cursor")).toThrow('unknown harness "cursor" (expected claude, codex, pi, or hermes)');
+    expect(() => parseHarness("cursor")).toThrow(
+      'unknown harness "cursor" (expected claude, codex, pi, or hermes)',
+    );
   });
 
   it("finds only the agent directories that exist, in order", () => {
