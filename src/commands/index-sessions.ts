@@ -16,6 +16,7 @@ import {
   type UnitState,
   WriterBusyError,
 } from "../memory/index.js";
+import { type Embedder, loadEmbedder, ModelLoadError } from "../models/index.js";
 import { redactTexts } from "../redact/index.js";
 import {
   type Harness,
@@ -29,7 +30,9 @@ import {
   type TraceSource,
   type Unit,
 } from "../traces/index.js";
+import { backfillVectors } from "./backfill.js";
 import { FunesError } from "./errors.js";
+import { locateEmbedder, type ModelsConfig } from "./models-config.js";
 
 /** What to index and how. */
 export interface IndexOptions {
@@ -45,6 +48,11 @@ export interface IndexOptions {
   /** False drops thinking blocks. */
   thinking: boolean;
   onEvent?: ((e: IndexEvent) => void) | undefined;
+  /** Where the embedder is; absent → text only. */
+  models?: ModelsConfig | undefined;
+  /** Time for the vector backfill, ms; null finishes it (`--yes`). */
+  vectorBudgetMs?: number | null | undefined;
+  now?: (() => number) | undefined;
 }
 
 /** Progress, as it happens. */
@@ -55,7 +63,9 @@ export type IndexEvent =
   | { kind: "unit-failed"; done: number; total: number; key: string; reason: string }
   | { kind: "redacted"; sessionId: string; counts: Record<string, number> }
   | { kind: "state-discarded"; path: string }
-  | { kind: "text-index"; action: "built" | "rebuilt" };
+  | { kind: "text-index"; action: "built" | "rebuilt" }
+  | { kind: "keyword-only"; reason: string }
+  | { kind: "embedding"; done: number; total: number; rate: number };
 
 /** What a run did. */
 export interface IndexSummary {
@@ -71,7 +81,21 @@ export interface IndexSummary {
   skipped: SkipCounts;
   failed: { key: string; reason: string }[];
   redacted: Record<string, number>;
+  vectors: VectorSummary;
 }
+
+/** What the backfill did. */
+export interface VectorSummary {
+  /** `repo@revision` of the embedder used, or null when none was available. */
+  model: string | null;
+  embedded: number;
+  /** Rows still without a vector. */
+  remaining: number;
+  seconds: number;
+}
+
+/** Default time for the vector backfill (the reference's budget), ms. */
+export const DEFAULT_VECTOR_BUDGET_MS = 60_000;
 
 /** Chunks buffered before one append (one Lance fragment). */
 const FLUSH_CHUNKS = 16_384;
@@ -129,6 +153,7 @@ async function runLocked(
     skipped: {},
     failed: [],
     redacted: {},
+    vectors: { model: null, embedded: 0, remaining: 0, seconds: 0 },
   };
   const work: { source: TraceSource; unit: Unit }[] = [];
   const sourceErrors: string[] = [];
@@ -213,8 +238,53 @@ async function runLocked(
     );
   const action = await store.maintainTextIndex();
   if (action !== "current") emit({ kind: "text-index", action });
-  store.close();
+  try {
+    summary.vectors = await embedPending(store, opts, emit);
+  } finally {
+    store.close();
+  }
   return summary;
+}
+
+/** The vector backfill after the text pass; without a usable embedder, says so once and stays keyword-only. */
+async function embedPending(
+  store: LocalStore,
+  opts: IndexOptions,
+  emit: (e: IndexEvent) => void,
+): Promise<VectorSummary> {
+  const waiting = async () => store.table.countRows("vector IS NULL");
+  if (opts.models === undefined) return { model: null, embedded: 0, remaining: await waiting(), seconds: 0 };
+  const remaining = await waiting();
+  if (remaining === 0) return { model: null, embedded: 0, remaining: 0, seconds: 0 };
+  const where = locateEmbedder(opts.models);
+  if (where.kind === "missing") {
+    emit({ kind: "keyword-only", reason: where.reason });
+    return { model: null, embedded: 0, remaining, seconds: 0 };
+  }
+  let embedder: Embedder;
+  try {
+    embedder = await loadEmbedder(where.dir, where.spec, { threads: opts.models.threads });
+  } catch (err) {
+    if (!(err instanceof ModelLoadError)) throw err;
+    emit({ kind: "keyword-only", reason: err.message });
+    return { model: null, embedded: 0, remaining, seconds: 0 };
+  }
+  try {
+    const r = await backfillVectors(store, embedder, {
+      budgetMs: opts.vectorBudgetMs === undefined ? DEFAULT_VECTOR_BUDGET_MS : opts.vectorBudgetMs,
+      now: opts.now ?? (() => performance.now()),
+      onProgress: (p) => emit({ kind: "embedding", ...p }),
+    });
+    await store.compactIfFragmented();
+    return {
+      model: `${where.spec.repo}@${where.revision}`,
+      embedded: r.embedded,
+      remaining: r.remaining,
+      seconds: r.seconds,
+    };
+  } finally {
+    await embedder.close();
+  }
 }
 
 /** Elides `data:` payloads and redacts secrets in every block of a session, in place. */

@@ -5,14 +5,15 @@
 export { arrow } from "./arrow.js";
 export { chunksToArrow } from "./rows.js";
 export { COLUMNS, chunkSchema, EMBEDDING_MODEL, TABLE_NAME, VECTOR_DIM } from "./schema.js";
+export { sqlString } from "./sql.js";
 export {
   type HarnessCounts,
   IncompatibleMemoryError,
   LocalStore,
   type NeighborRow,
   type StoreStats,
-  sqlString,
   storeExists,
   TEXT_INDEX,
   type TextHit,
 } from "./store.js";
+export { type PendingRow, pendingVectorRows, textsOf, writeVectors } from "./vectors.js";

@@ -9,6 +9,7 @@ import type { Chunk } from "../chunk/index.js";
 import { lancedb } from "./arrow.js";
 import { chunksToArrow } from "./rows.js";
 import { chunkSchema, EMBEDDING_MODEL, TABLE_NAME, VECTOR_DIM } from "./schema.js";
+import { sqlString } from "./sql.js";
 
 /** The memory was built with another embedder, or has no usable vector column. */
 export class IncompatibleMemoryError extends Error {}
@@ -63,11 +64,6 @@ export interface NeighborRow {
   text: string;
   blockIdx: number;
   splitIdx: number;
-}
-
-/** A SQL string literal (quotes doubled). */
-export function sqlString(v: string): string {
-  return `'${v.replaceAll("'", "''")}'`;
 }
 
 /** True when `dir` holds a memory table. */
@@ -153,6 +149,17 @@ export class LocalStore {
       name: TEXT_INDEX,
     });
     return has ? "rebuilt" : "built";
+  }
+
+  /**
+   * Merges small fragments (vector writes add one each) once there are more than `maxFragments`. Local
+   * only: it rewrites every data file, which is why publishing never does it.
+   */
+  async compactIfFragmented(maxFragments = 48): Promise<boolean> {
+    const st = await this.table.stats();
+    if (st.fragmentStats.numFragments <= maxFragments) return false;
+    await this.table.optimize();
+    return true;
   }
 
   /** Keyword search: each word of `query` is a term (OR, BM25). Punctuation-only queries match nothing. */

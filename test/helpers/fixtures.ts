@@ -22,3 +22,6 @@ export function copyFixture(rel: string, dest: string): string {
   cpSync(join(TRACES, rel), dest, { recursive: true });
   return dest;
 }
+
+/** The generated tiny models' Hugging Face cache (written by the global setup). */
+export const TEST_HUB_CACHE = join(FIXTURES, "models", "hub");

@@ -1,7 +1,15 @@
-/** Vitest global setup: the end-to-end tests spawn the built CLI, so build it once first. */
+/**
+ * Vitest global setup: the end-to-end tests spawn the built CLI, so build it once first; and generate the
+ * tiny test models into a Hugging Face cache folder (test/fixtures/models/hub), as the tests load them.
+ */
 import { execFileSync } from "node:child_process";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
+import { writeTestModels } from "../../scripts/make-models.js";
 import { ROOT } from "../helpers/fixtures.js";
+
+/** The generated test models' hub cache. */
+export const TEST_HUB_CACHE = join(ROOT, "test", "fixtures", "models", "hub");
 
 export default function setup(): void {
   execFileSync(
@@ -11,4 +19,6 @@ export default function setup(): void {
       stdio: "inherit",
     },
   );
+  rmSync(TEST_HUB_CACHE, { recursive: true, force: true });
+  writeTestModels(TEST_HUB_CACHE);
 }

@@ -1,0 +1,267 @@
+/**
+ * Generated model folders (config.json, tokenizer files, onnx/model*.onnx) in the layout transformers.js
+ * loads. Two families:
+ * - tiny bag-of-words models for tests: the embedder's every position (CLS included) carries the masked mean
+ *   of its token embeddings, so vectors depend on the whole text and texts sharing words are close; the
+ *   reranker's logit is the dot product of the query's and the passage's mean embeddings, so a passage that
+ *   shares the query's words scores higher. Both go through the exact production loading path.
+ * - BERT-shaped models with random weights and the real models' shapes, for honest speed figures.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { GraphBuilder, randomTensor, seededRandom } from "./onnx-graph.js";
+import { SPECIALS, tokenizerFiles } from "./tokenizer.js";
+
+/** Shape of a BERT encoder. */
+export interface BertShape {
+  layers: number;
+  hidden: number;
+  heads: number;
+  ffn: number;
+  vocab: number;
+  maxPositions: number;
+  typeVocab: number;
+}
+
+/** bge-small-en-v1.5. */
+export const BGE_SMALL: BertShape = {
+  layers: 12,
+  hidden: 384,
+  heads: 12,
+  ffn: 1536,
+  vocab: 30522,
+  maxPositions: 512,
+  typeVocab: 2,
+};
+/** cross-encoder/ms-marco-MiniLM-L-6-v2. */
+export const MINILM_L6: BertShape = {
+  layers: 6,
+  hidden: 384,
+  heads: 12,
+  ffn: 1536,
+  vocab: 30522,
+  maxPositions: 512,
+  typeVocab: 2,
+};
+/** BAAI/bge-reranker-base (XLM-RoBERTa base). */
+export const BGE_RERANKER_BASE: BertShape = {
+  layers: 12,
+  hidden: 768,
+  heads: 12,
+  ffn: 3072,
+  vocab: 250002,
+  maxPositions: 514,
+  typeVocab: 1,
+};
+
+/** Writes a model folder: config, tokenizer and ONNX files (name → bytes) under onnx/. */
+function writeFolder(
+  dir: string,
+  config: object,
+  vocab: string[],
+  onnxFiles: Record<string, Uint8Array>,
+): void {
+  mkdirSync(join(dir, "onnx"), { recursive: true });
+  const tok = tokenizerFiles(vocab);
+  writeFileSync(join(dir, "config.json"), JSON.stringify(config, null, 2));
+  writeFileSync(join(dir, "tokenizer.json"), tok.tokenizer);
+  writeFileSync(join(dir, "tokenizer_config.json"), tok.config);
+  for (const [name, bytes] of Object.entries(onnxFiles)) writeFileSync(join(dir, "onnx", name), bytes);
+}
+
+/** Word embeddings with zero rows for the special tokens (they would otherwise dominate every mean). */
+function wordEmbeddings(vocab: number, dim: number, seed: number): Float32Array {
+  const w = randomTensor(vocab * dim, seededRandom(seed), 1 / Math.sqrt(dim));
+  w.fill(0, 0, SPECIALS.length * dim);
+  return w;
+}
+
+/** Masked mean of token embeddings over the sequence: [B, D] (or [B, 1, D] with keepdims). */
+function maskedMean(g: GraphBuilder, emb: string, maskF: string, keep: number): string {
+  const m3 = g.op("Unsqueeze", [maskF, g.ints([2])]);
+  const sum = g.op("ReduceSum", [g.op("Mul", [emb, m3]), g.ints([1])], { keepdims: keep });
+  const cnt = g.op("ReduceSum", [m3, g.ints([1])], { keepdims: keep });
+  return g.op("Div", [sum, g.op("Add", [cnt, g.float(1e-6)])]);
+}
+
+/** The tiny test embedder: `dim`-wide output (384 like bge-small), every position = masked mean of word embeddings. */
+export function writeTinyEmbedder(dir: string, vocab: string[], dim = 384): void {
+  const g = new GraphBuilder();
+  const ids = g.input("input_ids", "int64", ["batch", "seq"]);
+  const mask = g.input("attention_mask", "int64", ["batch", "seq"]);
+  const tt = g.input("token_type_ids", "int64", ["batch", "seq"]);
+  const emb = g.op("Gather", [g.init([vocab.length, dim], wordEmbeddings(vocab.length, dim, 7)), ids]);
+  const maskF = g.op("Cast", [mask], { to: 1 });
+  // token_type_ids is read (times zero) so the graph takes the three inputs a BERT export takes.
+  const zero = g.op("Mul", [g.op("Cast", [tt], { to: 1 }), g.float(0)]);
+  const mean = maskedMean(g, emb, g.op("Add", [maskF, zero]), 1);
+  g.op("Expand", [mean, g.op("Shape", [emb])], {}, 1, "last_hidden_state");
+  g.output("last_hidden_state", "float", ["batch", "seq", dim]);
+  const config = {
+    model_type: "bert",
+    architectures: ["BertModel"],
+    hidden_size: dim,
+    num_attention_heads: 1,
+    num_hidden_layers: 1,
+  };
+  writeFolder(dir, config, vocab, { "model.onnx": g.encode() });
+}
+
+/** The tiny test reranker: logit = 8 × (mean query embedding · mean passage embedding) − 1. */
+export function writeTinyReranker(dir: string, vocab: string[]): void {
+  const dim = 64;
+  const g = new GraphBuilder();
+  const ids = g.input("input_ids", "int64", ["batch", "seq"]);
+  const mask = g.input("attention_mask", "int64", ["batch", "seq"]);
+  const tt = g.input("token_type_ids", "int64", ["batch", "seq"]);
+  const w = wordEmbeddings(vocab.length, dim, 11);
+  // Unit-length rows: a shared word then contributes the same whatever the text's length.
+  for (let r = SPECIALS.length; r < vocab.length; r++) {
+    let n = 0;
+    for (let c = 0; c < dim; c++) n += (w[r * dim + c] as number) ** 2;
+    for (let c = 0; c < dim; c++) w[r * dim + c] = (w[r * dim + c] as number) / Math.sqrt(n);
+  }
+  const emb = g.op("Gather", [g.init([vocab.length, dim], w), ids]);
+  const maskF = g.op("Cast", [mask], { to: 1 });
+  const ttF = g.op("Cast", [tt], { to: 1 });
+  const a = maskedMean(g, emb, g.op("Mul", [maskF, g.op("Sub", [g.float(1), ttF])]), 0);
+  const b = maskedMean(g, emb, g.op("Mul", [maskF, ttF]), 0);
+  const dot = g.op("ReduceSum", [g.op("Mul", [a, b]), g.ints([1])], { keepdims: 1 });
+  g.op("Sub", [g.op("Mul", [dot, g.float(8)]), g.float(1)], {}, 1, "logits");
+  g.output("logits", "float", ["batch", 1]);
+  const config = {
+    model_type: "bert",
+    architectures: ["BertForSequenceClassification"],
+    id2label: { "0": "LABEL_0" },
+    label2id: { LABEL_0: 0 },
+    hidden_size: dim,
+  };
+  writeFolder(dir, config, vocab, { "model.onnx": g.encode() });
+}
+
+interface Weights {
+  rand: () => number;
+  quantize: boolean;
+}
+
+/** MatMul by a random [k, n] weight, as onnxruntime's dynamic quantizer would emit it when quantizing. */
+function linear(g: GraphBuilder, x: string, k: number, n: number, w: Weights): string {
+  const weights = randomTensor(k * n, w.rand, 0.02);
+  const bias = g.init([n], randomTensor(n, w.rand, 0.02));
+  if (!w.quantize) return g.op("Add", [g.op("MatMul", [x, g.init([k, n], weights)]), bias]);
+  let max = 0;
+  for (const v of weights) max = Math.max(max, Math.abs(v));
+  const scale = max / 127 || 1;
+  const q = new Int8Array(weights.length);
+  for (let i = 0; i < weights.length; i++) q[i] = Math.round((weights[i] as number) / scale);
+  const [xq, xs, xz] = g.opN("DynamicQuantizeLinear", [x], 3) as [string, string, string];
+  const prod = g.op("MatMulInteger", [xq, g.init([k, n], q), xz, g.init([], Int8Array.of(0))]);
+  const f = g.op("Mul", [g.op("Cast", [prod], { to: 1 }), g.op("Mul", [xs, g.float(scale)])]);
+  return g.op("Add", [f, bias]);
+}
+
+function layerNorm(g: GraphBuilder, x: string, h: number): string {
+  return g.op(
+    "LayerNormalization",
+    [x, g.init([h], new Float32Array(h).fill(1)), g.init([h], new Float32Array(h))],
+    {
+      axis: -1,
+      epsilon: { f: 1e-12 },
+    },
+  );
+}
+
+/** A BERT encoder graph; returns the last hidden state's name. */
+function bertEncoder(g: GraphBuilder, s: BertShape, w: Weights): string {
+  const ids = g.input("input_ids", "int64", ["batch", "seq"]);
+  const mask = g.input("attention_mask", "int64", ["batch", "seq"]);
+  const tt = g.input("token_type_ids", "int64", ["batch", "seq"]);
+  const h = s.hidden;
+  const dh = h / s.heads;
+  const seqLen = g.op("Gather", [g.op("Shape", [ids]), g.ints([1], [])], { axis: 0 });
+  const pos = g.op("Range", [g.ints([0], []), seqLen, g.ints([1], [])]);
+  let x = g.op("Add", [
+    g.op("Add", [
+      g.op("Gather", [g.init([s.vocab, h], randomTensor(s.vocab * h, w.rand, 0.02)), ids]),
+      g.op("Gather", [g.init([s.maxPositions, h], randomTensor(s.maxPositions * h, w.rand, 0.02)), pos]),
+    ]),
+    g.op("Gather", [g.init([s.typeVocab, h], randomTensor(s.typeVocab * h, w.rand, 0.02)), tt]),
+  ]);
+  x = layerNorm(g, x, h);
+  const maskF = g.op("Cast", [g.op("Unsqueeze", [mask, g.ints([1, 2])])], { to: 1 });
+  const bias = g.op("Mul", [g.op("Sub", [g.float(1), maskF]), g.float(-10000)]);
+  const split = g.ints([0, 0, s.heads, dh]);
+  for (let l = 0; l < s.layers; l++) {
+    const heads = (t: string, perm: number[]) => g.op("Transpose", [g.op("Reshape", [t, split])], { perm });
+    const q = heads(linear(g, x, h, h, w), [0, 2, 1, 3]);
+    const k = heads(linear(g, x, h, h, w), [0, 2, 3, 1]);
+    const v = heads(linear(g, x, h, h, w), [0, 2, 1, 3]);
+    const scores = g.op("Add", [g.op("Mul", [g.op("MatMul", [q, k]), g.float(1 / Math.sqrt(dh))]), bias]);
+    const ctx = g.op("MatMul", [g.op("Softmax", [scores], { axis: -1 }), v]);
+    const merged = g.op("Reshape", [g.op("Transpose", [ctx], { perm: [0, 2, 1, 3] }), g.ints([0, 0, h])]);
+    x = layerNorm(g, g.op("Add", [x, linear(g, merged, h, h, w)]), h);
+    const up = linear(g, x, h, s.ffn, w);
+    const gelu = g.op("Mul", [
+      g.op("Mul", [up, g.float(0.5)]),
+      g.op("Add", [g.float(1), g.op("Erf", [g.op("Div", [up, g.float(Math.SQRT2)])])]),
+    ]);
+    x = layerNorm(g, g.op("Add", [x, linear(g, gelu, s.ffn, h, w)]), h);
+  }
+  return x;
+}
+
+/** Which ONNX files to write: fp32 `model.onnx` and/or int8 `model_quantized.onnx`. */
+export type Precision = "fp32" | "int8";
+
+/** A BERT-shaped feature-extraction model with random weights. */
+export function writeBertEmbedder(
+  dir: string,
+  shape: BertShape,
+  vocab: string[],
+  precisions: Precision[],
+): void {
+  const files: Record<string, Uint8Array> = {};
+  for (const p of precisions) {
+    const g = new GraphBuilder();
+    const x = bertEncoder(g, shape, { rand: seededRandom(3), quantize: p === "int8" });
+    g.op("Identity", [x], {}, 1, "last_hidden_state");
+    g.output("last_hidden_state", "float", ["batch", "seq", shape.hidden]);
+    files[p === "fp32" ? "model.onnx" : "model_quantized.onnx"] = g.encode();
+  }
+  const config = {
+    model_type: "bert",
+    architectures: ["BertModel"],
+    hidden_size: shape.hidden,
+    num_attention_heads: shape.heads,
+    num_hidden_layers: shape.layers,
+  };
+  writeFolder(dir, config, vocab, files);
+}
+
+/** A BERT-shaped sequence-classification model (pooler + one logit) with random weights. */
+export function writeBertReranker(
+  dir: string,
+  shape: BertShape,
+  vocab: string[],
+  precisions: Precision[],
+): void {
+  const files: Record<string, Uint8Array> = {};
+  for (const p of precisions) {
+    const g = new GraphBuilder();
+    const w = { rand: seededRandom(5), quantize: p === "int8" };
+    const x = bertEncoder(g, shape, w);
+    const cls = g.op("Gather", [x, g.ints([0], [])], { axis: 1 });
+    const pooled = g.op("Tanh", [linear(g, cls, shape.hidden, shape.hidden, w)]);
+    g.op("Identity", [linear(g, pooled, shape.hidden, 1, w)], {}, 1, "logits");
+    g.output("logits", "float", ["batch", 1]);
+    files[p === "fp32" ? "model.onnx" : "model_quantized.onnx"] = g.encode();
+  }
+  const config = {
+    model_type: "bert",
+    architectures: ["BertForSequenceClassification"],
+    id2label: { "0": "LABEL_0" },
+    label2id: { LABEL_0: 0 },
+    hidden_size: shape.hidden,
+  };
+  writeFolder(dir, config, vocab, files);
+}

@@ -1,0 +1,93 @@
+/**
+ * Vector backfill: rows stored text-first get their embeddings, newest sessions first and the text tier
+ * before tool calls before tool output, in bounded steps. Each write is atomic, so a killed run leaves
+ * every row either fully embedded or still waiting, and the next run carries on.
+ */
+import {
+  type LocalStore,
+  type PendingRow,
+  pendingVectorRows,
+  textsOf,
+  writeVectors,
+} from "../local/index.js";
+import type { Embedder } from "../models/index.js";
+
+/** Progress of a backfill. */
+export interface BackfillProgress {
+  done: number;
+  total: number;
+  /** Chunks per second so far. */
+  rate: number;
+}
+
+/** Options of one backfill run. */
+export interface BackfillOptions {
+  /** Stop starting new steps after this many ms; null runs to the end. */
+  budgetMs: number | null;
+  now: () => number;
+  onProgress?: ((p: BackfillProgress) => void) | undefined;
+}
+
+/** What a backfill did. */
+export interface BackfillResult {
+  embedded: number;
+  remaining: number;
+  seconds: number;
+}
+
+/** Texts embedded per step (one embedder call group). */
+const STEP = 64;
+/** Vectors written per commit: few commits (fragments), and little lost work if killed. */
+const WRITE_EVERY = 1024;
+
+const TIER: Record<string, number> = { tool_use: 1, tool_result: 2 };
+
+/** The order rows are embedded in: newest session first, then text before tool_use before tool_result. */
+export function backfillOrder(rows: PendingRow[]): PendingRow[] {
+  const newest = new Map<string, string>();
+  for (const r of rows) if ((newest.get(r.sessionId) ?? "") < r.ts) newest.set(r.sessionId, r.ts);
+  const key = (r: PendingRow) => newest.get(r.sessionId) ?? "";
+  return [...rows].sort(
+    (a, b) =>
+      (key(a) < key(b) ? 1 : key(a) > key(b) ? -1 : 0) ||
+      (a.sessionId < b.sessionId ? -1 : a.sessionId > b.sessionId ? 1 : 0) ||
+      (TIER[a.blockType] ?? 0) - (TIER[b.blockType] ?? 0),
+  );
+}
+
+/** Embeds waiting rows until done or out of budget. */
+export async function backfillVectors(
+  store: LocalStore,
+  embedder: Embedder,
+  opts: BackfillOptions,
+): Promise<BackfillResult> {
+  const start = opts.now();
+  const order = backfillOrder(await pendingVectorRows(store.table));
+  let pending = new Map<string, Float32Array>();
+  let embedded = 0;
+  let i = 0;
+  const flush = async () => {
+    embedded += await writeVectors(store.table, pending);
+    pending = new Map();
+  };
+  while (i < order.length) {
+    if (opts.budgetMs !== null && opts.now() - start >= opts.budgetMs) break;
+    const ids = order.slice(i, i + STEP).map((r) => r.id);
+    i += ids.length;
+    const texts = await textsOf(store.table, ids);
+    const present = ids.filter((id) => texts.has(id));
+    const vecs = await embedder.embed(present.map((id) => texts.get(id) as string));
+    present.forEach((id, k) => {
+      pending.set(id, vecs[k] as Float32Array);
+    });
+    if (pending.size >= WRITE_EVERY) await flush();
+    const secs = (opts.now() - start) / 1000;
+    opts.onProgress?.({
+      done: embedded + pending.size,
+      total: order.length,
+      rate: secs > 0 ? (embedded + pending.size) / secs : 0,
+    });
+  }
+  await flush();
+  return { embedded, remaining: order.length - embedded, seconds: (opts.now() - start) / 1000 };
+}

@@ -1,0 +1,74 @@
+/**
+ * Where the models are and how to run them, as the CLI (or MCP boot) read it from the environment, and
+ * finding a usable model folder: an explicit folder variable wins, else the pinned snapshot in the cache.
+ */
+import {
+  cachedCommit,
+  cachedModelDir,
+  EMBEDDER_SPEC,
+  type ModelSpec,
+  rerankerSpec,
+} from "../models/index.js";
+import { FunesError } from "./errors.js";
+
+/** Model settings. */
+export interface ModelsConfig {
+  /** The Hugging Face hub cache (`$HF_HUB_CACHE`, else `$HF_HOME/hub`, else `~/.cache/huggingface/hub`). */
+  hubCache: string;
+  /** `FUNES_EMBED_MODEL_DIR`: a local folder used instead of the cache. */
+  embedDir?: string | undefined;
+  /** `FUNES_RERANK_MODEL_DIR`. */
+  rerankDir?: string | undefined;
+  /** `--reranker` / `FUNES_RERANKER`. */
+  reranker: string;
+  /** onnxruntime threads. */
+  threads: number;
+  /** `HF_ENDPOINT`. */
+  hubUrl: string;
+  token?: string | undefined;
+}
+
+/** A model folder to load, or why there is none. */
+export type ModelLocation =
+  | { kind: "found"; dir: string; spec: ModelSpec; revision: string; from: "cache" | "folder" }
+  | { kind: "missing"; spec: ModelSpec; reason: string };
+
+function locate(
+  spec: ModelSpec,
+  cfg: ModelsConfig,
+  dirOverride: string | undefined,
+  envName: string,
+): ModelLocation {
+  if (dirOverride !== undefined)
+    return { kind: "found", dir: dirOverride, spec, revision: `${envName}=${dirOverride}`, from: "folder" };
+  const dir = cachedModelDir(cfg.hubCache, spec);
+  if (dir !== null)
+    return {
+      kind: "found",
+      dir,
+      spec,
+      revision: cachedCommit(cfg.hubCache, spec) ?? spec.revision,
+      from: "cache",
+    };
+  return {
+    kind: "missing",
+    spec,
+    reason: `${spec.repo}@${spec.revision.slice(0, 12)} is not in ${cfg.hubCache} — run \`funes models pull\` (or set ${envName})`,
+  };
+}
+
+/** Where the embedder is. */
+export function locateEmbedder(cfg: ModelsConfig): ModelLocation {
+  return locate(EMBEDDER_SPEC, cfg, cfg.embedDir, "FUNES_EMBED_MODEL_DIR");
+}
+
+/** Where the configured reranker is; an unknown key is a FunesError. */
+export function locateReranker(cfg: ModelsConfig): ModelLocation {
+  const spec = rerankerSpec(cfg.reranker);
+  if (spec === null)
+    throw new FunesError(
+      "bad_input",
+      `unknown reranker "${cfg.reranker}" (expected ms-marco-MiniLM-L-6-v2 or bge-reranker-base)`,
+    );
+  return locate(spec, cfg, cfg.rerankDir, "FUNES_RERANK_MODEL_DIR");
+}

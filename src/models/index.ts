@@ -1,0 +1,25 @@
+/**
+ * models: the embedder and reranker behind two small interfaces; which models (pinned), where their files
+ * live in the Hugging Face cache, loading them from a local folder only, and fetching missing files. Knows
+ * nothing of memories, Lance or commands.
+ */
+export { type DownloadProgress, downloadModel, type HubAccess } from "./download.js";
+export { cachedCommit, cachedModelDir, missingFiles, repoCacheDir } from "./hf-cache.js";
+export {
+  EMBED_MAX_TOKENS,
+  type Embedder,
+  type LoadOptions,
+  loadEmbedder,
+  loadReranker,
+  ModelLoadError,
+  RERANK_MAX_TOKENS,
+  type Reranker,
+} from "./runtime.js";
+export {
+  DEFAULT_RERANKER,
+  EMBEDDER_SPEC,
+  type ModelSpec,
+  RERANKER_SPECS,
+  type RerankerKey,
+  rerankerSpec,
+} from "./specs.js";

@@ -1,0 +1,62 @@
+/**
+ * The models funes uses, pinned: repo, revision, and exactly the files it needs.
+ */
+
+/** A model repo at a pinned revision and the files to fetch from it. */
+export interface ModelSpec {
+  /** Short name used by `--reranker` and `funes models`. */
+  key: string;
+  repo: string;
+  /** A 40-hex commit (or, where no commit is known, a branch resolved once and recorded in refs/). */
+  revision: string;
+  files: string[];
+  /** transformers.js dtype: `fp32` loads onnx/model.onnx, `q8` onnx/model_quantized.onnx. */
+  dtype: "fp32" | "q8";
+}
+
+/**
+ * The embedder. Vectors in every memory come from this model (the reference's), in fp32 as the reference
+ * computes them, so memories written by either tool can be searched together.
+ */
+export const EMBEDDER_SPEC: ModelSpec = {
+  key: "bge-small-en-v1.5",
+  repo: "BAAI/bge-small-en-v1.5",
+  revision: "5c38ec7c405ec4b44b94cc5a9bb96e735b38267a",
+  files: ["config.json", "tokenizer.json", "tokenizer_config.json", "onnx/model.onnx"],
+  dtype: "fp32",
+};
+
+/** Rerankers by key. */
+export const RERANKER_SPECS = {
+  /**
+   * Default: a 6-layer MiniLM cross-encoder in int8. On a 2-core CPU it scores 30 pairs of 256 tokens in
+   * about half a second, which fits a 1 s recall; bge-reranker-base takes 3–8 s for the same work.
+   */
+  "ms-marco-MiniLM-L-6-v2": {
+    key: "ms-marco-MiniLM-L-6-v2",
+    repo: "Xenova/ms-marco-MiniLM-L-6-v2",
+    revision: "a09144355adeed5f58c8ed011d209bf8ee5a1fec",
+    files: ["config.json", "tokenizer.json", "tokenizer_config.json", "onnx/model_quantized.onnx"],
+    dtype: "q8",
+  },
+  /** The reference's reranker (XLM-RoBERTa base), for users who accept multi-second recalls. */
+  "bge-reranker-base": {
+    key: "bge-reranker-base",
+    repo: "BAAI/bge-reranker-base",
+    // No commit of this repo could be verified from here: `main` is resolved on first pull and recorded.
+    revision: "main",
+    files: ["config.json", "tokenizer.json", "tokenizer_config.json", "onnx/model.onnx"],
+    dtype: "fp32",
+  },
+} as const satisfies Record<string, ModelSpec>;
+
+/** A reranker key. */
+export type RerankerKey = keyof typeof RERANKER_SPECS;
+
+/** The default reranker. */
+export const DEFAULT_RERANKER: RerankerKey = "ms-marco-MiniLM-L-6-v2";
+
+/** The spec for a `--reranker` value, or null when unknown. */
+export function rerankerSpec(key: string): ModelSpec | null {
+  return (RERANKER_SPECS as Record<string, ModelSpec>)[key] ?? null;
+}
