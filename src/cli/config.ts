@@ -1,8 +1,10 @@
 /**
  * Everything funes reads from its environment, read once here and passed down as values.
  */
+import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
+import { DEFAULT_RERANKER, type ModelsConfig } from "../commands/index.js";
 
 /** The process's view of the world. */
 export interface CliConfig {
@@ -16,6 +18,45 @@ export interface CliConfig {
   stdinTty: boolean;
   color: boolean;
   now: () => number;
+  models: ModelsConfig;
+}
+
+const nonEmpty = (v: string | undefined): string | undefined =>
+  v === undefined || v.trim() === "" ? undefined : v;
+
+/** The Hub token, in the reference's order: env variables, then the token file Python tools write. */
+function readToken(env: NodeJS.ProcessEnv, home: string): string | undefined {
+  const fromEnv =
+    nonEmpty(env.HF_TOKEN) ?? nonEmpty(env.HUGGING_FACE_HUB_TOKEN) ?? nonEmpty(env.HUGGINGFACE_TOKEN);
+  if (fromEnv !== undefined) return fromEnv.trim();
+  const file =
+    nonEmpty(env.HF_HOME) !== undefined
+      ? join(env.HF_HOME as string, "token")
+      : join(home, ".cache", "huggingface", "token");
+  try {
+    return nonEmpty(readFileSync(file, "utf8"))?.trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/** Model settings from `HF_HUB_CACHE`/`HF_HOME`, `HF_ENDPOINT`, `FUNES_*` variables. */
+function readModels(env: NodeJS.ProcessEnv, home: string): ModelsConfig {
+  const hubCache =
+    nonEmpty(env.HF_HUB_CACHE) ??
+    (nonEmpty(env.HF_HOME) !== undefined
+      ? join(env.HF_HOME as string, "hub")
+      : join(home, ".cache", "huggingface", "hub"));
+  const threads = Number(env.FUNES_THREADS ?? 2);
+  return {
+    hubCache: resolve(hubCache),
+    embedDir: nonEmpty(env.FUNES_EMBED_MODEL_DIR),
+    rerankDir: nonEmpty(env.FUNES_RERANK_MODEL_DIR),
+    reranker: nonEmpty(env.FUNES_RERANKER) ?? DEFAULT_RERANKER,
+    threads: Number.isInteger(threads) && threads > 0 ? threads : 2,
+    hubUrl: (nonEmpty(env.HF_ENDPOINT) ?? "https://huggingface.co").replace(/\/+$/, ""),
+    token: readToken(env, home),
+  };
 }
 
 /** Reads the environment. */
@@ -31,5 +72,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): CliConfig {
     stdinTty: process.stdin.isTTY === true,
     color: env.NO_COLOR === undefined && process.stdout.isTTY === true,
     now: () => Date.now(),
+    models: readModels(env, home),
   };
 }

@@ -8,6 +8,7 @@ import { FunesError, type FunesErrorCode } from "../commands/index.js";
 import { UnknownHarnessError } from "../traces/index.js";
 import { readConfig } from "./config.js";
 import { runIndex } from "./run-index.js";
+import { runModels } from "./run-models.js";
 import { runRecall } from "./run-recall.js";
 import { runStatus } from "./run-status.js";
 
@@ -23,6 +24,7 @@ const EXIT: Record<FunesErrorCode, number> = {
   no_memory: 1,
   incompatible_memory: 1,
   bad_input: 2,
+  unreachable: 1,
 };
 
 async function main(argv: string[]): Promise<number> {
@@ -36,7 +38,7 @@ async function main(argv: string[]): Promise<number> {
     .option("--harness <agent>", "Only this agent: claude, codex, pi or hermes (with a path: its format)")
     .option("--limit <n>", "Only the newest N sessions of each source")
     .option("--no-thinking", "Leave out thinking blocks")
-    .option("--yes", "Never ask; finish all work")
+    .option("--yes", "Never ask; embed every waiting row (default: about a minute of embedding per run)")
     .option("--json", "Print the summary as JSON")
     .example("funes index")
     .example("funes index ~/.claude/projects --limit 20")
@@ -58,6 +60,15 @@ async function main(argv: string[]): Promise<number> {
     .option("--json", "Print hits as JSON")
     .example('funes recall "lance fts deadlock"')
     .action((query, flags) => runRecall(query, flags, cfg));
+  cli
+    .command(
+      "models [action]",
+      "Show the embedder and reranker in use (status), or download missing ones (pull)",
+    )
+    .option("--json", "Print as JSON")
+    .example("funes models")
+    .example("funes models pull")
+    .action((action, flags) => runModels(action, flags, cfg));
   cli.help();
   cli.version(pkg.version);
   cli.parse(argv, { run: false });

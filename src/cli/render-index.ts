@@ -38,6 +38,12 @@ export function indexReporter(
         case "text-index":
           line(e.action === "built" ? "built the text search index" : "rebuilt the text search index");
           break;
+        case "keyword-only":
+          line(`note: keyword-only for now (no vectors): ${e.reason}`);
+          break;
+        case "embedding":
+          bar.update(e.done, e.total, `embedded ${e.done}/${e.total} (${e.rate.toFixed(1)}/s)`);
+          break;
       }
     },
     end: () => bar.clear(),
@@ -64,6 +70,16 @@ export function formatIndexSummary(s: IndexSummary): string {
   if (skippedLines > 0) lines.push(`  records skipped: ${skippedLines} (${formatCounts(s.skipped)})`);
   const redacted = Object.values(s.redacted).reduce((a, b) => a + b, 0);
   if (redacted > 0) lines.push(`  secrets redacted: ${redacted} (${formatCounts(s.redacted)})`);
+  const v = s.vectors;
+  if (v.model !== null)
+    lines.push(
+      `  vectors: ${v.embedded} embedded in ${v.seconds.toFixed(1)}s with ${v.model}` +
+        (v.remaining > 0
+          ? `; ${v.remaining} still waiting — \`funes index --yes\` finishes them, or the next run continues`
+          : ""),
+    );
+  else if (v.remaining > 0)
+    lines.push(`  vectors: ${v.remaining} rows waiting (keyword search finds them meanwhile)`);
   if (s.failed.length > 0) {
     lines.push(`  unreadable: ${s.failed.length}`);
     for (const f of s.failed.slice(0, 10)) lines.push(`    ${f.key}: ${f.reason}`);

@@ -23,8 +23,10 @@ export function formatStatus(r: StatusReport, now: number): string {
   let out = `memory: ${r.memory}\nchunks: ${r.chunks}\nsessions: ${r.sessions}\n`;
   for (const h of r.byHarness)
     out += `  ${h.harness === "" ? "(no harness)" : h.harness}: ${h.sessions} sessions, ${h.chunks} chunks\n`;
-  if (r.pendingVectors > 0)
-    out += `waiting for vectors: ${r.pendingVectors} (found by keyword until embedded)\n`;
+  out += `vectors: ${r.chunks - r.pendingVectors} of ${r.chunks} rows`;
+  out += r.pendingVectors > 0 ? ` (${r.pendingVectors} waiting, found by keyword until embedded)\n` : "\n";
+  if (r.embedder !== null)
+    out += `embedder: ${r.embedder.repo} @ ${r.embedder.revision}${r.embedder.ready ? "" : " — not downloaded; run `funes models pull`"}\n`;
   if (r.pendingSessions !== null && r.pendingSessions > 0)
     out += `pending indexing: ${r.pendingSessions} source session${r.pendingSessions === 1 ? "" : "s"} — run \`funes index\`\n`;
   if (r.lastIndexed !== null) {

@@ -1,7 +1,7 @@
 /**
  * `funes index [path]`.
  */
-import { indexSessions } from "../commands/index.js";
+import { DEFAULT_VECTOR_BUDGET_MS, indexSessions } from "../commands/index.js";
 import { parseHarness } from "../traces/index.js";
 import type { CliConfig } from "./config.js";
 import { positiveInt } from "./parse-args.js";
@@ -28,6 +28,8 @@ export async function runIndex(path: unknown, flags: IndexFlags, cfg: CliConfig)
       limit: flags.limit === undefined ? undefined : positiveInt(flags.limit, "--limit"),
       thinking: flags.thinking !== false,
       onEvent: reporter.onEvent,
+      models: cfg.models,
+      vectorBudgetMs: flags.yes === true ? null : DEFAULT_VECTOR_BUDGET_MS,
     });
     reporter.end();
     process.stdout.write(

@@ -10,7 +10,8 @@ export type FunesErrorCode =
   | "busy"
   | "no_memory"
   | "incompatible_memory"
-  | "bad_input";
+  | "bad_input"
+  | "unreachable";
 
 /** A failure with a message that says what failed and what to do next. */
 export class FunesError extends Error {

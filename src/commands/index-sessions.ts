@@ -114,7 +114,7 @@ export async function indexSessions(opts: IndexOptions): Promise<IndexSummary> {
   try {
     return await runLocked(opts, sources, paths);
   } finally {
-    lock.release();
+    await lock.release();
   }
 }
 

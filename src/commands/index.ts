@@ -3,8 +3,19 @@
  * MCP boot), reports progress through callbacks, and returns data; rendering and exit codes belong to
  * cli/ and mcp/.
  */
+export { DEFAULT_RERANKER } from "../models/index.js";
+export { type BackfillResult, backfillOrder } from "./backfill.js";
 export { FunesError, type FunesErrorCode } from "./errors.js";
-export { type IndexEvent, type IndexOptions, type IndexSummary, indexSessions } from "./index-sessions.js";
+export {
+  DEFAULT_VECTOR_BUDGET_MS,
+  type IndexEvent,
+  type IndexOptions,
+  type IndexSummary,
+  indexSessions,
+  type VectorSummary,
+} from "./index-sessions.js";
+export { type ModelReport, modelsStatus, pullModels } from "./models.js";
+export { locateEmbedder, locateReranker, type ModelLocation, type ModelsConfig } from "./models-config.js";
 export {
   formatRecallAgent,
   type RecallHit,

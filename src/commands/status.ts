@@ -5,6 +5,7 @@
 import { type HarnessCounts, LocalStore } from "../local/index.js";
 import { funesPaths, isUnitCurrent, type LocalMemory, loadIndexState } from "../memory/index.js";
 import { knownSources } from "../traces/index.js";
+import { locateEmbedder, type ModelsConfig } from "./models-config.js";
 
 /** The status of one memory, as data (rendered by the CLI or MCP). */
 export type StatusReport =
@@ -16,6 +17,8 @@ export type StatusReport =
       sessions: number;
       byHarness: HarnessCounts[];
       pendingVectors: number;
+      /** The embedder backfill uses, and whether its files are here. */
+      embedder: { repo: string; revision: string; ready: boolean } | null;
       /** ms since the epoch, UTC. */
       lastIndexed: number | null;
       /** Sessions on this machine not (or not fully) indexed; null when not checked. */
@@ -25,7 +28,7 @@ export type StatusReport =
 /** Reads a memory's status; `pendingSessions` is counted for the default memory only. */
 export async function memoryStatus(
   memory: LocalMemory,
-  ctx: { funesHome: string; home: string },
+  ctx: { funesHome: string; home: string; models?: ModelsConfig | undefined },
 ): Promise<StatusReport> {
   const store = await LocalStore.open(memory.dir);
   if (store === null) return { kind: "no-index", memory: memory.label, isDefault: memory.isDefault };
@@ -39,12 +42,23 @@ export async function memoryStatus(
       sessions: s.sessions,
       byHarness: s.byHarness,
       pendingVectors: s.pendingVectors,
+      embedder: embedderOf(ctx.models),
       lastIndexed: s.lastWrite,
       pendingSessions: memory.isDefault ? await countPendingSessions(ctx) : null,
     };
   } finally {
     store.close();
   }
+}
+
+function embedderOf(
+  models: ModelsConfig | undefined,
+): { repo: string; revision: string; ready: boolean } | null {
+  if (models === undefined) return null;
+  const loc = locateEmbedder(models);
+  return loc.kind === "found"
+    ? { repo: loc.spec.repo, revision: loc.revision, ready: true }
+    : { repo: loc.spec.repo, revision: loc.spec.revision, ready: false };
 }
 
 /** Units under the known agent directories whose current signature is not recorded. */

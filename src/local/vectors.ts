@@ -57,25 +57,29 @@ export async function writeVectors(table: Table, vectors: Map<string, Float32Arr
     .where(`id IN (${ids.map(sqlString).join(", ")})`)
     .select(COLUMNS.filter((c) => c !== "vector"))
     .toArrow();
-  const n = current.numRows;
-  if (n === 0) return 0;
-  const flat = new Float32Array(n * VECTOR_DIM);
-  const idCol = current.getChild("id");
-  for (let i = 0; i < n; i++) {
-    const v = vectors.get(String(idCol?.get(i)));
-    if (v === undefined || v.length !== VECTOR_DIM)
-      throw new Error(`vector for row ${String(idCol?.get(i))} is not ${VECTOR_DIM}-d`);
-    flat.set(v, i * VECTOR_DIM);
-  }
-  const child = arrow.makeData({ type: new arrow.Float32(), length: n * VECTOR_DIM, data: flat });
-  const vec = arrow.makeData({ type: vectorType(), length: n, nullCount: 0, child });
+  if (current.numRows === 0) return 0;
   const schema = chunkSchema();
-  const children = COLUMNS.map((c) => (c === "vector" ? vec : (current.getChild(c)?.data[0] as Data)));
-  const struct = arrow.makeData({ type: new arrow.Struct(schema.fields), length: n, children });
-  const batch = new arrow.RecordBatch(schema, struct);
-  await table
-    .mergeInsert("id")
-    .whenMatchedUpdateAll()
-    .execute(new arrow.Table([batch]));
+  // One output batch per result batch: a column's data is one chunk per batch.
+  const batches = current.batches.map((b) => {
+    const n = b.numRows;
+    const flat = new Float32Array(n * VECTOR_DIM);
+    const idCol = b.getChild("id");
+    for (let i = 0; i < n; i++) {
+      const id = String(idCol?.get(i));
+      const v = vectors.get(id);
+      if (v === undefined || v.length !== VECTOR_DIM)
+        throw new Error(`vector for row ${id} is not ${VECTOR_DIM}-d`);
+      flat.set(v, i * VECTOR_DIM);
+    }
+    const child = arrow.makeData({ type: new arrow.Float32(), length: n * VECTOR_DIM, data: flat });
+    const vec = arrow.makeData({ type: vectorType(), length: n, nullCount: 0, child });
+    const children = COLUMNS.map((c) => (c === "vector" ? vec : (b.getChild(c)?.data[0] as Data)));
+    return new arrow.RecordBatch(
+      schema,
+      arrow.makeData({ type: new arrow.Struct(schema.fields), length: n, children }),
+    );
+  });
+  await table.mergeInsert("id").whenMatchedUpdateAll().execute(new arrow.Table(batches));
+  const n = current.numRows;
   return n;
 }

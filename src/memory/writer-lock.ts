@@ -16,9 +16,9 @@ export class WriterBusyError extends Error {
   }
 }
 
-/** A held lock; `release` is idempotent. */
+/** A held lock; `release` is idempotent and resolves once another process could take the lock. */
 export interface WriterLock {
-  release(): void;
+  release(): Promise<void>;
 }
 
 const BUSY_EXIT = 75;
@@ -65,12 +65,20 @@ function tryFlock(path: string): Promise<WriterLock | "unavailable"> {
       child.unref();
       child.stdout?.destroy();
       (child.stdin as unknown as { unref?: () => void } | null)?.unref?.();
+      const exited = new Promise<void>((done) => {
+        if (child.exitCode !== null) done();
+        else child.once("exit", () => done());
+      });
       let released = false;
       resolve({
-        release() {
-          if (released) return;
-          released = true;
-          child.stdin?.end();
+        async release() {
+          if (!released) {
+            released = true;
+            // Keep this process alive until the lock holder has exited.
+            child.ref();
+            child.stdin?.end();
+          }
+          await exited;
         },
       });
     });
@@ -83,7 +91,7 @@ function ownerFileLock(path: string): WriterLock {
       writeFileSync(path, String(process.pid), { flag: "wx" });
       let released = false;
       return {
-        release() {
+        async release() {
           if (released) return;
           released = true;
           try {

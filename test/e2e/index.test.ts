@@ -205,7 +205,7 @@ describe("funes index", () => {
       expect(r.code).toBe(75);
       expect(r.stderr).toContain("another funes memory operation is in progress");
     } finally {
-      lock.release();
+      await lock.release();
     }
     expect((await runFunes(["index"], env)).code).toBe(0);
   });

@@ -17,12 +17,21 @@ export interface CliResult {
 export interface CliEnv {
   home: string;
   funesHome: string;
+  /** More variables (HF_HUB_CACHE, HF_ENDPOINT, …). */
+  extra?: Record<string, string>;
 }
 
 /** Starts `funes …` without waiting. */
 export function startFunes(args: string[], env: CliEnv): ChildProcess {
   return spawn(process.execPath, [CLI, ...args], {
-    env: { PATH: process.env.PATH ?? "", HOME: env.home, FUNES_HOME: env.funesHome, NO_COLOR: "1" },
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: env.home,
+      FUNES_HOME: env.funesHome,
+      NO_COLOR: "1",
+      FUNES_THREADS: "1",
+      ...env.extra,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
 }

@@ -1,0 +1,52 @@
+/**
+ * `funes models [status|pull]`: which models are in use, where their files are, and fetching what is missing.
+ */
+import { type DownloadProgress, downloadModel, EMBEDDER_SPEC, type ModelSpec } from "../models/index.js";
+import { FunesError } from "./errors.js";
+import { locateEmbedder, locateReranker, type ModelLocation, type ModelsConfig } from "./models-config.js";
+
+/** One model's state. */
+export interface ModelReport {
+  role: "embedder" | "reranker";
+  repo: string;
+  /** The pinned revision (a commit, or a branch resolved on first pull). */
+  revision: string;
+  /** The folder in use, or null when missing. */
+  dir: string | null;
+  from: "cache" | "folder" | null;
+  note: string | null;
+}
+
+function report(role: ModelReport["role"], loc: ModelLocation): ModelReport {
+  return loc.kind === "found"
+    ? { role, repo: loc.spec.repo, revision: loc.revision, dir: loc.dir, from: loc.from, note: null }
+    : { role, repo: loc.spec.repo, revision: loc.spec.revision, dir: null, from: null, note: loc.reason };
+}
+
+/** The embedder and the configured reranker. */
+export function modelsStatus(cfg: ModelsConfig): ModelReport[] {
+  return [report("embedder", locateEmbedder(cfg)), report("reranker", locateReranker(cfg))];
+}
+
+/** Downloads whichever of the two models is missing from the cache (folders given by variables are left alone). */
+export async function pullModels(
+  cfg: ModelsConfig,
+  onProgress?: (spec: ModelSpec, p: DownloadProgress) => void,
+): Promise<ModelReport[]> {
+  for (const loc of [locateEmbedder(cfg), locateReranker(cfg)]) {
+    if (loc.kind === "found") continue;
+    try {
+      await downloadModel(cfg.hubCache, loc.spec, { hubUrl: cfg.hubUrl, token: cfg.token }, (p) =>
+        onProgress?.(loc.spec, p),
+      );
+    } catch (err) {
+      const msg = err instanceof Error ? err.message : String(err);
+      throw new FunesError(
+        "unreachable",
+        `could not download ${loc.spec.repo} from ${cfg.hubUrl}: ${msg} — recall stays keyword-only until it is pulled (or set ${loc.spec === EMBEDDER_SPEC ? "FUNES_EMBED_MODEL_DIR" : "FUNES_RERANK_MODEL_DIR"} to a local copy)`,
+        err,
+      );
+    }
+  }
+  return modelsStatus(cfg);
+}
