@@ -9,7 +9,9 @@ import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { writeTestModels } from "../scripts/make-models.js";
 import { LocalStore } from "../src/local/index.js";
+import { BENCH_HUB, benchModels, ensureBenchModels, type Row } from "./models-bench.js";
 import { CLI } from "../test/helpers/cli.js";
 import { ROOT } from "../test/helpers/fixtures.js";
 import { writeSyntheticHistory } from "../test/helpers/synth.js";
@@ -89,11 +91,27 @@ async function main(): Promise<void> {
         lat.push(performance.now() - t0);
       }
     store.close();
+    // Backfill of the whole history with the tiny test model: what the pipeline itself costs in memory
+    // (pending-row list, ordering, merge writes) at 100k rows, independent of model size.
+    const tinyHub = join(dir, "tiny-hub");
+    writeTestModels(tinyHub);
+    const fill = await run(["index", "--yes", "--json"], { ...env, HF_HUB_CACHE: tinyHub });
+    const fillSummary = JSON.parse(fill.stdout) as { vectors: { embedded: number; seconds: number } };
+    const fillRss = Number(readFileSync(rssFile, "utf8"));
+    // A first run's default one-minute backfill with the bge-small-shaped model on the example history.
+    ensureBenchModels();
+    const exHome = join(ROOT, "examples", "home");
+    const exFunes = join(dir, "examples-funes");
+    await run(["index", "--json"], { HOME: exHome, FUNES_HOME: exFunes, HF_HUB_CACHE: join(dir, "none") });
+    const real = await run(["index", "--json"], { HOME: exHome, FUNES_HOME: exFunes, HF_HUB_CACHE: BENCH_HUB, BENCH_RSS_FILE: rssFile });
+    const realSummary = JSON.parse(real.stdout) as { vectors: { embedded: number; remaining: number; seconds: number } };
+    const realRss = Number(readFileSync(rssFile, "utf8"));
+
     const recallCli: number[] = [];
     for (let i = 0; i < 5; i++)
       recallCli.push((await run(["recall", "compaction summary", "-k", "8"], env)).ms);
 
-    const rows: [string, string, string][] = [
+    const rows: Row[] = [
       ["history", `${files} files, ${summary.sessions} sessions, ${summary.turns} turns`, ""],
       ["chunks indexed (cold run)", String(summary.chunksAdded), "≥ 100,000"],
       ["index wall time (cold, whole CLI)", `${(cold.ms / 1000).toFixed(2)} s`, ""],
@@ -125,9 +143,20 @@ async function main(): Promise<void> {
         "",
       ],
       ["`funes recall` CLI p50 (process start to exit)", `${pct(recallCli, 50).toFixed(0)} ms`, ""],
+      [
+        "backfill of all rows, tiny model (pipeline cost)",
+        `${fillSummary.vectors.embedded} vectors in ${fillSummary.vectors.seconds.toFixed(1)} s, peak RSS ${(fillRss / 1024).toFixed(0)} MiB`,
+        "≤ 1.5 GB",
+      ],
+      [
+        "default 60 s backfill, bge-small-shaped fp32",
+        `${realSummary.vectors.embedded} vectors (${(realSummary.vectors.embedded / realSummary.vectors.seconds).toFixed(1)}/s), peak RSS ${(realRss / 1024).toFixed(0)} MiB`,
+        "≤ 1.5 GB",
+      ],
     ];
+    rows.push(...(await benchModels()));
     const w = Math.max(...rows.map((r) => r[0].length));
-    process.stdout.write("\nfunes benchmark — local index (text first)\n");
+    process.stdout.write("\nfunes benchmark — local index (text first), vectors and models\n");
     for (const [k, v, goal] of rows)
       process.stdout.write(`  ${k.padEnd(w)}  ${v}${goal ? `   (goal ${goal})` : ""}\n`);
   } finally {

@@ -70,11 +70,17 @@ export async function backfillVectors(
     embedded += await writeVectors(store.table, pending);
     pending = new Map();
   };
+  // Texts are read a write-batch at a time: each read is a scan, so fewer, larger reads are much cheaper.
+  let texts = new Map<string, string>();
   while (i < order.length) {
     if (opts.budgetMs !== null && opts.now() - start >= opts.budgetMs) break;
     const ids = order.slice(i, i + STEP).map((r) => r.id);
+    if (ids.some((id) => !texts.has(id)))
+      texts = await textsOf(
+        store.table,
+        order.slice(i, i + WRITE_EVERY).map((r) => r.id),
+      );
     i += ids.length;
-    const texts = await textsOf(store.table, ids);
     const present = ids.filter((id) => texts.has(id));
     const vecs = await embedder.embed(present.map((id) => texts.get(id) as string));
     present.forEach((id, k) => {
