@@ -40,7 +40,10 @@ export function sampleTexts(n: number): string[] {
 
 /** Ensures the bench models exist (generation takes ~30 s the first time). */
 export function ensureBenchModels(): void {
-  if (cachedModelDir(BENCH_HUB, EMBEDDER_SPEC) !== null && cachedModelDir(BENCH_HUB, RERANKER_SPECS["ms-marco-MiniLM-L-6-v2"]) !== null)
+  if (
+    cachedModelDir(BENCH_HUB, EMBEDDER_SPEC) !== null &&
+    cachedModelDir(BENCH_HUB, RERANKER_SPECS["ms-marco-MiniLM-L-6-v2"]) !== null
+  )
     return;
   process.stderr.write(`generating same-shape benchmark models under ${BENCH_HUB}…\n`);
   writeBenchModels(BENCH_HUB, process.env.BENCH_RERANKER_BASE === "1");
@@ -69,12 +72,17 @@ export async function benchModels(): Promise<Row[]> {
   // Raw onnxruntime-node on the same model and the same token batches.
   const { AutoTokenizer } = await import("@huggingface/transformers");
   const tok = await AutoTokenizer.from_pretrained(embDir, { local_files_only: true });
-  const order = texts.map((_, i) => i).sort((a, b) => (texts[a] as string).length - (texts[b] as string).length);
+  const order = texts
+    .map((_, i) => i)
+    .sort((a, b) => (texts[a] as string).length - (texts[b] as string).length);
   const feeds: Record<string, ort.Tensor>[] = [];
   let tokens = 0;
   for (let i = 0; i < order.length; i += 8) {
     const batch = order.slice(i, i + 8).map((k) => texts[k] as string);
-    const enc = tok(batch, { padding: true, truncation: true, max_length: 512 }) as Record<string, { data: BigInt64Array; dims: number[] }>;
+    const enc = tok(batch, { padding: true, truncation: true, max_length: 512 }) as Record<
+      string,
+      { data: BigInt64Array; dims: number[] }
+    >;
     const feed: Record<string, ort.Tensor> = {};
     for (const name of ["input_ids", "attention_mask", "token_type_ids"]) {
       const t = enc[name] as { data: BigInt64Array; dims: number[] };
@@ -83,7 +91,10 @@ export async function benchModels(): Promise<Row[]> {
     tokens += (enc.attention_mask as { data: BigInt64Array }).data.reduce((a, b) => a + Number(b), 0);
     feeds.push(feed);
   }
-  const session = await ort.InferenceSession.create(join(embDir, "onnx", "model.onnx"), { intraOpNumThreads: 2, interOpNumThreads: 1 });
+  const session = await ort.InferenceSession.create(join(embDir, "onnx", "model.onnx"), {
+    intraOpNumThreads: 2,
+    interOpNumThreads: 1,
+  });
   await session.run(feeds[0] as Record<string, ort.Tensor>);
   const raw: number[] = [];
   for (let r = 0; r < 3; r++) {
@@ -100,7 +111,11 @@ export async function benchModels(): Promise<Row[]> {
     `${oursRate.toFixed(1)} chunks/s (${Math.round(tokens / texts.length)} tokens/chunk avg, batch 8, 2 threads)`,
     "",
   ]);
-  rows.push(["embedding throughput, raw onnxruntime", `${rawRate.toFixed(1)} chunks/s (same model, same token batches)`, ""]);
+  rows.push([
+    "embedding throughput, raw onnxruntime",
+    `${rawRate.toFixed(1)} chunks/s (same model, same token batches)`,
+    "",
+  ]);
   rows.push(["  ratio funes / raw", (oursRate / rawRate).toFixed(2), "≥ 0.9"]);
 
   // Batch and thread choices (same texts, our pipeline).
@@ -109,7 +124,11 @@ export async function benchModels(): Promise<Row[]> {
     const e = await loadEmbedder(embDir, EMBEDDER_SPEC, { threads });
     await e.embed(sub.slice(0, 4));
     const [, ms] = await time(() => e.embed(sub));
-    rows.push([`  ${threads} thread${threads === 1 ? "" : "s"}, batch 8`, `${(sub.length / (ms / 1000)).toFixed(1)} chunks/s`, ""]);
+    rows.push([
+      `  ${threads} thread${threads === 1 ? "" : "s"}, batch 8`,
+      `${(sub.length / (ms / 1000)).toFixed(1)} chunks/s`,
+      "",
+    ]);
     await e.close();
   }
 

@@ -11,10 +11,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { writeTestModels } from "../scripts/make-models.js";
 import { LocalStore } from "../src/local/index.js";
-import { BENCH_HUB, benchModels, ensureBenchModels, type Row } from "./models-bench.js";
 import { CLI } from "../test/helpers/cli.js";
 import { ROOT } from "../test/helpers/fixtures.js";
 import { writeSyntheticHistory } from "../test/helpers/synth.js";
+import { BENCH_HUB, benchModels, ensureBenchModels, type Row } from "./models-bench.js";
 
 const COPIES = Number(process.env.BENCH_COPIES ?? 75);
 
@@ -98,13 +98,33 @@ async function main(): Promise<void> {
     const fill = await run(["index", "--yes", "--json"], { ...env, HF_HUB_CACHE: tinyHub });
     const fillSummary = JSON.parse(fill.stdout) as { vectors: { embedded: number; seconds: number } };
     const fillRss = Number(readFileSync(rssFile, "utf8"));
+    // Exact (flat) vector search over every row: the local table keeps no ANN index below this size.
+    const vstore = await LocalStore.open(join(funesHome, "memory"));
+    if (vstore === null) throw new Error("no memory");
+    const probe = (
+      await vstore.table.query().where("vector IS NOT NULL").select(["vector"]).limit(20).toArray()
+    ).map((r) => Float32Array.from(r.vector as Iterable<number>));
+    const vlat: number[] = [];
+    for (const v of [...probe, ...probe]) {
+      const t0 = performance.now();
+      await vstore.table.query().nearestTo(v).distanceType("dot").select(["id"]).limit(30).toArray();
+      vlat.push(performance.now() - t0);
+    }
+    vstore.close();
     // A first run's default one-minute backfill with the bge-small-shaped model on the example history.
     ensureBenchModels();
     const exHome = join(ROOT, "examples", "home");
     const exFunes = join(dir, "examples-funes");
     await run(["index", "--json"], { HOME: exHome, FUNES_HOME: exFunes, HF_HUB_CACHE: join(dir, "none") });
-    const real = await run(["index", "--json"], { HOME: exHome, FUNES_HOME: exFunes, HF_HUB_CACHE: BENCH_HUB, BENCH_RSS_FILE: rssFile });
-    const realSummary = JSON.parse(real.stdout) as { vectors: { embedded: number; remaining: number; seconds: number } };
+    const real = await run(["index", "--json"], {
+      HOME: exHome,
+      FUNES_HOME: exFunes,
+      HF_HUB_CACHE: BENCH_HUB,
+      BENCH_RSS_FILE: rssFile,
+    });
+    const realSummary = JSON.parse(real.stdout) as {
+      vectors: { embedded: number; remaining: number; seconds: number };
+    };
     const realRss = Number(readFileSync(rssFile, "utf8"));
 
     const recallCli: number[] = [];
@@ -147,6 +167,11 @@ async function main(): Promise<void> {
         "backfill of all rows, tiny model (pipeline cost)",
         `${fillSummary.vectors.embedded} vectors in ${fillSummary.vectors.seconds.toFixed(1)} s, peak RSS ${(fillRss / 1024).toFixed(0)} MiB`,
         "≤ 1.5 GB",
+      ],
+      [
+        "flat vector search, all rows, top 30 (p50 / p95)",
+        `${pct(vlat, 50).toFixed(0)} / ${pct(vlat, 95).toFixed(0)} ms`,
+        "",
       ],
       [
         "default 60 s backfill, bge-small-shaped fp32",

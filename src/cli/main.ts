@@ -65,6 +65,7 @@ async function main(argv: string[]): Promise<number> {
       "models [action]",
       "Show the embedder and reranker in use (status), or download missing ones (pull)",
     )
+    .option("--reranker <name>", "ms-marco-MiniLM-L-6-v2 (default) or bge-reranker-base")
     .option("--json", "Print as JSON")
     .example("funes models")
     .example("funes models pull")

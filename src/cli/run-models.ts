@@ -18,7 +18,15 @@ function formatReports(reports: ModelReport[], hubCache: string): string {
 }
 
 /** Shows or pulls the models. */
-export async function runModels(action: unknown, flags: { json?: boolean }, cfg: CliConfig): Promise<void> {
+export async function runModels(
+  action: unknown,
+  flags: { json?: boolean; reranker?: unknown },
+  base: CliConfig,
+): Promise<void> {
+  const cfg =
+    flags.reranker === undefined
+      ? base
+      : { ...base, models: { ...base.models, reranker: String(flags.reranker) } };
   const what = action === undefined ? "status" : String(action);
   let reports: ModelReport[];
   if (what === "status") reports = modelsStatus(cfg.models);
