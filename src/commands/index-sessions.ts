@@ -282,6 +282,15 @@ async function embedPending(
       remaining: r.remaining,
       seconds: r.seconds,
     };
+  } catch (err) {
+    // A model that loads but fails on some input (say, a tokenizer from another model) must not fail the
+    // run: the text is stored, vectors already written stay, the rest wait for a working model.
+    const msg = err instanceof Error ? err.message.split("\n")[0] : String(err);
+    emit({
+      kind: "keyword-only",
+      reason: `embedding failed in "${where.dir}": ${msg} — replace the folder (\`funes models pull\`)`,
+    });
+    return { model: null, embedded: 0, remaining: await waiting(), seconds: 0 };
   } finally {
     await embedder.close();
   }

@@ -31,11 +31,24 @@ beforeEach(async () => {
   t = tempDir();
   hub = await startHubStandin(
     new Map([
-      [EMBEDDER_SPEC.repo, { commit: EMBEDDER_SPEC.revision, files: filesOf(cachedModelDir(TEST_HUB_CACHE, EMBEDDER_SPEC) as string) }],
-      [MINILM.repo, { commit: MINILM.revision, files: filesOf(cachedModelDir(TEST_HUB_CACHE, MINILM) as string) }],
+      [
+        EMBEDDER_SPEC.repo,
+        {
+          commit: EMBEDDER_SPEC.revision,
+          files: filesOf(cachedModelDir(TEST_HUB_CACHE, EMBEDDER_SPEC) as string),
+        },
+      ],
+      [
+        MINILM.repo,
+        { commit: MINILM.revision, files: filesOf(cachedModelDir(TEST_HUB_CACHE, MINILM) as string) },
+      ],
     ]),
   );
-  env = { home: t.dir, funesHome: join(t.dir, "funes"), extra: { HF_HOME: join(t.dir, "hf"), HF_ENDPOINT: hub.url } };
+  env = {
+    home: t.dir,
+    funesHome: join(t.dir, "funes"),
+    extra: { HF_HOME: join(t.dir, "hf"), HF_ENDPOINT: hub.url },
+  };
 });
 afterEach(async () => {
   await hub.close();
@@ -51,8 +64,12 @@ describe("funes models", () => {
     expect(pull.code, pull.stderr).toBe(0);
     const cache = join(t.dir, "hf", "hub");
     expect(pull.stdout).toContain(`model cache: ${cache}\n`);
-    expect(pull.stdout).toContain(`ready: ${join(cache, "models--BAAI--bge-small-en-v1.5", "snapshots", EMBEDDER_SPEC.revision)}`);
-    expect(pull.stdout).toContain(`ready: ${join(cache, "models--Xenova--ms-marco-MiniLM-L-6-v2", "snapshots", MINILM.revision)}`);
+    expect(pull.stdout).toContain(
+      `ready: ${join(cache, "models--BAAI--bge-small-en-v1.5", "snapshots", EMBEDDER_SPEC.revision)}`,
+    );
+    expect(pull.stdout).toContain(
+      `ready: ${join(cache, "models--Xenova--ms-marco-MiniLM-L-6-v2", "snapshots", MINILM.revision)}`,
+    );
     // Nothing leaked onto stdout from the Hub client.
     expect(pull.stdout).not.toContain("Downloading");
     const n = hub.requests.length;
@@ -65,7 +82,9 @@ describe("funes models", () => {
     const offline = { ...env, extra: { ...env.extra, HF_ENDPOINT: "http://127.0.0.1:9" } };
     const r = await runFunes(["models", "pull"], offline);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/could not download BAAI\/bge-small-en-v1.5 from http:\/\/127.0.0.1:9: .*recall stays keyword-only/);
+    expect(r.stderr).toMatch(
+      /could not download BAAI\/bge-small-en-v1.5 from http:\/\/127.0.0.1:9: .*recall stays keyword-only/,
+    );
     const bad = await runFunes(["models", "--reranker", "nope"], env);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('unknown reranker "nope"');

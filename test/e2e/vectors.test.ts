@@ -121,3 +121,28 @@ describe("vector backfill", () => {
     expect(await vectorCounts(env.funesHome)).toEqual({ total: mid.total, missing: 0, badNorm: 0 });
   });
 });
+
+describe("a broken model folder", () => {
+  it("keeps indexing keyword-only when the tokenizer does not match the model", async () => {
+    const { testVocab } = await import("../../scripts/make-models.js");
+    const { writeTinyEmbedder } = await import("../../scripts/model-gen/models.js");
+    const { tokenizerFiles } = await import("../../scripts/model-gen/tokenizer.js");
+    const { writeFileSync } = await import("node:fs");
+    const dir = join(t.dir, "mismatched");
+    writeTinyEmbedder(dir, testVocab());
+    // A tokenizer that knows words the model's embedding table has no row for: loading (and the probe)
+    // works, the first chunk holding one of them fails.
+    writeFileSync(
+      join(dir, "tokenizer.json"),
+      tokenizerFiles([...testVocab(), "graphic", "inspecting", "corrected"]).tokenizer,
+    );
+    const r = await runFunes(["index", "--yes", "--json"], { ...env, extra: { FUNES_EMBED_MODEL_DIR: dir } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`note: keyword-only for now (no vectors): embedding failed in "${dir}"`);
+    const s = JSON.parse(r.stdout);
+    expect(s.vectors.model).toBeNull();
+    expect(s.vectors.remaining).toBeGreaterThan(0);
+    const recall = await runFunes(["recall", "portfolio website"], env);
+    expect(recall.stdout).toContain("make me a portfolio website");
+  });
+});
