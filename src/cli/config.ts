@@ -17,6 +17,8 @@ export interface CliConfig {
   stdoutTty: boolean;
   stdinTty: boolean;
   color: boolean;
+  /** `$COLUMNS`, when set. */
+  columns: number | null;
   now: () => number;
   models: ModelsConfig;
 }
@@ -71,6 +73,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): CliConfig {
     stdoutTty: process.stdout.isTTY === true,
     stdinTty: process.stdin.isTTY === true,
     color: env.NO_COLOR === undefined && process.stdout.isTTY === true,
+    columns: Number.isInteger(Number(env.COLUMNS)) && Number(env.COLUMNS) > 0 ? Number(env.COLUMNS) : null,
     now: () => Date.now(),
     models: readModels(env, home),
   };

@@ -7,7 +7,9 @@ import { cac } from "cac";
 import { FunesError, type FunesErrorCode } from "../commands/index.js";
 import { UnknownHarnessError } from "../traces/index.js";
 import { readConfig } from "./config.js";
+import { runGet } from "./run-get.js";
 import { runIndex } from "./run-index.js";
+import { runMcp } from "./run-mcp.js";
 import { runModels } from "./run-models.js";
 import { runRecall } from "./run-recall.js";
 import { runStatus } from "./run-status.js";
@@ -51,14 +53,21 @@ async function main(argv: string[]): Promise<number> {
     .example("funes status")
     .action((flags) => runStatus(flags, cfg));
   cli
-    .command("recall [...query]", "Find past passages by keyword (agent format)")
-    .option("-k, --k <n>", "Number of results", { default: 8 })
+    .command("recall [...query]", "Find past passages: hybrid search, bounded rerank, recency (agent format)")
+    .option("-k, --k <n>", "Number of results (default 8)")
+    .option("--candidates <n>", "Candidates from each of vector and keyword search (default 30)")
     .option("--type <block_type>", "Only text, thinking, tool_use or tool_result")
     .option("--harness <agent>", "Only claude, codex, pi or hermes")
-    .option("--neighbors <n>", "Neighbouring turns to show (0 for none)", { default: 1 })
+    .option("--since <when>", "Only turns at or after a date, timestamp or span back (7d, 12h, 2w)")
+    .option("--until <when>", "Only turns at or before a date, timestamp or span back")
+    .option("--half-life <days>", "Recency half-life in days (default 30; 0 turns recency off)")
+    .option("--neighbors <n>", "Neighbouring turns to show (default 1; 0 for none)")
+    .option("--rerank-budget <ms>", "Time for the cross-encoder (default 500; 0 turns rerank off)")
+    .option("--reranker <name>", "ms-marco-MiniLM-L-6-v2 (default) or bge-reranker-base")
     .option("--memory <spec>", "A memory directory, or local (default)")
     .option("--json", "Print hits as JSON")
-    .example('funes recall "lance fts deadlock"')
+    .example('funes recall "why did the lance fts build hang"')
+    .example("funes recall deadlock --type tool_result --since 7d")
     .action((query, flags) => runRecall(query, flags, cfg));
   cli
     .command(
@@ -70,6 +79,19 @@ async function main(argv: string[]): Promise<number> {
     .example("funes models")
     .example("funes models pull")
     .action((action, flags) => runModels(action, flags, cfg));
+  cli
+    .command("get <session_id> <turn_uuid>", "Read a turn and the turns around it")
+    .option("--window <n>", "Turns either side (default 3)")
+    .option("--memory <spec>", "A memory directory, or local (default)")
+    .option("--format <f>", "human or agent (default: human on a terminal, else agent)")
+    .option("--highlight <text>", "Mark this text in the human view")
+    .example("funes get 019ef2fb-6574-7f83-bd99-9118713271f2 019ef2fb-6574-7f83-bd99-9118713271f2-0")
+    .action((sid, tid, flags) => runGet(sid, tid, flags, cfg));
+  cli
+    .command("mcp [memory]", "Serve recall, get and status to an agent over MCP (stdio)")
+    .example("funes mcp")
+    .example("funes mcp ~/team-memory")
+    .action((memory) => runMcp(memory, cfg, pkg.version));
   cli.help();
   cli.version(pkg.version);
   cli.parse(argv, { run: false });

@@ -18,3 +18,11 @@ export function nonNegativeInt(v: unknown, flag: string): number {
     throw new FunesError("bad_input", `${flag} takes a whole number ≥ 0, not "${String(v)}"`);
   return n;
 }
+
+/** A number ≥ 0 (fractions allowed). */
+export function nonNegativeNumber(v: unknown, flag: string): number {
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < 0)
+    throw new FunesError("bad_input", `${flag} takes a number ≥ 0, not "${String(v)}"`);
+  return n;
+}

@@ -1,36 +1,69 @@
 /**
  * `funes recall <query…>`.
  */
-import { FunesError, formatRecallAgent, recallKeyword } from "../commands/index.js";
-import { parseHarness } from "../traces/index.js";
+import {
+  DEFAULT_RERANK_BUDGET_MS,
+  FunesError,
+  formatRecallAgent,
+  localMemoryFor,
+  ModelSession,
+  recall,
+} from "../commands/index.js";
 import type { CliConfig } from "./config.js";
-import { resolveMemorySpec } from "./memory-spec.js";
-import { nonNegativeInt, positiveInt } from "./parse-args.js";
+import { nonNegativeInt, nonNegativeNumber, positiveInt } from "./parse-args.js";
 
 /** Flags of `funes recall`. */
 export interface RecallFlags {
   k?: unknown;
+  candidates?: unknown;
   type?: unknown;
   harness?: unknown;
+  since?: unknown;
+  until?: unknown;
+  halfLife?: unknown;
   neighbors?: unknown;
+  rerankBudget?: unknown;
+  reranker?: unknown;
   memory?: unknown;
   json?: boolean;
 }
+
+const str = (v: unknown): string | undefined => (v === undefined ? undefined : String(v));
 
 /** Recalls and prints in the agent format (or JSON). */
 export async function runRecall(words: unknown[], flags: RecallFlags, cfg: CliConfig): Promise<void> {
   const query = words.map(String).join(" ").trim();
   if (query === "")
     throw new FunesError("bad_input", 'recall needs a query, e.g. funes recall "why did we pick lance"');
-  const memory = resolveMemorySpec(flags.memory === undefined ? undefined : String(flags.memory), cfg);
-  const hits = await recallKeyword(memory, {
-    query,
-    k: flags.k === undefined ? 8 : positiveInt(flags.k, "-k"),
-    blockType: flags.type === undefined ? undefined : String(flags.type),
-    harness: flags.harness === undefined ? undefined : parseHarness(String(flags.harness)),
-    neighbors: flags.neighbors === undefined ? 1 : nonNegativeInt(flags.neighbors, "--neighbors"),
-  });
-  if (flags.json === true)
-    process.stdout.write(`${JSON.stringify({ memory: memory.label, hits }, null, 2)}\n`);
-  else process.stdout.write(formatRecallAgent(hits, memory.label));
+  const memory = localMemoryFor(str(flags.memory), cfg);
+  const models = new ModelSession(
+    flags.reranker === undefined ? cfg.models : { ...cfg.models, reranker: String(flags.reranker) },
+  );
+  try {
+    const result = await recall(
+      memory,
+      {
+        query,
+        k: flags.k === undefined ? 8 : positiveInt(flags.k, "-k"),
+        candidates: flags.candidates === undefined ? 30 : positiveInt(flags.candidates, "--candidates"),
+        blockType: str(flags.type),
+        harness: str(flags.harness),
+        since: str(flags.since),
+        until: str(flags.until),
+        halfLifeDays: flags.halfLife === undefined ? 30 : nonNegativeNumber(flags.halfLife, "--half-life"),
+        neighbors: flags.neighbors === undefined ? 1 : nonNegativeInt(flags.neighbors, "--neighbors"),
+        rerankBudgetMs:
+          flags.rerankBudget === undefined
+            ? DEFAULT_RERANK_BUDGET_MS
+            : nonNegativeInt(flags.rerankBudget, "--rerank-budget"),
+        now: cfg.now(),
+      },
+      models,
+    );
+    process.stdout.write(
+      flags.json === true ? `${JSON.stringify(result, null, 2)}\n` : formatRecallAgent(result),
+    );
+  } finally {
+    await models.close();
+  }
 }

@@ -6,6 +6,7 @@
 export { DEFAULT_RERANKER } from "../models/index.js";
 export { type BackfillResult, backfillOrder } from "./backfill.js";
 export { FunesError, type FunesErrorCode } from "./errors.js";
+export { assembleTurns, formatGetAgent, getTurn, type TurnView } from "./get.js";
 export {
   DEFAULT_VECTOR_BUDGET_MS,
   type IndexEvent,
@@ -14,13 +15,19 @@ export {
   indexSessions,
   type VectorSummary,
 } from "./index-sessions.js";
+export { type Loaded, ModelSession } from "./model-session.js";
 export { type ModelReport, modelsStatus, pullModels } from "./models.js";
 export { locateEmbedder, locateReranker, type ModelLocation, type ModelsConfig } from "./models-config.js";
+export { type HomeContext, localMemoryFor } from "./open-memory.js";
 export {
+  BLOCK_TYPES,
+  DEFAULT_RERANK_BUDGET_MS,
   formatRecallAgent,
   type RecallHit,
   type RecallNeighbor,
   type RecallOptions,
-  recallKeyword,
+  type RecallResult,
+  recall,
 } from "./recall.js";
 export { memoryStatus, type StatusReport } from "./status.js";
+export { formatAge, formatStatus } from "./status-format.js";

@@ -1,20 +1,56 @@
 /**
- * `funes recall`, keyword leg: BM25 over the full-text index with block-type and harness filters, the top
- * k, and each hit's neighbour turns (same session, seq ± n). Rows still waiting for a vector are found
- * here like any other.
+ * `funes recall`: vector search and BM25, each prefiltered (type, agent, time) and `candidates` deep, fused
+ * by reciprocal rank; the fused pool reranked by the cross-encoder best-first under a time budget; scores
+ * weighted by recency; the top k with their neighbour turns. Rows still waiting for a vector are found by
+ * BM25; a memory with no vectors, or a machine without the models, still answers (and says how).
  */
-import { LocalStore, sqlString, type TextHit } from "../local/index.js";
+import {
+  type HitRow,
+  hasHarnessColumn,
+  keywordSearch,
+  LocalStore,
+  rowsInRanges,
+  sqlString,
+  vectorSearch,
+} from "../local/index.js";
 import type { LocalMemory } from "../memory/index.js";
-import type { Harness } from "../traces/index.js";
+import {
+  fuseRrf,
+  maxFusedScore,
+  orderByScore,
+  parseTimeBound,
+  pickNeighbors,
+  recencyWeight,
+  rerankWithinBudget,
+  withinTime,
+} from "../search/index.js";
+import { type Harness, parseHarness, UnknownHarnessError } from "../traces/index.js";
 import { FunesError } from "./errors.js";
+import type { ModelSession } from "./model-session.js";
+import { noIndexMessage } from "./open-memory.js";
 
-/** What to recall. */
+/** Block types `--type` accepts. */
+export const BLOCK_TYPES = ["text", "thinking", "tool_use", "tool_result"] as const;
+
+/** Default time for reranking one recall, ms: 30 MiniLM-int8 pairs take ≈ 0.3 s on 2 cores. */
+export const DEFAULT_RERANK_BUDGET_MS = 500;
+
+/** What to recall and how. */
 export interface RecallOptions {
   query: string;
   k: number;
+  candidates: number;
   blockType?: string | undefined;
-  harness?: Harness | undefined;
+  harness?: string | undefined;
+  /** `--since` / `--until`: dates, timestamps or spans like `7d`. */
+  since?: string | undefined;
+  until?: string | undefined;
+  /** Days; 0 turns recency off. */
+  halfLifeDays: number;
   neighbors: number;
+  /** ms; 0 turns rerank off. */
+  rerankBudgetMs: number;
+  now: number;
 }
 
 /** A chunk shown under a hit. */
@@ -26,43 +62,144 @@ export interface RecallNeighbor {
 }
 
 /** One recalled passage. */
-export interface RecallHit extends TextHit {
-  /** Relevance in [0, 1]: BM25 relative to the best hit. */
+export interface RecallHit extends HitRow {
+  score: number;
+  /** Cross-encoder relevance when reranked, else the fused rank score scaled to [0, 1]. */
   relevance: number;
+  reranked: boolean;
   neighbors: RecallNeighbor[];
 }
 
-/** Recalls from a local memory; FunesError when it has no index. */
-export async function recallKeyword(memory: LocalMemory, opts: RecallOptions): Promise<RecallHit[]> {
-  const store = await LocalStore.open(memory.dir);
-  if (store === null)
+/** Hits plus the notes a reader should see first (keyword-only, …). */
+export interface RecallResult {
+  memory: string;
+  notes: string[];
+  hits: RecallHit[];
+}
+
+interface Filters {
+  where: string | undefined;
+  since: number | null;
+  until: number | null;
+}
+
+function buildFilters(opts: RecallOptions, harness: Harness | null): Filters {
+  const parts: string[] = [];
+  if (opts.blockType !== undefined) parts.push(`block_type = ${sqlString(opts.blockType)}`);
+  if (harness !== null) parts.push(`harness = ${sqlString(harness)}`);
+  const bound = (v: string | undefined, flag: string): number | null => {
+    if (v === undefined) return null;
+    const t = parseTimeBound(v, opts.now);
+    if (t === null)
+      throw new FunesError(
+        "bad_input",
+        `${flag} "${v}" is not a date, a timestamp or a span like 7d, 12h, 2w`,
+      );
+    return t;
+  };
+  const since = bound(opts.since, "--since");
+  const until = bound(opts.until, "--until");
+  // Stored timestamps are ISO strings in UTC: a string comparison is a close prefilter, made exact below.
+  if (since !== null) parts.push(`ts >= ${sqlString(new Date(since).toISOString().slice(0, 19))}`);
+  if (until !== null) parts.push(`ts <= ${sqlString(`${new Date(until).toISOString().slice(0, 19)}\uffff`)}`);
+  return { where: parts.length > 0 ? parts.join(" AND ") : undefined, since, until };
+}
+
+function checkOptions(opts: RecallOptions): Harness | null {
+  if (opts.query.trim() === "")
+    throw new FunesError("bad_input", 'recall needs a query, e.g. funes recall "why did we pick lance"');
+  if (opts.blockType !== undefined && !(BLOCK_TYPES as readonly string[]).includes(opts.blockType))
     throw new FunesError(
-      "no_memory",
-      memory.isDefault
-        ? "no index yet — run `funes index` to build one, then recall your own history"
-        : `no index found at ${memory.dir}`,
+      "bad_input",
+      `unknown block type "${opts.blockType}" (expected ${BLOCK_TYPES.join(", ")})`,
     );
+  if (opts.harness === undefined) return null;
   try {
-    const filters: string[] = [];
-    if (opts.blockType !== undefined) filters.push(`block_type = ${sqlString(opts.blockType)}`);
-    if (opts.harness !== undefined) filters.push(`harness = ${sqlString(opts.harness)}`);
-    const hits = await store.searchText(
-      opts.query,
-      opts.k,
-      filters.length > 0 ? filters.join(" AND ") : undefined,
-    );
-    const top = hits[0]?.score ?? 0;
-    const out: RecallHit[] = [];
-    for (const h of hits) {
-      const neighbors =
-        opts.neighbors > 0
-          ? (await store.turnsAround(h.sessionId, h.seq - opts.neighbors, h.seq + opts.neighbors))
-              .filter((n) => n.turnUuid !== h.turnUuid)
-              .map((n) => ({ role: n.role, blockType: n.blockType, seq: n.seq, text: n.text }))
-          : [];
-      out.push({ ...h, relevance: top > 0 ? h.score / top : 0, neighbors });
+    return parseHarness(opts.harness);
+  } catch (err) {
+    if (err instanceof UnknownHarnessError) throw new FunesError("bad_input", err.message);
+    throw err;
+  }
+}
+
+/** Recalls from a local memory. */
+export async function recall(
+  memory: LocalMemory,
+  opts: RecallOptions,
+  models: ModelSession,
+): Promise<RecallResult> {
+  const harness = checkOptions(opts);
+  const filters = buildFilters(opts, harness);
+  const store = await LocalStore.open(memory.dir);
+  if (store === null) throw new FunesError("no_memory", noIndexMessage(memory));
+  try {
+    if ((await store.table.countRows()) === 0) throw new FunesError("no_memory", noIndexMessage(memory));
+    if (harness !== null && !(await hasHarnessColumn(store.table)))
+      throw new FunesError(
+        "bad_input",
+        "this memory predates the harness facet — reindex it, or drop --harness",
+      );
+    const notes: string[] = [];
+    const legs: HitRow[][] = [];
+    const embedded = await store.table.countRows("vector IS NOT NULL");
+    if (embedded > 0) {
+      const emb = await models.embedder();
+      if (emb.kind === "ready") {
+        const [qv] = await emb.model.embed([opts.query]);
+        legs.push(await vectorSearch(store.table, qv as Float32Array, opts.candidates, filters.where));
+      } else notes.push(`note: keyword-only recall — ${emb.reason}`);
     }
-    return out;
+    legs.push(await keywordSearch(store.table, opts.query, opts.candidates, filters.where).catch(() => []));
+    const byId = new Map<string, HitRow>();
+    for (const leg of legs) for (const r of leg) if (!byId.has(r.id)) byId.set(r.id, r);
+    const pool = fuseRrf(legs.map((l) => l.map((r) => r.id)))
+      .slice(0, opts.candidates)
+      .map((f) => ({ item: byId.get(f.id) as HitRow, fused: f.score }))
+      .filter((p) => withinTime(p.item.ts, filters.since, filters.until));
+    const reranker = opts.rerankBudgetMs > 0 && pool.length > 0 ? await models.reranker() : null;
+    if (reranker?.kind === "missing") notes.push(`note: not reranked — ${reranker.reason}`);
+    const budget = reranker?.kind === "ready" ? opts.rerankBudgetMs : 0;
+    const ranked = await rerankWithinBudget(pool, {
+      score: async (items) =>
+        reranker?.kind === "ready"
+          ? reranker.model.score(
+              opts.query,
+              items.map((i) => i.text),
+            )
+          : items.map(() => 0),
+      budgetMs: budget,
+      batch: 8,
+      now: () => performance.now(),
+      maxFused: maxFusedScore(legs.length),
+    });
+    const top = orderByScore(ranked, (h) => recencyWeight(h.ts, opts.now, opts.halfLifeDays)).slice(
+      0,
+      opts.k,
+    );
+    const around =
+      opts.neighbors > 0
+        ? await rowsInRanges(
+            store.table,
+            top.map((h) => ({
+              sessionId: h.item.sessionId,
+              from: h.item.seq - opts.neighbors,
+              to: h.item.seq + opts.neighbors,
+            })),
+          )
+        : [];
+    const hits = top.map((h) => ({
+      ...h.item,
+      score: h.score,
+      relevance: h.relevance,
+      reranked: h.reranked,
+      neighbors: pickNeighbors(h.item, around, opts.neighbors).map((n) => ({
+        role: n.role,
+        blockType: n.blockType,
+        seq: n.seq,
+        text: n.text,
+      })),
+    }));
+    return { memory: memory.label, notes, hits };
   } finally {
     store.close();
   }
@@ -70,15 +207,17 @@ export async function recallKeyword(memory: LocalMemory, opts: RecallOptions): P
 
 /**
  * The reference's agent format (shared/spec/core.md §5.5), byte for byte: header, `→ get` line, the full
- * chunk text, `~` neighbour lines clipped to 160 code points, `---`. No hits → exactly `no results`.
+ * chunk text, `~` neighbour lines clipped to 160 code points, `---`. No hits → exactly `no results`. Notes,
+ * if any, come first, one per line.
  */
-export function formatRecallAgent(hits: RecallHit[], memoryLabel: string, note = ""): string {
-  if (hits.length === 0) return `${note}no results`;
+export function formatRecallAgent(r: RecallResult): string {
+  const note = r.notes.map((n) => `${n}\n`).join("");
+  if (r.hits.length === 0) return `${note}no results`;
   let out = note;
-  for (const h of hits) {
+  for (const h of r.hits) {
     const session8 = Buffer.from(h.sessionId, "utf8").subarray(0, 8).toString("utf8");
-    out += `[${h.ts}] ${h.harness} ${h.workdir}/${session8} ${h.blockType}  score=${h.relevance.toFixed(3)}\n`;
-    out += `  → get ${h.sessionId} ${h.turnUuid}${memoryLabel === "" ? "" : ` --memory ${memoryLabel}`}\n`;
+    out += `[${h.ts}] ${h.harness} ${h.workdir}/${session8} ${h.blockType}  score=${h.score.toFixed(3)}\n`;
+    out += `  → get ${h.sessionId} ${h.turnUuid}${r.memory === "" ? "" : ` --memory ${r.memory}`}\n`;
     out += `${h.text}\n`;
     for (const n of h.neighbors)
       out += `  ~ [${n.role} ${n.blockType} seq${n.seq}] ${Array.from(n.text).slice(0, 160).join("")}\n`;

@@ -3,6 +3,14 @@
  * index, scans and counts. Knows Lance and the chunk row; knows nothing of the Hub, agents or commands.
  */
 export { arrow } from "./arrow.js";
+export {
+  type HitRow,
+  hasHarnessColumn,
+  keywordSearch,
+  rowsInRanges,
+  sessionRows,
+  vectorSearch,
+} from "./queries.js";
 export { chunksToArrow } from "./rows.js";
 export { COLUMNS, chunkSchema, EMBEDDING_MODEL, TABLE_NAME, VECTOR_DIM } from "./schema.js";
 export { sqlString } from "./sql.js";

@@ -14,4 +14,5 @@ export {
 } from "./index-state.js";
 export { type LocalMemory, localMemory, type MemoryState, memoryState } from "./local-memory.js";
 export { type FunesPaths, funesPaths } from "./paths.js";
+export { type ResolvedSpec, resolveMemorySpec } from "./spec.js";
 export { acquireWriterLock, WriterBusyError, type WriterLock } from "./writer-lock.js";

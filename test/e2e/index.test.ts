@@ -156,7 +156,10 @@ describe("funes index", () => {
     expect(text.stdout).toMatch(/^memory: .*\nchunks: \d+\nsessions: 6\n/);
     expect(text.stdout).toMatch(/last indexed: \d{4}-\d\d-\d\d \d\d:\d\d UTC \(just now\)/);
 
-    const recall = await runFunes(["recall", "hermes", "reranker", "slow", "-k", "1"], env);
+    const recall = await runFunes(
+      ["recall", "hermes", "reranker", "slow", "-k", "1", "--rerank-budget", "0", "--half-life", "0"],
+      env,
+    );
     expect(recall.code).toBe(0);
     expect(recall.stdout).toBe(
       "[2026-05-28T20:26:40+00:00] hermes -srv-bot/h1 text  score=1.000\n" +

@@ -1,0 +1,86 @@
+/**
+ * `funes get <session_id> <turn_uuid>`.
+ */
+import { FunesError, formatGetAgent, getTurn, localMemoryFor, type TurnView } from "../commands/index.js";
+import type { CliConfig } from "./config.js";
+import { nonNegativeInt } from "./parse-args.js";
+
+/** Flags of `funes get`. */
+export interface GetFlags {
+  window?: unknown;
+  memory?: unknown;
+  format?: unknown;
+  highlight?: unknown;
+}
+
+/** A compact view for people: tool blocks on one line, prose wrapped, the asked-for turn marked. */
+export function formatGetHuman(
+  turns: TurnView[],
+  opts: { width: number; color: boolean; highlight?: string },
+): string {
+  const dim = (s: string) => (opts.color ? `\x1b[2m${s}\x1b[22m` : s);
+  const bold = (s: string) => (opts.color ? `\x1b[1m${s}\x1b[22m` : s);
+  const mark = (s: string) => {
+    if (opts.highlight === undefined || opts.highlight.trim() === "") return s;
+    const pattern = opts.highlight
+      .trim()
+      .split(/\s+/)
+      .map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+      .join("\\s+");
+    return s.replace(new RegExp(pattern, "gi"), (m) => (opts.color ? `\x1b[7m${m}\x1b[27m` : `»${m}«`));
+  };
+  const wrap = (text: string) =>
+    text
+      .split("\n")
+      .flatMap((line) => {
+        const out: string[] = [];
+        let cur = "";
+        for (const w of line.split(" ")) {
+          if (cur !== "" && cur.length + 1 + w.length > opts.width) {
+            out.push(cur);
+            cur = w;
+          } else cur = cur === "" ? w : `${cur} ${w}`;
+        }
+        out.push(cur);
+        return out;
+      })
+      .join("\n");
+  let out = "";
+  for (const t of turns) {
+    const head = `${t.center ? "▶ " : "  "}${t.role} · seq ${t.seq} · ${t.ts}`;
+    out += `${t.center ? bold(head) : dim(head)}\n`;
+    for (const b of t.blocks) {
+      if (b.blockType === "tool_use" || b.blockType === "tool_result") {
+        const one = b.text.replace(/\s+/g, " ");
+        out += `${dim(`  ${one.length > opts.width - 2 ? `${one.slice(0, opts.width - 3)}…` : one}`)}\n`;
+      } else out += `${mark(wrap(b.text))}\n`;
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+/** Prints a turn and its window. */
+export async function runGet(
+  sessionId: unknown,
+  turnUuid: unknown,
+  flags: GetFlags,
+  cfg: CliConfig,
+): Promise<void> {
+  const memory = localMemoryFor(flags.memory === undefined ? undefined : String(flags.memory), cfg);
+  const window = flags.window === undefined ? 3 : nonNegativeInt(flags.window, "--window");
+  const format =
+    flags.format === undefined ? (cfg.stdinTty && cfg.stdoutTty ? "human" : "agent") : String(flags.format);
+  if (format !== "human" && format !== "agent")
+    throw new FunesError("bad_input", `--format takes human or agent, not "${format}"`);
+  const sid = String(sessionId);
+  const tid = String(turnUuid);
+  const turns = await getTurn(memory, sid, tid, window);
+  if (format === "agent" || turns === null) {
+    process.stdout.write(formatGetAgent(turns, sid, tid));
+    return;
+  }
+  const width = Math.min(120, Math.max(40, cfg.columns ?? 100));
+  const highlight = flags.highlight === undefined ? {} : { highlight: String(flags.highlight) };
+  process.stdout.write(formatGetHuman(turns, { width, color: cfg.color, ...highlight }));
+}

@@ -1,0 +1,34 @@
+/**
+ * `funes mcp [memory]`: serves the memory over stdio until the client disconnects. stdout carries only the
+ * protocol: anything a library prints there (console.log/info/debug) is sent to stderr instead.
+ */
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { ModelSession } from "../commands/index.js";
+import { createMcpServer } from "../mcp/index.js";
+import type { CliConfig } from "./config.js";
+
+/** Runs the server; resolves when the transport closes. */
+export async function runMcp(memory: unknown, cfg: CliConfig, version: string): Promise<void> {
+  const toStderr = (...args: unknown[]) => process.stderr.write(`${args.map(String).join(" ")}\n`);
+  console.log = toStderr;
+  console.info = toStderr;
+  console.debug = toStderr;
+  const session = new ModelSession(cfg.models);
+  const server = createMcpServer({
+    memory: memory === undefined ? undefined : String(memory),
+    funesHome: cfg.funesHome,
+    home: cfg.home,
+    models: cfg.models,
+    session,
+    now: cfg.now,
+    version,
+  });
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((resolve) => {
+    transport.onclose = () => resolve();
+    process.stdin.on("end", () => resolve());
+  });
+  await server.connect(transport);
+  await closed;
+  await session.close();
+}

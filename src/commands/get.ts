@@ -1,0 +1,89 @@
+/**
+ * `funes get`: a turn and the turns around it (seq ± window), each block's pieces rejoined with their
+ * overlap removed, in the reference's agent format or a compact human view.
+ */
+import { stitch } from "../chunk/index.js";
+import { type HitRow, LocalStore, sessionRows } from "../local/index.js";
+import type { LocalMemory } from "../memory/index.js";
+import { FunesError } from "./errors.js";
+import { noIndexMessage } from "./open-memory.js";
+
+/** One reassembled turn. */
+export interface TurnView {
+  seq: number;
+  turnUuid: string;
+  ts: string;
+  role: string;
+  /** Rendered blocks in order (tool blocks keep their `[tool_use Name]` label). */
+  blocks: { blockType: string; text: string }[];
+  /** True for the turn asked for. */
+  center: boolean;
+}
+
+/** The turn and its window, or null when the turn is not in the memory. */
+export async function getTurn(
+  memory: LocalMemory,
+  sessionId: string,
+  turnUuid: string,
+  window: number,
+): Promise<TurnView[] | null> {
+  const store = await LocalStore.open(memory.dir);
+  if (store === null) throw new FunesError("no_memory", noIndexMessage(memory));
+  try {
+    return assembleTurns(await sessionRows(store.table, sessionId), turnUuid, window);
+  } finally {
+    store.close();
+  }
+}
+
+/** Groups a session's rows into turns around the one named (pure). */
+export function assembleTurns(rows: HitRow[], turnUuid: string, window: number): TurnView[] | null {
+  const center = rows.find((r) => r.turnUuid === turnUuid);
+  if (center === undefined) return null;
+  const near = rows.filter((r) => Math.abs(r.seq - center.seq) <= window);
+  const groups = new Map<string, HitRow[]>();
+  for (const r of near) {
+    const key = `${r.seq}\u0000${r.turnUuid}`;
+    const g = groups.get(key);
+    if (g === undefined) groups.set(key, [r]);
+    else g.push(r);
+  }
+  const turns = [...groups.values()].map((g) => {
+    g.sort((a, b) => a.blockIdx - b.blockIdx || a.splitIdx - b.splitIdx);
+    const blocks: { blockType: string; text: string }[] = [];
+    let i = 0;
+    while (i < g.length) {
+      const first = g[i] as HitRow;
+      const pieces: string[] = [];
+      while (i < g.length && (g[i] as HitRow).blockIdx === first.blockIdx)
+        pieces.push((g[i++] as HitRow).text);
+      blocks.push({ blockType: first.blockType, text: stitch(pieces) });
+    }
+    const head = g[0] as HitRow;
+    return {
+      seq: head.seq,
+      turnUuid: head.turnUuid,
+      ts: head.ts,
+      role: head.role,
+      blocks,
+      center: head.turnUuid === turnUuid,
+    };
+  });
+  return turns.sort(
+    (a, b) => a.seq - b.seq || (a.turnUuid < b.turnUuid ? -1 : a.turnUuid > b.turnUuid ? 1 : 0),
+  );
+}
+
+/** The reference's agent format for `get` (and its not-found line). */
+export function formatGetAgent(
+  turns: TurnView[] | null,
+  sessionId: string,
+  turnUuid: string,
+  note = "",
+): string {
+  if (turns === null) return `${note}turn ${turnUuid} not found in session ${sessionId}\n`;
+  let out = note;
+  for (const t of turns)
+    out += `[${t.ts}] ${t.role} seq${t.seq} turn=${t.turnUuid}\n${t.blocks.map((b) => b.text).join("\n\n")}\n---\n`;
+  return out;
+}

@@ -1,0 +1,150 @@
+/**
+ * `funes mcp [memory]`: a stdio MCP server with three tools, recall, get and status, each returning the
+ * same agent-format text the CLI prints. Models load once, on first use, and stay warm. Nothing but the
+ * protocol goes to stdout; a tool's failure is a tool result saying what went wrong, not a protocol error.
+ */
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+import {
+  DEFAULT_RERANK_BUDGET_MS,
+  FunesError,
+  formatGetAgent,
+  formatRecallAgent,
+  formatStatus,
+  getTurn,
+  type HomeContext,
+  localMemoryFor,
+  type ModelSession,
+  type ModelsConfig,
+  memoryStatus,
+  recall,
+} from "../commands/index.js";
+
+/** What the server needs. */
+export interface McpContext extends HomeContext {
+  /** The memory named on the command line (a tool call's `memory` overrides it). */
+  memory: string | undefined;
+  models: ModelsConfig;
+  session: ModelSession;
+  now: () => number;
+  version: string;
+}
+
+const RECALL_DESCRIPTION = `Recall passages from past coding-agent sessions (Claude Code, Codex, pi, Hermes): the decisions made, why, what was tried and rejected, errors met before and how they were fixed, and what research or sub-agents found. Hybrid search (meaning + keywords), cross-encoder rerank and recency; each hit shows when and where it happened and a "→ get <session> <turn>" line to read around it.
+Call it when the user refers to earlier work ("like last time", "why did we…"), before re-deriving how a library or system behaves, and before asserting the history of anything (that something was never built, was dropped, or is out of scope). Pass \`memory\` to search another memory, such as a team's Hub dataset.`;
+
+const GET_DESCRIPTION = `Read a recalled turn in full with the turns around it (seq ± window), reassembled from its pieces. Pass the session_id and turn_uuid from a recall hit's "→ get" line, and the same memory the hit names.`;
+
+const STATUS_DESCRIPTION =
+  "Show what a memory holds: chunks and sessions by agent, rows with vectors, sessions not indexed yet, and when it was last indexed.";
+
+function text(t: string) {
+  return { content: [{ type: "text" as const, text: t }] };
+}
+
+async function answer(prefix: string, fn: () => Promise<string>) {
+  try {
+    return text(await fn());
+  } catch (err) {
+    if (err instanceof FunesError) return text(`${prefix} error: ${err.message}`);
+    return { ...text(`${prefix} error: ${err instanceof Error ? err.message : String(err)}`), isError: true };
+  }
+}
+
+/** Builds the server (not yet connected). */
+export function createMcpServer(ctx: McpContext): McpServer {
+  const server = new McpServer(
+    { name: "funes", version: ctx.version },
+    {
+      instructions:
+        "funes is this user's memory of past agent sessions: hybrid search with reranking and recency over what was said and done. Call `recall` for prior decisions, rationale and context, for subject matter researched before, and before asserting the history of anything; then `get` to read around a hit. Both take an optional `memory`.",
+    },
+  );
+  const memoryArg = z
+    .string()
+    .optional()
+    .describe("Which memory: a local memory directory or `local`; defaults to the server's memory");
+  const memoryFor = (m: string | undefined) =>
+    localMemoryFor(m !== undefined && m.trim() !== "" ? m : ctx.memory, ctx);
+
+  server.registerTool(
+    "recall",
+    {
+      description: RECALL_DESCRIPTION,
+      inputSchema: {
+        query: z.string().describe("What to recall, in natural language"),
+        k: z.number().int().min(1).max(50).optional().describe("Number of results (default 8)"),
+        block_type: z.string().optional().describe("Only text, thinking, tool_use or tool_result"),
+        harness: z.string().optional().describe("Only claude, codex, pi or hermes"),
+        since: z
+          .string()
+          .optional()
+          .describe("Only turns at or after this date, timestamp, or span back from now (7d, 12h, 2w)"),
+        until: z
+          .string()
+          .optional()
+          .describe("Only turns at or before this date, timestamp, or span back from now"),
+        memory: memoryArg,
+      },
+    },
+    async (a) =>
+      answer("recall", async () =>
+        formatRecallAgent(
+          await recall(
+            memoryFor(a.memory),
+            {
+              query: a.query,
+              k: a.k ?? 8,
+              candidates: 30,
+              blockType: a.block_type,
+              harness: a.harness,
+              since: a.since,
+              until: a.until,
+              halfLifeDays: 30,
+              neighbors: 1,
+              rerankBudgetMs: DEFAULT_RERANK_BUDGET_MS,
+              now: ctx.now(),
+            },
+            ctx.session,
+          ),
+        ),
+      ),
+  );
+
+  server.registerTool(
+    "get",
+    {
+      description: GET_DESCRIPTION,
+      inputSchema: {
+        session_id: z.string().describe("The session id from a hit's → get line"),
+        turn_uuid: z.string().describe("The turn id from a hit's → get line"),
+        window: z
+          .number()
+          .int()
+          .min(0)
+          .max(50)
+          .optional()
+          .describe("Turns either side to include (default 3)"),
+        memory: memoryArg,
+      },
+    },
+    async (a) =>
+      answer("get", async () =>
+        formatGetAgent(
+          await getTurn(memoryFor(a.memory), a.session_id, a.turn_uuid, a.window ?? 3),
+          a.session_id,
+          a.turn_uuid,
+        ),
+      ),
+  );
+
+  server.registerTool(
+    "status",
+    { description: STATUS_DESCRIPTION, inputSchema: { memory: memoryArg } },
+    async (a) =>
+      answer("status", async () =>
+        formatStatus(await memoryStatus(memoryFor(a.memory), { ...ctx, models: ctx.models }), ctx.now()),
+      ),
+  );
+  return server;
+}
