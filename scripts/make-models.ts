@@ -37,9 +37,9 @@ import { buildVocab } from "./model-gen/tokenizer.js";
 const COMMIT_RE = /^[0-9a-f]{40}$/;
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 
-/** The tiny test vocabulary. */
+/** The tiny test vocabulary: the words above, then the fixture transcripts' 4,000 most frequent words. */
 export function testVocab(): string[] {
-  return buildVocab(TEST_WORDS);
+  return buildVocab([...TEST_WORDS, ...fixtureWords().slice(0, 4000)]);
 }
 
 /** Words of the tiny test vocabulary; anything else tokenizes into single letters. */
@@ -51,7 +51,11 @@ cpu core cores build fix bug error errors test tests failing passed parser parse
 directory folder path config release version pin pinned upgrade node npm typescript rust python git
 remote branch merge database sqlite query queries latency fast slow budget time timeout portfolio website
 design designer earth globe texture night city lights shader render image images python javascript why
-how what when where decision decided because chose choose rejected plan`.split(/\s+/);
+how what when where decision decided because chose choose rejected plan parquet hyparquet reader secretlint
+flock lock writer manifest manifests symlink symlinked optimize rewrite publishing compaction archived
+half life recency minilm int8 jitter retry refresh overlap code points hex sha1 digits variables tokens
+palette flamingo migration approved guard remote base64 uri elided backfill sixty seconds
+interoperate bounded unbounded cross encoder stdout debug protocol hugging face snapshots`.split(/\s+/);
 
 /** Writes a model folder built by `make` into `hubCache` under `spec`'s repo and pinned revision. */
 export function placeInCache(hubCache: string, spec: ModelSpec, make: (dir: string) => void): string {
@@ -91,7 +95,7 @@ function walk(dir: string, base = dir): string[] {
 
 /** The tiny test models, in the cache at the production specs' repos and revisions. */
 export function writeTestModels(hubCache: string): void {
-  const vocab = buildVocab(TEST_WORDS);
+  const vocab = testVocab();
   placeInCache(hubCache, EMBEDDER_SPEC, (d) => writeTinyEmbedder(d, vocab));
   for (const spec of Object.values(RERANKER_SPECS))
     placeInCache(hubCache, spec, (d) => {

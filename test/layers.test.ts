@@ -9,7 +9,8 @@ import { ROOT } from "./helpers/fixtures.js";
 
 /** Height of each layer; a folder may import only strictly lower ones. */
 const LAYER: Record<string, number> = {
-  cli: 6,
+  // The CLI starts the MCP server (`funes mcp`), so it sits just above it; mcp never imports cli.
+  cli: 7,
   mcp: 6,
   commands: 5,
   memory: 4,

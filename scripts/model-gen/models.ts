@@ -69,10 +69,24 @@ function writeFolder(
   for (const [name, bytes] of Object.entries(onnxFiles)) writeFileSync(join(dir, "onnx", name), bytes);
 }
 
-/** Word embeddings with zero rows for the special tokens (they would otherwise dominate every mean). */
-function wordEmbeddings(vocab: number, dim: number, seed: number): Float32Array {
-  const w = randomTensor(vocab * dim, seededRandom(seed), 1 / Math.sqrt(dim));
-  w.fill(0, 0, SPECIALS.length * dim);
+/** Function words the tiny models ignore, as a real model mostly does. */
+const STOP_WORDS = new Set(
+  "a an and are as at be but by do does did for from how i if in is it its of on or our so that the their this to was we were what when where which who why will with you your".split(
+    " ",
+  ),
+);
+
+/** Tokens that carry meaning for the tiny models: words, not special tokens, characters or stop words. */
+export function contentTokens(vocab: string[]): boolean[] {
+  return vocab.map((t, i) => i >= SPECIALS.length && t.replace(/^##/, "").length > 1 && !STOP_WORDS.has(t));
+}
+
+/** Word embeddings with zero rows for special tokens and stop words (they would otherwise dominate every mean). */
+function wordEmbeddings(vocab: string[], dim: number, seed: number): Float32Array {
+  const w = randomTensor(vocab.length * dim, seededRandom(seed), 1 / Math.sqrt(dim));
+  vocab.forEach((t, i) => {
+    if (i < SPECIALS.length || STOP_WORDS.has(t)) w.fill(0, i * dim, (i + 1) * dim);
+  });
   return w;
 }
 
@@ -90,7 +104,7 @@ export function writeTinyEmbedder(dir: string, vocab: string[], dim = 384): void
   const ids = g.input("input_ids", "int64", ["batch", "seq"]);
   const mask = g.input("attention_mask", "int64", ["batch", "seq"]);
   const tt = g.input("token_type_ids", "int64", ["batch", "seq"]);
-  const emb = g.op("Gather", [g.init([vocab.length, dim], wordEmbeddings(vocab.length, dim, 7)), ids]);
+  const emb = g.op("Gather", [g.init([vocab.length, dim], wordEmbeddings(vocab, dim, 7)), ids]);
   const maskF = g.op("Cast", [mask], { to: 1 });
   // token_type_ids is read (times zero) so the graph takes the three inputs a BERT export takes.
   const zero = g.op("Mul", [g.op("Cast", [tt], { to: 1 }), g.float(0)]);
@@ -107,27 +121,47 @@ export function writeTinyEmbedder(dir: string, vocab: string[], dim = 384): void
   writeFolder(dir, config, vocab, { "model.onnx": g.encode() });
 }
 
-/** The tiny test reranker: logit = 8 × (mean query embedding · mean passage embedding) − 1. */
+/**
+ * The tiny test reranker: for each query word, its best match among the passage's words (dot product of
+ * unit word vectors, 1 for the same word, near 0 otherwise); the logit grows with the share of query words
+ * the passage contains, whatever the passage's length (a MaxSim scorer).
+ */
 export function writeTinyReranker(dir: string, vocab: string[]): void {
   const dim = 64;
   const g = new GraphBuilder();
   const ids = g.input("input_ids", "int64", ["batch", "seq"]);
   const mask = g.input("attention_mask", "int64", ["batch", "seq"]);
   const tt = g.input("token_type_ids", "int64", ["batch", "seq"]);
-  const w = wordEmbeddings(vocab.length, dim, 11);
-  // Unit-length rows: a shared word then contributes the same whatever the text's length.
+  const w = wordEmbeddings(vocab, dim, 11);
   for (let r = SPECIALS.length; r < vocab.length; r++) {
     let n = 0;
     for (let c = 0; c < dim; c++) n += (w[r * dim + c] as number) ** 2;
-    for (let c = 0; c < dim; c++) w[r * dim + c] = (w[r * dim + c] as number) / Math.sqrt(n);
+    if (n > 0) for (let c = 0; c < dim; c++) w[r * dim + c] = (w[r * dim + c] as number) / Math.sqrt(n);
   }
   const emb = g.op("Gather", [g.init([vocab.length, dim], w), ids]);
-  const maskF = g.op("Cast", [mask], { to: 1 });
+  // Words only: real tokens (not padding) that carry meaning (not special tokens, letters or stop words).
+  const content = Float32Array.from(contentTokens(vocab), (c) => (c ? 1 : 0));
+  const word = g.op("Mul", [
+    g.op("Cast", [mask], { to: 1 }),
+    g.op("Gather", [g.init([vocab.length], content), ids]),
+  ]);
   const ttF = g.op("Cast", [tt], { to: 1 });
-  const a = maskedMean(g, emb, g.op("Mul", [maskF, g.op("Sub", [g.float(1), ttF])]), 0);
-  const b = maskedMean(g, emb, g.op("Mul", [maskF, ttF]), 0);
-  const dot = g.op("ReduceSum", [g.op("Mul", [a, b]), g.ints([1])], { keepdims: 1 });
-  g.op("Sub", [g.op("Mul", [dot, g.float(8)]), g.float(1)], {}, 1, "logits");
+  const inQuery = g.op("Mul", [word, g.op("Sub", [g.float(1), ttF])]);
+  const inPassage = g.op("Mul", [word, ttF]);
+  const sim = g.op("MatMul", [emb, g.op("Transpose", [emb], { perm: [0, 2, 1] })]);
+  const colOk = g.op("Unsqueeze", [inPassage, g.ints([1])]);
+  const masked = g.op("Sub", [g.op("Mul", [sim, colOk]), g.op("Sub", [g.float(1), colOk])]);
+  // Unrelated random words still have small dot products; only near-identical words count.
+  const best = g.op("Mul", [
+    g.op("Relu", [g.op("Sub", [g.op("ReduceMax", [masked], { axes: [2], keepdims: 0 }), g.float(0.5)])]),
+    g.float(2),
+  ]);
+  const sum = g.op("ReduceSum", [g.op("Mul", [best, inQuery]), g.ints([1])], { keepdims: 1 });
+  const share = g.op("Div", [
+    sum,
+    g.op("Add", [g.op("ReduceSum", [inQuery, g.ints([1])], { keepdims: 1 }), g.float(1e-6)]),
+  ]);
+  g.op("Sub", [g.op("Mul", [share, g.float(10)]), g.float(5)], {}, 1, "logits");
   g.output("logits", "float", ["batch", 1]);
   const config = {
     model_type: "bert",

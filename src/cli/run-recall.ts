@@ -26,13 +26,15 @@ export interface RecallFlags {
   reranker?: unknown;
   memory?: unknown;
   json?: boolean;
+  /** Words after `--` (a query starting with `-`). */
+  "--"?: unknown[];
 }
 
 const str = (v: unknown): string | undefined => (v === undefined ? undefined : String(v));
 
 /** Recalls and prints in the agent format (or JSON). */
 export async function runRecall(words: unknown[], flags: RecallFlags, cfg: CliConfig): Promise<void> {
-  const query = words.map(String).join(" ").trim();
+  const query = [...words, ...(flags["--"] ?? [])].map(String).join(" ").trim();
   if (query === "")
     throw new FunesError("bad_input", 'recall needs a query, e.g. funes recall "why did we pick lance"');
   const memory = localMemoryFor(str(flags.memory), cfg);

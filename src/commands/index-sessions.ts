@@ -276,6 +276,9 @@ async function embedPending(
       onProgress: (p) => emit({ kind: "embedding", ...p }),
     });
     await store.compactIfFragmented();
+    // Vector writes rewrite rows, which leaves them outside the text index until it is rebuilt.
+    const action = await store.maintainTextIndex();
+    if (action !== "current") emit({ kind: "text-index", action });
     return {
       model: `${where.spec.repo}@${where.revision}`,
       embedded: r.embedded,
