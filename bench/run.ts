@@ -15,6 +15,7 @@ import { CLI } from "../test/helpers/cli.js";
 import { ROOT } from "../test/helpers/fixtures.js";
 import { writeSyntheticHistory } from "../test/helpers/synth.js";
 import { BENCH_HUB, benchModels, ensureBenchModels, type Row } from "./models-bench.js";
+import { benchRecall } from "./recall-bench.js";
 
 const COPIES = Number(process.env.BENCH_COPIES ?? 75);
 
@@ -179,6 +180,7 @@ async function main(): Promise<void> {
         "≤ 1.5 GB",
       ],
     ];
+    rows.push(...(await benchRecall(funesHome, home, BENCH_HUB, join(dir, "none"))));
     rows.push(...(await benchModels()));
     const w = Math.max(...rows.map((r) => r[0].length));
     process.stdout.write("\nfunes benchmark — local index (text first), vectors and models\n");
