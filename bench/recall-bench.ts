@@ -29,7 +29,12 @@ function pct(xs: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? Number.NaN;
 }
 
-async function timeRecalls(funesHome: string, home: string, models: ModelSession, budget: number): Promise<number[]> {
+async function timeRecalls(
+  funesHome: string,
+  home: string,
+  models: ModelSession,
+  budget: number,
+): Promise<number[]> {
   const memory = localMemoryFor(undefined, { funesHome, home });
   const opts = (query: string) => ({
     query,
@@ -52,7 +57,12 @@ async function timeRecalls(funesHome: string, home: string, models: ModelSession
 }
 
 /** Runs the recall benchmarks against a memory under `funesHome`, models from `hubCache`. */
-export async function benchRecall(funesHome: string, home: string, hubCache: string, emptyCache: string): Promise<Row[]> {
+export async function benchRecall(
+  funesHome: string,
+  home: string,
+  hubCache: string,
+  emptyCache: string,
+): Promise<Row[]> {
   const cfg = { hubCache, reranker: "ms-marco-MiniLM-L-6-v2", threads: 2, hubUrl: "http://127.0.0.1:9" };
   const models = new ModelSession(cfg);
   const withRerank = await timeRecalls(funesHome, home, models, DEFAULT_RERANK_BUDGET_MS);
@@ -83,7 +93,11 @@ export async function benchRecall(funesHome: string, home: string, hubCache: str
   await client.close();
   const f = (xs: number[]) => `${pct(xs, 50).toFixed(0)} / ${pct(xs, 95).toFixed(0)} ms`;
   return [
-    [`recall p50 / p95, rerank budget ${DEFAULT_RERANK_BUDGET_MS} ms (warm, 100k chunks)`, f(withRerank), "p50 ≤ 1,000 ms"],
+    [
+      `recall p50 / p95, rerank budget ${DEFAULT_RERANK_BUDGET_MS} ms (warm, 100k chunks)`,
+      f(withRerank),
+      "p50 ≤ 1,000 ms",
+    ],
     ["recall p50 / p95, no rerank", f(noRerank), "p50 ≤ 150 ms"],
     ["recall p50 / p95, keyword-only (no models)", f(keyword), "p50 ≤ 50 ms"],
     ["MCP server start to first tool list", `${startMs.toFixed(0)} ms`, "≤ 400 ms"],

@@ -122,6 +122,21 @@ function checkOptions(opts: RecallOptions): Harness | null {
   }
 }
 
+/** Whether a memory version has any vector, remembered per process (the MCP server asks on every call). */
+const vectorsSeen = new Map<string, boolean>();
+
+async function hasVectors(store: LocalStore): Promise<boolean> {
+  const key = `${store.dir}@${await store.table.version()}`;
+  let seen = vectorsSeen.get(key);
+  if (seen === undefined) {
+    // One matching row is enough: far cheaper than counting them all.
+    seen =
+      (await store.table.query().where("vector IS NOT NULL").select(["id"]).limit(1).toArray()).length > 0;
+    vectorsSeen.set(key, seen);
+  }
+  return seen;
+}
+
 /** Recalls from a local memory. */
 export async function recall(
   memory: LocalMemory,
@@ -141,8 +156,7 @@ export async function recall(
       );
     const notes: string[] = [];
     const legs: HitRow[][] = [];
-    const embedded = await store.table.countRows("vector IS NOT NULL");
-    if (embedded > 0) {
+    if (await hasVectors(store)) {
       const emb = await models.embedder();
       if (emb.kind === "ready") {
         const [qv] = await emb.model.embed([opts.query]);

@@ -146,3 +146,19 @@ describe("a broken model folder", () => {
     expect(recall.stdout).toContain("make me a portfolio website");
   });
 });
+
+describe("reading while writing", () => {
+  it("answers recall from the last committed version while an index run writes", async () => {
+    const first = await runFunes(["index"], { ...env, extra: { HF_HUB_CACHE: join(t.dir, "none") } });
+    expect(first.code).toBe(0);
+    writeSyntheticHistory(env.home, 10);
+    const child = startFunes(["index", "--yes"], env);
+    const closed = new Promise((r) => child.on("close", r));
+    for (let i = 0; i < 6; i++) {
+      const r = await runFunes(["recall", "portfolio website", "-k", "2", "--rerank-budget", "0"], env);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain("make me a portfolio website");
+    }
+    await closed;
+  });
+});
