@@ -247,6 +247,21 @@ function bertEncoder(g: GraphBuilder, s: BertShape, w: Weights): string {
 /** Which ONNX files to write: fp32 `model.onnx` and/or int8 `model_quantized.onnx`. */
 export type Precision = "fp32" | "int8";
 
+/** One ONNX file per precision, each graph built by `build` (fp32 → model.onnx, int8 → model_quantized.onnx). */
+function perPrecision(
+  precisions: Precision[],
+  build: (g: GraphBuilder, w: Weights) => void,
+  seed: number,
+): Record<string, Uint8Array> {
+  const files: Record<string, Uint8Array> = {};
+  for (const p of precisions) {
+    const g = new GraphBuilder();
+    build(g, { rand: seededRandom(seed), quantize: p === "int8" });
+    files[p === "fp32" ? "model.onnx" : "model_quantized.onnx"] = g.encode();
+  }
+  return files;
+}
+
 /** A BERT-shaped feature-extraction model with random weights. */
 export function writeBertEmbedder(
   dir: string,
@@ -254,14 +269,14 @@ export function writeBertEmbedder(
   vocab: string[],
   precisions: Precision[],
 ): void {
-  const files: Record<string, Uint8Array> = {};
-  for (const p of precisions) {
-    const g = new GraphBuilder();
-    const x = bertEncoder(g, shape, { rand: seededRandom(3), quantize: p === "int8" });
-    g.op("Identity", [x], {}, 1, "last_hidden_state");
-    g.output("last_hidden_state", "float", ["batch", "seq", shape.hidden]);
-    files[p === "fp32" ? "model.onnx" : "model_quantized.onnx"] = g.encode();
-  }
+  const files = perPrecision(
+    precisions,
+    (g, w) => {
+      g.op("Identity", [bertEncoder(g, shape, w)], {}, 1, "last_hidden_state");
+      g.output("last_hidden_state", "float", ["batch", "seq", shape.hidden]);
+    },
+    3,
+  );
   const config = {
     model_type: "bert",
     architectures: ["BertModel"],
@@ -279,17 +294,16 @@ export function writeBertReranker(
   vocab: string[],
   precisions: Precision[],
 ): void {
-  const files: Record<string, Uint8Array> = {};
-  for (const p of precisions) {
-    const g = new GraphBuilder();
-    const w = { rand: seededRandom(5), quantize: p === "int8" };
-    const x = bertEncoder(g, shape, w);
-    const cls = g.op("Gather", [x, g.ints([0], [])], { axis: 1 });
-    const pooled = g.op("Tanh", [linear(g, cls, shape.hidden, shape.hidden, w)]);
-    g.op("Identity", [linear(g, pooled, shape.hidden, 1, w)], {}, 1, "logits");
-    g.output("logits", "float", ["batch", 1]);
-    files[p === "fp32" ? "model.onnx" : "model_quantized.onnx"] = g.encode();
-  }
+  const files = perPrecision(
+    precisions,
+    (g, w) => {
+      const cls = g.op("Gather", [bertEncoder(g, shape, w), g.ints([0], [])], { axis: 1 });
+      const pooled = g.op("Tanh", [linear(g, cls, shape.hidden, shape.hidden, w)]);
+      g.op("Identity", [linear(g, pooled, shape.hidden, 1, w)], {}, 1, "logits");
+      g.output("logits", "float", ["batch", 1]);
+    },
+    5,
+  );
   const config = {
     model_type: "bert",
     architectures: ["BertForSequenceClassification"],

@@ -3,8 +3,16 @@
  * lifetime. Each model is loaded on first use; a missing or broken model is remembered as a reason, so
  * recall degrades to what it has without retrying every call.
  */
-import { type Embedder, loadEmbedder, loadReranker, ModelLoadError, type Reranker } from "../models/index.js";
-import { locateEmbedder, locateReranker, type ModelsConfig } from "./models-config.js";
+import {
+  type Embedder,
+  type LoadOptions,
+  loadEmbedder,
+  loadReranker,
+  ModelLoadError,
+  type ModelSpec,
+  type Reranker,
+} from "../models/index.js";
+import { locateEmbedder, locateReranker, type ModelLocation, type ModelsConfig } from "./models-config.js";
 
 /** A model, or why there is none. */
 export type Loaded<T> = { kind: "ready"; model: T; label: string } | { kind: "missing"; reason: string };
@@ -18,34 +26,28 @@ export class ModelSession {
 
   /** The embedder (loaded on first call). */
   embedder(): Promise<Loaded<Embedder>> {
-    this.embedderP ??= (async () => {
-      const loc = locateEmbedder(this.config);
-      if (loc.kind === "missing") return { kind: "missing", reason: loc.reason };
-      try {
-        const model = await loadEmbedder(loc.dir, loc.spec, { threads: this.config.threads });
-        return { kind: "ready", model, label: `${loc.spec.repo}@${loc.revision}` };
-      } catch (err) {
-        if (err instanceof ModelLoadError) return { kind: "missing", reason: err.message };
-        throw err;
-      }
-    })();
+    this.embedderP ??= this.load(locateEmbedder(this.config), loadEmbedder);
     return this.embedderP;
   }
 
   /** The configured reranker (loaded on first call). */
   reranker(): Promise<Loaded<Reranker>> {
-    this.rerankerP ??= (async () => {
-      const loc = locateReranker(this.config);
-      if (loc.kind === "missing") return { kind: "missing", reason: loc.reason };
-      try {
-        const model = await loadReranker(loc.dir, loc.spec, { threads: this.config.threads });
-        return { kind: "ready", model, label: `${loc.spec.repo}@${loc.revision}` };
-      } catch (err) {
-        if (err instanceof ModelLoadError) return { kind: "missing", reason: err.message };
-        throw err;
-      }
-    })();
+    this.rerankerP ??= this.load(locateReranker(this.config), loadReranker);
     return this.rerankerP;
+  }
+
+  private async load<T>(
+    loc: ModelLocation,
+    loader: (dir: string, spec: ModelSpec, opts: LoadOptions) => Promise<T>,
+  ): Promise<Loaded<T>> {
+    if (loc.kind === "missing") return { kind: "missing", reason: loc.reason };
+    try {
+      const model = await loader(loc.dir, loc.spec, { threads: this.config.threads });
+      return { kind: "ready", model, label: `${loc.spec.repo}@${loc.revision}` };
+    } catch (err) {
+      if (err instanceof ModelLoadError) return { kind: "missing", reason: err.message };
+      throw err;
+    }
   }
 
   /** Releases whatever was loaded. */

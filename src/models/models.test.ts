@@ -1,9 +1,9 @@
-import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { testVocab } from "../../scripts/make-models.js";
 import { writeTinyEmbedder } from "../../scripts/model-gen/models.js";
-import { TEST_HUB_CACHE, tempDir } from "../../test/helpers/fixtures.js";
+import { readTree, TEST_HUB_CACHE, tempDir } from "../../test/helpers/fixtures.js";
 import { startHubStandin } from "../../test/helpers/hub-standin.js";
 import { downloadModel } from "./download.js";
 import { cachedModelDir, repoCacheDir } from "./hf-cache.js";
@@ -95,22 +95,9 @@ describe("models from the Hugging Face cache", () => {
 });
 
 describe("downloadModel", () => {
-  function filesOf(dir: string): Map<string, Buffer> {
-    const out = new Map<string, Buffer>();
-    const walk = (d: string) => {
-      for (const n of readdirSync(d)) {
-        const p = join(d, n);
-        if (statSync(p).isDirectory()) walk(p);
-        else out.set(relative(dir, p), readFileSync(p));
-      }
-    };
-    walk(dir);
-    return out;
-  }
-
   it("fetches only the spec's files into the cache layout from HF_ENDPOINT, then makes no request", async () => {
     globalThis.fetch = realFetch;
-    const source = filesOf(cachedModelDir(TEST_HUB_CACHE, EMBEDDER_SPEC) as string);
+    const source = readTree(cachedModelDir(TEST_HUB_CACHE, EMBEDDER_SPEC) as string);
     source.set("pytorch_model.bin", Buffer.from("not needed"));
     const hub = await startHubStandin(
       new Map([[EMBEDDER_SPEC.repo, { commit: EMBEDDER_SPEC.revision, files: source }]]),
@@ -140,7 +127,7 @@ describe("downloadModel", () => {
   it("resolves a branch revision once and records it in refs/", async () => {
     globalThis.fetch = realFetch;
     const spec = RERANKER_SPECS["bge-reranker-base"];
-    const source = filesOf(cachedModelDir(TEST_HUB_CACHE, spec) as string);
+    const source = readTree(cachedModelDir(TEST_HUB_CACHE, spec) as string);
     const commit = "1".repeat(40);
     const hub = await startHubStandin(new Map([[spec.repo, { commit, files: source }]]));
     const t = tempDir();

@@ -1,26 +1,9 @@
-/**
- * `funes models` end to end: status, and pull from a loopback Hub through HF_ENDPOINT.
- */
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { cachedModelDir, EMBEDDER_SPEC, RERANKER_SPECS } from "../../src/models/index.js";
 import { type CliEnv, runFunes } from "../helpers/cli.js";
-import { TEST_HUB_CACHE, tempDir } from "../helpers/fixtures.js";
+import { readTree, TEST_HUB_CACHE, tempDir } from "../helpers/fixtures.js";
 import { type HubStandin, startHubStandin } from "../helpers/hub-standin.js";
-
-function filesOf(dir: string): Map<string, Buffer> {
-  const out = new Map<string, Buffer>();
-  const walk = (d: string) => {
-    for (const n of readdirSync(d)) {
-      const p = join(d, n);
-      if (statSync(p).isDirectory()) walk(p);
-      else out.set(relative(dir, p), readFileSync(p));
-    }
-  };
-  walk(dir);
-  return out;
-}
 
 let t: { dir: string; cleanup: () => void };
 let hub: HubStandin;
@@ -35,12 +18,12 @@ beforeEach(async () => {
         EMBEDDER_SPEC.repo,
         {
           commit: EMBEDDER_SPEC.revision,
-          files: filesOf(cachedModelDir(TEST_HUB_CACHE, EMBEDDER_SPEC) as string),
+          files: readTree(cachedModelDir(TEST_HUB_CACHE, EMBEDDER_SPEC) as string),
         },
       ],
       [
         MINILM.repo,
-        { commit: MINILM.revision, files: filesOf(cachedModelDir(TEST_HUB_CACHE, MINILM) as string) },
+        { commit: MINILM.revision, files: readTree(cachedModelDir(TEST_HUB_CACHE, MINILM) as string) },
       ],
     ]),
   );

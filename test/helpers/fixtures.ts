@@ -1,7 +1,7 @@
 /** Paths to the real transcripts under test/fixtures and temp-dir helpers for tests. */
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** test/fixtures. */
@@ -25,3 +25,17 @@ export function copyFixture(rel: string, dest: string): string {
 
 /** The generated tiny models' Hugging Face cache (written by the global setup). */
 export const TEST_HUB_CACHE = join(FIXTURES, "models", "hub");
+
+/** Every file under `dir`, by relative path. */
+export function readTree(dir: string): Map<string, Buffer> {
+  const out = new Map<string, Buffer>();
+  const walk = (d: string) => {
+    for (const n of readdirSync(d)) {
+      const p = join(d, n);
+      if (statSync(p).isDirectory()) walk(p);
+      else out.set(relative(dir, p), readFileSync(p));
+    }
+  };
+  walk(dir);
+  return out;
+}
