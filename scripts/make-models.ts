@@ -126,7 +126,7 @@ export function writeBenchModels(hubCache: string, withRerankerBase = false): vo
   if (withRerankerBase) {
     const base = RERANKER_SPECS["bge-reranker-base"];
     const big = buildVocab(fixtureWords(), BGE_RERANKER_BASE.vocab);
-    placeInCache(hubCache, base, (d) => writeBertReranker(d, BGE_RERANKER_BASE, big, ["int8"]));
+    placeInCache(hubCache, base, (d) => writeBertReranker(d, BGE_RERANKER_BASE, big, ["fp32", "int8"]));
   }
 }
 

@@ -22,7 +22,7 @@ export function formatStatus(r: StatusReport, now: number): string {
       : `memory: ${r.memory}\nno index found at ${r.memory}\n`;
   let out = `memory: ${r.memory}\nchunks: ${r.chunks}\nsessions: ${r.sessions}\n`;
   for (const h of r.byHarness)
-    out += `  ${h.harness === "" ? "(no harness)" : h.harness}: ${h.sessions} sessions, ${h.chunks} chunks\n`;
+    out += `  ${h.harness === "" ? "(no harness)" : h.harness}: ${h.sessions} session${h.sessions === 1 ? "" : "s"}, ${h.chunks} chunks\n`;
   out += `vectors: ${r.chunks - r.pendingVectors} of ${r.chunks} rows`;
   out += r.pendingVectors > 0 ? ` (${r.pendingVectors} waiting, found by keyword until embedded)\n` : "\n";
   if (r.embedder !== null)
