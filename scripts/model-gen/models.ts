@@ -51,7 +51,8 @@ export const BGE_RERANKER_BASE: BertShape = {
   ffn: 3072,
   vocab: 250002,
   maxPositions: 514,
-  typeVocab: 1,
+  // XLM-R has one token type; ours is 2 so the generated BERT-style pair tokenizer's type ids fit (768 floats).
+  typeVocab: 2,
 };
 
 /** Writes a model folder: config, tokenizer and ONNX files (name → bytes) under onnx/. */
