@@ -35,7 +35,7 @@ async function timeRecalls(
   models: ModelSession,
   budget: number,
 ): Promise<number[]> {
-  const memory = localMemoryFor(undefined, { funesHome, home });
+  const memory = { memory: localMemoryFor(undefined, { funesHome, home }), notes: [] };
   const opts = (query: string) => ({
     query,
     k: 8,

@@ -1,7 +1,7 @@
 /**
  * `funes get <session_id> <turn_uuid>`.
  */
-import { FunesError, formatGetAgent, getTurn, localMemoryFor, type TurnView } from "../commands/index.js";
+import { FunesError, formatGetAgent, getTurn, openReadTarget, type TurnView } from "../commands/index.js";
 import type { CliConfig } from "./config.js";
 import { nonNegativeInt } from "./parse-args.js";
 
@@ -67,7 +67,10 @@ export async function runGet(
   flags: GetFlags,
   cfg: CliConfig,
 ): Promise<void> {
-  const memory = localMemoryFor(flags.memory === undefined ? undefined : String(flags.memory), cfg);
+  const { memory, notes } = await openReadTarget(
+    flags.memory === undefined ? undefined : String(flags.memory),
+    cfg,
+  );
   const window = flags.window === undefined ? 3 : nonNegativeInt(flags.window, "--window");
   const format =
     flags.format === undefined ? (cfg.stdinTty && cfg.stdoutTty ? "human" : "agent") : String(flags.format);
@@ -77,10 +80,11 @@ export async function runGet(
   const tid = String(turnUuid);
   const turns = await getTurn(memory, sid, tid, window);
   if (format === "agent" || turns === null) {
-    process.stdout.write(formatGetAgent(turns, sid, tid));
+    process.stdout.write(formatGetAgent(turns, sid, tid, notes));
     return;
   }
   const width = Math.min(120, Math.max(40, cfg.columns ?? 100));
   const highlight = flags.highlight === undefined ? {} : { highlight: String(flags.highlight) };
+  for (const n of notes) process.stderr.write(`${n}\n`);
   process.stdout.write(formatGetHuman(turns, { width, color: cfg.color, ...highlight }));
 }

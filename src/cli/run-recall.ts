@@ -5,8 +5,8 @@ import {
   DEFAULT_RERANK_BUDGET_MS,
   FunesError,
   formatRecallAgent,
-  localMemoryFor,
   ModelSession,
+  openReadTarget,
   recall,
 } from "../commands/index.js";
 import type { CliConfig } from "./config.js";
@@ -37,13 +37,13 @@ export async function runRecall(words: unknown[], flags: RecallFlags, cfg: CliCo
   const query = [...words, ...(flags["--"] ?? [])].map(String).join(" ").trim();
   if (query === "")
     throw new FunesError("bad_input", 'recall needs a query, e.g. funes recall "why did we pick lance"');
-  const memory = localMemoryFor(str(flags.memory), cfg);
+  const target = await openReadTarget(str(flags.memory), cfg);
   const models = new ModelSession(
     flags.reranker === undefined ? cfg.models : { ...cfg.models, reranker: String(flags.reranker) },
   );
   try {
     const result = await recall(
-      memory,
+      target,
       {
         query,
         k: flags.k === undefined ? 8 : positiveInt(flags.k, "-k"),

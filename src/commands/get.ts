@@ -3,10 +3,10 @@
  * overlap removed, in the reference's agent format or a compact human view.
  */
 import { stitch } from "../chunk/index.js";
-import { type HitRow, LocalStore, sessionRows } from "../local/index.js";
+import { type HitRow, sessionRows } from "../local/index.js";
 import type { LocalMemory } from "../memory/index.js";
 import { FunesError } from "./errors.js";
-import { noIndexMessage } from "./open-memory.js";
+import { noIndexMessage, openStore } from "./open-memory.js";
 
 /** One reassembled turn. */
 export interface TurnView {
@@ -27,7 +27,7 @@ export async function getTurn(
   turnUuid: string,
   window: number,
 ): Promise<TurnView[] | null> {
-  const store = await LocalStore.open(memory.dir);
+  const store = await openStore(memory);
   if (store === null) throw new FunesError("no_memory", noIndexMessage(memory));
   try {
     return assembleTurns(await sessionRows(store.table, sessionId), turnUuid, window);
@@ -79,8 +79,9 @@ export function formatGetAgent(
   turns: TurnView[] | null,
   sessionId: string,
   turnUuid: string,
-  note = "",
+  notes: string[] = [],
 ): string {
+  const note = notes.map((n) => `${n}\n`).join("");
   if (turns === null) return `${note}turn ${turnUuid} not found in session ${sessionId}\n`;
   let out = note;
   for (const t of turns)

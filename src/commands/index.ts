@@ -18,7 +18,13 @@ export {
 export { type Loaded, ModelSession } from "./model-session.js";
 export { type ModelReport, modelsStatus, pullModels } from "./models.js";
 export { locateEmbedder, locateReranker, type ModelLocation, type ModelsConfig } from "./models-config.js";
-export { type HomeContext, localMemoryFor } from "./open-memory.js";
+export {
+  type HomeContext,
+  localMemoryFor,
+  openReadTarget,
+  type ReadContext,
+  type ReadTarget,
+} from "./open-memory.js";
 export {
   BLOCK_TYPES,
   DEFAULT_RERANK_BUDGET_MS,

@@ -1,8 +1,13 @@
 /**
- * A memory spec to a local memory the read commands can open, or a FunesError saying why not.
+ * A memory spec to something the read commands can open: a local memory, or a Hub memory's cached view at
+ * the head of `main` (or, with the Hub unreachable, its newest cached view, else the local memory), plus the
+ * note a reader should see first. Failures are FunesErrors with the reference's wording.
  */
-import { type LocalMemory, resolveMemorySpec } from "../memory/index.js";
+import { IncompatibleMemoryError, LocalStore, storeExists } from "../local/index.js";
+import { type LocalMemory, localMemory, readRemote, resolveMemorySpec } from "../memory/index.js";
+import { HubUriError, parseHubUri } from "../remote/index.js";
 import { FunesError } from "./errors.js";
+import type { ModelsConfig } from "./models-config.js";
 
 /** Where funes lives, for resolving specs. */
 export interface HomeContext {
@@ -10,15 +15,88 @@ export interface HomeContext {
   home: string;
 }
 
-/** The local memory a spec names; Hub memories are refused until Hub sync exists. */
+/** Also how to reach the Hub (endpoint, token, cache), taken from the models settings. */
+export interface ReadContext extends HomeContext {
+  models: ModelsConfig;
+}
+
+/** A memory ready to open, and notes to print before the answer. */
+export interface ReadTarget {
+  memory: LocalMemory;
+  notes: string[];
+}
+
+/** The local memory a spec names; a Hub spec is a FunesError (for commands that only work locally). */
 export function localMemoryFor(spec: string | undefined | null, ctx: HomeContext): LocalMemory {
   const r = resolveMemorySpec(spec, ctx);
   if (r.kind === "remote")
     throw new FunesError(
       "bad_input",
-      `"${r.uri}" is a Hub memory; this build reads local memories only — pass a memory directory or "local"`,
+      `"${r.uri}" is a Hub memory; this command works on local memories only`,
     );
   return r.memory;
+}
+
+/** Resolves any spec for reading. */
+export async function openReadTarget(spec: string | undefined | null, ctx: ReadContext): Promise<ReadTarget> {
+  const r = resolveMemorySpec(spec, ctx);
+  if (r.kind === "local") return { memory: r.memory, notes: [] };
+  let loc: ReturnType<typeof parseHubUri>;
+  try {
+    loc = parseHubUri(r.uri);
+  } catch (err) {
+    if (err instanceof HubUriError) throw new FunesError("bad_input", err.message);
+    throw err;
+  }
+  const client = { hubUrl: ctx.models.hubUrl, token: ctx.models.token };
+  const state = await readRemote(loc, { funesHome: ctx.funesHome, hubCache: ctx.models.hubCache, client });
+  const label = r.uri;
+  switch (state.kind) {
+    case "ready":
+      return { memory: { ...localMemory(state.view.dir, false), label }, notes: [] };
+    case "stale":
+      return {
+        memory: { ...localMemory(state.view.dir, false), label },
+        notes: [
+          `note: remote ${label} unreachable — reading its cached copy at ${state.view.sha.slice(0, 8)}`,
+        ],
+      };
+    case "offline": {
+      const local = localMemoryFor(undefined, ctx);
+      if (!storeExists(local.dir))
+        throw new FunesError(
+          "unreachable",
+          `remote ${label} unreachable and no local index yet — run \`funes index\` to build one, or try again once you're back online`,
+        );
+      return { memory: local, notes: [`remote ${label} unreachable — recalling from your local memory`] };
+    }
+    case "missing":
+      throw new FunesError(
+        "no_memory",
+        `${label} doesn't exist on the Hub, and funes won't create it — create the dataset repo first (https://huggingface.co/new-dataset)`,
+      );
+    case "unauthorized":
+      throw new FunesError(
+        "no_memory",
+        `not authorized to read ${label} — set a Hugging Face token with read access to this dataset (HF_TOKEN, or \`hf auth login\`), or check the token you have can read it.`,
+      );
+    case "empty":
+      throw new FunesError(
+        "no_memory",
+        `${label} exists on the Hub but holds no index yet — \`funes push ${label}\` to publish your local index there, or drop \`--memory\` to read your local memory`,
+      );
+  }
+}
+
+/** Opens a memory's table; a memory from another embedding model is a FunesError saying so. */
+export async function openStore(memory: LocalMemory): Promise<LocalStore | null> {
+  try {
+    return await LocalStore.open(memory.dir);
+  } catch (err) {
+    if (err instanceof IncompatibleMemoryError)
+      throw new FunesError("incompatible_memory", `${memory.label}: ${err.message}`);
+    throw err;
+  }
 }
 
 /** The message for a memory with no index. */

@@ -8,12 +8,11 @@ import {
   type HitRow,
   hasHarnessColumn,
   keywordSearch,
-  LocalStore,
+  type LocalStore,
   rowsInRanges,
   sqlString,
   vectorSearch,
 } from "../local/index.js";
-import type { LocalMemory } from "../memory/index.js";
 import {
   fuseRrf,
   maxFusedScore,
@@ -27,7 +26,7 @@ import {
 import { type Harness, parseHarness, UnknownHarnessError } from "../traces/index.js";
 import { FunesError } from "./errors.js";
 import type { ModelSession } from "./model-session.js";
-import { noIndexMessage } from "./open-memory.js";
+import { noIndexMessage, openStore, type ReadTarget } from "./open-memory.js";
 
 /** Block types `--type` accepts. */
 export const BLOCK_TYPES = ["text", "thinking", "tool_use", "tool_result"] as const;
@@ -139,13 +138,14 @@ async function hasVectors(store: LocalStore): Promise<boolean> {
 
 /** Recalls from a local memory. */
 export async function recall(
-  memory: LocalMemory,
+  target: ReadTarget,
   opts: RecallOptions,
   models: ModelSession,
 ): Promise<RecallResult> {
   const harness = checkOptions(opts);
   const filters = buildFilters(opts, harness);
-  const store = await LocalStore.open(memory.dir);
+  const { memory } = target;
+  const store = await openStore(memory);
   if (store === null) throw new FunesError("no_memory", noIndexMessage(memory));
   try {
     if ((await store.table.countRows()) === 0) throw new FunesError("no_memory", noIndexMessage(memory));
@@ -154,7 +154,7 @@ export async function recall(
         "bad_input",
         "this memory predates the harness facet — reindex it, or drop --harness",
       );
-    const notes: string[] = [];
+    const notes: string[] = [...target.notes];
     const legs: HitRow[][] = [];
     if (await hasVectors(store)) {
       const emb = await models.embedder();

@@ -2,10 +2,11 @@
  * `funes status`: what the local memory holds (chunks and sessions by agent, rows waiting for vectors,
  * last write) and how many sessions on this machine are not indexed yet.
  */
-import { type HarnessCounts, LocalStore } from "../local/index.js";
+import type { HarnessCounts } from "../local/index.js";
 import { funesPaths, isUnitCurrent, type LocalMemory, loadIndexState } from "../memory/index.js";
 import { knownSources } from "../traces/index.js";
 import { locateEmbedder, type ModelsConfig } from "./models-config.js";
+import { openStore } from "./open-memory.js";
 
 /** The status of one memory, as data (rendered by the CLI or MCP). */
 export type StatusReport =
@@ -30,7 +31,7 @@ export async function memoryStatus(
   memory: LocalMemory,
   ctx: { funesHome: string; home: string; models?: ModelsConfig | undefined },
 ): Promise<StatusReport> {
-  const store = await LocalStore.open(memory.dir);
+  const store = await openStore(memory);
   if (store === null) return { kind: "no-index", memory: memory.label, isDefault: memory.isDefault };
   try {
     const s = await store.stats();

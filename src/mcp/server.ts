@@ -12,16 +12,16 @@ import {
   formatRecallAgent,
   formatStatus,
   getTurn,
-  type HomeContext,
-  localMemoryFor,
   type ModelSession,
   type ModelsConfig,
   memoryStatus,
+  openReadTarget,
+  type ReadContext,
   recall,
 } from "../commands/index.js";
 
 /** What the server needs. */
-export interface McpContext extends HomeContext {
+export interface McpContext extends ReadContext {
   /** The memory named on the command line (a tool call's `memory` overrides it). */
   memory: string | undefined;
   models: ModelsConfig;
@@ -65,7 +65,7 @@ export function createMcpServer(ctx: McpContext): McpServer {
     .optional()
     .describe("Which memory: a local memory directory or `local`; defaults to the server's memory");
   const memoryFor = (m: string | undefined) =>
-    localMemoryFor(m !== undefined && m.trim() !== "" ? m : ctx.memory, ctx);
+    openReadTarget(m !== undefined && m.trim() !== "" ? m : ctx.memory, ctx);
 
   server.registerTool(
     "recall",
@@ -91,7 +91,7 @@ export function createMcpServer(ctx: McpContext): McpServer {
       answer("recall", async () =>
         formatRecallAgent(
           await recall(
-            memoryFor(a.memory),
+            await memoryFor(a.memory),
             {
               query: a.query,
               k: a.k ?? 8,
@@ -129,22 +129,26 @@ export function createMcpServer(ctx: McpContext): McpServer {
       },
     },
     async (a) =>
-      answer("get", async () =>
-        formatGetAgent(
-          await getTurn(memoryFor(a.memory), a.session_id, a.turn_uuid, a.window ?? 3),
+      answer("get", async () => {
+        const { memory, notes } = await memoryFor(a.memory);
+        return formatGetAgent(
+          await getTurn(memory, a.session_id, a.turn_uuid, a.window ?? 3),
           a.session_id,
           a.turn_uuid,
-        ),
-      ),
+          notes,
+        );
+      }),
   );
 
   server.registerTool(
     "status",
     { description: STATUS_DESCRIPTION, inputSchema: { memory: memoryArg } },
     async (a) =>
-      answer("status", async () =>
-        formatStatus(await memoryStatus(memoryFor(a.memory), { ...ctx, models: ctx.models }), ctx.now()),
-      ),
+      answer("status", async () => {
+        const { memory, notes } = await memoryFor(a.memory);
+        const report = await memoryStatus(memory, ctx);
+        return `${notes.map((n) => `${n}\n`).join("")}${formatStatus(report, ctx.now())}`;
+      }),
   );
   return server;
 }

@@ -196,7 +196,7 @@ function opts(query: string, more: Partial<RecallOptions> = {}): RecallOptions {
 describe("retrieval on a planted corpus", () => {
   it(`puts the answer's turn in the top 5 for each of ${FACTS.length} questions`, async () => {
     expect(FACTS.length).toBeGreaterThanOrEqual(20);
-    const memory = localMemoryFor(undefined, env);
+    const memory = { memory: localMemoryFor(undefined, env), notes: [] };
     const misses: string[] = [];
     for (const [i, [q]] of FACTS.entries()) {
       const r = await recall(memory, opts(q), session);
@@ -207,7 +207,7 @@ describe("retrieval on a planted corpus", () => {
   });
 
   it("recency ranks the newer of two equal passages first, and half-life 0 ties them", async () => {
-    const memory = localMemoryFor(undefined, env);
+    const memory = { memory: localMemoryFor(undefined, env), notes: [] };
     const withRecency = await recall(memory, opts("flamingo migration plan approved", { k: 30 }), session);
     const score = (r: typeof withRecency, id: string) => r.hits.find((h) => h.turnUuid === id)?.score ?? 0;
     expect(withRecency.hits[0]?.turnUuid).toBe("new-1");
@@ -219,7 +219,7 @@ describe("retrieval on a planted corpus", () => {
   });
 
   it("fusion adds what only the vector leg finds", async () => {
-    const memory = localMemoryFor(undefined, env);
+    const memory = { memory: localMemoryFor(undefined, env), notes: [] };
     // "quxbarinater" and "quxbarinator" share no term for BM25; the embedder sees their shared pieces.
     const q = opts("quxbarinater", { rerankBudgetMs: 0, halfLifeDays: 0 });
     const keywordOnly = new ModelSession({
@@ -238,7 +238,7 @@ describe("retrieval on a planted corpus", () => {
   });
 
   it("filters by type, agent and time before ranking", async () => {
-    const memory = localMemoryFor(undefined, env);
+    const memory = { memory: localMemoryFor(undefined, env), notes: [] };
     const uses = await recall(memory, opts("command file", { k: 8, blockType: "tool_use" }), session);
     expect(uses.hits.length).toBeGreaterThan(0);
     expect(uses.hits.every((h) => h.blockType === "tool_use")).toBe(true);
@@ -339,6 +339,8 @@ describe("funes mcp", () => {
         FUNES_HOME: env.funesHome,
         HF_HUB_CACHE: TEST_HUB_CACHE,
         FUNES_THREADS: "1",
+        // A Hub that refuses connections: a Hub memory degrades to the local one.
+        HF_ENDPOINT: "http://127.0.0.1:9",
       },
       stderr: "pipe",
     });
@@ -367,8 +369,8 @@ describe("funes mcp", () => {
       expect(await call("recall", { query: "x", block_type: "image" })).toBe(
         'recall error: unknown block type "image" (expected text, thinking, tool_use, tool_result)',
       );
-      expect(await call("recall", { query: "x", memory: "acme/kb" })).toMatch(
-        /^recall error: "hf:\/\/datasets\/acme\/kb" is a Hub memory/,
+      expect(await call("recall", { query: "writer lock flock", k: 1, memory: "acme/kb" })).toMatch(
+        /^remote hf:\/\/datasets\/acme\/kb unreachable — recalling from your local memory\n\[.*\n {2}→ get planted a-12 --memory /,
       );
     } finally {
       await client.close();

@@ -1,0 +1,5 @@
+/**
+ * cache: content-addressed copies of remote memories. Files fetched whole into the Hugging Face cache, and
+ * per-commit folders of hard links Lance opens read-only. Fetches through remote/; knows nothing of commands.
+ */
+export { materializeView, newestView, type SnapshotView, type ViewProgress } from "./snapshot-view.js";

@@ -1,0 +1,49 @@
+/**
+ * A Hub memory's state for reading, decided once: the head probe, then the cached view of that commit
+ * (fetching what is missing). Unreachable Hub: the newest view already cached, if any.
+ */
+import { join } from "node:path";
+import { materializeView, newestView, type SnapshotView } from "../cache/index.js";
+import { fetchRepoHead, type HubClient, type HubLocation } from "../remote/index.js";
+
+/** What reading a Hub memory can find. */
+export type RemoteReadState =
+  | { kind: "ready"; view: SnapshotView }
+  | { kind: "stale"; view: SnapshotView; reason: string }
+  | { kind: "empty" }
+  | { kind: "missing" }
+  | { kind: "unauthorized" }
+  | { kind: "offline"; reason: string };
+
+/** Where views of remote memories are kept under a funes home. */
+export function viewsRoot(funesHome: string): string {
+  return join(funesHome, "views");
+}
+
+/** Resolves the head of `main` and presents that commit's memory as a local folder. */
+export async function readRemote(
+  loc: HubLocation,
+  ctx: { funesHome: string; hubCache: string; client: HubClient },
+): Promise<RemoteReadState> {
+  const root = viewsRoot(ctx.funesHome);
+  const head = await fetchRepoHead(ctx.client, loc.repo);
+  switch (head.kind) {
+    case "missing":
+    case "unauthorized":
+      return head;
+    case "offline": {
+      const cached = newestView(root, loc);
+      return cached === null ? head : { kind: "stale", view: cached, reason: head.reason };
+    }
+    case "found": {
+      const view = await materializeView({
+        client: ctx.client,
+        hubCache: ctx.hubCache,
+        viewsRoot: root,
+        loc,
+        sha: head.sha,
+      });
+      return view === null ? { kind: "empty" } : { kind: "ready", view };
+    }
+  }
+}

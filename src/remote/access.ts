@@ -1,0 +1,40 @@
+/**
+ * How to reach the Hub: endpoint (`HF_ENDPOINT`), token, and an injectable fetch. Every call passes the
+ * endpoint explicitly (the client itself does not read `HF_ENDPOINT`).
+ */
+
+/** Hub connection settings. */
+export interface HubClient {
+  hubUrl: string;
+  token?: string | undefined;
+  fetch?: typeof fetch | undefined;
+}
+
+/** The credentials/endpoint fields @huggingface/hub calls take. */
+export function hubParams(c: HubClient, timeoutMs?: number) {
+  const base = c.fetch ?? fetch;
+  const f: typeof fetch =
+    timeoutMs === undefined
+      ? base
+      : (input, init) => base(input, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+  return { hubUrl: c.hubUrl, fetch: f, ...(c.token !== undefined ? { accessToken: c.token } : {}) };
+}
+
+/** The HTTP status of a Hub API error, if that is what `err` is. */
+export function httpStatus(err: unknown): number | null {
+  const s = (err as { statusCode?: unknown } | null)?.statusCode;
+  return typeof s === "number" ? s : null;
+}
+
+/** True for failures that mean "could not reach the Hub" (network, timeout, 5xx). */
+export function isUnreachable(err: unknown): boolean {
+  const status = httpStatus(err);
+  if (status !== null) return status >= 500 && status <= 504;
+  const e = err as { name?: string; cause?: { code?: string } } | null;
+  return (
+    e?.name === "TimeoutError" ||
+    e?.name === "AbortError" ||
+    e?.name === "TypeError" ||
+    e?.cause?.code !== undefined
+  );
+}

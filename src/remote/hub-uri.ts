@@ -1,0 +1,31 @@
+/**
+ * `hf://datasets/<owner>/<name>[/<prefix…>]`: which dataset repo, and where in it the memory lives
+ * (`<prefix>/chunks.lance/…`, or `chunks.lance/…` at the root). No revision syntax: reads pin `main`.
+ */
+
+/** A Hub memory's location. */
+export interface HubLocation {
+  /** `owner/name`. */
+  repo: string;
+  /** Folder inside the repo holding `chunks.lance` ("" for the root). */
+  prefix: string;
+  /** The URI as given (the memory's label). */
+  uri: string;
+}
+
+/** Thrown for a string that is not a dataset URI. */
+export class HubUriError extends Error {}
+
+/** Parses a dataset URI; empty path segments are dropped. */
+export function parseHubUri(uri: string): HubLocation {
+  const m = /^hf:\/\/datasets\/(.*)$/.exec(uri);
+  const segs = (m?.[1] ?? "").split("/").filter((s) => s !== "");
+  if (m === null || segs.length < 2)
+    throw new HubUriError(`expected hf://datasets/<owner>/<name>[/<path>], got ${uri}`);
+  return { repo: `${segs[0]}/${segs[1]}`, prefix: segs.slice(2).join("/"), uri };
+}
+
+/** The repo path of the memory's `chunks.lance` folder. */
+export function lancePath(loc: HubLocation): string {
+  return loc.prefix === "" ? "chunks.lance" : `${loc.prefix}/chunks.lance`;
+}

@@ -1,0 +1,9 @@
+/**
+ * remote: Hub transport over @huggingface/hub. Dataset URIs, the head probe (the one place a remote's state
+ * is decided from HTTP answers), tree listings and cached downloads. Knows the Hub; knows nothing of Lance.
+ */
+export { type HubClient, hubParams } from "./access.js";
+export { fetchToCache } from "./fetch-file.js";
+export { type HubLocation, HubUriError, lancePath, parseHubUri } from "./hub-uri.js";
+export { listTree, type RemoteFile } from "./list-tree.js";
+export { fetchRepoHead, PROBE_TIMEOUT_MS, type RepoHead } from "./repo-head.js";
