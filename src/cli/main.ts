@@ -11,6 +11,7 @@ import { runGet } from "./run-get.js";
 import { runIndex } from "./run-index.js";
 import { runMcp } from "./run-mcp.js";
 import { runModels } from "./run-models.js";
+import { runPush } from "./run-push.js";
 import { runRecall } from "./run-recall.js";
 import { runStatus } from "./run-status.js";
 
@@ -79,6 +80,13 @@ async function main(argv: string[]): Promise<number> {
     .example("funes models")
     .example("funes models pull")
     .action((action, flags) => runModels(action, flags, cfg));
+  cli
+    .command("push <memory>", "Publish the local memory's embedded chunks to a Hugging Face dataset")
+    .option("--create", "Create the dataset (private) if it does not exist")
+    .option("--yes", "Publish even to a remote that shares no chunk with this memory")
+    .option("--json", "Print the summary as JSON")
+    .example("funes push acme/funes-memory --create")
+    .action((memory, flags) => runPush(memory, flags, cfg));
   cli
     .command("get <session_id> <turn_uuid>", "Read a turn and the turns around it")
     .option("--window <n>", "Turns either side (default 3)")

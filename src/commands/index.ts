@@ -25,6 +25,7 @@ export {
   type ReadContext,
   type ReadTarget,
 } from "./open-memory.js";
+export { type PushOptions, type PushSummary, pushMemory } from "./push.js";
 export {
   BLOCK_TYPES,
   DEFAULT_RERANK_BUDGET_MS,

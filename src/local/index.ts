@@ -3,6 +3,7 @@
  * index, scans and counts. Knows Lance and the chunk row; knows nothing of the Hub, agents or commands.
  */
 export { arrow } from "./arrow.js";
+export { appendMissing, blockRows, embeddedRows, idsIn, selectRows } from "./publish-rows.js";
 export {
   type HitRow,
   hasHarnessColumn,

@@ -3,6 +3,7 @@
  * (the preset's rules are async, hence the promise). Used at index time to redact and by the push gate.
  */
 import { lintSource } from "@secretlint/core";
+import { secretLintProfiler } from "@secretlint/profiler";
 import { creator as recommended } from "@secretlint/secretlint-rule-preset-recommend";
 import { PATTERN_RULES } from "./rules.js";
 
@@ -12,6 +13,11 @@ export interface Finding {
   start: number;
   end: number;
 }
+
+// secretlint records performance marks for every rule of every call in a process-wide timeline that is never
+// cleared, and measures them by name lookups: thousands of scans (the push gate scans block by block) then
+// stall the process for seconds and leak memory. funes does not use the profile, so marks are not recorded.
+secretLintProfiler.mark = () => {};
 
 const CONFIG: Parameters<typeof lintSource>[0]["options"]["config"] = {
   rules: [{ id: "@secretlint/secretlint-rule-preset-recommend", rule: recommended }],

@@ -18,12 +18,20 @@ export interface StandinRepo {
 
 /** A running stand-in. */
 export interface HubStandin {
+  /** Bytes received in LFS uploads and inline commit files. */
+  uploadedBytes: number;
+  /** Every file path committed, in order. */
+  committedPaths: string[];
+  /** Every commit's full file set, by sha (repo name → commits in order). */
+  history: Map<string, { sha: string; files: Map<string, Buffer> }[]>;
   url: string;
   requests: { method: string; path: string }[];
   /** Repos by name; tests may change them (new commits) while the server runs. */
   repos: Map<string, StandinRepo>;
   /** When true every request gets a 503. */
   offline: boolean;
+  /** This many next commits are refused with 412, as if someone had just published. */
+  conflicts: number;
   close(): Promise<void>;
 }
 
@@ -45,7 +53,18 @@ export async function startHubStandin(
   repos: Map<string, StandinRepo>,
   opts: { pageSize?: number } = {},
 ): Promise<HubStandin> {
-  const state: HubStandin = { url: "", requests: [], repos, offline: false, close: async () => {} };
+  const state: HubStandin = {
+    url: "",
+    requests: [],
+    repos,
+    offline: false,
+    conflicts: 0,
+    uploadedBytes: 0,
+    committedPaths: [],
+    history: new Map(),
+    close: async () => {},
+  };
+  const lfs = new Map<string, Buffer>();
   const pageSize = opts.pageSize ?? 1000;
   const find = (type: string, rest: string): [string, StandinRepo, string] | null => {
     for (const [name, repo] of repos)
@@ -69,9 +88,50 @@ export async function startHubStandin(
     const url = new URL(req.url ?? "/", "http://x");
     const path = decodeURIComponent(url.pathname);
     state.requests.push({ method: req.method ?? "", path: `${path}${url.search}` });
-    let body = "";
-    for await (const c of req) body += c;
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const raw = Buffer.concat(chunks);
+    const body = raw.toString("utf8");
     if (state.offline) return send(res, 503, "{}");
+    const put = /^\/__lfs\/([0-9a-f]{64})$/.exec(path);
+    if (put !== null && req.method === "PUT") {
+      if (sha256(raw) !== put[1]) return send(res, 400, '{"error":"sha256 mismatch"}');
+      lfs.set(put[1] as string, raw);
+      state.uploadedBytes += raw.length;
+      return send(res, 200, "", { ETag: `"${put[1]}"` });
+    }
+    const batch = /^\/(?:datasets\/)?(.+)\.git\/info\/lfs\/objects\/batch$/.exec(path);
+    if (batch !== null && req.method === "POST") {
+      const { objects } = JSON.parse(body) as { objects: { oid: string; size: number }[] };
+      const out = objects.map((o) =>
+        lfs.has(o.oid)
+          ? { oid: o.oid, size: o.size }
+          : { oid: o.oid, size: o.size, actions: { upload: { href: `${state.url}/__lfs/${o.oid}` } } },
+      );
+      return send(res, 200, JSON.stringify({ transfer: "basic", objects: out }), {
+        "Content-Type": "application/vnd.git-lfs+json",
+      });
+    }
+    if (path === "/api/repos/create" && req.method === "POST") {
+      const req2 = JSON.parse(body) as {
+        name: string;
+        organization?: string;
+        type?: string;
+        visibility?: string;
+        private?: boolean;
+      };
+      const name = req2.organization === undefined ? req2.name : `${req2.organization}/${req2.name}`;
+      const priv = req2.visibility === "private" || req2.private === true;
+      if (repos.has(name)) return send(res, 409, '{"error":"You already created this dataset repo"}');
+      const kind = req2.type === "dataset" ? "dataset" : "model";
+      repos.set(name, {
+        type: kind,
+        private: priv === true,
+        commit: createHash("sha1").update(`init:${name}`).digest("hex"),
+        files: new Map([[".gitattributes", Buffer.from("*.lance filter=lfs\n")]]),
+      });
+      return send(res, 200, JSON.stringify({ url: `${state.url}/datasets/${name}`, name }));
+    }
     const api = /^\/api\/(models|datasets)\/(.*)$/.exec(path);
     const type = api
       ? api[1] === "models"
@@ -91,6 +151,57 @@ export async function startHubStandin(
     if (!revOk(repo, rev))
       return send(res, 404, '{"error":"Revision not found"}', { "X-Error-Code": "RevisionNotFound" });
     const sub = more.join("/");
+    if (api && kind === "preupload" && req.method === "POST") {
+      const { files } = JSON.parse(body) as { files: { path: string; size: number; sample: string }[] };
+      const mode = (f: { size: number; sample: string }) =>
+        f.size >= 10 * 1024 * 1024 || Buffer.from(f.sample, "base64").includes(0) ? "lfs" : "regular";
+      return send(
+        res,
+        200,
+        JSON.stringify({ files: files.map((f) => ({ path: f.path, uploadMode: mode(f) })) }),
+      );
+    }
+    if (api && kind === "commit" && req.method === "POST") {
+      const lines = body
+        .split("\n")
+        .filter((l) => l.trim() !== "")
+        .map((l) => JSON.parse(l) as { key: string; value: Record<string, unknown> });
+      const header = lines.find((l) => l.key === "header")?.value ?? {};
+      if (state.conflicts > 0) {
+        state.conflicts--;
+        repo.commit = createHash("sha1").update(`${repo.commit}:moved`).digest("hex");
+      }
+      if (typeof header.parentCommit === "string" && header.parentCommit !== repo.commit)
+        return send(res, 412, '{"error":"A commit has happened since. Please refresh and try again."}');
+      const next = new Map(repo.files);
+      for (const l of lines) {
+        const p = String(l.value.path);
+        if (l.key === "file") {
+          const bytes = Buffer.from(String(l.value.content), "base64");
+          state.uploadedBytes += bytes.length;
+          next.set(p, bytes);
+        } else if (l.key === "lfsFile") {
+          const bytes = lfs.get(String(l.value.oid));
+          if (bytes === undefined)
+            return send(res, 422, `{"error":"LFS object ${String(l.value.oid)} is missing"}`);
+          next.set(p, bytes);
+        } else if (l.key === "deletedFile") next.delete(p);
+        if (l.key !== "header") state.committedPaths.push(p);
+      }
+      repo.files = next;
+      repo.commit = createHash("sha1").update(`${repo.commit}:${Math.random()}`).digest("hex");
+      const h = state.history.get(name) ?? [];
+      h.push({ sha: repo.commit, files: next });
+      state.history.set(name, h);
+      return send(
+        res,
+        200,
+        JSON.stringify({
+          commitOid: repo.commit,
+          commitUrl: `${state.url}/datasets/${name}/commit/${repo.commit}`,
+        }),
+      );
+    }
     if (api && kind === "revision")
       return send(
         res,

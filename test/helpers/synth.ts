@@ -17,7 +17,7 @@ export interface SynthHistory {
  * Writes `copies` replicas of each fixture session under `home` (Claude, Codex and pi layouts). Every replica
  * gets its own session id, so its chunk ids are new; file mtimes follow write order.
  */
-export function writeSyntheticHistory(home: string, copies: number): SynthHistory {
+export function writeSyntheticHistory(home: string, copies: number, first = 0): SynthHistory {
   const claudeDir = join(home, ".claude", "projects", "-home-user-synthetic");
   const codexDir = join(home, ".codex", "sessions", "2026", "06", "23");
   const piDir = join(home, ".pi", "agent", "sessions", "--home-user-synthetic--");
@@ -31,7 +31,7 @@ export function writeSyntheticHistory(home: string, copies: number): SynthHistor
   const piLarge = readFileSync(join(TRACES, "pi", "pi-mono-large-session.jsonl"), "utf8");
   const piSmall = readFileSync(join(TRACES, "pi", "pi_session.jsonl"), "utf8");
   let files = 0;
-  for (let i = 0; i < copies; i++) {
+  for (let i = first; i < first + copies; i++) {
     const n = String(i).padStart(6, "0");
     claude.forEach((text, k) => {
       writeFileSync(join(claudeDir, `synth-${k}-${n}.jsonl`), text);

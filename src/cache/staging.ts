@@ -1,0 +1,54 @@
+/**
+ * A writable copy of a remote memory's view to publish from. Files are hard links (Lance never writes into
+ * an existing data, index or manifest file), except `latest_version_hint.json`, which Lance rewrites and
+ * is therefore copied so the cached blob it came from stays intact. After Lance appends, the files the
+ * copy gained are exactly what a commit must add.
+ */
+import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
+import { basename, dirname, join, relative } from "node:path";
+
+const HINT = "latest_version_hint.json";
+
+function walk(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir).flatMap((n) => {
+    const p = join(dir, n);
+    return statSync(p).isDirectory() ? walk(p) : [p];
+  });
+}
+
+/** A staged copy: the folder holding `chunks.lance`, and the paths (relative to it) it started with. */
+export interface Stage {
+  dir: string;
+  base: Set<string>;
+}
+
+/** Copies the view folder `from` (holding `chunks.lance`, or null for a first publish) into `to`. */
+export function stageFrom(from: string | null, to: string): Stage {
+  rmSync(to, { recursive: true, force: true });
+  mkdirSync(to, { recursive: true });
+  const base = new Set<string>();
+  if (from === null) return { dir: to, base };
+  for (const src of walk(join(from, "chunks.lance"))) {
+    const rel = relative(from, src);
+    const dst = join(to, rel);
+    mkdirSync(dirname(dst), { recursive: true });
+    if (basename(src) === HINT) copyFileSync(src, dst);
+    else
+      try {
+        linkSync(src, dst);
+      } catch {
+        copyFileSync(src, dst);
+      }
+    base.add(rel);
+  }
+  return { dir: to, base };
+}
+
+/** Files the stage gained since it was made (paths relative to its folder); never the version hint. */
+export function addedFiles(stage: Stage): string[] {
+  return walk(join(stage.dir, "chunks.lance"))
+    .map((p) => relative(stage.dir, p))
+    .filter((rel) => !stage.base.has(rel) && basename(rel) !== HINT)
+    .sort();
+}

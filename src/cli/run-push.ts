@@ -1,0 +1,42 @@
+/**
+ * `funes push <memory>`.
+ */
+import { FunesError, pushMemory } from "../commands/index.js";
+import type { CliConfig } from "./config.js";
+import { formatCounts } from "./render-index.js";
+
+/** Publishes and prints what happened; exit 2 when the secret gate held back everything there was to publish. */
+export async function runPush(
+  spec: unknown,
+  flags: { create?: boolean; yes?: boolean; json?: boolean },
+  cfg: CliConfig,
+): Promise<void> {
+  const s = await pushMemory(
+    { spec: String(spec), create: flags.create === true, yes: flags.yes === true, now: cfg.now },
+    cfg,
+  );
+  const held = Object.values(s.heldBack).reduce((a, b) => a + b, 0);
+  if (flags.json === true) process.stdout.write(`${JSON.stringify(s, null, 2)}\n`);
+  else {
+    const lines = [
+      s.commit === null
+        ? `${s.memory} is up to date (${s.present} chunks already there)`
+        : `pushed ${s.published} chunks to ${s.memory} (commit ${s.commit.slice(0, 8)}, ${s.files} files, ${(s.bytes / 1024).toFixed(1)} KiB)`,
+    ];
+    if (s.created) lines.push(`  created ${s.memory} (private)`);
+    if (held > 0)
+      lines.push(
+        `  held back ${held} chunks whose blocks contain secrets (${formatCounts(s.heldBack)}) — \`funes scrub\` repairs them`,
+      );
+    if (s.waitingForVectors > 0)
+      lines.push(
+        `  ${s.waitingForVectors} chunks wait for vectors and are published once embedded (\`funes index --yes\`)`,
+      );
+    process.stdout.write(`${lines.join("\n")}\n`);
+  }
+  if (held > 0 && s.published === 0 && s.commit === null)
+    throw new FunesError(
+      "bad_input",
+      "nothing was published: every new chunk was held back by the secret gate",
+    );
+}

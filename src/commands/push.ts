@@ -1,0 +1,229 @@
+/**
+ * `funes push <memory>`: publish the local memory's embedded rows that a Hub dataset lacks. Rows waiting for
+ * a vector are never published. A fail-closed secret gate rebuilds every block about to leave the machine
+ * from its chunks, scans it whole, and holds back every chunk of a block with a finding. Repos are created
+ * only when asked (`--create`), always private. A first push to a remote that shares no chunk with this
+ * memory is refused without `--yes` (a wrong memory is the likely cause).
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { materializeView } from "../cache/index.js";
+import { stitch } from "../chunk/index.js";
+import { blockRows, embeddedRows, idsIn, LocalStore, selectRows } from "../local/index.js";
+import {
+  funesPaths,
+  PublishUnreachableError,
+  publishRows,
+  resolveMemorySpec,
+  viewsRoot,
+} from "../memory/index.js";
+import { scanSecrets } from "../redact/index.js";
+import {
+  createPrivateDataset,
+  fetchRepoHead,
+  type HubLocation,
+  HubReadOnlyError,
+  HubUriError,
+  parseHubUri,
+} from "../remote/index.js";
+import { FunesError } from "./errors.js";
+import type { ReadContext } from "./open-memory.js";
+
+/** Push options. */
+export interface PushOptions {
+  spec: string;
+  /** Create the repo (private) if it does not exist. */
+  create: boolean;
+  /** Skip the wrong-memory guard. */
+  yes: boolean;
+  now: () => number;
+}
+
+/** What a push did. */
+export interface PushSummary {
+  memory: string;
+  commit: string | null;
+  published: number;
+  /** Already on the remote. */
+  present: number;
+  /** Held back by the secret gate, by rule (chunks). */
+  heldBack: Record<string, number>;
+  /** Local rows still without a vector (published once embedded). */
+  waitingForVectors: number;
+  files: number;
+  bytes: number;
+  attempts: number;
+  created: boolean;
+}
+
+function hubLocation(spec: string, ctx: ReadContext): HubLocation {
+  const r = resolveMemorySpec(spec, ctx);
+  if (r.kind === "local")
+    throw new FunesError(
+      "bad_input",
+      `push publishes to a Hub memory (org/repo or hf://datasets/…), not "${spec}"`,
+    );
+  try {
+    return parseHubUri(r.uri);
+  } catch (err) {
+    if (err instanceof HubUriError) throw new FunesError("bad_input", err.message);
+    throw err;
+  }
+}
+
+/** Chunk ids whose block holds a secret, with the rule that found it. */
+async function secretGate(
+  store: LocalStore,
+  candidates: { id: string; sessionId: string; turnUuid: string; blockIdx: number }[],
+) {
+  const key = (b: { sessionId: string; turnUuid: string; blockIdx: number }) =>
+    `${b.sessionId}\u0000${b.turnUuid}\u0000${b.blockIdx}`;
+  const blocks = new Map<string, { sessionId: string; turnUuid: string; blockIdx: number }>();
+  for (const c of candidates) blocks.set(key(c), c);
+  const rows = await blockRows(store, [...blocks.values()]);
+  const byBlock = new Map<string, typeof rows>();
+  for (const r of rows) {
+    const k = key(r);
+    const list = byBlock.get(k);
+    if (list === undefined) byBlock.set(k, [r]);
+    else list.push(r);
+  }
+  const held = new Map<string, string>();
+  for (const list of byBlock.values()) {
+    list.sort((a, b) => a.splitIdx - b.splitIdx);
+    const [first] = await scanSecrets(stitch(list.map((r) => r.text)));
+    if (first !== undefined) for (const r of list) held.set(r.id, first.rule);
+  }
+  return held;
+}
+
+/** Publishes the local memory to a Hub memory. */
+export async function pushMemory(opts: PushOptions, ctx: ReadContext): Promise<PushSummary> {
+  const loc = hubLocation(opts.spec, ctx);
+  const client = { hubUrl: ctx.models.hubUrl, token: ctx.models.token };
+  const head = await fetchRepoHead(client, loc.repo);
+  let created = false;
+  switch (head.kind) {
+    case "offline":
+      throw new FunesError(
+        "unreachable",
+        `${loc.uri} is unreachable — can't push while offline (check your connection)`,
+      );
+    case "unauthorized":
+      throw new FunesError(
+        "no_memory",
+        `not authorized to read ${loc.uri} — set a Hugging Face token with write access (HF_TOKEN, or \`hf auth login\`)`,
+      );
+    case "missing":
+      if (!opts.create)
+        throw new FunesError(
+          "no_memory",
+          `${loc.uri} doesn't exist on the Hub — run \`funes push ${opts.spec} --create\` to create it (private), or create the dataset repo first`,
+        );
+      created = await createPrivateDataset(client, loc.repo);
+      break;
+    case "found":
+      break;
+  }
+  const store = await LocalStore.open(funesPaths(ctx.funesHome).memory);
+  if (store === null)
+    throw new FunesError("no_memory", "no local index yet — run `funes index` first, then push");
+  try {
+    const rows = await embeddedRows(store);
+    const waitingForVectors = (await store.table.countRows()) - rows.numRows;
+    const fresh = await fetchRepoHead(client, loc.repo);
+    if (fresh.kind !== "found")
+      throw new FunesError(
+        "unreachable",
+        `${loc.uri} could not be read right after creating it; run the push again`,
+      );
+    const view = await materializeView({
+      client,
+      hubCache: ctx.models.hubCache,
+      viewsRoot: viewsRoot(ctx.funesHome),
+      loc,
+      sha: fresh.sha,
+    });
+    const remoteIds = view === null ? new Set<string>() : await idsIn(view.dir);
+    const candidates: { id: string; sessionId: string; turnUuid: string; blockIdx: number }[] = [];
+    let present = 0;
+    const cols = ["id", "session_id", "turn_uuid", "block_idx"].map((c) => rows.getChild(c));
+    for (let i = 0; i < rows.numRows; i++) {
+      const id = String(cols[0]?.get(i));
+      if (remoteIds.has(id)) present++;
+      else
+        candidates.push({
+          id,
+          sessionId: String(cols[1]?.get(i)),
+          turnUuid: String(cols[2]?.get(i)),
+          blockIdx: Number(cols[3]?.get(i)),
+        });
+    }
+    if (remoteIds.size > 0 && present === 0 && candidates.length > 0 && !opts.yes)
+      throw new FunesError(
+        "bad_input",
+        `${loc.uri} holds ${remoteIds.size} chunks and shares none with your memory — is it the right memory? Re-run with --yes to publish anyway`,
+      );
+    const held = await secretGate(store, candidates);
+    const heldBack: Record<string, number> = {};
+    for (const rule of held.values()) heldBack[rule] = (heldBack[rule] ?? 0) + 1;
+    const keep = new Set(candidates.map((c) => c.id).filter((id) => !held.has(id)));
+    const summary: PushSummary = {
+      memory: loc.uri,
+      commit: null,
+      published: 0,
+      present,
+      heldBack,
+      waitingForVectors,
+      files: 0,
+      bytes: 0,
+      attempts: 0,
+      created,
+    };
+    if (keep.size === 0) return summary;
+    let result: Awaited<ReturnType<typeof publishRows>>;
+    try {
+      result = await publishRows({
+        loc,
+        client,
+        hubCache: ctx.models.hubCache,
+        funesHome: ctx.funesHome,
+        rows: selectRows(rows, keep),
+      });
+    } catch (err) {
+      if (err instanceof HubReadOnlyError)
+        throw new FunesError(
+          "no_memory",
+          `${loc.uri} is read-only for your token — recall can read it, but publishing needs write access (check your HF token)`,
+        );
+      if (err instanceof PublishUnreachableError)
+        throw new FunesError(
+          "unreachable",
+          `${loc.uri} is unreachable — can't push while offline (${err.message})`,
+        );
+      throw err;
+    }
+    Object.assign(summary, {
+      commit: result.commit,
+      published: result.added,
+      files: result.files,
+      bytes: result.bytes,
+      attempts: result.attempts,
+    });
+    writeReceipt(ctx.funesHome, loc, summary, opts.now());
+    return summary;
+  } finally {
+    store.close();
+  }
+}
+
+/** `$FUNES_HOME/pushed/<owner>--<name>[--prefix].json`: the last push of this memory to that remote. */
+function writeReceipt(funesHome: string, loc: HubLocation, s: PushSummary, now: number): void {
+  const dir = join(funesHome, "pushed");
+  mkdirSync(dir, { recursive: true });
+  const name = `${loc.repo.replace("/", "--")}${loc.prefix === "" ? "" : `--${loc.prefix.replaceAll("/", "--")}`}.json`;
+  writeFileSync(
+    join(dir, name),
+    `${JSON.stringify({ uri: loc.uri, commit: s.commit, published: s.published, at: new Date(now).toISOString() }, null, 2)}\n`,
+  );
+}

@@ -1,0 +1,125 @@
+/**
+ * The Lance side of publishing: reading local rows that have vectors, and adding to a staged copy of the
+ * remote only the rows it lacks (a merge on `id` that inserts and never updates), so two publishers'
+ * rows union and no id is ever written twice.
+ */
+import type { Table as ArrowTable } from "apache-arrow";
+import { arrow, lancedb } from "./arrow.js";
+import { COLUMNS, chunkSchema, TABLE_NAME } from "./schema.js";
+import { sqlString } from "./sql.js";
+import type { LocalStore } from "./store.js";
+
+/** Every row that has a vector (only those are ever published), all columns, in schema order. */
+export async function embeddedRows(store: LocalStore): Promise<ArrowTable> {
+  return store.table
+    .query()
+    .where("vector IS NOT NULL")
+    .select([...COLUMNS])
+    .toArrow();
+}
+
+/** Rows of `rows` whose id is in `keep`, as one Arrow table in the memory schema. */
+export function selectRows(rows: ArrowTable, keep: Set<string>): ArrowTable {
+  const schema = chunkSchema();
+  const batches = rows.batches.flatMap((b) => {
+    const ids = b.getChild("id");
+    const idx: number[] = [];
+    for (let i = 0; i < b.numRows; i++) if (keep.has(String(ids?.get(i)))) idx.push(i);
+    if (idx.length === 0) return [];
+    const cols = COLUMNS.map((c) => {
+      const v = b.getChild(c);
+      const type = schema.fields.find((f) => f.name === c)?.type;
+      const values = idx.map((i) => v?.get(i) ?? null);
+      return arrow.vectorFromArray(
+        c === "vector" ? values.map((x) => (x === null ? null : Array.from(x as Iterable<number>))) : values,
+        type,
+      ).data[0];
+    });
+    return [
+      new arrow.RecordBatch(
+        schema,
+        arrow.makeData({
+          type: new arrow.Struct(schema.fields),
+          length: idx.length,
+          children: cols as never[],
+        }),
+      ),
+    ];
+  });
+  return new arrow.Table(schema, batches);
+}
+
+/** Stored ids of the table in `dir` (empty when there is none). */
+export async function idsIn(dir: string): Promise<Set<string>> {
+  const db = await lancedb.connect(dir);
+  try {
+    if (!(await db.tableNames()).includes(TABLE_NAME)) return new Set();
+    const t = await db.openTable(TABLE_NAME);
+    const out = new Set<string>();
+    for (const v of (await t.query().select(["id"]).toArrow()).getChild("id") ?? []) out.add(String(v));
+    t.close();
+    return out;
+  } finally {
+    db.close();
+  }
+}
+
+/** Adds the rows `dir`'s table lacks (creating the table if there is none); returns how many were added. */
+export async function appendMissing(dir: string, rows: ArrowTable): Promise<number> {
+  const db = await lancedb.connect(dir);
+  try {
+    if (!(await db.tableNames()).includes(TABLE_NAME)) {
+      const t = await db.createEmptyTable(TABLE_NAME, chunkSchema());
+      if (rows.numRows > 0) await t.add(rows);
+      t.close();
+      return rows.numRows;
+    }
+    const t = await db.openTable(TABLE_NAME);
+    const r = await t.mergeInsert("id").whenNotMatchedInsertAll().execute(rows);
+    t.close();
+    return r.numInsertedRows;
+  } finally {
+    db.close();
+  }
+}
+
+/** Every chunk of the given blocks, for rebuilding them whole before the secret gate. */
+export async function blockRows(
+  store: LocalStore,
+  blocks: { sessionId: string; turnUuid: string; blockIdx: number }[],
+): Promise<
+  { sessionId: string; turnUuid: string; blockIdx: number; splitIdx: number; id: string; text: string }[]
+> {
+  const out: {
+    sessionId: string;
+    turnUuid: string;
+    blockIdx: number;
+    splitIdx: number;
+    id: string;
+    text: string;
+  }[] = [];
+  for (let i = 0; i < blocks.length; i += 200) {
+    const where = blocks
+      .slice(i, i + 200)
+      .map(
+        (b) =>
+          `(session_id = ${sqlString(b.sessionId)} AND turn_uuid = ${sqlString(b.turnUuid)} AND block_idx = ${b.blockIdx})`,
+      )
+      .join(" OR ");
+    const rows = await store.table
+      .query()
+      .where(where)
+      .select(["id", "session_id", "turn_uuid", "block_idx", "split_idx", "text"])
+      .toArray();
+    for (const r of rows)
+      out.push({
+        sessionId: String(r.session_id),
+        turnUuid: String(r.turn_uuid),
+        blockIdx: Number(r.block_idx),
+        splitIdx: Number(r.split_idx),
+        id: String(r.id),
+        text: String(r.text),
+      });
+  }
+  return out;
+}

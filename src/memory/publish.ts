@@ -1,0 +1,104 @@
+/**
+ * Append-only, compare-and-swap publishing (shared/spec/publish-protocol.md): stage a copy of the remote at
+ * its head S, add only the rows it lacks, and commit exactly the files that adds with `parentCommit = S`. If
+ * anyone published in between, the Hub refuses (412): refresh to the new head, recompute, retry after a
+ * jittered wait. No commit ever rewrites an existing path, so every commit leaves a readable memory and two
+ * publishers end with the union of their rows.
+ */
+import { readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import type { Table as ArrowTable } from "apache-arrow";
+import { addedFiles, materializeView, stageFrom } from "../cache/index.js";
+import { appendMissing } from "../local/index.js";
+import {
+  commitFiles,
+  fetchRepoHead,
+  type HubClient,
+  HubConflictError,
+  type HubLocation,
+  lancePath,
+} from "../remote/index.js";
+import { viewsRoot } from "./remote-memory.js";
+
+/** What a publish did. */
+export interface PublishResult {
+  /** The new commit, or null when the remote already had every row. */
+  commit: string | null;
+  added: number;
+  files: number;
+  bytes: number;
+  attempts: number;
+}
+
+/** The remote could not be reached or named. */
+export class PublishUnreachableError extends Error {}
+
+/** Publishing options. */
+export interface PublishOptions {
+  loc: HubLocation;
+  client: HubClient;
+  hubCache: string;
+  funesHome: string;
+  rows: ArrowTable;
+  /** Tries before giving up on a remote that keeps moving (≥ concurrent writers + 2). */
+  maxAttempts?: number;
+  /** Waits between tries, ms (injected by tests). */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const wait = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Publishes `rows` (those the remote lacks) in one commit, retrying on conflicts. */
+export async function publishRows(o: PublishOptions): Promise<PublishResult> {
+  const max = o.maxAttempts ?? 12;
+  const sleep = o.sleep ?? wait;
+  for (let attempt = 1; attempt <= max; attempt++) {
+    const head = await fetchRepoHead(o.client, o.loc.repo);
+    if (head.kind !== "found")
+      throw new PublishUnreachableError(head.kind === "offline" ? head.reason : head.kind);
+    const view = await materializeView({
+      client: o.client,
+      hubCache: o.hubCache,
+      viewsRoot: viewsRoot(o.funesHome),
+      loc: o.loc,
+      sha: head.sha,
+    });
+    const stage = stageFrom(
+      view?.dir ?? null,
+      join(o.funesHome, "staging", `${process.pid}-${attempt}-${head.sha.slice(0, 8)}`),
+    );
+    const added = await appendMissing(stage.dir, o.rows);
+    if (added === 0) {
+      rmSync(stage.dir, { recursive: true, force: true });
+      return { commit: null, added: 0, files: 0, bytes: 0, attempts: attempt };
+    }
+    const rels = addedFiles(stage);
+    const base = lancePath(o.loc);
+    const files = rels.map((rel) => ({
+      path: `${base}/${rel.slice("chunks.lance/".length)}`,
+      content: new Blob([readFileSync(join(stage.dir, rel))]),
+    }));
+    rmSync(stage.dir, { recursive: true, force: true });
+    try {
+      const sha = await commitFiles({
+        client: o.client,
+        repo: o.loc.repo,
+        parentCommit: head.sha,
+        title: `funes push: +${added} chunks`,
+        files,
+      });
+      return {
+        commit: sha,
+        added,
+        files: files.length,
+        bytes: files.reduce((n, f) => n + f.content.size, 0),
+        attempts: attempt,
+      };
+    } catch (err) {
+      if (!(err instanceof HubConflictError) || attempt === max) throw err;
+      // Jittered exponential backoff, capped: concurrent publishers spread out instead of colliding again.
+      await sleep(Math.random() * Math.min(4000, 100 * 2 ** attempt));
+    }
+  }
+  throw new HubConflictError(`the remote kept moving after ${max} attempts; run the push again`);
+}

@@ -1,0 +1,294 @@
+/**
+ * Publishing to a Hub memory against the loopback Hub stand-in, through the real @huggingface/hub client:
+ * round trip, idempotent re-push, concurrent publishers, and the secret gate.
+ */
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LocalStore } from "../../src/local/index.js";
+import { type CliEnv, runFunes, startFunes } from "../helpers/cli.js";
+import { copyFixture, TEST_HUB_CACHE, tempDir } from "../helpers/fixtures.js";
+import { type HubStandin, startHubStandin } from "../helpers/hub-standin.js";
+import { writeSyntheticHistory } from "../helpers/synth.js";
+
+const TOKEN = "hf_standintokenforpushtests";
+let t: { dir: string; cleanup: () => void };
+let hub: HubStandin;
+
+function userEnv(name: string): CliEnv {
+  const home = join(t.dir, `${name}-home`);
+  mkdirSync(home, { recursive: true });
+  return {
+    home,
+    funesHome: join(t.dir, `${name}-funes`),
+    extra: { HF_HUB_CACHE: TEST_HUB_CACHE, HF_ENDPOINT: hub.url, HF_TOKEN: TOKEN },
+  };
+}
+
+/** A reader whose HF cache is its own (so downloads are visible), with the test embedder. */
+function readerEnv(name: string): CliEnv {
+  const e = userEnv(name);
+  return {
+    ...e,
+    extra: {
+      ...e.extra,
+      HF_HUB_CACHE: join(t.dir, `${name}-hf`),
+      FUNES_EMBED_MODEL_DIR: join(
+        TEST_HUB_CACHE,
+        "models--BAAI--bge-small-en-v1.5",
+        "snapshots",
+        "5c38ec7c405ec4b44b94cc5a9bb96e735b38267a",
+      ),
+    },
+  };
+}
+
+async function remoteIds(repo: string): Promise<string[]> {
+  return idsAt(hub.repos.get(repo)?.files ?? new Map());
+}
+
+/** Opens a commit's files with Lance and returns every stored id. */
+async function idsAt(files: Map<string, Buffer>): Promise<string[]> {
+  const dir = mkdtempSync(join(t.dir, "open-"));
+  for (const [p, b] of files) {
+    if (!p.startsWith("chunks.lance/")) continue;
+    mkdirSync(join(dir, p, ".."), { recursive: true });
+    writeFileSync(join(dir, p), b);
+  }
+  const store = await LocalStore.open(dir);
+  if (store === null) return [];
+  try {
+    const ids = (await store.table.query().select(["id"]).toArray()).map((r) => String(r.id));
+    return ids;
+  } finally {
+    store.close();
+  }
+}
+
+beforeAll(async () => {
+  t = tempDir();
+  hub = await startHubStandin(new Map());
+});
+afterAll(async () => {
+  await hub.close();
+  t.cleanup();
+});
+
+describe("funes push", () => {
+  it("creates a private repo, publishes, and a second machine recalls the same passages", async () => {
+    const a = userEnv("a");
+    mkdirSync(join(a.home, ".codex"), { recursive: true });
+    copyFixture("codex", join(a.home, ".codex", "sessions"));
+    expect((await runFunes(["index", "--yes"], a)).code).toBe(0);
+    const refused = await runFunes(["push", "acme/mem"], a);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(
+      "hf://datasets/acme/mem doesn't exist on the Hub — run `funes push acme/mem --create`",
+    );
+    const push = await runFunes(["push", "acme/mem", "--create", "--json"], a);
+    expect(push.code, push.stderr).toBe(0);
+    const s = JSON.parse(push.stdout);
+    expect(s).toMatchObject({ created: true, published: 26, present: 0, waitingForVectors: 0 });
+    expect(hub.repos.get("acme/mem")?.private).toBe(true);
+    expect(hub.committedPaths.some((p) => p.endsWith("latest_version_hint.json"))).toBe(false);
+    expect((await remoteIds("acme/mem")).length).toBe(26);
+    // What we publish opens in lance 7.0.0, the reference's Lance.
+    const dir = mkdtempSync(join(t.dir, "lance7-"));
+    for (const [p, b] of hub.repos.get("acme/mem")?.files ?? []) {
+      mkdirSync(join(dir, p, ".."), { recursive: true });
+      writeFileSync(join(dir, p), b);
+    }
+    const old = createRequire(import.meta.url)("lancedb030");
+    const db = await old.connect(dir);
+    const table = await db.openTable("chunks");
+    expect(await table.countRows()).toBe(26);
+    expect(await table.countRows("vector IS NULL")).toBe(0);
+    expect((await table.schema()).metadata.get("embedding_model")).toBe("BAAI/bge-small-en-v1.5");
+    table.close();
+    db.close();
+
+    const again = await runFunes(["push", "acme/mem"], a);
+    expect(again.stdout).toBe("hf://datasets/acme/mem is up to date (26 chunks already there)\n");
+
+    const b = readerEnv("b");
+    const args = ["recall", "portfolio website", "-k", "2", "--rerank-budget", "0", "--half-life", "0"];
+    const local = await runFunes(args, a);
+    const remote = await runFunes([...args, "--memory", "acme/mem"], b);
+    expect(remote.code, remote.stderr).toBe(0);
+    expect(remote.stdout).toBe(
+      local.stdout.replaceAll(join(a.funesHome, "memory"), "hf://datasets/acme/mem"),
+    );
+  });
+
+  it("publishes only what is new, uploading about as much as the new rows", async () => {
+    const a = userEnv("a");
+    writeFileSync(
+      join(a.home, ".codex", "sessions", "extra.jsonl"),
+      `${JSON.stringify({ type: "session_meta", timestamp: "2026-06-24T00:00:00Z", payload: { id: "extra-session", cwd: "/w" } })}\n${JSON.stringify({ timestamp: "2026-06-24T00:00:01Z", type: "response_item", payload: { type: "message", role: "user", content: [{ type: "input_text", text: "one more question about the portfolio" }] } })}\n`,
+    );
+    expect((await runFunes(["index", "--yes"], a)).code).toBe(0);
+    const push = await runFunes(["push", "acme/mem", "--json"], a);
+    const s = JSON.parse(push.stdout);
+    expect(s).toMatchObject({ published: 1, present: 26 });
+    expect(s.bytes).toBeLessThan(20_000);
+    expect((await remoteIds("acme/mem")).length).toBe(27);
+  });
+
+  it("refuses a first push to a remote that shares nothing, unless --yes", async () => {
+    const c = userEnv("c");
+    writeSyntheticHistory(c.home, 1, 7);
+    expect((await runFunes(["index", "--yes"], c)).code).toBe(0);
+    const r = await runFunes(["push", "acme/mem"], c);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("shares none with your memory — is it the right memory? Re-run with --yes");
+  });
+
+  it("two publishers at once end with the union, no duplicates, every commit readable", async () => {
+    const [p, q] = [userEnv("p"), userEnv("q")];
+    writeSyntheticHistory(p.home, 1, 100);
+    writeSyntheticHistory(q.home, 1, 200);
+    for (const e of [p, q]) expect((await runFunes(["index", "--yes"], e)).code).toBe(0);
+    // Start both from the same empty repo.
+    expect(
+      (
+        await runFunes(["push", "acme/race", "--create", "--json"], {
+          ...p,
+          extra: { ...p.extra, HF_ENDPOINT: "http://127.0.0.1:9" },
+        })
+      ).code,
+    ).toBe(1);
+    hub.repos.set("acme/race", {
+      type: "dataset",
+      commit: "0".repeat(40),
+      files: new Map([[".gitattributes", Buffer.from("")]]),
+    });
+    const runs = [
+      startFunes(["push", "acme/race", "--json"], p),
+      startFunes(["push", "acme/race", "--json"], q),
+    ];
+    const outs = await Promise.all(
+      runs.map(
+        (c) =>
+          new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+            let out = "";
+            let err = "";
+            c.stdout?.on("data", (d) => (out += d));
+            c.stderr?.on("data", (d) => (err += d));
+            c.on("close", (code) => resolve({ code, out, err }));
+          }),
+      ),
+    );
+    for (const o of outs) expect(o.code, o.err).toBe(0);
+    const published = outs.map((o) => JSON.parse(o.out).published as number);
+    const ids = await remoteIds("acme/race");
+    expect(ids.length).toBe(published[0]! + published[1]!);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(published.every((n) => n > 1000)).toBe(true);
+    // Every commit on the way is a memory that opens, with no duplicate ids.
+    for (const c of hub.history.get("acme/race") ?? []) {
+      const at = await idsAt(c.files);
+      expect(new Set(at).size).toBe(at.length);
+    }
+  });
+
+  it("retries after a 412 and lands exactly once", async () => {
+    const a = userEnv("a");
+    writeFileSync(
+      join(a.home, ".codex", "sessions", "more.jsonl"),
+      `${JSON.stringify({ type: "session_meta", timestamp: "2026-06-25T00:00:00Z", payload: { id: "more-session", cwd: "/w" } })}\n${JSON.stringify({ timestamp: "2026-06-25T00:00:01Z", type: "response_item", payload: { type: "message", role: "user", content: [{ type: "input_text", text: "and another" }] } })}\n`,
+    );
+    expect((await runFunes(["index", "--yes"], a)).code).toBe(0);
+    hub.conflicts = 2;
+    const r = await runFunes(["push", "acme/mem", "--json"], a);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ published: 1, attempts: 3 });
+    const ids = await remoteIds("acme/mem");
+    expect(ids.length).toBe(28);
+    expect(new Set(ids).size).toBe(28);
+  });
+});
+
+describe("the push secret gate", () => {
+  it("publishes none of 20+ planted credential kinds that reached the memory, and says what it held back", async () => {
+    const { PLANTED } = await import("../helpers/secrets.js");
+    const { LocalStore: Store, writeVectors } = await import("../../src/local/index.js");
+    const s = userEnv("s");
+    // A memory written by a tool that did not redact (say, an older version): rows straight into Lance.
+    const store = await Store.openOrCreate(join(s.funesHome, "memory"));
+    const row = (i: number, text: string, blockIdx: number, splitIdx = 0) => ({
+      id: `row-${i}`,
+      text,
+      sessionId: "leaky",
+      workdir: "-w",
+      turnUuid: `t-${blockIdx}`,
+      parentUuid: null,
+      seq: blockIdx,
+      ts: "2026-11-01T00:00:00Z",
+      role: "assistant",
+      blockType: "text",
+      toolName: null,
+      sourcePath: "/x",
+      blockIdx,
+      splitIdx,
+      harness: "claude_code",
+      repo: "",
+    });
+    const rows = PLANTED.map(([kind, secret, wrap], i) => row(i, `${kind}: ${wrap(secret)}`, i));
+    // A clean block, and a block split in two whose secret sits only in its second piece.
+    rows.push(row(100, "nothing secret in this block at all", 200));
+    rows.push(
+      row(101, "first half of a split block", 201, 0),
+      row(102, `second half ghp_${"a1B2".repeat(9)}`, 201, 1),
+    );
+    await store.append(rows);
+    const unit = new Float32Array(384);
+    unit[0] = 1;
+    await writeVectors(store.table, new Map(rows.map((r) => [r.id, unit])));
+    store.close();
+
+    const r = await runFunes(["push", "acme/leaky", "--create", "--json"], s);
+    expect(r.code, r.stderr).toBe(0);
+    const summary = JSON.parse(r.stdout);
+    expect(summary.published).toBe(1);
+    const heldTotal = Object.values(summary.heldBack as Record<string, number>).reduce((a, b) => a + b, 0);
+    expect(heldTotal).toBe(PLANTED.length + 2);
+    const published = await remoteIds("acme/leaky");
+    expect(published).toEqual(["row-100"]);
+    const text = await runFunes(["push", "acme/leaky"], s);
+    expect(text.stdout).toContain(`held back ${PLANTED.length + 2} chunks whose blocks contain secrets`);
+  });
+
+  it("exits 2 when everything new was held back", async () => {
+    const s = userEnv("s");
+    const { LocalStore: Store, writeVectors } = await import("../../src/local/index.js");
+    const store = await Store.openOrCreate(join(s.funesHome, "memory"));
+    await store.append([
+      {
+        id: "only-secret",
+        text: `token ghp_${"Zz9y".repeat(9)}`,
+        sessionId: "leaky2",
+        workdir: "-w",
+        turnUuid: "t",
+        parentUuid: null,
+        seq: 0,
+        ts: "",
+        role: "user",
+        blockType: "text",
+        toolName: null,
+        sourcePath: "/x",
+        blockIdx: 0,
+        splitIdx: 0,
+        harness: "codex",
+        repo: "",
+      },
+    ]);
+    const unit = new Float32Array(384);
+    unit[1] = 1;
+    await writeVectors(store.table, new Map([["only-secret", unit]]));
+    store.close();
+    const r = await runFunes(["push", "acme/leaky", "--yes"], s);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("nothing was published: every new chunk was held back by the secret gate");
+  });
+});
