@@ -3,7 +3,15 @@
  * index, scans and counts. Knows Lance and the chunk row; knows nothing of the Hub, agents or commands.
  */
 export { arrow } from "./arrow.js";
-export { appendMissing, blockRows, embeddedRows, idsIn, selectRows } from "./publish-rows.js";
+export {
+  appendMissing,
+  blockRows,
+  embeddedRows,
+  idsIn,
+  REMOTE_REINDEX_ROWS,
+  refreshTextIndex,
+  selectRows,
+} from "./publish-rows.js";
 export {
   type HitRow,
   hasHarnessColumn,

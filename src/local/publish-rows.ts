@@ -83,6 +83,32 @@ export async function appendMissing(dir: string, rows: ArrowTable): Promise<numb
   }
 }
 
+/** Unindexed rows after which a published memory's text index is rebuilt (the reference's threshold). */
+export const REMOTE_REINDEX_ROWS = 500;
+
+/**
+ * Keeps a staged memory's full-text index useful: built when missing, rebuilt once `threshold` rows sit
+ * outside it. A rebuild writes only new files (a new index folder, a transaction, a manifest), so it rides in
+ * the same append-only commit. Positions off: lance 7.0.0 reads that index, and optimize() never runs here.
+ */
+export async function refreshTextIndex(dir: string, threshold = REMOTE_REINDEX_ROWS): Promise<boolean> {
+  const db = await lancedb.connect(dir);
+  try {
+    const t = await db.openTable(TABLE_NAME);
+    try {
+      const has = (await t.listIndices()).some((i) => i.name === "text_idx");
+      const unindexed = has ? ((await t.indexStats("text_idx"))?.numUnindexedRows ?? 0) : Number.POSITIVE_INFINITY;
+      if (unindexed < threshold) return false;
+      await t.createIndex("text", { config: lancedb.Index.fts({ withPosition: false }), replace: true, name: "text_idx" });
+      return true;
+    } finally {
+      t.close();
+    }
+  } finally {
+    db.close();
+  }
+}
+
 /** Every chunk of the given blocks, for rebuilding them whole before the secret gate. */
 export async function blockRows(
   store: LocalStore,

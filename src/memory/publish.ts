@@ -9,7 +9,7 @@ import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Table as ArrowTable } from "apache-arrow";
 import { addedFiles, materializeView, stageFrom } from "../cache/index.js";
-import { appendMissing } from "../local/index.js";
+import { appendMissing, refreshTextIndex } from "../local/index.js";
 import {
   commitFiles,
   fetchRepoHead,
@@ -72,6 +72,7 @@ export async function publishRows(o: PublishOptions): Promise<PublishResult> {
       rmSync(stage.dir, { recursive: true, force: true });
       return { commit: null, added: 0, files: 0, bytes: 0, attempts: attempt };
     }
+    await refreshTextIndex(stage.dir);
     const rels = addedFiles(stage);
     const base = lancePath(o.loc);
     const files = rels.map((rel) => ({

@@ -119,6 +119,13 @@ describe("funes push", () => {
     expect(remote.stdout).toBe(
       local.stdout.replaceAll(join(a.funesHome, "memory"), "hf://datasets/acme/mem"),
     );
+    // The published memory carries a text index: a reader without models still finds it by keyword.
+    expect([...(hub.repos.get("acme/mem")?.files.keys() ?? [])].some((p) => p.startsWith("chunks.lance/_indices/"))).toBe(true);
+    const bare = userEnv("bare");
+    const kw = await runFunes([...args, "--memory", "acme/mem"], { ...bare, extra: { ...bare.extra, HF_HUB_CACHE: join(t.dir, "bare-hf") } });
+    expect(kw.code, kw.stderr).toBe(0);
+    expect(kw.stdout).toMatch(/^note: keyword-only recall — /);
+    expect(kw.stdout).toContain("make me a portfolio website, im a graphic designer\n");
   });
 
   it("publishes only what is new, uploading about as much as the new rows", async () => {
