@@ -24,6 +24,9 @@ export async function runPush(
         : `pushed ${s.published} chunks to ${s.memory} (commit ${s.commit.slice(0, 8)}, ${s.files} files, ${(s.bytes / 1024).toFixed(1)} KiB)`,
     ];
     if (s.created) lines.push(`  created ${s.memory} (private)`);
+    if (s.card === "created" || s.card === "refreshed") lines.push(`  dataset card ${s.card}`);
+    if (s.card === "unreadable")
+      lines.push("  note: dataset card left untouched (couldn't read the current one)");
     if (held > 0)
       lines.push(
         `  held back ${held} chunks whose blocks contain secrets (${formatCounts(s.heldBack)}) — \`funes scrub\` repairs them`,

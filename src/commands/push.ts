@@ -54,6 +54,8 @@ export interface PushSummary {
   bytes: number;
   attempts: number;
   created: boolean;
+  /** What happened to the dataset card. */
+  card: string;
 }
 
 function hubLocation(spec: string, ctx: ReadContext): HubLocation {
@@ -179,6 +181,7 @@ export async function pushMemory(opts: PushOptions, ctx: ReadContext): Promise<P
       bytes: 0,
       attempts: 0,
       created,
+      card: "none",
     };
     if (keep.size === 0) return summary;
     let result: Awaited<ReturnType<typeof publishRows>>;
@@ -189,6 +192,7 @@ export async function pushMemory(opts: PushOptions, ctx: ReadContext): Promise<P
         hubCache: ctx.models.hubCache,
         funesHome: ctx.funesHome,
         rows: selectRows(rows, keep),
+        now: opts.now,
       });
     } catch (err) {
       if (err instanceof HubReadOnlyError)
@@ -209,6 +213,7 @@ export async function pushMemory(opts: PushOptions, ctx: ReadContext): Promise<P
       files: result.files,
       bytes: result.bytes,
       attempts: result.attempts,
+      card: result.card,
     });
     writeReceipt(ctx.funesHome, loc, summary, opts.now());
     return summary;

@@ -6,6 +6,7 @@ export { arrow } from "./arrow.js";
 export {
   appendMissing,
   blockRows,
+  countRowsIn,
   embeddedRows,
   idsIn,
   REMOTE_REINDEX_ROWS,

@@ -49,6 +49,19 @@ export function selectRows(rows: ArrowTable, keep: Set<string>): ArrowTable {
   return new arrow.Table(schema, batches);
 }
 
+/** Rows of the table in `dir`. */
+export async function countRowsIn(dir: string): Promise<number> {
+  const db = await lancedb.connect(dir);
+  try {
+    const t = await db.openTable(TABLE_NAME);
+    const n = await t.countRows();
+    t.close();
+    return n;
+  } finally {
+    db.close();
+  }
+}
+
 /** Stored ids of the table in `dir` (empty when there is none). */
 export async function idsIn(dir: string): Promise<Set<string>> {
   const db = await lancedb.connect(dir);
@@ -97,9 +110,15 @@ export async function refreshTextIndex(dir: string, threshold = REMOTE_REINDEX_R
     const t = await db.openTable(TABLE_NAME);
     try {
       const has = (await t.listIndices()).some((i) => i.name === "text_idx");
-      const unindexed = has ? ((await t.indexStats("text_idx"))?.numUnindexedRows ?? 0) : Number.POSITIVE_INFINITY;
+      const unindexed = has
+        ? ((await t.indexStats("text_idx"))?.numUnindexedRows ?? 0)
+        : Number.POSITIVE_INFINITY;
       if (unindexed < threshold) return false;
-      await t.createIndex("text", { config: lancedb.Index.fts({ withPosition: false }), replace: true, name: "text_idx" });
+      await t.createIndex("text", {
+        config: lancedb.Index.fts({ withPosition: false }),
+        replace: true,
+        name: "text_idx",
+      });
       return true;
     } finally {
       t.close();

@@ -9,7 +9,8 @@ import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Table as ArrowTable } from "apache-arrow";
 import { addedFiles, materializeView, stageFrom } from "../cache/index.js";
-import { appendMissing, refreshTextIndex } from "../local/index.js";
+import { mergeCard } from "../card/index.js";
+import { appendMissing, countRowsIn, EMBEDDING_MODEL, refreshTextIndex } from "../local/index.js";
 import {
   commitFiles,
   fetchRepoHead,
@@ -17,6 +18,7 @@ import {
   HubConflictError,
   type HubLocation,
   lancePath,
+  readRepoText,
 } from "../remote/index.js";
 import { viewsRoot } from "./remote-memory.js";
 
@@ -28,6 +30,8 @@ export interface PublishResult {
   files: number;
   bytes: number;
   attempts: number;
+  /** What happened to the dataset card (root memories only). */
+  card: "created" | "refreshed" | "unchanged" | "hand-written" | "unreadable" | "none";
 }
 
 /** The remote could not be reached or named. */
@@ -44,6 +48,31 @@ export interface PublishOptions {
   maxAttempts?: number;
   /** Waits between tries, ms (injected by tests). */
   sleep?: (ms: number) => Promise<void>;
+  /** ms since the epoch (the card's date). */
+  now: () => number;
+}
+
+/** The card to commit with the data: created, its stats refreshed, or none (hand-written, unreadable). */
+async function cardFile(
+  o: PublishOptions,
+  sha: string,
+  chunks: number,
+): Promise<{ state: PublishResult["card"]; file?: { path: string; content: Blob } }> {
+  let current: string | null;
+  try {
+    current = await readRepoText(o.client, o.loc.repo, sha, "README.md");
+  } catch {
+    // An unreadable card cannot be told from a hand-written one: leave it alone.
+    return { state: "unreadable" };
+  }
+  const merged = mergeCard(current, {
+    repo: o.loc.repo,
+    chunks,
+    embeddingModel: EMBEDDING_MODEL,
+    date: new Date(o.now()).toISOString().slice(0, 10),
+  });
+  if (merged.text === null) return { state: merged.action };
+  return { state: merged.action, file: { path: "README.md", content: new Blob([merged.text]) } };
 }
 
 const wait = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
@@ -70,7 +99,7 @@ export async function publishRows(o: PublishOptions): Promise<PublishResult> {
     const added = await appendMissing(stage.dir, o.rows);
     if (added === 0) {
       rmSync(stage.dir, { recursive: true, force: true });
-      return { commit: null, added: 0, files: 0, bytes: 0, attempts: attempt };
+      return { commit: null, added: 0, files: 0, bytes: 0, attempts: attempt, card: "none" };
     }
     await refreshTextIndex(stage.dir);
     const rels = addedFiles(stage);
@@ -79,6 +108,11 @@ export async function publishRows(o: PublishOptions): Promise<PublishResult> {
       path: `${base}/${rel.slice("chunks.lance/".length)}`,
       content: new Blob([readFileSync(join(stage.dir, rel))]),
     }));
+    const card =
+      o.loc.prefix === ""
+        ? await cardFile(o, head.sha, await countRowsIn(stage.dir))
+        : { state: "none" as const };
+    if (card.file !== undefined) files.push(card.file);
     rmSync(stage.dir, { recursive: true, force: true });
     try {
       const sha = await commitFiles({
@@ -94,6 +128,7 @@ export async function publishRows(o: PublishOptions): Promise<PublishResult> {
         files: files.length,
         bytes: files.reduce((n, f) => n + f.content.size, 0),
         attempts: attempt,
+        card: card.state,
       };
     } catch (err) {
       if (!(err instanceof HubConflictError) || attempt === max) throw err;

@@ -89,7 +89,16 @@ describe("funes push", () => {
     const push = await runFunes(["push", "acme/mem", "--create", "--json"], a);
     expect(push.code, push.stderr).toBe(0);
     const s = JSON.parse(push.stdout);
-    expect(s).toMatchObject({ created: true, published: 26, present: 0, waitingForVectors: 0 });
+    expect(s).toMatchObject({
+      created: true,
+      published: 26,
+      present: 0,
+      waitingForVectors: 0,
+      card: "created",
+    });
+    const card = hub.repos.get("acme/mem")?.files.get("README.md")?.toString("utf8") ?? "";
+    expect(card).toContain("tags:\n  - funes\n");
+    expect(card).toContain("| Chunks | 26 |");
     expect(hub.repos.get("acme/mem")?.private).toBe(true);
     expect(hub.committedPaths.some((p) => p.endsWith("latest_version_hint.json"))).toBe(false);
     expect((await remoteIds("acme/mem")).length).toBe(26);
@@ -120,9 +129,16 @@ describe("funes push", () => {
       local.stdout.replaceAll(join(a.funesHome, "memory"), "hf://datasets/acme/mem"),
     );
     // The published memory carries a text index: a reader without models still finds it by keyword.
-    expect([...(hub.repos.get("acme/mem")?.files.keys() ?? [])].some((p) => p.startsWith("chunks.lance/_indices/"))).toBe(true);
+    expect(
+      [...(hub.repos.get("acme/mem")?.files.keys() ?? [])].some((p) =>
+        p.startsWith("chunks.lance/_indices/"),
+      ),
+    ).toBe(true);
     const bare = userEnv("bare");
-    const kw = await runFunes([...args, "--memory", "acme/mem"], { ...bare, extra: { ...bare.extra, HF_HUB_CACHE: join(t.dir, "bare-hf") } });
+    const kw = await runFunes([...args, "--memory", "acme/mem"], {
+      ...bare,
+      extra: { ...bare.extra, HF_HUB_CACHE: join(t.dir, "bare-hf") },
+    });
     expect(kw.code, kw.stderr).toBe(0);
     expect(kw.stdout).toMatch(/^note: keyword-only recall — /);
     expect(kw.stdout).toContain("make me a portfolio website, im a graphic designer\n");
@@ -137,7 +153,8 @@ describe("funes push", () => {
     expect((await runFunes(["index", "--yes"], a)).code).toBe(0);
     const push = await runFunes(["push", "acme/mem", "--json"], a);
     const s = JSON.parse(push.stdout);
-    expect(s).toMatchObject({ published: 1, present: 26 });
+    expect(s).toMatchObject({ published: 1, present: 26, card: "refreshed" });
+    expect(hub.repos.get("acme/mem")?.files.get("README.md")?.toString("utf8")).toContain("| Chunks | 27 |");
     expect(s.bytes).toBeLessThan(20_000);
     expect((await remoteIds("acme/mem")).length).toBe(27);
   });
@@ -207,9 +224,12 @@ describe("funes push", () => {
     );
     expect((await runFunes(["index", "--yes"], a)).code).toBe(0);
     hub.conflicts = 2;
+    const handWritten = Buffer.from("# Our memory\n\nWritten by hand; funes must not touch it.\n");
+    hub.repos.get("acme/mem")?.files.set("README.md", handWritten);
     const r = await runFunes(["push", "acme/mem", "--json"], a);
     expect(r.code, r.stderr).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ published: 1, attempts: 3 });
+    expect(JSON.parse(r.stdout)).toMatchObject({ published: 1, attempts: 3, card: "hand-written" });
+    expect(hub.repos.get("acme/mem")?.files.get("README.md")).toEqual(handWritten);
     const ids = await remoteIds("acme/mem");
     expect(ids.length).toBe(28);
     expect(new Set(ids).size).toBe(28);

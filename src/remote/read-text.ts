@@ -1,0 +1,22 @@
+/**
+ * Reading a small text file of a repo at a commit straight into memory (not through the cache): the
+ * dataset card, which changes with every push.
+ */
+import { downloadFile } from "@huggingface/hub";
+import { type HubClient, hubParams } from "./access.js";
+
+/** The file's text, or null when the repo has no such file. Other failures throw. */
+export async function readRepoText(
+  client: HubClient,
+  repo: string,
+  sha: string,
+  path: string,
+): Promise<string | null> {
+  const blob = await downloadFile({
+    repo: { type: "dataset", name: repo },
+    path,
+    revision: sha,
+    ...hubParams(client),
+  });
+  return blob === null ? null : await blob.text();
+}
