@@ -29,7 +29,7 @@ export async function runPush(
       lines.push("  note: dataset card left untouched (couldn't read the current one)");
     if (held > 0)
       lines.push(
-        `  held back ${held} chunks whose blocks contain secrets (${formatCounts(s.heldBack)}) — \`funes scrub\` repairs them`,
+        `  held back ${held} chunks whose blocks contain secrets (${formatCounts(s.heldBack)}) — they stay on this machine`,
       );
     if (s.waitingForVectors > 0)
       lines.push(
