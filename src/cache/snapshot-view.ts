@@ -12,6 +12,7 @@ import {
   mkdirSync,
   readdirSync,
   realpathSync,
+  renameSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -77,6 +78,19 @@ export async function materializeView(o: {
   }
   writeFileSync(join(dir, MARKER), JSON.stringify({ sha: o.sha, files: files.length }));
   return { dir, sha: o.sha, files: files.length };
+}
+
+/**
+ * Keeps a published stage as the view of the commit it became: the next read or push of that commit then
+ * needs no download at all (the stage holds exactly the commit's files).
+ */
+export function adoptAsView(stageDir: string, viewsRoot: string, loc: HubLocation, sha: string): SnapshotView {
+  const dir = join(repoViews(viewsRoot, loc), sha);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dirname(dir), { recursive: true });
+  renameSync(stageDir, dir);
+  writeFileSync(join(dir, MARKER), JSON.stringify({ sha, files: -1, from: "push" }));
+  return { dir, sha, files: -1 };
 }
 
 /** The most recently completed view of `loc`, for reading while the Hub is unreachable. */

@@ -8,7 +8,7 @@
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Table as ArrowTable } from "apache-arrow";
-import { addedFiles, materializeView, stageFrom } from "../cache/index.js";
+import { addedFiles, adoptAsView, materializeView, stageFrom } from "../cache/index.js";
 import { mergeCard } from "../card/index.js";
 import { appendMissing, countRowsIn, EMBEDDING_MODEL, refreshTextIndex } from "../local/index.js";
 import {
@@ -113,7 +113,6 @@ export async function publishRows(o: PublishOptions): Promise<PublishResult> {
         ? await cardFile(o, head.sha, await countRowsIn(stage.dir))
         : { state: "none" as const };
     if (card.file !== undefined) files.push(card.file);
-    rmSync(stage.dir, { recursive: true, force: true });
     try {
       const sha = await commitFiles({
         client: o.client,
@@ -122,6 +121,8 @@ export async function publishRows(o: PublishOptions): Promise<PublishResult> {
         title: `funes push: +${added} chunks`,
         files,
       });
+      // The stage is now exactly that commit: keep it as its view, so nothing is downloaded to read it.
+      adoptAsView(stage.dir, viewsRoot(o.funesHome), o.loc, sha);
       return {
         commit: sha,
         added,
@@ -131,6 +132,7 @@ export async function publishRows(o: PublishOptions): Promise<PublishResult> {
         card: card.state,
       };
     } catch (err) {
+      rmSync(stage.dir, { recursive: true, force: true });
       if (!(err instanceof HubConflictError) || attempt === max) throw err;
       // Jittered exponential backoff, capped: concurrent publishers spread out instead of colliding again.
       await sleep(Math.random() * Math.min(4000, 100 * 2 ** attempt));

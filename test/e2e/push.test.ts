@@ -319,3 +319,24 @@ describe("the push secret gate", () => {
     expect(r.stderr).toContain("nothing was published: every new chunk was held back by the secret gate");
   });
 });
+
+describe("push downloads", () => {
+  it("a second push downloads nothing it published itself", async () => {
+    const d = userEnv("d");
+    mkdirSync(join(d.home, ".codex"), { recursive: true });
+    copyFixture("codex", join(d.home, ".codex", "sessions"));
+    expect((await runFunes(["index", "--yes"], d)).code).toBe(0);
+    expect((await runFunes(["push", "acme/dl", "--create"], d)).code).toBe(0);
+    writeFileSync(
+      join(d.home, ".codex", "sessions", "next.jsonl"),
+      `${JSON.stringify({ type: "session_meta", timestamp: "2026-06-26T00:00:00Z", payload: { id: "next-session", cwd: "/w" } })}\n${JSON.stringify({ timestamp: "2026-06-26T00:00:01Z", type: "response_item", payload: { type: "message", role: "user", content: [{ type: "input_text", text: "next one" }] } })}\n`,
+    );
+    expect((await runFunes(["index", "--yes"], d)).code).toBe(0);
+    const before = hub.requests.length;
+    const r = await runFunes(["push", "acme/dl", "--json"], d);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).published).toBe(1);
+    const fileGets = hub.requests.slice(before).filter((q) => q.method === "GET" && q.path.includes("/resolve/") && q.path.includes("chunks.lance"));
+    expect(fileGets).toEqual([]);
+  });
+});
