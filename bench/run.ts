@@ -16,6 +16,7 @@ import { ROOT } from "../test/helpers/fixtures.js";
 import { writeSyntheticHistory } from "../test/helpers/synth.js";
 import { BENCH_HUB, benchModels, ensureBenchModels, type Row } from "./models-bench.js";
 import { benchRecall } from "./recall-bench.js";
+import { benchRemote } from "./remote-bench.js";
 
 const COPIES = Number(process.env.BENCH_COPIES ?? 75);
 
@@ -181,6 +182,7 @@ async function main(): Promise<void> {
       ],
     ];
     rows.push(...(await benchRecall(funesHome, home, BENCH_HUB, join(dir, "none"))));
+    rows.push(...(await benchRemote({ home, funesHome, tinyHub, benchHub: BENCH_HUB, dir })));
     rows.push(...(await benchModels()));
     const w = Math.max(...rows.map((r) => r[0].length));
     process.stdout.write("\nfunes benchmark — local index (text first), vectors and models\n");

@@ -96,8 +96,14 @@ export async function appendMissing(dir: string, rows: ArrowTable): Promise<numb
   }
 }
 
-/** Unindexed rows after which a published memory's text index is rebuilt (the reference's threshold). */
+/** Unindexed rows after which a published memory's text index is rebuilt (the reference's threshold)... */
 export const REMOTE_REINDEX_ROWS = 500;
+/**
+ * ...and only once they are also this share of the indexed rows. A rebuild re-uploads the whole index
+ * (Node's Lance cannot add a delta to it), so this bounds its cost per pushed row instead of re-uploading
+ * a 100k-row index every 500 rows; rows outside the index are still found, by a scan.
+ */
+export const REMOTE_REINDEX_SHARE = 0.1;
 
 /**
  * Keeps a staged memory's full-text index useful: built when missing, rebuilt once `threshold` rows sit
@@ -110,10 +116,9 @@ export async function refreshTextIndex(dir: string, threshold = REMOTE_REINDEX_R
     const t = await db.openTable(TABLE_NAME);
     try {
       const has = (await t.listIndices()).some((i) => i.name === "text_idx");
-      const unindexed = has
-        ? ((await t.indexStats("text_idx"))?.numUnindexedRows ?? 0)
-        : Number.POSITIVE_INFINITY;
-      if (unindexed < threshold) return false;
+      const st = has ? await t.indexStats("text_idx") : undefined;
+      const unindexed = has ? (st?.numUnindexedRows ?? 0) : Number.POSITIVE_INFINITY;
+      if (unindexed < threshold || unindexed < (st?.numIndexedRows ?? 0) * REMOTE_REINDEX_SHARE) return false;
       await t.createIndex("text", {
         config: lancedb.Index.fts({ withPosition: false }),
         replace: true,
