@@ -4,13 +4,26 @@
  * memory cold (files fetched), warm (head unchanged), and from the local memory, with the same models.
  */
 import { join } from "node:path";
-import { DEFAULT_RERANK_BUDGET_MS, localMemoryFor, ModelSession, openReadTarget, recall } from "../src/commands/index.js";
+import {
+  DEFAULT_RERANK_BUDGET_MS,
+  localMemoryFor,
+  ModelSession,
+  openReadTarget,
+  readWith,
+  recall,
+} from "../src/commands/index.js";
 import { runFunes } from "../test/helpers/cli.js";
 import { startHubStandin } from "../test/helpers/hub-standin.js";
 import { writeSyntheticHistory } from "../test/helpers/synth.js";
 import type { Row } from "./models-bench.js";
 
-const QUERIES = ["theme file watcher", "publish a release", "session compaction summary", "oauth login flow", "npm install errors"];
+const QUERIES = [
+  "theme file watcher",
+  "publish a release",
+  "session compaction summary",
+  "oauth login flow",
+  "npm install errors",
+];
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -18,10 +31,20 @@ function median(xs: number[]): number {
 }
 
 /** Runs the Hub benchmarks on the memory under `funesHome` (vectors from `tinyHub`'s embedder). */
-export async function benchRemote(o: { home: string; funesHome: string; tinyHub: string; benchHub: string; dir: string }): Promise<Row[]> {
+export async function benchRemote(o: {
+  home: string;
+  funesHome: string;
+  tinyHub: string;
+  benchHub: string;
+  dir: string;
+}): Promise<Row[]> {
   const hub = await startHubStandin(new Map());
   try {
-    const env = { home: o.home, funesHome: o.funesHome, extra: { HF_HUB_CACHE: o.tinyHub, HF_ENDPOINT: hub.url, HF_TOKEN: "hf_benchtokenfortheloopbackhub" } };
+    const env = {
+      home: o.home,
+      funesHome: o.funesHome,
+      extra: { HF_HUB_CACHE: o.tinyHub, HF_ENDPOINT: hub.url, HF_TOKEN: "hf_benchtokenfortheloopbackhub" },
+    };
     let t0 = performance.now();
     const first = await runFunes(["push", "bench/memory", "--create", "--json"], env);
     if (first.code !== 0) throw new Error(`push failed: ${first.stderr}`);
@@ -37,13 +60,34 @@ export async function benchRemote(o: { home: string; funesHome: string; tinyHub:
     const downloads = hub.requests.slice(gets0).filter((r) => r.path.includes("/resolve/")).length;
 
     // Recall: local vs the published memory read from an empty FUNES_HOME.
-    const models = new ModelSession({ hubCache: o.benchHub, reranker: "ms-marco-MiniLM-L-6-v2", threads: 2, hubUrl: hub.url, token: "hf_benchtokenfortheloopbackhub" });
-    const readerCtx = { funesHome: join(o.dir, "reader"), home: o.home, models: { ...models.config, hubCache: join(o.dir, "reader-hf") } };
-    const opts = (query: string) => ({ query, k: 8, candidates: 30, halfLifeDays: 30, neighbors: 1, rerankBudgetMs: DEFAULT_RERANK_BUDGET_MS, now: Date.now() });
+    const models = new ModelSession({
+      hubCache: o.benchHub,
+      reranker: "ms-marco-MiniLM-L-6-v2",
+      threads: 2,
+      hubUrl: hub.url,
+      token: "hf_benchtokenfortheloopbackhub",
+    });
+    const readerCtx = {
+      funesHome: join(o.dir, "reader"),
+      home: o.home,
+      models: { ...models.config, hubCache: join(o.dir, "reader-hf") },
+    };
+    const opts = (query: string) => ({
+      query,
+      k: 8,
+      candidates: 30,
+      halfLifeDays: 30,
+      neighbors: 1,
+      rerankBudgetMs: DEFAULT_RERANK_BUDGET_MS,
+      now: Date.now(),
+    });
     const local = { memory: localMemoryFor(undefined, { funesHome: o.funesHome, home: o.home }), notes: [] };
     await recall(local, opts("warm up"), models);
     t0 = performance.now();
-    const coldTarget = await openReadTarget("bench/memory", { ...readerCtx, models: { ...readerCtx.models, hubCache: join(o.dir, "reader-hf") } });
+    const coldTarget = await openReadTarget("bench/memory", {
+      ...readerCtx,
+      models: { ...readerCtx.models, hubCache: join(o.dir, "reader-hf") },
+    });
     await recall(coldTarget, opts(QUERIES[0] as string), models);
     const coldMs = performance.now() - t0;
     const localMs: number[] = [];
@@ -56,7 +100,9 @@ export async function benchRemote(o: { home: string; funesHome: string; tinyHub:
         localMs.push(performance.now() - t);
         const before = hub.requests.length;
         t = performance.now();
-        await recall(await openReadTarget("bench/memory", readerCtx), opts(q), models);
+        await readWith(await openReadTarget("bench/memory", readerCtx), (target) =>
+          recall(target, opts(q), models),
+        );
         warmMs.push(performance.now() - t);
         warmRequests = hub.requests.length - before;
       }
@@ -73,7 +119,11 @@ export async function benchRemote(o: { home: string; funesHome: string; tinyHub:
         "∝ N, no full download",
       ],
       ["remote recall, cold (files fetched into the cache)", `${(coldMs / 1000).toFixed(2)} s`, ""],
-      ["remote recall warm vs local (p50)", `${median(warmMs).toFixed(0)} ms vs ${median(localMs).toFixed(0)} ms (${(median(warmMs) / median(localMs)).toFixed(2)}x)`, "warm ≤ 1.1x local"],
+      [
+        "remote recall warm vs local (p50)",
+        `${median(warmMs).toFixed(0)} ms vs ${median(localMs).toFixed(0)} ms (${(median(warmMs) / median(localMs)).toFixed(2)}x)`,
+        "warm ≤ 1.1x local",
+      ],
       ["requests made by a warm remote recall", String(warmRequests), "1"],
     ];
   } finally {

@@ -3,5 +3,11 @@
  * per-commit folders of hard links Lance opens read-only. Fetches through remote/; knows nothing of commands.
  */
 
-export { adoptAsView, materializeView, newestView, type SnapshotView, type ViewProgress } from "./snapshot-view.js";
+export {
+  adoptAsView,
+  materializeView,
+  newestView,
+  type SnapshotView,
+  type ViewProgress,
+} from "./snapshot-view.js";
 export { addedFiles, type Stage, stageFrom } from "./staging.js";

@@ -84,7 +84,12 @@ export async function materializeView(o: {
  * Keeps a published stage as the view of the commit it became: the next read or push of that commit then
  * needs no download at all (the stage holds exactly the commit's files).
  */
-export function adoptAsView(stageDir: string, viewsRoot: string, loc: HubLocation, sha: string): SnapshotView {
+export function adoptAsView(
+  stageDir: string,
+  viewsRoot: string,
+  loc: HubLocation,
+  sha: string,
+): SnapshotView {
   const dir = join(repoViews(viewsRoot, loc), sha);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dirname(dir), { recursive: true });

@@ -1,7 +1,14 @@
 /**
  * `funes get <session_id> <turn_uuid>`.
  */
-import { FunesError, formatGetAgent, getTurn, openReadTarget, type TurnView } from "../commands/index.js";
+import {
+  FunesError,
+  formatGetAgent,
+  getTurn,
+  openReadTarget,
+  settledTarget,
+  type TurnView,
+} from "../commands/index.js";
 import type { CliConfig } from "./config.js";
 import { nonNegativeInt } from "./parse-args.js";
 
@@ -67,9 +74,8 @@ export async function runGet(
   flags: GetFlags,
   cfg: CliConfig,
 ): Promise<void> {
-  const { memory, notes } = await openReadTarget(
-    flags.memory === undefined ? undefined : String(flags.memory),
-    cfg,
+  const { memory, notes } = await settledTarget(
+    await openReadTarget(flags.memory === undefined ? undefined : String(flags.memory), cfg),
   );
   const window = flags.window === undefined ? 3 : nonNegativeInt(flags.window, "--window");
   const format =

@@ -7,6 +7,7 @@ import {
   formatRecallAgent,
   ModelSession,
   openReadTarget,
+  readWith,
   recall,
 } from "../commands/index.js";
 import type { CliConfig } from "./config.js";
@@ -42,25 +43,27 @@ export async function runRecall(words: unknown[], flags: RecallFlags, cfg: CliCo
     flags.reranker === undefined ? cfg.models : { ...cfg.models, reranker: String(flags.reranker) },
   );
   try {
-    const result = await recall(
-      target,
-      {
-        query,
-        k: flags.k === undefined ? 8 : positiveInt(flags.k, "-k"),
-        candidates: flags.candidates === undefined ? 30 : positiveInt(flags.candidates, "--candidates"),
-        blockType: str(flags.type),
-        harness: str(flags.harness),
-        since: str(flags.since),
-        until: str(flags.until),
-        halfLifeDays: flags.halfLife === undefined ? 30 : nonNegativeNumber(flags.halfLife, "--half-life"),
-        neighbors: flags.neighbors === undefined ? 1 : nonNegativeInt(flags.neighbors, "--neighbors"),
-        rerankBudgetMs:
-          flags.rerankBudget === undefined
-            ? DEFAULT_RERANK_BUDGET_MS
-            : nonNegativeInt(flags.rerankBudget, "--rerank-budget"),
-        now: cfg.now(),
-      },
-      models,
+    const result = await readWith(target, (t) =>
+      recall(
+        t,
+        {
+          query,
+          k: flags.k === undefined ? 8 : positiveInt(flags.k, "-k"),
+          candidates: flags.candidates === undefined ? 30 : positiveInt(flags.candidates, "--candidates"),
+          blockType: str(flags.type),
+          harness: str(flags.harness),
+          since: str(flags.since),
+          until: str(flags.until),
+          halfLifeDays: flags.halfLife === undefined ? 30 : nonNegativeNumber(flags.halfLife, "--half-life"),
+          neighbors: flags.neighbors === undefined ? 1 : nonNegativeInt(flags.neighbors, "--neighbors"),
+          rerankBudgetMs:
+            flags.rerankBudget === undefined
+              ? DEFAULT_RERANK_BUDGET_MS
+              : nonNegativeInt(flags.rerankBudget, "--rerank-budget"),
+          now: cfg.now(),
+        },
+        models,
+      ),
     );
     process.stdout.write(
       flags.json === true ? `${JSON.stringify(result, null, 2)}\n` : formatRecallAgent(result),

@@ -1,14 +1,13 @@
 /**
  * `funes status`.
  */
-import { formatStatus, memoryStatus, openReadTarget } from "../commands/index.js";
+import { formatStatus, memoryStatus, openReadTarget, settledTarget } from "../commands/index.js";
 import type { CliConfig } from "./config.js";
 
 /** Prints a memory's status. */
 export async function runStatus(flags: { memory?: string; json?: boolean }, cfg: CliConfig): Promise<void> {
-  const { memory, notes } = await openReadTarget(
-    flags.memory === undefined ? undefined : String(flags.memory),
-    cfg,
+  const { memory, notes } = await settledTarget(
+    await openReadTarget(flags.memory === undefined ? undefined : String(flags.memory), cfg),
   );
   const report = await memoryStatus(memory, cfg);
   process.stdout.write(

@@ -24,6 +24,8 @@ export {
   openReadTarget,
   type ReadContext,
   type ReadTarget,
+  readWith,
+  settledTarget,
 } from "./open-memory.js";
 export { type PushOptions, type PushSummary, pushMemory } from "./push.js";
 export {

@@ -3,8 +3,17 @@
  * the head of `main` (or, with the Hub unreachable, its newest cached view, else the local memory), plus the
  * note a reader should see first. Failures are FunesErrors with the reference's wording.
  */
+
+import { newestView } from "../cache/index.js";
 import { IncompatibleMemoryError, LocalStore, storeExists } from "../local/index.js";
-import { type LocalMemory, localMemory, readRemote, resolveMemorySpec } from "../memory/index.js";
+import {
+  type LocalMemory,
+  localMemory,
+  type RemoteReadState,
+  readRemote,
+  resolveMemorySpec,
+  viewsRoot,
+} from "../memory/index.js";
 import { HubUriError, parseHubUri } from "../remote/index.js";
 import { FunesError } from "./errors.js";
 import type { ModelsConfig } from "./models-config.js";
@@ -24,6 +33,23 @@ export interface ReadContext extends HomeContext {
 export interface ReadTarget {
   memory: LocalMemory;
   notes: string[];
+  /**
+   * Set when `memory` is a cached copy read while the remote's head is still being checked: resolves to
+   * null when that copy is current, else to the target to read instead.
+   */
+  verify?: () => Promise<ReadTarget | null>;
+}
+
+/** The target to read, once the remote's head is known (no speculation). */
+export async function settledTarget(target: ReadTarget): Promise<ReadTarget> {
+  return target.verify === undefined ? target : ((await target.verify()) ?? target);
+}
+
+/** Runs a read on a target, and again on the fresh one if the cached copy turned out to be stale. */
+export async function readWith<T>(target: ReadTarget, run: (t: ReadTarget) => Promise<T>): Promise<T> {
+  const result = await run(target);
+  const fresh = target.verify === undefined ? null : await target.verify();
+  return fresh === null ? result : run(fresh);
 }
 
 /** The local memory a spec names; a Hub spec is a FunesError (for commands that only work locally). */
@@ -49,8 +75,35 @@ export async function openReadTarget(spec: string | undefined | null, ctx: ReadC
     throw err;
   }
   const client = { hubUrl: ctx.models.hubUrl, token: ctx.models.token };
-  const state = await readRemote(loc, { funesHome: ctx.funesHome, hubCache: ctx.models.hubCache, client });
   const label = r.uri;
+  const rctx = { funesHome: ctx.funesHome, hubCache: ctx.models.hubCache, client };
+  // Start resolving the head now; errors are kept for whoever awaits the result.
+  const settled = readRemote(loc, rctx).then(
+    (state) => ({ state }),
+    (error: unknown) => ({ error }),
+  );
+  const settle = async () => {
+    const s = await settled;
+    if ("error" in s) throw s.error;
+    return remoteTarget(s.state, label, ctx);
+  };
+  // With a copy of this memory cached, read it while the head is checked: the usual case (nothing
+  // published since) then costs no more than a local read; if the head moved, the caller reads again.
+  const cached = newestView(viewsRoot(ctx.funesHome), loc);
+  if (cached === null) return settle();
+  return {
+    memory: { ...localMemory(cached.dir, false), label },
+    notes: [],
+    verify: async () => {
+      const s = await settled;
+      if ("state" in s && s.state.kind === "ready" && s.state.view.sha === cached.sha) return null;
+      return settle();
+    },
+  };
+}
+
+/** The read target for a remote's state, or the FunesError that explains it. */
+function remoteTarget(state: RemoteReadState, label: string, ctx: ReadContext): ReadTarget {
   switch (state.kind) {
     case "ready":
       return { memory: { ...localMemory(state.view.dir, false), label }, notes: [] };

@@ -17,7 +17,9 @@ import {
   memoryStatus,
   openReadTarget,
   type ReadContext,
+  readWith,
   recall,
+  settledTarget,
 } from "../commands/index.js";
 
 /** What the server needs. */
@@ -66,6 +68,7 @@ export function createMcpServer(ctx: McpContext): McpServer {
     .describe("Which memory: a local memory directory or `local`; defaults to the server's memory");
   const memoryFor = (m: string | undefined) =>
     openReadTarget(m !== undefined && m.trim() !== "" ? m : ctx.memory, ctx);
+  const settledFor = async (m: string | undefined) => settledTarget(await memoryFor(m));
 
   server.registerTool(
     "recall",
@@ -90,22 +93,24 @@ export function createMcpServer(ctx: McpContext): McpServer {
     async (a) =>
       answer("recall", async () =>
         formatRecallAgent(
-          await recall(
-            await memoryFor(a.memory),
-            {
-              query: a.query,
-              k: a.k ?? 8,
-              candidates: 30,
-              blockType: a.block_type,
-              harness: a.harness,
-              since: a.since,
-              until: a.until,
-              halfLifeDays: 30,
-              neighbors: 1,
-              rerankBudgetMs: DEFAULT_RERANK_BUDGET_MS,
-              now: ctx.now(),
-            },
-            ctx.session,
+          await readWith(await memoryFor(a.memory), (target) =>
+            recall(
+              target,
+              {
+                query: a.query,
+                k: a.k ?? 8,
+                candidates: 30,
+                blockType: a.block_type,
+                harness: a.harness,
+                since: a.since,
+                until: a.until,
+                halfLifeDays: 30,
+                neighbors: 1,
+                rerankBudgetMs: DEFAULT_RERANK_BUDGET_MS,
+                now: ctx.now(),
+              },
+              ctx.session,
+            ),
           ),
         ),
       ),
@@ -130,7 +135,7 @@ export function createMcpServer(ctx: McpContext): McpServer {
     },
     async (a) =>
       answer("get", async () => {
-        const { memory, notes } = await memoryFor(a.memory);
+        const { memory, notes } = await settledFor(a.memory);
         return formatGetAgent(
           await getTurn(memory, a.session_id, a.turn_uuid, a.window ?? 3),
           a.session_id,
@@ -145,7 +150,7 @@ export function createMcpServer(ctx: McpContext): McpServer {
     { description: STATUS_DESCRIPTION, inputSchema: { memory: memoryArg } },
     async (a) =>
       answer("status", async () => {
-        const { memory, notes } = await memoryFor(a.memory);
+        const { memory, notes } = await settledFor(a.memory);
         const report = await memoryStatus(memory, ctx);
         return `${notes.map((n) => `${n}\n`).join("")}${formatStatus(report, ctx.now())}`;
       }),

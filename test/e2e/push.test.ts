@@ -157,6 +157,25 @@ describe("funes push", () => {
     expect(hub.repos.get("acme/mem")?.files.get("README.md")?.toString("utf8")).toContain("| Chunks | 27 |");
     expect(s.bytes).toBeLessThan(20_000);
     expect((await remoteIds("acme/mem")).length).toBe(27);
+    // The reader from the first test has a cached copy of the old commit: it must still see the new row.
+    const b = readerEnv("b");
+    const r = await runFunes(
+      [
+        "recall",
+        "one more question",
+        "-k",
+        "1",
+        "--rerank-budget",
+        "0",
+        "--half-life",
+        "0",
+        "--memory",
+        "acme/mem",
+      ],
+      b,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain("one more question about the portfolio\n");
   });
 
   it("refuses a first push to a remote that shares nothing, unless --yes", async () => {
@@ -336,7 +355,9 @@ describe("push downloads", () => {
     const r = await runFunes(["push", "acme/dl", "--json"], d);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).published).toBe(1);
-    const fileGets = hub.requests.slice(before).filter((q) => q.method === "GET" && q.path.includes("/resolve/") && q.path.includes("chunks.lance"));
+    const fileGets = hub.requests
+      .slice(before)
+      .filter((q) => q.method === "GET" && q.path.includes("/resolve/") && q.path.includes("chunks.lance"));
     expect(fileGets).toEqual([]);
   });
 });
