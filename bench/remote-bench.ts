@@ -3,6 +3,8 @@
  * then N new chunks onto it (bytes should follow N, with nothing downloaded), and recall from the published
  * memory cold (files fetched), warm (head unchanged), and from the local memory, with the same models.
  */
+
+import { spawn } from "node:child_process";
 import { join } from "node:path";
 import {
   DEFAULT_RERANK_BUDGET_MS,
@@ -13,7 +15,7 @@ import {
   recall,
 } from "../src/commands/index.js";
 import { runFunes } from "../test/helpers/cli.js";
-import { startHubStandin } from "../test/helpers/hub-standin.js";
+import { ROOT } from "../test/helpers/fixtures.js";
 import { writeSyntheticHistory } from "../test/helpers/synth.js";
 import type { Row } from "./models-bench.js";
 
@@ -38,7 +40,15 @@ export async function benchRemote(o: {
   benchHub: string;
   dir: string;
 }): Promise<Row[]> {
-  const hub = await startHubStandin(new Map());
+  const server = spawn(process.execPath, ["--import", "tsx", join(ROOT, "bench", "hub-server.ts")], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  const url = await new Promise<string>((resolve) =>
+    server.stdout.once("data", (d) => resolve(String(d).trim())),
+  );
+  const stats = async () =>
+    (await (await fetch(`${url}/__stats`)).json()) as { requests: number; paths: string[] };
+  const hub = { url };
   try {
     const env = {
       home: o.home,
@@ -52,12 +62,14 @@ export async function benchRemote(o: {
     const s1 = JSON.parse(first.stdout) as { published: number; bytes: number };
     writeSyntheticHistory(o.home, 1, 9000);
     await runFunes(["index", "--yes"], env);
-    const gets0 = hub.requests.length;
+    const gets0 = (await stats()).requests;
     t0 = performance.now();
     const second = await runFunes(["push", "bench/memory", "--json"], env);
     const secondMs = performance.now() - t0;
     const s2 = JSON.parse(second.stdout) as { published: number; bytes: number };
-    const downloads = hub.requests.slice(gets0).filter((r) => r.path.includes("/resolve/")).length;
+    const downloads = (await stats()).paths
+      .slice(gets0 + 1)
+      .filter((p) => p.includes("/resolve/") && p.includes("chunks.lance")).length;
 
     // Recall: local vs the published memory read from an empty FUNES_HOME.
     const models = new ModelSession({
@@ -98,13 +110,13 @@ export async function benchRemote(o: {
         let t = performance.now();
         await recall(local, opts(q), models);
         localMs.push(performance.now() - t);
-        const before = hub.requests.length;
+        const before = (await stats()).requests;
         t = performance.now();
         await readWith(await openReadTarget("bench/memory", readerCtx), (target) =>
           recall(target, opts(q), models),
         );
         warmMs.push(performance.now() - t);
-        warmRequests = hub.requests.length - before;
+        warmRequests = (await stats()).requests - before - 1;
       }
     await models.close();
     return [
@@ -115,7 +127,7 @@ export async function benchRemote(o: {
       ],
       [
         `push of ${s2.published} new chunks onto it`,
-        `${(s2.bytes / 1024).toFixed(0)} KiB (${Math.round(s2.bytes / s2.published)} B/chunk), ${(secondMs / 1000).toFixed(1)} s, ${downloads} files downloaded`,
+        `${(s2.bytes / 1024).toFixed(0)} KiB (${Math.round(s2.bytes / s2.published)} B/chunk), ${(secondMs / 1000).toFixed(1)} s, ${downloads} data files downloaded`,
         "∝ N, no full download",
       ],
       ["remote recall, cold (files fetched into the cache)", `${(coldMs / 1000).toFixed(2)} s`, ""],
@@ -127,6 +139,6 @@ export async function benchRemote(o: {
       ["requests made by a warm remote recall", String(warmRequests), "1"],
     ];
   } finally {
-    await hub.close();
+    server.stdin.end();
   }
 }

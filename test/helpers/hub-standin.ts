@@ -92,6 +92,16 @@ export async function startHubStandin(
     for await (const c of req) chunks.push(c as Buffer);
     const raw = Buffer.concat(chunks);
     const body = raw.toString("utf8");
+    if (path === "/__stats")
+      return send(
+        res,
+        200,
+        JSON.stringify({
+          requests: state.requests.length,
+          uploadedBytes: state.uploadedBytes,
+          paths: state.requests.map((r) => r.path),
+        }),
+      );
     if (state.offline) return send(res, 503, "{}");
     const put = /^\/__lfs\/([0-9a-f]{64})$/.exec(path);
     if (put !== null && req.method === "PUT") {
