@@ -5,7 +5,13 @@
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { DEFAULT_RERANK_BUDGET_MS, localMemoryFor, ModelSession, recall } from "../src/commands/index.js";
+import {
+  DEFAULT_RERANK_BUDGET_MS,
+  localMemoryFor,
+  ModelSession,
+  recall,
+  recallOptions,
+} from "../src/commands/index.js";
 import { CLI } from "../test/helpers/cli.js";
 import type { Row } from "./models-bench.js";
 
@@ -36,15 +42,7 @@ async function timeRecalls(
   budget: number,
 ): Promise<number[]> {
   const memory = { memory: localMemoryFor(undefined, { funesHome, home }), notes: [] };
-  const opts = (query: string) => ({
-    query,
-    k: 8,
-    candidates: 30,
-    halfLifeDays: 30,
-    neighbors: 1,
-    rerankBudgetMs: budget,
-    now: Date.now(),
-  });
+  const opts = (query: string) => recallOptions(query, Date.now(), { rerankBudgetMs: budget });
   await recall(memory, opts("warm up the models"), models);
   const out: number[] = [];
   for (let round = 0; round < 2; round++)

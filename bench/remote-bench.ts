@@ -13,6 +13,7 @@ import {
   openReadTarget,
   readWith,
   recall,
+  recallOptions,
 } from "../src/commands/index.js";
 import { runFunes } from "../test/helpers/cli.js";
 import { ROOT } from "../test/helpers/fixtures.js";
@@ -84,15 +85,8 @@ export async function benchRemote(o: {
       home: o.home,
       models: { ...models.config, hubCache: join(o.dir, "reader-hf") },
     };
-    const opts = (query: string) => ({
-      query,
-      k: 8,
-      candidates: 30,
-      halfLifeDays: 30,
-      neighbors: 1,
-      rerankBudgetMs: DEFAULT_RERANK_BUDGET_MS,
-      now: Date.now(),
-    });
+    const opts = (query: string) =>
+      recallOptions(query, Date.now(), { rerankBudgetMs: DEFAULT_RERANK_BUDGET_MS });
     const local = { memory: localMemoryFor(undefined, { funesHome: o.funesHome, home: o.home }), notes: [] };
     await recall(local, opts("warm up"), models);
     t0 = performance.now();

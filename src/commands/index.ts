@@ -37,6 +37,7 @@ export {
   type RecallOptions,
   type RecallResult,
   recall,
+  recallOptions,
 } from "./recall.js";
 export { memoryStatus, type StatusReport } from "./status.js";
 export { formatAge, formatStatus } from "./status-format.js";

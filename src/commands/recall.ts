@@ -52,6 +52,20 @@ export interface RecallOptions {
   now: number;
 }
 
+/** Recall options with the defaults (k 8, 30 candidates, 30-day half-life, 1 neighbour, default budget). */
+export function recallOptions(query: string, now: number, more: Partial<RecallOptions> = {}): RecallOptions {
+  return {
+    query,
+    k: 8,
+    candidates: 30,
+    halfLifeDays: 30,
+    neighbors: 1,
+    rerankBudgetMs: DEFAULT_RERANK_BUDGET_MS,
+    now,
+    ...more,
+  };
+}
+
 /** A chunk shown under a hit. */
 export interface RecallNeighbor {
   role: string;

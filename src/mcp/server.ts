@@ -6,7 +6,6 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import {
-  DEFAULT_RERANK_BUDGET_MS,
   FunesError,
   formatGetAgent,
   formatRecallAgent,
@@ -19,6 +18,7 @@ import {
   type ReadContext,
   readWith,
   recall,
+  recallOptions,
   settledTarget,
 } from "../commands/index.js";
 
@@ -96,19 +96,13 @@ export function createMcpServer(ctx: McpContext): McpServer {
           await readWith(await memoryFor(a.memory), (target) =>
             recall(
               target,
-              {
-                query: a.query,
+              recallOptions(a.query, ctx.now(), {
                 k: a.k ?? 8,
-                candidates: 30,
                 blockType: a.block_type,
                 harness: a.harness,
                 since: a.since,
                 until: a.until,
-                halfLifeDays: 30,
-                neighbors: 1,
-                rerankBudgetMs: DEFAULT_RERANK_BUDGET_MS,
-                now: ctx.now(),
-              },
+              }),
               ctx.session,
             ),
           ),
