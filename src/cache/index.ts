@@ -3,6 +3,7 @@
  * per-commit folders of hard links Lance opens read-only. Fetches through remote/; knows nothing of commands.
  */
 
+export { type CachedMemory, listCachedMemories, type PruneResult, pruneCache } from "./inventory.js";
 export {
   adoptAsView,
   materializeView,

@@ -7,6 +7,7 @@ import { cac } from "cac";
 import { FunesError, type FunesErrorCode } from "../commands/index.js";
 import { UnknownHarnessError } from "../traces/index.js";
 import { readConfig } from "./config.js";
+import { runCache } from "./run-cache.js";
 import { runGet } from "./run-get.js";
 import { runIndex } from "./run-index.js";
 import { runMcp } from "./run-mcp.js";
@@ -100,6 +101,15 @@ async function main(argv: string[]): Promise<number> {
     .example("funes mcp")
     .example("funes mcp ~/team-memory")
     .action((memory) => runMcp(memory, cfg, pkg.version));
+  cli
+    .command(
+      "cache [action]",
+      "Show the Hub memories read on this machine (status), or remove their older copies (prune)",
+    )
+    .option("--json", "Print as JSON")
+    .example("funes cache")
+    .example("funes cache prune")
+    .action((action, flags) => runCache(action, flags, cfg));
   cli.help();
   cli.version(pkg.version);
   cli.parse(argv, { run: false });

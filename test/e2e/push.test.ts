@@ -361,3 +361,34 @@ describe("push downloads", () => {
     expect(fileGets).toEqual([]);
   });
 });
+
+describe("funes cache", () => {
+  it("lists the Hub memories read here, prunes older commits, and the newest still reads offline", async () => {
+    const b = readerEnv("b");
+    const status = await runFunes(["cache", "--json"], b);
+    expect(status.code, status.stderr).toBe(0);
+    const mem = JSON.parse(status.stdout).memories.find((m: { key: string }) => m.key === "acme--mem/_root");
+    expect(mem.views.length).toBeGreaterThanOrEqual(2);
+    const pruned = await runFunes(["cache", "prune", "--json"], b);
+    expect(pruned.code, pruned.stderr).toBe(0);
+    expect(JSON.parse(pruned.stdout).views).toBe(mem.views.length - 1);
+    const after = JSON.parse((await runFunes(["cache", "--json"], b)).stdout).memories.find(
+      (m: { key: string }) => m.key === "acme--mem/_root",
+    );
+    expect(after.views).toEqual([mem.views[0]]);
+    hub.offline = true;
+    try {
+      const r = await runFunes(
+        ["recall", "portfolio", "-k", "1", "--rerank-budget", "0", "--memory", "acme/mem"],
+        b,
+      );
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(
+        /^note: remote hf:\/\/datasets\/acme\/mem unreachable — reading its cached copy at /,
+      );
+      expect(r.stdout).toContain(" --memory hf://datasets/acme/mem\n");
+    } finally {
+      hub.offline = false;
+    }
+  });
+});
