@@ -17,7 +17,7 @@ import {
   resolveMemorySpec,
   viewsRoot,
 } from "../memory/index.js";
-import { scanSecrets } from "../redact/index.js";
+import { findingsPerText } from "../redact/index.js";
 import {
   createPrivateDataset,
   fetchRepoHead,
@@ -91,10 +91,16 @@ async function secretGate(
     else list.push(r);
   }
   const held = new Map<string, string>();
-  for (const list of byBlock.values()) {
-    list.sort((a, b) => a.splitIdx - b.splitIdx);
-    const [first] = await scanSecrets(stitch(list.map((r) => r.text)));
-    if (first !== undefined) for (const r of list) held.set(r.id, first.rule);
+  const lists = [...byBlock.values()];
+  for (const l of lists) l.sort((a, b) => a.splitIdx - b.splitIdx);
+  // Whole blocks, scanned a few hundred per scanner call.
+  for (let i = 0; i < lists.length; i += 256) {
+    const group = lists.slice(i, i + 256);
+    const found = await findingsPerText(group.map((l) => stitch(l.map((r) => r.text))));
+    group.forEach((l, j) => {
+      const first = found[j]?.[0];
+      if (first !== undefined) for (const r of l) held.set(r.id, first.rule);
+    });
   }
   return held;
 }
@@ -133,7 +139,8 @@ export async function pushMemory(opts: PushOptions, ctx: ReadContext): Promise<P
   try {
     const rows = await embeddedRows(store);
     const waitingForVectors = (await store.table.countRows()) - rows.numRows;
-    const fresh = await fetchRepoHead(client, loc.repo);
+    // Only a repo just created needs a second look at its head.
+    const fresh = head.kind === "found" ? head : await fetchRepoHead(client, loc.repo);
     if (fresh.kind !== "found")
       throw new FunesError(
         "unreachable",

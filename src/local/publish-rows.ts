@@ -6,7 +6,6 @@
 import type { Table as ArrowTable } from "apache-arrow";
 import { arrow, lancedb } from "./arrow.js";
 import { COLUMNS, chunkSchema, TABLE_NAME } from "./schema.js";
-import { sqlString } from "./sql.js";
 import type { LocalStore } from "./store.js";
 
 /** Every row that has a vector (only those are ever published), all columns, in schema order. */
@@ -133,13 +132,20 @@ export async function refreshTextIndex(dir: string, threshold = REMOTE_REINDEX_R
   }
 }
 
-/** Every chunk of the given blocks, for rebuilding them whole before the secret gate. */
+/** Every chunk of the given blocks, for rebuilding them whole before the secret gate (one scan of the table). */
 export async function blockRows(
   store: LocalStore,
   blocks: { sessionId: string; turnUuid: string; blockIdx: number }[],
 ): Promise<
   { sessionId: string; turnUuid: string; blockIdx: number; splitIdx: number; id: string; text: string }[]
 > {
+  const key = (s: string, t: string, b: number) => `${s}\u0000${t}\u0000${b}`;
+  const wanted = new Set(blocks.map((b) => key(b.sessionId, b.turnUuid, b.blockIdx)));
+  const t = await store.table
+    .query()
+    .select(["id", "session_id", "turn_uuid", "block_idx", "split_idx", "text"])
+    .toArrow();
+  const cols = ["id", "session_id", "turn_uuid", "block_idx", "split_idx", "text"].map((c) => t.getChild(c));
   const out: {
     sessionId: string;
     turnUuid: string;
@@ -148,28 +154,19 @@ export async function blockRows(
     id: string;
     text: string;
   }[] = [];
-  for (let i = 0; i < blocks.length; i += 200) {
-    const where = blocks
-      .slice(i, i + 200)
-      .map(
-        (b) =>
-          `(session_id = ${sqlString(b.sessionId)} AND turn_uuid = ${sqlString(b.turnUuid)} AND block_idx = ${b.blockIdx})`,
-      )
-      .join(" OR ");
-    const rows = await store.table
-      .query()
-      .where(where)
-      .select(["id", "session_id", "turn_uuid", "block_idx", "split_idx", "text"])
-      .toArray();
-    for (const r of rows)
-      out.push({
-        sessionId: String(r.session_id),
-        turnUuid: String(r.turn_uuid),
-        blockIdx: Number(r.block_idx),
-        splitIdx: Number(r.split_idx),
-        id: String(r.id),
-        text: String(r.text),
-      });
+  for (let i = 0; i < t.numRows; i++) {
+    const sessionId = String(cols[1]?.get(i));
+    const turnUuid = String(cols[2]?.get(i));
+    const blockIdx = Number(cols[3]?.get(i));
+    if (!wanted.has(key(sessionId, turnUuid, blockIdx))) continue;
+    out.push({
+      id: String(cols[0]?.get(i)),
+      sessionId,
+      turnUuid,
+      blockIdx,
+      splitIdx: Number(cols[4]?.get(i)),
+      text: String(cols[5]?.get(i)),
+    });
   }
   return out;
 }

@@ -7,6 +7,7 @@ export { PATTERN_RULES, type PatternRule } from "./rules.js";
 export {
   applyRedactions,
   type Finding,
+  findingsPerText,
   type Redaction,
   redactTexts,
   scanPatterns,

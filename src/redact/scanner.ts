@@ -89,25 +89,35 @@ export function applyRedactions(text: string, findings: Finding[]): Redaction {
 export async function redactTexts(
   texts: string[],
 ): Promise<{ texts: string[]; counts: Record<string, number> }> {
-  const joined = texts.join("\n");
-  const findings = await scanSecrets(joined);
+  const perText = await findingsPerText(texts);
   const counts: Record<string, number> = {};
-  if (findings.length === 0) return { texts, counts };
+  if (perText.every((f) => f.length === 0)) return { texts, counts };
   const out: string[] = [];
-  let offset = 0;
-  for (const t of texts) {
-    const end = offset + t.length;
-    const mine = findings
-      .filter((f) => f.start < end && f.end > offset)
-      .map((f) => ({
-        rule: f.rule,
-        start: Math.max(f.start, offset) - offset,
-        end: Math.min(f.end, end) - offset,
-      }));
-    const r = applyRedactions(t, mine);
+  texts.forEach((t, i) => {
+    const r = applyRedactions(t, perText[i] ?? []);
     for (const [k, n] of Object.entries(r.counts)) counts[k] = (counts[k] ?? 0) + n;
     out.push(r.text);
-    offset = end + 1;
-  }
+  });
   return { texts: out, counts };
+}
+
+/**
+ * Scans several texts in one scanner call (texts joined by newlines) and returns each text's findings, in
+ * its own offsets. A finding that spans a join is given to every text it touches: fail-closed.
+ */
+export async function findingsPerText(texts: string[]): Promise<Finding[][]> {
+  const findings = await scanSecrets(texts.join("\n"));
+  let offset = 0;
+  return texts.map((t) => {
+    const end = offset + t.length;
+    const start = offset;
+    offset = end + 1;
+    return findings
+      .filter((f) => f.start < end && f.end > start)
+      .map((f) => ({
+        rule: f.rule,
+        start: Math.max(f.start, start) - start,
+        end: Math.min(f.end, end) - start,
+      }));
+  });
 }
