@@ -175,7 +175,10 @@ export async function pushMemory(opts: PushOptions, ctx: ReadContext): Promise<P
       );
     const held = await secretGate(store, candidates);
     const heldBack: Record<string, number> = {};
-    for (const rule of held.values()) heldBack[rule] = (heldBack[rule] ?? 0) + 1;
+    for (const c of candidates) {
+      const rule = held.get(c.id);
+      if (rule !== undefined) heldBack[rule] = (heldBack[rule] ?? 0) + 1;
+    }
     const keep = new Set(candidates.map((c) => c.id).filter((id) => !held.has(id)));
     const summary: PushSummary = {
       memory: loc.uri,

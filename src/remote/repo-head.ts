@@ -15,8 +15,17 @@ export type RepoHead =
 /** Probe timeout, ms (the reference's). */
 export const PROBE_TIMEOUT_MS = 5000;
 
-/** The head commit of `main` for a dataset repo. */
+/**
+ * The head commit of `main` for a dataset repo. A connection dropped without an answer (a kept-alive socket
+ * the server closed as it was reused) is tried once more before the Hub counts as unreachable.
+ */
 export async function fetchRepoHead(client: HubClient, repo: string): Promise<RepoHead> {
+  const first = await probeOnce(client, repo);
+  if (first.kind === "offline" && first.dropped) return probeOnce(client, repo);
+  return first;
+}
+
+async function probeOnce(client: HubClient, repo: string): Promise<RepoHead & { dropped?: boolean }> {
   try {
     const info = await datasetInfo({
       name: repo,
@@ -32,7 +41,11 @@ export async function fetchRepoHead(client: HubClient, repo: string): Promise<Re
     if (status === 404) return { kind: "missing" };
     if (status === 401 || status === 403) return { kind: "unauthorized" };
     if (isUnreachable(err))
-      return { kind: "offline", reason: err instanceof Error ? err.message : String(err) };
+      return {
+        kind: "offline",
+        reason: err instanceof Error ? err.message : String(err),
+        dropped: status === null && (err as { name?: string } | null)?.name === "TypeError",
+      };
     throw err;
   }
 }

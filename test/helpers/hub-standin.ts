@@ -278,6 +278,8 @@ export async function startHubStandin(
   const server: Server = createServer((req, res) => {
     handle(req, res).catch((err: unknown) => send(res, 500, String(err)));
   });
+  // Like the Hub, keep idle connections open longer than clients do, so a reused socket is never cut mid-request.
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   state.close = () => new Promise<void>((resolve) => server.close(() => resolve()));
