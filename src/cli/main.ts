@@ -50,7 +50,10 @@ async function main(argv: string[]): Promise<number> {
     .action((path, flags) => runIndex(path, flags, cfg));
   cli
     .command("status", "Show what the memory holds")
-    .option("--memory <spec>", "org/repo, hf://datasets/org/repo[/path], a memory directory, or local (default)")
+    .option(
+      "--memory <spec>",
+      "org/repo, hf://datasets/org/repo[/path], a memory directory, or local (default)",
+    )
     .option("--json", "Print as JSON")
     .example("funes status")
     .action((flags) => runStatus(flags, cfg));
@@ -66,7 +69,10 @@ async function main(argv: string[]): Promise<number> {
     .option("--neighbors <n>", "Neighbouring turns to show (default 1; 0 for none)")
     .option("--rerank-budget <ms>", "Time for the cross-encoder (default 500; 0 turns rerank off)")
     .option("--reranker <name>", "ms-marco-MiniLM-L-6-v2 (default) or bge-reranker-base")
-    .option("--memory <spec>", "org/repo, hf://datasets/org/repo[/path], a memory directory, or local (default)")
+    .option(
+      "--memory <spec>",
+      "org/repo, hf://datasets/org/repo[/path], a memory directory, or local (default)",
+    )
     .option("--json", "Print hits as JSON")
     .example('funes recall "why did the lance fts build hang"')
     .example("funes recall deadlock --type tool_result --since 7d")
@@ -91,7 +97,10 @@ async function main(argv: string[]): Promise<number> {
   cli
     .command("get <session_id> <turn_uuid>", "Read a turn and the turns around it")
     .option("--window <n>", "Turns either side (default 3)")
-    .option("--memory <spec>", "org/repo, hf://datasets/org/repo[/path], a memory directory, or local (default)")
+    .option(
+      "--memory <spec>",
+      "org/repo, hf://datasets/org/repo[/path], a memory directory, or local (default)",
+    )
     .option("--format <f>", "human or agent (default: human on a terminal, else agent)")
     .option("--highlight <text>", "Mark this text in the human view")
     .example("funes get 019ef2fb-6574-7f83-bd99-9118713271f2 019ef2fb-6574-7f83-bd99-9118713271f2-0")
