@@ -27,7 +27,7 @@ export {
   readWith,
   settledTarget,
 } from "./open-memory.js";
-export { type PushOptions, type PushSummary, pushMemory } from "./push.js";
+export { type PushOptions, type PushSummary, pushMemory, readReceipt } from "./push.js";
 export {
   BLOCK_TYPES,
   DEFAULT_RERANK_BUDGET_MS,

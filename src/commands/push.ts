@@ -5,7 +5,7 @@
  * only when asked (`--create`), always private. A first push to a remote that shares no chunk with this
  * memory is refused without `--yes` (a wrong memory is the likely cause).
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { materializeView } from "../cache/index.js";
 import { stitch } from "../chunk/index.js";
@@ -233,12 +233,37 @@ export async function pushMemory(opts: PushOptions, ctx: ReadContext): Promise<P
 }
 
 /** `$FUNES_HOME/pushed/<owner>--<name>[--prefix].json`: the last push of this memory to that remote. */
-function writeReceipt(funesHome: string, loc: HubLocation, s: PushSummary, now: number): void {
-  const dir = join(funesHome, "pushed");
-  mkdirSync(dir, { recursive: true });
+function receiptPath(funesHome: string, loc: HubLocation): string {
   const name = `${loc.repo.replace("/", "--")}${loc.prefix === "" ? "" : `--${loc.prefix.replaceAll("/", "--")}`}.json`;
+  return join(funesHome, "pushed", name);
+}
+
+/** The last push from this machine to a Hub memory (by its URI), or null. */
+export function readReceipt(
+  funesHome: string,
+  uri: string,
+): { commit: string | null; published: number; at: string } | null {
+  try {
+    const r = JSON.parse(readFileSync(receiptPath(funesHome, parseHubUri(uri)), "utf8")) as {
+      commit?: unknown;
+      published?: unknown;
+      at?: unknown;
+    };
+    if (typeof r.at !== "string") return null;
+    return {
+      commit: typeof r.commit === "string" ? r.commit : null,
+      published: Number(r.published ?? 0),
+      at: r.at,
+    };
+  } catch {
+    return null;
+  }
+}
+
+function writeReceipt(funesHome: string, loc: HubLocation, s: PushSummary, now: number): void {
+  mkdirSync(join(funesHome, "pushed"), { recursive: true });
   writeFileSync(
-    join(dir, name),
+    receiptPath(funesHome, loc),
     `${JSON.stringify({ uri: loc.uri, commit: s.commit, published: s.published, at: new Date(now).toISOString() }, null, 2)}\n`,
   );
 }

@@ -29,6 +29,10 @@ export function formatStatus(r: StatusReport, now: number): string {
     out += `embedder: ${r.embedder.repo} @ ${r.embedder.revision}${r.embedder.ready ? "" : " — not downloaded; run `funes models pull`"}\n`;
   if (r.pendingSessions !== null && r.pendingSessions > 0)
     out += `pending indexing: ${r.pendingSessions} source session${r.pendingSessions === 1 ? "" : "s"} — run \`funes index\`\n`;
+  if (r.lastPush !== null) {
+    const d = new Date(r.lastPush.at).toISOString();
+    out += `last push from here: ${d.slice(0, 10)} ${d.slice(11, 16)} UTC (${formatAge(now - Date.parse(r.lastPush.at))}), ${r.lastPush.published} chunks${r.lastPush.commit === null ? "" : `, commit ${r.lastPush.commit.slice(0, 8)}`}\n`;
+  }
   if (r.lastIndexed !== null) {
     const d = new Date(r.lastIndexed).toISOString();
     out += `last indexed: ${d.slice(0, 10)} ${d.slice(11, 16)} UTC (${formatAge(now - r.lastIndexed)})\n`;

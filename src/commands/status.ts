@@ -7,6 +7,7 @@ import { funesPaths, isUnitCurrent, type LocalMemory, loadIndexState } from "../
 import { knownSources } from "../traces/index.js";
 import { locateEmbedder, type ModelsConfig } from "./models-config.js";
 import { openStore } from "./open-memory.js";
+import { readReceipt } from "./push.js";
 
 /** The status of one memory, as data (rendered by the CLI or MCP). */
 export type StatusReport =
@@ -22,6 +23,8 @@ export type StatusReport =
       embedder: { repo: string; revision: string; ready: boolean } | null;
       /** ms since the epoch, UTC. */
       lastIndexed: number | null;
+      /** This machine's last push to this Hub memory, if any. */
+      lastPush: { commit: string | null; published: number; at: string } | null;
       /** Sessions on this machine not (or not fully) indexed; null when not checked. */
       pendingSessions: number | null;
     };
@@ -44,6 +47,7 @@ export async function memoryStatus(
       byHarness: s.byHarness,
       pendingVectors: s.pendingVectors,
       embedder: embedderOf(ctx.models),
+      lastPush: memory.label.startsWith("hf://") ? readReceipt(ctx.funesHome, memory.label) : null,
       lastIndexed: s.lastWrite,
       pendingSessions: memory.isDefault ? await countPendingSessions(ctx) : null,
     };

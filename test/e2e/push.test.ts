@@ -117,6 +117,12 @@ describe("funes push", () => {
     table.close();
     db.close();
 
+    const status = await runFunes(["status", "--memory", "acme/mem"], a);
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stdout).toMatch(/^memory: hf:\/\/datasets\/acme\/mem\nchunks: 26\n/);
+    expect(status.stdout).toMatch(
+      /\nlast push from here: \d{4}-\d\d-\d\d \d\d:\d\d UTC \(just now\), 26 chunks, commit [0-9a-f]{8}\n/,
+    );
     const again = await runFunes(["push", "acme/mem"], a);
     expect(again.stdout).toBe("hf://datasets/acme/mem is up to date (26 chunks already there)\n");
 
