@@ -6,7 +6,7 @@
 import type { Table as ArrowTable } from "apache-arrow";
 import { arrow, lancedb } from "./arrow.js";
 import { COLUMNS, chunkSchema, TABLE_NAME } from "./schema.js";
-import type { LocalStore } from "./store.js";
+import { LocalStore } from "./store.js";
 
 /** Every row that has a vector (only those are ever published), all columns, in schema order. */
 export async function embeddedRows(store: LocalStore): Promise<ArrowTable> {
@@ -63,16 +63,12 @@ export async function countRowsIn(dir: string): Promise<number> {
 
 /** Stored ids of the table in `dir` (empty when there is none). */
 export async function idsIn(dir: string): Promise<Set<string>> {
-  const db = await lancedb.connect(dir);
+  const store = await LocalStore.open(dir);
+  if (store === null) return new Set();
   try {
-    if (!(await db.tableNames()).includes(TABLE_NAME)) return new Set();
-    const t = await db.openTable(TABLE_NAME);
-    const out = new Set<string>();
-    for (const v of (await t.query().select(["id"]).toArrow()).getChild("id") ?? []) out.add(String(v));
-    t.close();
-    return out;
+    return await store.ids();
   } finally {
-    db.close();
+    store.close();
   }
 }
 

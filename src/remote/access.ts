@@ -20,6 +20,20 @@ export function hubParams(c: HubClient, timeoutMs?: number) {
   return { hubUrl: c.hubUrl, fetch: f, ...(c.token !== undefined ? { accessToken: c.token } : {}) };
 }
 
+/**
+ * Runs a Hub client call with console.debug muted: the client logs each download there, which would land
+ * on stdout, the MCP server's protocol channel.
+ */
+export async function quietly<T>(fn: () => Promise<T>): Promise<T> {
+  const debug = console.debug;
+  console.debug = () => {};
+  try {
+    return await fn();
+  } finally {
+    console.debug = debug;
+  }
+}
+
 /** The HTTP status of a Hub API error, if that is what `err` is. */
 export function httpStatus(err: unknown): number | null {
   const s = (err as { statusCode?: unknown } | null)?.statusCode;

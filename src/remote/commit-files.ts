@@ -3,7 +3,7 @@
  * since, the Hub answers 412 and nothing is written (HubConflictError; the caller refreshes and retries).
  */
 import { commit } from "@huggingface/hub";
-import { type HubClient, httpStatus, hubParams } from "./access.js";
+import { type HubClient, httpStatus, hubParams, quietly } from "./access.js";
 
 /** The head moved between reading it and committing. */
 export class HubConflictError extends Error {}
@@ -25,21 +25,21 @@ export async function commitFiles(o: {
   title: string;
   files: NewFile[];
 }): Promise<string> {
-  const debug = console.debug;
-  console.debug = () => {};
   try {
-    const out = await commit({
-      repo: { type: "dataset", name: o.repo },
-      branch: "main",
-      parentCommit: o.parentCommit,
-      title: o.title,
-      operations: o.files.map((f) => ({
-        operation: "addOrUpdate" as const,
-        path: f.path,
-        content: f.content,
-      })),
-      ...hubParams(o.client),
-    });
+    const out = await quietly(() =>
+      commit({
+        repo: { type: "dataset", name: o.repo },
+        branch: "main",
+        parentCommit: o.parentCommit,
+        title: o.title,
+        operations: o.files.map((f) => ({
+          operation: "addOrUpdate" as const,
+          path: f.path,
+          content: f.content,
+        })),
+        ...hubParams(o.client),
+      }),
+    );
     const oid = out?.commit.oid;
     if (typeof oid !== "string") throw new Error("the Hub did not return the new commit");
     return oid;
@@ -48,7 +48,5 @@ export async function commitFiles(o: {
     if (status === 412 || status === 409) throw new HubConflictError("the remote moved while publishing");
     if (status === 401 || status === 403) throw new HubReadOnlyError("the token cannot write this repo");
     throw err;
-  } finally {
-    console.debug = debug;
   }
 }

@@ -5,7 +5,7 @@
  * stdout (the MCP channel): it is silenced for the call.
  */
 import { downloadFileToCacheDir } from "@huggingface/hub";
-import { type HubClient, hubParams } from "./access.js";
+import { type HubClient, hubParams, quietly } from "./access.js";
 
 /** Downloads `path` at `sha` unless cached; returns the snapshot path. */
 export async function fetchToCache(
@@ -15,17 +15,13 @@ export async function fetchToCache(
   sha: string,
   path: string,
 ): Promise<string> {
-  const debug = console.debug;
-  console.debug = () => {};
-  try {
-    return await downloadFileToCacheDir({
+  return quietly(() =>
+    downloadFileToCacheDir({
       repo: { type: "dataset", name: repo },
       path,
       revision: sha,
       cacheDir: hubCache,
       ...hubParams(client),
-    });
-  } finally {
-    console.debug = debug;
-  }
+    }),
+  );
 }
