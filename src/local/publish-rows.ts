@@ -72,20 +72,32 @@ export async function idsIn(dir: string): Promise<Set<string>> {
   }
 }
 
+/**
+ * Rows per write when publishing. Each write is its own fragment, and an exact vector search runs its
+ * fragments in parallel: a 100k-row memory written as one add() lands in two big fragments and searches at
+ * half the speed of the same rows in ~16k-row fragments (measured: 67 vs 36 ms on 2 cores).
+ */
+export const PUBLISH_FRAGMENT_ROWS = 16_384;
+
 /** Adds the rows `dir`'s table lacks (creating the table if there is none); returns how many were added. */
 export async function appendMissing(dir: string, rows: ArrowTable): Promise<number> {
   const db = await lancedb.connect(dir);
   try {
-    if (!(await db.tableNames()).includes(TABLE_NAME)) {
-      const t = await db.createEmptyTable(TABLE_NAME, chunkSchema());
-      if (rows.numRows > 0) await t.add(rows);
+    const exists = (await db.tableNames()).includes(TABLE_NAME);
+    const t = exists ? await db.openTable(TABLE_NAME) : await db.createEmptyTable(TABLE_NAME, chunkSchema());
+    try {
+      let added = 0;
+      for (let from = 0; from < rows.numRows; from += PUBLISH_FRAGMENT_ROWS) {
+        const part = rows.slice(from, Math.min(rows.numRows, from + PUBLISH_FRAGMENT_ROWS));
+        if (!exists) {
+          await t.add(part);
+          added += part.numRows;
+        } else added += (await t.mergeInsert("id").whenNotMatchedInsertAll().execute(part)).numInsertedRows;
+      }
+      return added;
+    } finally {
       t.close();
-      return rows.numRows;
     }
-    const t = await db.openTable(TABLE_NAME);
-    const r = await t.mergeInsert("id").whenNotMatchedInsertAll().execute(rows);
-    t.close();
-    return r.numInsertedRows;
   } finally {
     db.close();
   }
