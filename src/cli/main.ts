@@ -14,6 +14,7 @@ import { runMcp } from "./run-mcp.js";
 import { runModels } from "./run-models.js";
 import { runPush } from "./run-push.js";
 import { runRecall } from "./run-recall.js";
+import { runScrub } from "./run-scrub.js";
 import { runStatus } from "./run-status.js";
 
 const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
@@ -94,6 +95,11 @@ async function main(argv: string[]): Promise<number> {
     .option("--json", "Print the summary as JSON")
     .example("funes push acme/funes-memory --create")
     .action((memory, flags) => runPush(memory, flags, cfg));
+  cli
+    .command("scrub", "Redact secrets found in the local memory in place (or drop their blocks), one commit")
+    .option("--json", "Print the summary as JSON")
+    .example("funes scrub")
+    .action((flags) => runScrub(flags, cfg));
   cli
     .command("get <session_id> <turn_uuid>", "Read a turn and the turns around it")
     .option("--window <n>", "Turns either side (default 3)")

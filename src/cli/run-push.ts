@@ -29,7 +29,7 @@ export async function runPush(
       lines.push("  note: dataset card left untouched (couldn't read the current one)");
     if (held > 0)
       lines.push(
-        `  held back ${held} chunks whose blocks contain secrets (${formatCounts(s.heldBack)}) — they stay on this machine`,
+        `  held back ${held} chunks whose blocks contain secrets (${formatCounts(s.heldBack)}) — they stay on this machine; \`funes scrub\` redacts them, then push again`,
       );
     if (s.waitingForVectors > 0)
       lines.push(
@@ -40,6 +40,6 @@ export async function runPush(
   if (held > 0 && s.published === 0 && s.commit === null)
     throw new FunesError(
       "bad_input",
-      "nothing was published: every new chunk was held back by the secret gate",
+      "nothing was published: every new chunk was held back by the secret gate — run `funes scrub` to redact them, then push again",
     );
 }

@@ -39,5 +39,6 @@ export {
   recall,
   recallOptions,
 } from "./recall.js";
+export { type ScrubOptions, type ScrubSummary, scrubMemory } from "./scrub.js";
 export { memoryStatus, type StatusReport } from "./status.js";
 export { formatAge, formatStatus } from "./status-format.js";

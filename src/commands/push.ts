@@ -8,8 +8,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { materializeView } from "../cache/index.js";
-import { stitch } from "../chunk/index.js";
-import { blockRows, embeddedRows, idsIn, LocalStore, selectRows } from "../local/index.js";
+import { embeddedRows, idsIn, LocalStore, selectRows } from "../local/index.js";
 import {
   funesPaths,
   PublishUnreachableError,
@@ -17,7 +16,6 @@ import {
   resolveMemorySpec,
   viewsRoot,
 } from "../memory/index.js";
-import { findingsPerText } from "../redact/index.js";
 import {
   createPrivateDataset,
   fetchRepoHead,
@@ -28,6 +26,7 @@ import {
 } from "../remote/index.js";
 import { FunesError } from "./errors.js";
 import type { ReadContext } from "./open-memory.js";
+import { type BlockKey, dirtyBlocks } from "./secret-blocks.js";
 
 /** Push options. */
 export interface PushOptions {
@@ -74,33 +73,13 @@ function hubLocation(spec: string, ctx: ReadContext): HubLocation {
 }
 
 /** Chunk ids whose block holds a secret, with the rule that found it. */
-async function secretGate(
-  store: LocalStore,
-  candidates: { id: string; sessionId: string; turnUuid: string; blockIdx: number }[],
-) {
-  const key = (b: { sessionId: string; turnUuid: string; blockIdx: number }) =>
-    `${b.sessionId}\u0000${b.turnUuid}\u0000${b.blockIdx}`;
-  const blocks = new Map<string, { sessionId: string; turnUuid: string; blockIdx: number }>();
-  for (const c of candidates) blocks.set(key(c), c);
-  const rows = await blockRows(store, [...blocks.values()]);
-  const byBlock = new Map<string, typeof rows>();
-  for (const r of rows) {
-    const k = key(r);
-    const list = byBlock.get(k);
-    if (list === undefined) byBlock.set(k, [r]);
-    else list.push(r);
-  }
+async function secretGate(store: LocalStore, candidates: BlockKey[]): Promise<Map<string, string>> {
   const held = new Map<string, string>();
-  const lists = [...byBlock.values()];
-  for (const l of lists) l.sort((a, b) => a.splitIdx - b.splitIdx);
-  // Whole blocks, scanned a few hundred per scanner call.
-  for (let i = 0; i < lists.length; i += 256) {
-    const group = lists.slice(i, i + 256);
-    const found = await findingsPerText(group.map((l) => stitch(l.map((r) => r.text))));
-    group.forEach((l, j) => {
-      const first = found[j]?.[0];
-      if (first !== undefined) for (const r of l) held.set(r.id, first.rule);
-    });
+  const blocks = new Map<string, BlockKey>();
+  for (const c of candidates) blocks.set(`${c.sessionId}\u0000${c.turnUuid}\u0000${c.blockIdx}`, c);
+  for (const d of await dirtyBlocks(store, [...blocks.values()])) {
+    const rule = d.findings[0]?.rule ?? "secret";
+    for (const c of d.chunks) held.set(c.id, rule);
   }
   return held;
 }

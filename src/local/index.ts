@@ -21,6 +21,7 @@ export {
   sessionRows,
   vectorSearch,
 } from "./queries.js";
+export { chunksWithIds, replaceRows } from "./replace-rows.js";
 export { chunksToArrow } from "./rows.js";
 export { COLUMNS, chunkSchema, EMBEDDING_MODEL, TABLE_NAME, VECTOR_DIM } from "./schema.js";
 export { sqlString } from "./sql.js";

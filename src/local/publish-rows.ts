@@ -140,15 +140,16 @@ export async function refreshTextIndex(dir: string, threshold = REMOTE_REINDEX_R
   }
 }
 
-/** Every chunk of the given blocks, for rebuilding them whole before the secret gate (one scan of the table). */
+/** Every chunk of the given blocks (of all blocks when omitted), for rebuilding them whole (one scan of the table). */
 export async function blockRows(
   store: LocalStore,
-  blocks: { sessionId: string; turnUuid: string; blockIdx: number }[],
+  blocks?: { sessionId: string; turnUuid: string; blockIdx: number }[],
 ): Promise<
   { sessionId: string; turnUuid: string; blockIdx: number; splitIdx: number; id: string; text: string }[]
 > {
   const key = (s: string, t: string, b: number) => `${s}\u0000${t}\u0000${b}`;
-  const wanted = new Set(blocks.map((b) => key(b.sessionId, b.turnUuid, b.blockIdx)));
+  const wanted =
+    blocks === undefined ? null : new Set(blocks.map((b) => key(b.sessionId, b.turnUuid, b.blockIdx)));
   const t = await store.table
     .query()
     .select(["id", "session_id", "turn_uuid", "block_idx", "split_idx", "text"])
@@ -166,7 +167,7 @@ export async function blockRows(
     const sessionId = String(cols[1]?.get(i));
     const turnUuid = String(cols[2]?.get(i));
     const blockIdx = Number(cols[3]?.get(i));
-    if (!wanted.has(key(sessionId, turnUuid, blockIdx))) continue;
+    if (wanted !== null && !wanted.has(key(sessionId, turnUuid, blockIdx))) continue;
     out.push({
       id: String(cols[0]?.get(i)),
       sessionId,

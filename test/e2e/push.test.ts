@@ -10,6 +10,7 @@ import { LocalStore } from "../../src/local/index.js";
 import { type CliEnv, runFunes, startFunes } from "../helpers/cli.js";
 import { copyFixture, TEST_HUB_CACHE, tempDir } from "../helpers/fixtures.js";
 import { type HubStandin, startHubStandin } from "../helpers/hub-standin.js";
+import { leakyRow, writeLeakyMemory } from "../helpers/leaky.js";
 import { writeSyntheticHistory } from "../helpers/synth.js";
 
 const TOKEN = "hf_standintokenforpushtests";
@@ -264,40 +265,17 @@ describe("funes push", () => {
 describe("the push secret gate", () => {
   it("publishes none of 20+ planted credential kinds that reached the memory, and says what it held back", async () => {
     const { PLANTED } = await import("../helpers/secrets.js");
-    const { LocalStore: Store, writeVectors } = await import("../../src/local/index.js");
     const s = userEnv("s");
-    // A memory written by a tool that did not redact (say, an older version): rows straight into Lance.
-    const store = await Store.openOrCreate(join(s.funesHome, "memory"));
-    const row = (i: number, text: string, blockIdx: number, splitIdx = 0) => ({
-      id: `row-${i}`,
-      text,
-      sessionId: "leaky",
-      workdir: "-w",
-      turnUuid: `t-${blockIdx}`,
-      parentUuid: null,
-      seq: blockIdx,
-      ts: "2026-11-01T00:00:00Z",
-      role: "assistant",
-      blockType: "text",
-      toolName: null,
-      sourcePath: "/x",
-      blockIdx,
-      splitIdx,
-      harness: "claude_code",
-      repo: "",
-    });
-    const rows = PLANTED.map(([kind, secret, wrap], i) => row(i, `${kind}: ${wrap(secret)}`, i));
-    // A clean block, and a block split in two whose secret sits only in its second piece.
-    rows.push(row(100, "nothing secret in this block at all", 200));
-    rows.push(
-      row(101, "first half of a split block", 201, 0),
-      row(102, `second half ghp_${"a1B2".repeat(9)}`, 201, 1),
+    const rows = PLANTED.map(([kind, secret, wrap], i) =>
+      leakyRow(`row-${i}`, `${kind}: ${wrap(secret)}`, i),
     );
-    await store.append(rows);
-    const unit = new Float32Array(384);
-    unit[0] = 1;
-    await writeVectors(store.table, new Map(rows.map((r) => [r.id, unit])));
-    store.close();
+    // A clean block, and a block split in two whose secret sits only in its second piece.
+    rows.push(leakyRow("row-100", "nothing secret in this block at all", 200));
+    rows.push(
+      leakyRow("row-101", "first half of a split block", 201, 0),
+      leakyRow("row-102", `second half ghp_${"a1B2".repeat(9)}`, 201, 1),
+    );
+    await writeLeakyMemory(s.funesHome, rows);
 
     const r = await runFunes(["push", "acme/leaky", "--create", "--json"], s);
     expect(r.code, r.stderr).toBe(0);
@@ -313,32 +291,9 @@ describe("the push secret gate", () => {
 
   it("exits 2 when everything new was held back", async () => {
     const s = userEnv("s");
-    const { LocalStore: Store, writeVectors } = await import("../../src/local/index.js");
-    const store = await Store.openOrCreate(join(s.funesHome, "memory"));
-    await store.append([
-      {
-        id: "only-secret",
-        text: `token ghp_${"Zz9y".repeat(9)}`,
-        sessionId: "leaky2",
-        workdir: "-w",
-        turnUuid: "t",
-        parentUuid: null,
-        seq: 0,
-        ts: "",
-        role: "user",
-        blockType: "text",
-        toolName: null,
-        sourcePath: "/x",
-        blockIdx: 0,
-        splitIdx: 0,
-        harness: "codex",
-        repo: "",
-      },
+    await writeLeakyMemory(s.funesHome, [
+      { ...leakyRow("only-secret", `token ghp_${"Zz9y".repeat(9)}`, 0, 0, "leaky2"), harness: "codex" },
     ]);
-    const unit = new Float32Array(384);
-    unit[1] = 1;
-    await writeVectors(store.table, new Map([["only-secret", unit]]));
-    store.close();
     const r = await runFunes(["push", "acme/leaky", "--yes"], s);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("nothing was published: every new chunk was held back by the secret gate");
