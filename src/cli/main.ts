@@ -48,6 +48,7 @@ async function main(argv: string[]): Promise<number> {
     .example("funes index")
     .example("funes index ~/.claude/projects --limit 20")
     .example("funes index traces/0000.parquet")
+    .example("funes index acme/agent-traces")
     .action((path, flags) => runIndex(path, flags, cfg));
   cli
     .command("status", "Show what the memory holds")

@@ -5,6 +5,7 @@
  * ids already stored are not written again. A unit is recorded in state.json only after its chunks are in
  * the table, so a run killed at any point leaves a valid memory and the next run finishes the job.
  */
+import { existsSync } from "node:fs";
 import { ALL_TIERS, type Chunk, chunkTurns, elideDataUris } from "../chunk/index.js";
 import { LocalStore } from "../local/index.js";
 import {
@@ -32,6 +33,7 @@ import {
 } from "../traces/index.js";
 import { backfillVectors } from "./backfill.js";
 import { FunesError } from "./errors.js";
+import { HubTraceSource } from "./hub-traces.js";
 import { locateEmbedder, type ModelsConfig } from "./models-config.js";
 
 /** What to index and how. */
@@ -40,7 +42,10 @@ export interface IndexOptions {
   funesHome: string;
   /** The user's home, for the known agent directories. */
   home: string;
-  /** A transcript file, directory, `state.db` or `.parquet`; absent → every known agent directory. */
+  /**
+   * A transcript file, directory, `state.db` or `.parquet`, or a Hub agent-traces dataset (`owner/name`);
+   * absent → every known agent directory.
+   */
   path?: string | undefined;
   harness?: Harness | undefined;
   /** Newest N units per source. */
@@ -118,7 +123,20 @@ export async function indexSessions(opts: IndexOptions): Promise<IndexSummary> {
   }
 }
 
+/** `owner/name` or `hf://datasets/owner/name` that is not a local path: a Hub agent-traces dataset. */
+function hubTraceRepo(path: string): string | null {
+  if (existsSync(path)) return null;
+  const m = /^(?:hf:\/\/datasets\/)?([\w.-]+\/[\w.-]+)\/?$/.exec(path);
+  return m === null || /\.(jsonl|json|parquet|db)$/i.test(path) ? null : (m[1] ?? null);
+}
+
 function resolveSources(opts: IndexOptions): TraceSource[] {
+  const repo = opts.path === undefined ? null : hubTraceRepo(opts.path);
+  if (repo !== null) {
+    if (opts.models === undefined) throw new FunesError("bad_input", `can't reach the Hub to index ${repo}`);
+    const client = { hubUrl: opts.models.hubUrl, token: opts.models.token };
+    return [new HubTraceSource({ client, hubCache: opts.models.hubCache, repo })];
+  }
   if (opts.path !== undefined) return [sourceForPath(opts.path, opts.harness)];
   const sources = knownSources(opts.home, opts.harness);
   if (sources.length > 0) return sources;

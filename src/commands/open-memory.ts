@@ -14,7 +14,7 @@ import {
   resolveMemorySpec,
   viewsRoot,
 } from "../memory/index.js";
-import { HubUriError, parseHubUri } from "../remote/index.js";
+import { HubUriError, isModelRepo, parseHubUri } from "../remote/index.js";
 import { FunesError } from "./errors.js";
 import type { ModelsConfig } from "./models-config.js";
 
@@ -85,6 +85,8 @@ export async function openReadTarget(spec: string | undefined | null, ctx: ReadC
   const settle = async () => {
     const s = await settled;
     if ("error" in s) throw s.error;
+    if (s.state.kind === "missing" && (await isModelRepo(client, loc.repo)))
+      throw new FunesError("no_memory", modelRepoMessage(loc.repo));
     return remoteTarget(s.state, label, ctx);
   };
   // With a copy of this memory cached, read it while the head is checked: the usual case (nothing
@@ -100,6 +102,11 @@ export async function openReadTarget(spec: string | undefined | null, ctx: ReadC
       return settle();
     },
   };
+}
+
+/** What to say when a memory names a model repo. */
+export function modelRepoMessage(repo: string): string {
+  return `${repo} is a model repo, not a dataset — a funes memory lives in a dataset repo (create one at https://huggingface.co/new-dataset)`;
 }
 
 /** The read target for a remote's state, or the FunesError that explains it. */

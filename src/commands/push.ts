@@ -22,10 +22,11 @@ import {
   type HubLocation,
   HubReadOnlyError,
   HubUriError,
+  isModelRepo,
   parseHubUri,
 } from "../remote/index.js";
 import { FunesError } from "./errors.js";
-import type { ReadContext } from "./open-memory.js";
+import { modelRepoMessage, type ReadContext } from "./open-memory.js";
 import { type BlockKey, dirtyBlocks } from "./secret-blocks.js";
 
 /** Push options. */
@@ -102,6 +103,7 @@ export async function pushMemory(opts: PushOptions, ctx: ReadContext): Promise<P
         `not authorized to read ${loc.uri} — set a Hugging Face token with write access (HF_TOKEN, or \`hf auth login\`)`,
       );
     case "missing":
+      if (await isModelRepo(client, loc.repo)) throw new FunesError("bad_input", modelRepoMessage(loc.repo));
       if (!opts.create)
         throw new FunesError(
           "no_memory",

@@ -9,4 +9,4 @@ export { fetchToCache } from "./fetch-file.js";
 export { type HubLocation, HubUriError, lancePath, parseHubUri } from "./hub-uri.js";
 export { listTree, type RemoteFile } from "./list-tree.js";
 export { readRepoText } from "./read-text.js";
-export { fetchRepoHead, PROBE_TIMEOUT_MS, type RepoHead } from "./repo-head.js";
+export { fetchRepoHead, isModelRepo, PROBE_TIMEOUT_MS, type RepoHead } from "./repo-head.js";

@@ -2,7 +2,7 @@
  * One request that is both the reachability probe and the head resolution: the dataset's info at `main`,
  * with its commit sha. Its outcome is the remote's state, decided here and nowhere else.
  */
-import { datasetInfo } from "@huggingface/hub";
+import { datasetInfo, modelInfo } from "@huggingface/hub";
 import { type HubClient, httpStatus, hubParams, isUnreachable } from "./access.js";
 
 /** What the Hub said about a dataset repo. */
@@ -16,20 +16,35 @@ export type RepoHead =
 export const PROBE_TIMEOUT_MS = 5000;
 
 /**
- * The head commit of `main` for a dataset repo. A connection dropped without an answer (a kept-alive socket
- * the server closed as it was reused) is tried once more before the Hub counts as unreachable.
+ * The commit a revision of a dataset repo points at (`main` by default; `refs/convert/parquet` for the Hub's
+ * parquet conversion). A connection dropped without an answer (a kept-alive socket the server closed as it
+ * was reused) is tried once more before the Hub counts as unreachable. A missing revision is `missing`.
  */
-export async function fetchRepoHead(client: HubClient, repo: string): Promise<RepoHead> {
-  const first = await probeOnce(client, repo);
-  if (first.kind === "offline" && first.dropped) return probeOnce(client, repo);
+export async function fetchRepoHead(client: HubClient, repo: string, revision = "main"): Promise<RepoHead> {
+  const first = await probeOnce(client, repo, revision);
+  if (first.kind === "offline" && first.dropped) return probeOnce(client, repo, revision);
   return first;
 }
 
-async function probeOnce(client: HubClient, repo: string): Promise<RepoHead & { dropped?: boolean }> {
+/** True when `repo` is a model repo (for saying so when a dataset of that name is missing). */
+export async function isModelRepo(client: HubClient, repo: string): Promise<boolean> {
+  try {
+    await modelInfo({ name: repo, ...hubParams(client, PROBE_TIMEOUT_MS) });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function probeOnce(
+  client: HubClient,
+  repo: string,
+  revision: string,
+): Promise<RepoHead & { dropped?: boolean }> {
   try {
     const info = await datasetInfo({
       name: repo,
-      revision: "main",
+      revision,
       additionalFields: ["sha"],
       ...hubParams(client, PROBE_TIMEOUT_MS),
     });

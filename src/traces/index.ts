@@ -8,7 +8,7 @@ export { parseCodexRollout } from "./codex.js";
 export { epochToRfc3339, HermesSource, parseHermesRows } from "./hermes.js";
 export { compactLossless, parseLossless, ryuFormat, serdeNumber } from "./json-compact.js";
 export { SKIP_MALFORMED, SKIP_NOT_OBJECT, SKIP_SURROGATE } from "./jsonl.js";
-export { ParquetLayoutError, ParquetSource, parseTraceRows } from "./parquet.js";
+export { ParquetLayoutError, ParquetSource, parseTraceRows, readTraceParquet } from "./parquet.js";
 export { parsePiSession } from "./pi.js";
 export { RepoFacets, remoteToOwnerName, repoFacetOf } from "./repo.js";
 export {

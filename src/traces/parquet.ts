@@ -40,19 +40,27 @@ export class ParquetSource implements TraceSource {
   }
 
   async readUnit(unit: Unit): Promise<UnitRead> {
-    const file = await asyncBufferFromFile(unit.key);
-    const metadata = await parquetMetadataAsync(file);
-    const names = new Set(parquetSchema(metadata).children.map((c) => c.element.name));
-    for (const required of ["session_id", "messages"])
-      if (!names.has(required))
-        throw new ParquetLayoutError(`parquet file ${unit.key} has no "${required}" column`);
-    const columns = ["session_id", "messages", ...OPTIONAL.filter((c) => names.has(c))];
-    const rows = (await parquetReadObjects({ file, metadata, columns, compressors })) as Record<
-      string,
-      unknown
-    >[];
-    return parseTraceRows(rows, { path: unit.key, limit: this.limit });
+    return readTraceParquet(unit.key, { path: unit.key, limit: this.limit });
   }
+}
+
+/**
+ * Reads the agent-trace parquet file at `file`; `ctx.path` is what rows without a `file_path` record as their
+ * source (a Hub shard read from the cache records its `hf://` address, not the cache path).
+ */
+export async function readTraceParquet(file: string, ctx: TraceRowsContext): Promise<UnitRead> {
+  const buffer = await asyncBufferFromFile(file);
+  const metadata = await parquetMetadataAsync(buffer);
+  const names = new Set(parquetSchema(metadata).children.map((c) => c.element.name));
+  for (const required of ["session_id", "messages"])
+    if (!names.has(required))
+      throw new ParquetLayoutError(`parquet file ${ctx.path} has no "${required}" column`);
+  const columns = ["session_id", "messages", ...OPTIONAL.filter((c) => names.has(c))];
+  const rows = (await parquetReadObjects({ file: buffer, metadata, columns, compressors })) as Record<
+    string,
+    unknown
+  >[];
+  return parseTraceRows(rows, ctx);
 }
 
 /** Where rows came from and how many sessions to keep. */

@@ -61,6 +61,7 @@ beforeAll(async () => {
         { type: "dataset", commit: "d".repeat(40), files: new Map([["README.md", Buffer.from("# hi\n")]]) },
       ],
       ["ref/funes-memory", { type: "dataset", commit: "e".repeat(40), files: asRepoFiles(legacyDir, "") }],
+      ["acme/a-model", { type: "model", commit: "f".repeat(40), files: new Map() }],
     ]),
     { pageSize: 5 },
   );
@@ -161,7 +162,7 @@ describe("reading a Hub memory", () => {
     }
   });
 
-  it("says what is wrong with missing, private and empty repos", async () => {
+  it("says what is wrong with missing, private, empty and model repos", async () => {
     const missing = await runFunes([...recallArgs, "--memory", "acme/nope"], reader);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain(
@@ -180,6 +181,12 @@ describe("reading a Hub memory", () => {
     const blank = await runFunes([...recallArgs, "--memory", "acme/blank"], reader);
     expect(blank.code).toBe(1);
     expect(blank.stderr).toContain("hf://datasets/acme/blank exists on the Hub but holds no index yet");
+    const model = await runFunes([...recallArgs, "--memory", "acme/a-model"], reader);
+    expect(model.code).toBe(1);
+    expect(model.stderr).toContain("acme/a-model is a model repo, not a dataset");
+    const pushModel = await runFunes(["push", "acme/a-model", "--create"], reader);
+    expect(pushModel.code).toBe(2);
+    expect(pushModel.stderr).toContain("acme/a-model is a model repo, not a dataset");
     const bad = await runFunes([...recallArgs, "--memory", "hf://models/x/y"], reader);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("expected hf://datasets/<owner>/<name>[/<path>], got hf://models/x/y");

@@ -8,12 +8,14 @@ import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
-/** A repo: one commit holding files. */
+/** A repo: one commit holding files (and, for datasets, the Hub's parquet conversion, if any). */
 export interface StandinRepo {
   commit: string;
   files: Map<string, Buffer>;
   type?: "model" | "dataset";
   private?: boolean;
+  /** What `refs/convert/parquet` points at. */
+  convert?: { commit: string; files: Map<string, Buffer> };
 }
 
 /** A running stand-in. */
@@ -150,15 +152,28 @@ export async function startHubStandin(
       : path.startsWith("/datasets/")
         ? "dataset"
         : "model";
-    const rest = api ? (api[2] as string) : path.slice(type === "dataset" ? "/datasets/".length : 1);
+    // Repo names are plain; the revision is one percent-encoded segment (`refs%2Fconvert%2Fparquet`).
+    const rawApi = /^\/api\/(?:models|datasets)\/(.*)$/.exec(url.pathname);
+    const rest = rawApi
+      ? (rawApi[1] as string)
+      : url.pathname.slice(type === "dataset" ? "/datasets/".length : 1);
     const found = find(type, rest);
     if (found === null)
       return send(res, 404, '{"error":"Repository not found"}', { "X-Error-Code": "RepoNotFound" });
-    const [name, repo, tail] = found;
+    const [name, main, rawTail] = found;
+    const [, rawRev = ""] = rawTail.split("/");
+    const wantsConvert =
+      main.convert !== undefined &&
+      (decodeURIComponent(rawRev) === "refs/convert/parquet" ||
+        decodeURIComponent(rawRev) === main.convert.commit);
+    const repo: StandinRepo =
+      wantsConvert && main.convert !== undefined ? { ...main, ...main.convert } : main;
     if (repo.private === true && req.headers.authorization === undefined)
       return send(res, 401, '{"error":"Invalid username or password."}', { "X-Error-Code": "RepoNotFound" });
-    const [kind = "", rev = "", ...more] = tail.split("/");
-    if (!revOk(repo, rev))
+    const [kind = "", ...afterKind] = rawTail.split("/");
+    const rev = decodeURIComponent(afterKind[0] ?? "");
+    const more = afterKind.slice(1).map(decodeURIComponent);
+    if (!wantsConvert && !revOk(repo, rev))
       return send(res, 404, '{"error":"Revision not found"}', { "X-Error-Code": "RevisionNotFound" });
     const sub = more.join("/");
     if (api && kind === "preupload" && req.method === "POST") {

@@ -1,0 +1,78 @@
+/**
+ * `funes index org/repo`: a Hub agent-traces dataset, read through the Hub's parquet conversion
+ * (`refs/convert/parquet`). Each shard is a unit keyed by its `hf://` address and signed with the
+ * conversion's commit, so a re-run against an unchanged conversion reads (and downloads) nothing; shards
+ * are fetched whole into the Hugging Face cache, like every other Hub file funes reads.
+ */
+
+import { fetchRepoHead, fetchToCache, type HubClient, isModelRepo, listTree } from "../remote/index.js";
+import { readTraceParquet, type TraceSource, type Unit, type UnitRead } from "../traces/index.js";
+
+/** The Hub ref holding the parquet conversion of a dataset. */
+export const CONVERT_REF = "refs/convert/parquet";
+
+/** Options of a Hub trace source. */
+export interface HubTracesOptions {
+  client: HubClient;
+  hubCache: string;
+  /** `owner/name`. */
+  repo: string;
+}
+
+/** A Hub agent-traces dataset as a trace source. */
+export class HubTraceSource implements TraceSource {
+  readonly kind = "parquet" as const;
+  description: string;
+  private sha = "";
+
+  constructor(private readonly o: HubTracesOptions) {
+    this.description = `indexing ${o.repo} (Hub agent traces)`;
+  }
+
+  async listUnits(): Promise<Unit[]> {
+    const { client, repo } = this.o;
+    const main = await fetchRepoHead(client, repo);
+    switch (main.kind) {
+      case "missing":
+        throw new Error(
+          (await isModelRepo(client, repo))
+            ? `${repo} is a model repo, not a dataset — funes indexes agent-traces datasets`
+            : `${repo} doesn't exist on the Hub (or isn't visible to your token)`,
+        );
+      case "unauthorized":
+        throw new Error(
+          `not authorized to read ${repo} — set a Hugging Face token that can read it (HF_TOKEN, or \`hf auth login\`)`,
+        );
+      case "offline":
+        throw new Error(`the Hub is unreachable (${main.reason}) — try again once you're back online`);
+      case "found":
+        break;
+    }
+    const conv = await fetchRepoHead(client, repo, CONVERT_REF);
+    if (conv.kind !== "found")
+      throw new Error(
+        conv.kind === "offline"
+          ? `the Hub is unreachable (${conv.reason}) — try again once you're back online`
+          : `${repo} has no parquet conversion (${CONVERT_REF}) yet — the Hub converts agent-trace uploads on its own; try again later, or index a local .parquet file`,
+      );
+    this.sha = conv.sha;
+    const shards = (await listTree(client, repo, conv.sha, ""))
+      .map((f) => f.path)
+      .filter((p) => p.endsWith(".parquet"))
+      .sort();
+    if (shards.length === 0) throw new Error(`${repo} has no parquet files at ${CONVERT_REF}`);
+    this.description = `indexing ${repo} — ${shards.length} parquet shard(s) @ ${CONVERT_REF}:${conv.sha.slice(0, 8)}`;
+    return shards.map((p) => ({
+      key: `hf://datasets/${repo}/${p}`,
+      signature: conv.sha,
+      isSubagent: false,
+    }));
+  }
+
+  async readUnit(unit: Unit): Promise<UnitRead> {
+    const prefix = `hf://datasets/${this.o.repo}/`;
+    const path = unit.key.slice(prefix.length);
+    const local = await fetchToCache(this.o.client, this.o.hubCache, this.o.repo, this.sha, path);
+    return readTraceParquet(local, { path: unit.key });
+  }
+}
