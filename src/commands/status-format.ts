@@ -33,6 +33,20 @@ export function formatStatus(r: StatusReport, now: number): string {
     const d = new Date(r.lastPush.at).toISOString();
     out += `last push from here: ${d.slice(0, 10)} ${d.slice(11, 16)} UTC (${formatAge(now - Date.parse(r.lastPush.at))}), ${r.lastPush.published} chunks${r.lastPush.commit === null ? "" : `, commit ${r.lastPush.commit.slice(0, 8)}`}\n`;
   }
+  if (r.unindexed !== null && r.unindexed > 0)
+    out += `unindexed: ${r.unindexed} chunks (found by a scan until a push rebuilds the text index)\n`;
+  const lp = r.localPush;
+  if (lp !== null) {
+    const s = (n: number) => `${n} session${n === 1 ? "" : "s"}`;
+    out +=
+      lp.pendingChunks === 0
+        ? `local push: up to date (${s(lp.sessions)})\n`
+        : `local push: ${lp.pendingSessions} of ${s(lp.sessions)} pending (${lp.pendingChunks} chunks) — run \`funes push ${r.memory}\`\n`;
+    const held = Object.entries(lp.held).sort((a, b) => (a[0] < b[0] ? -1 : 1));
+    const total = held.reduce((a, [, n]) => a + n, 0);
+    if (total > 0)
+      out += `  ${total} pending chunk(s) hold secrets (${held.map(([k, n]) => `${k}×${n}`).join(", ")}) — the push gate keeps them here; run \`funes scrub\` first\n`;
+  }
   if (r.lastIndexed !== null) {
     const d = new Date(r.lastIndexed).toISOString();
     out += `last indexed: ${d.slice(0, 10)} ${d.slice(11, 16)} UTC (${formatAge(now - r.lastIndexed)})\n`;

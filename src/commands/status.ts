@@ -2,12 +2,13 @@
  * `funes status`: what the local memory holds (chunks and sessions by agent, rows waiting for vectors,
  * last write) and how many sessions on this machine are not indexed yet.
  */
-import type { HarnessCounts } from "../local/index.js";
+import { type HarnessCounts, LocalStore, TEXT_INDEX } from "../local/index.js";
 import { funesPaths, isUnitCurrent, type LocalMemory, loadIndexState } from "../memory/index.js";
 import { knownSources } from "../traces/index.js";
 import { locateEmbedder, type ModelsConfig } from "./models-config.js";
 import { openStore } from "./open-memory.js";
 import { readReceipt } from "./push.js";
+import { type BlockKey, dirtyBlocks } from "./secret-blocks.js";
 
 /** The status of one memory, as data (rendered by the CLI or MCP). */
 export type StatusReport =
@@ -27,7 +28,21 @@ export type StatusReport =
       lastPush: { commit: string | null; published: number; at: string } | null;
       /** Sessions on this machine not (or not fully) indexed; null when not checked. */
       pendingSessions: number | null;
+      /** Hub memories: rows outside the text index (found by a scan until a push rebuilds it). */
+      unindexed: number | null;
+      /** Hub memories: what this machine's local memory has that the remote lacks. */
+      localPush: LocalPushStatus | null;
     };
+
+/** This machine's embedded rows missing from a Hub memory, and what the secret gate would hold back. */
+export interface LocalPushStatus {
+  pendingChunks: number;
+  pendingSessions: number;
+  /** Sessions of the local memory that have embedded rows. */
+  sessions: number;
+  /** Chunks the gate would hold back, by rule. */
+  held: Record<string, number>;
+}
 
 /** Reads a memory's status; `pendingSessions` is counted for the default memory only. */
 export async function memoryStatus(
@@ -39,6 +54,7 @@ export async function memoryStatus(
   try {
     const s = await store.stats();
     if (s.chunks === 0) return { kind: "no-index", memory: memory.label, isDefault: memory.isDefault };
+    const remote = memory.label.startsWith("hf://");
     return {
       kind: "ready",
       memory: memory.label,
@@ -47,9 +63,11 @@ export async function memoryStatus(
       byHarness: s.byHarness,
       pendingVectors: s.pendingVectors,
       embedder: embedderOf(ctx.models),
-      lastPush: memory.label.startsWith("hf://") ? readReceipt(ctx.funesHome, memory.label) : null,
+      lastPush: remote ? readReceipt(ctx.funesHome, memory.label) : null,
       lastIndexed: s.lastWrite,
       pendingSessions: memory.isDefault ? await countPendingSessions(ctx) : null,
+      unindexed: remote ? await unindexedRows(store) : null,
+      localPush: remote ? await localPushStatus(store, ctx.funesHome) : null,
     };
   } finally {
     store.close();
@@ -64,6 +82,48 @@ function embedderOf(
   return loc.kind === "found"
     ? { repo: loc.spec.repo, revision: loc.revision, ready: true }
     : { repo: loc.spec.repo, revision: loc.spec.revision, ready: false };
+}
+
+/** Rows outside the text index (all of them when there is none). */
+async function unindexedRows(store: LocalStore): Promise<number> {
+  const has = (await store.table.listIndices()).some((i) => i.name === TEXT_INDEX);
+  if (!has) return store.table.countRows();
+  return (await store.table.indexStats(TEXT_INDEX))?.numUnindexedRows ?? 0;
+}
+
+/** Compares this machine's embedded rows with the remote's ids; null without a local memory. */
+async function localPushStatus(remote: LocalStore, funesHome: string): Promise<LocalPushStatus | null> {
+  const local = await LocalStore.open(funesPaths(funesHome).memory);
+  if (local === null) return null;
+  try {
+    const remoteIds = await remote.ids();
+    const rows = await local.table
+      .query()
+      .where("vector IS NOT NULL")
+      .select(["id", "session_id", "turn_uuid", "block_idx"])
+      .toArray();
+    const sessions = new Set<string>();
+    const pendingSessions = new Set<string>();
+    const pending: BlockKey[] = [];
+    let pendingChunks = 0;
+    for (const r of rows) {
+      const sessionId = String(r.session_id);
+      sessions.add(sessionId);
+      if (remoteIds.has(String(r.id))) continue;
+      pendingChunks++;
+      pendingSessions.add(sessionId);
+      pending.push({ sessionId, turnUuid: String(r.turn_uuid), blockIdx: Number(r.block_idx) });
+    }
+    const held: Record<string, number> = {};
+    if (pending.length > 0)
+      for (const d of await dirtyBlocks(local, pending)) {
+        const rule = d.findings[0]?.rule ?? "secret";
+        held[rule] = (held[rule] ?? 0) + d.chunks.filter((c) => !remoteIds.has(c.id)).length;
+      }
+    return { pendingChunks, pendingSessions: pendingSessions.size, sessions: sessions.size, held };
+  } finally {
+    local.close();
+  }
 }
 
 /** Units under the known agent directories whose current signature is not recorded. */

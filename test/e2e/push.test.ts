@@ -287,6 +287,20 @@ describe("the push secret gate", () => {
     expect(published).toEqual(["row-100"]);
     const text = await runFunes(["push", "acme/leaky"], s);
     expect(text.stdout).toContain(`held back ${PLANTED.length + 2} chunks whose blocks contain secrets`);
+    // status of the remote says what is still to publish from here and that the gate would hold it back.
+    const st = await runFunes(["status", "--memory", "acme/leaky"], s);
+    expect(st.code, st.stderr).toBe(0);
+    expect(st.stdout).toContain(
+      `local push: 1 of 1 session pending (${PLANTED.length + 2} chunks) — run \`funes push hf://datasets/acme/leaky\``,
+    );
+    expect(st.stdout).toMatch(
+      new RegExp(`  ${PLANTED.length + 2} pending chunk\\(s\\) hold secrets \\(.*×.*\\) — .*funes scrub`),
+    );
+    const json = JSON.parse((await runFunes(["status", "--memory", "acme/leaky", "--json"], s)).stdout);
+    expect(json.unindexed).toBe(0);
+    expect(Object.values(json.localPush.held as Record<string, number>).reduce((a, b) => a + b, 0)).toBe(
+      PLANTED.length + 2,
+    );
   });
 
   it("exits 2 when everything new was held back", async () => {
