@@ -10,8 +10,11 @@ export {
   embeddedRows,
   idsIn,
   REMOTE_REINDEX_ROWS,
+  REMOTE_VECTOR_INDEX_MIN_ROWS,
   refreshTextIndex,
+  refreshVectorIndex,
   selectRows,
+  VECTOR_INDEX,
 } from "./publish-rows.js";
 export {
   type HitRow,

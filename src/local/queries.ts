@@ -63,19 +63,30 @@ export async function hasHarnessColumn(table: Table): Promise<boolean> {
   return (await table.schema()).fields.some((f) => f.name === "harness");
 }
 
-/** Nearest rows by dot product of normalised vectors (exact scan; rows without a vector are skipped). */
+/**
+ * Rows up to which vector search scans exactly even when the memory has a vector index (a published
+ * memory may carry the reference's IVF_PQ index): ≈ 40 ms per 100k rows on 2 cores, and exact.
+ */
+export const EXACT_SEARCH_MAX_ROWS = 400_000;
+
+/**
+ * Nearest rows by dot product of normalised vectors; rows without a vector are skipped. An exact scan up to
+ * EXACT_SEARCH_MAX_ROWS; past that, the vector index if there is one, with its candidates re-ranked exactly.
+ */
 export async function vectorSearch(
   table: Table,
   vector: Float32Array,
   limit: number,
   where?: string,
 ): Promise<HitRow[]> {
+  const exact = (await table.countRows()) <= EXACT_SEARCH_MAX_ROWS;
   let q = table
     .query()
     .nearestTo(vector)
-    .distanceType("dot")
     .select(await columnsOf(table))
     .limit(limit);
+  // An index answers only in the metric it was trained with (L2); on unit vectors L2 orders rows as dot does.
+  q = exact ? q.distanceType("dot").bypassVectorIndex() : q.distanceType("l2").nprobes(32).refineFactor(10);
   if (where !== undefined) q = q.where(where);
   return (await q.toArray()).map(toHit);
 }

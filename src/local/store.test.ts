@@ -3,8 +3,11 @@ import { describe, expect, it } from "vitest";
 import { tempDir } from "../../test/helpers/fixtures.js";
 import type { Chunk } from "../chunk/index.js";
 import { arrow } from "./arrow.js";
+import { refreshVectorIndex, VECTOR_INDEX } from "./publish-rows.js";
+import { vectorSearch } from "./queries.js";
 import { COLUMNS, EMBEDDING_MODEL } from "./schema.js";
 import { IncompatibleMemoryError, LocalStore, TEXT_INDEX } from "./store.js";
+import { writeVectors } from "./vectors.js";
 
 function chunk(i: number, text: string, extra: Partial<Chunk> = {}): Chunk {
   return {
@@ -141,6 +144,59 @@ describe("LocalStore", () => {
       expect(await table.countRows("vector IS NULL")).toBe(21);
       const hits = await table.search("compatibility", "fts").select(["id"]).limit(2).toArray();
       expect(hits.map((h: { id: string }) => h.id)).toEqual(["id-3"]);
+      table.close();
+      db.close();
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it("gives a published memory the reference's IVF_PQ vector index, which lance 7.0.0 reads", async () => {
+    const t = tempDir();
+    try {
+      const store = await LocalStore.openOrCreate(t.dir);
+      const n = 300;
+      await store.append(Array.from({ length: n }, (_, i) => chunk(i, `row ${i}`)));
+      // Deterministic unit vectors.
+      let x = 7;
+      const rand = () => {
+        x = (x * 1103515245 + 12345) % 2147483648;
+        return x / 2147483648 - 0.5;
+      };
+      const vectors = new Map<string, Float32Array>();
+      for (let i = 0; i < n; i++) {
+        const v = Float32Array.from({ length: 384 }, rand);
+        const norm = Math.hypot(...v);
+        vectors.set(
+          `id-${i}`,
+          v.map((c) => c / norm),
+        );
+      }
+      await writeVectors(store.table, vectors);
+      store.close();
+      expect(await refreshVectorIndex(t.dir, 1000)).toBe(false);
+      expect(await refreshVectorIndex(t.dir, 256)).toBe(true);
+      expect(await refreshVectorIndex(t.dir, 256)).toBe(false);
+      const probe = vectors.get("id-42") as Float32Array;
+      const again = await LocalStore.open(t.dir);
+      const indices = await again?.table.listIndices();
+      expect(indices?.find((i) => i.name === VECTOR_INDEX)?.indexType).toBe("IvfPq");
+      // Our reads stay exact at this size.
+      const ours = again === null ? [] : await vectorSearch(again.table, probe, 3);
+      expect(ours[0]?.id).toBe("id-42");
+      again?.close();
+      const old = createRequire(import.meta.url)("lancedb030");
+      const db = await old.connect(t.dir);
+      const table = await db.openTable("chunks");
+      const listed = await table.listIndices();
+      expect(listed.map((i: { name: string }) => i.name).sort()).toEqual([VECTOR_INDEX]);
+      const hits = await table
+        .search(Array.from(probe))
+        .distanceType("l2")
+        .refineFactor(10)
+        .limit(3)
+        .toArray();
+      expect(hits[0]?.id).toBe("id-42");
       table.close();
       db.close();
     } finally {

@@ -10,7 +10,13 @@ import { join } from "node:path";
 import type { Table as ArrowTable } from "apache-arrow";
 import { addedFiles, adoptAsView, materializeView, stageFrom } from "../cache/index.js";
 import { mergeCard } from "../card/index.js";
-import { appendMissing, countRowsIn, EMBEDDING_MODEL, refreshTextIndex } from "../local/index.js";
+import {
+  appendMissing,
+  countRowsIn,
+  EMBEDDING_MODEL,
+  refreshTextIndex,
+  refreshVectorIndex,
+} from "../local/index.js";
 import {
   commitFiles,
   fetchRepoHead,
@@ -102,6 +108,7 @@ export async function publishRows(o: PublishOptions): Promise<PublishResult> {
       return { commit: null, added: 0, files: 0, bytes: 0, attempts: attempt, card: "none" };
     }
     await refreshTextIndex(stage.dir);
+    await refreshVectorIndex(stage.dir);
     const rels = addedFiles(stage);
     const base = lancePath(o.loc);
     const files = rels.map((rel) => ({
