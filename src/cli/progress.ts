@@ -11,13 +11,13 @@ export class ProgressLine {
     private readonly enabled: boolean,
   ) {}
 
-  /** Redraws the bar: `[####----] done/total label`. */
-  update(done: number, total: number, label: string): void {
+  /** Redraws the bar: `[####----] done/total label` (without the counts when the label says them). */
+  update(done: number, total: number, label: string, counts = true): void {
     if (!this.enabled || total === 0) return;
     const width = 24;
-    const filled = Math.round((done / total) * width);
-    const cols = this.out.columns ?? 100;
-    const head = `[${"#".repeat(filled)}${"-".repeat(width - filled)}] ${done}/${total} `;
+    const filled = Math.round((Math.min(done, total) / total) * width);
+    const cols = this.out.columns || 100;
+    const head = `[${"#".repeat(filled)}${"-".repeat(width - filled)}] ${counts ? `${done}/${total} ` : ""}`;
     const room = Math.max(0, cols - head.length - 1);
     this.out.write(`\r\x1b[2K${head}${Array.from(label).slice(0, room).join("")}`);
     this.shown = true;

@@ -39,6 +39,7 @@ export async function runModels(
           p.bytes,
           p.total ?? p.bytes,
           `${spec.repo} ${p.file} ${mb(p.bytes)}${p.total !== null ? ` / ${mb(p.total)}` : ""}`,
+          false,
         ),
       );
     } finally {

@@ -3,6 +3,8 @@
  */
 import { FunesError, pushMemory } from "../commands/index.js";
 import type { CliConfig } from "./config.js";
+import { ProgressLine } from "./progress.js";
+import { askYesNo } from "./prompt.js";
 import { formatCounts } from "./render-index.js";
 
 /** Publishes and prints what happened; exit 2 when the secret gate held back everything there was to publish. */
@@ -11,10 +13,24 @@ export async function runPush(
   flags: { create?: boolean; yes?: boolean; json?: boolean },
   cfg: CliConfig,
 ): Promise<void> {
-  const s = await pushMemory(
-    { spec: String(spec), create: flags.create === true, yes: flags.yes === true, now: cfg.now },
-    cfg,
-  );
+  const bar = new ProgressLine(process.stderr, cfg.stderrTty && flags.json !== true);
+  const mib = (n: number) => `${(n / 1048576).toFixed(1)} MiB`;
+  let s: Awaited<ReturnType<typeof pushMemory>>;
+  try {
+    s = await pushMemory(
+      {
+        spec: String(spec),
+        create: flags.create === true,
+        yes: flags.yes === true,
+        now: cfg.now,
+        confirm: cfg.stdinTty && cfg.stderrTty ? askYesNo : undefined,
+        onUpload: (sent, total) => bar.update(sent, total, `uploading ${mib(sent)} / ${mib(total)}`, false),
+      },
+      cfg,
+    );
+  } finally {
+    bar.clear();
+  }
   const held = Object.values(s.heldBack).reduce((a, b) => a + b, 0);
   if (flags.json === true) process.stdout.write(`${JSON.stringify(s, null, 2)}\n`);
   else {

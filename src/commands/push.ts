@@ -37,6 +37,10 @@ export interface PushOptions {
   /** Skip the wrong-memory guard. */
   yes: boolean;
   now: () => number;
+  /** Asks the user (on a terminal) whether to publish to a remote that shares no chunk; absent → refuse. */
+  confirm?: ((question: string) => Promise<boolean>) | undefined;
+  /** Bytes uploaded by the commit being sent. */
+  onUpload?: ((sent: number, total: number) => void) | undefined;
 }
 
 /** What a push did. */
@@ -149,11 +153,17 @@ export async function pushMemory(opts: PushOptions, ctx: ReadContext): Promise<P
           blockIdx: Number(cols[3]?.get(i)),
         });
     }
-    if (remoteIds.size > 0 && present === 0 && candidates.length > 0 && !opts.yes)
-      throw new FunesError(
-        "bad_input",
-        `${loc.uri} holds ${remoteIds.size} chunks and shares none with your memory — is it the right memory? Re-run with --yes to publish anyway`,
-      );
+    if (remoteIds.size > 0 && present === 0 && candidates.length > 0 && !opts.yes) {
+      const question = `${loc.uri} holds ${remoteIds.size} chunks and shares none with your memory (a new machine, or the wrong memory?)`;
+      if (
+        opts.confirm === undefined ||
+        !(await opts.confirm(`${question} — publish ${candidates.length} chunks there anyway?`))
+      )
+        throw new FunesError(
+          "bad_input",
+          `${question} — nothing was published; re-run with --yes to publish anyway`,
+        );
+    }
     const held = await secretGate(store, candidates);
     const heldBack: Record<string, number> = {};
     for (const c of candidates) {
@@ -184,6 +194,7 @@ export async function pushMemory(opts: PushOptions, ctx: ReadContext): Promise<P
         funesHome: ctx.funesHome,
         rows: selectRows(rows, keep),
         now: opts.now,
+        onProgress: opts.onUpload,
       });
     } catch (err) {
       if (err instanceof HubReadOnlyError)

@@ -25,6 +25,7 @@ import {
   type HubLocation,
   lancePath,
   readRepoText,
+  type UploadProgress,
 } from "../remote/index.js";
 import { viewsRoot } from "./remote-memory.js";
 
@@ -56,6 +57,8 @@ export interface PublishOptions {
   sleep?: (ms: number) => Promise<void>;
   /** ms since the epoch (the card's date). */
   now: () => number;
+  /** Upload progress of each attempt's commit. */
+  onProgress?: UploadProgress | undefined;
 }
 
 /** The card to commit with the data: created, its stats refreshed, or none (hand-written, unreadable). */
@@ -127,6 +130,7 @@ export async function publishRows(o: PublishOptions): Promise<PublishResult> {
         parentCommit: head.sha,
         title: `funes push: +${added} chunks`,
         files,
+        onProgress: o.onProgress,
       });
       // The stage is now exactly that commit: keep it as its view, so nothing is downloaded to read it.
       adoptAsView(stage.dir, viewsRoot(o.funesHome), o.loc, sha);

@@ -2,7 +2,7 @@
  * One Hub commit adding files, guarded by the parent commit it was computed from: if anyone committed
  * since, the Hub answers 412 and nothing is written (HubConflictError; the caller refreshes and retries).
  */
-import { commit } from "@huggingface/hub";
+import { commitIter } from "@huggingface/hub";
 import { type HubClient, httpStatus, hubParams, quietly } from "./access.js";
 
 /** The head moved between reading it and committing. */
@@ -17,6 +17,9 @@ export interface NewFile {
   content: Blob;
 }
 
+/** Bytes of a commit's files sent so far, of the total. */
+export type UploadProgress = (sent: number, total: number) => void;
+
 /** Commits `files` on `main` with `parentCommit`; returns the new commit's sha. */
 export async function commitFiles(o: {
   client: HubClient;
@@ -24,10 +27,14 @@ export async function commitFiles(o: {
   parentCommit: string;
   title: string;
   files: NewFile[];
+  onProgress?: UploadProgress | undefined;
 }): Promise<string> {
+  const sizes = new Map(o.files.map((f) => [f.path, f.content.size]));
+  const total = o.files.reduce((a, f) => a + f.content.size, 0);
+  const sent = new Map<string, number>();
   try {
-    const out = await quietly(() =>
-      commit({
+    const out = await quietly(async () => {
+      const it = commitIter({
         repo: { type: "dataset", name: o.repo },
         branch: "main",
         parentCommit: o.parentCommit,
@@ -38,8 +45,20 @@ export async function commitFiles(o: {
           content: f.content,
         })),
         ...hubParams(o.client),
-      }),
-    );
+      });
+      for (;;) {
+        const step = await it.next();
+        if (step.done === true) return step.value;
+        const e = step.value;
+        if (e.event === "fileProgress" && e.state === "uploading") {
+          sent.set(e.path, Math.round(e.progress * (sizes.get(e.path) ?? 0)));
+          o.onProgress?.(
+            [...sent.values()].reduce((a, b) => a + b, 0),
+            total,
+          );
+        } else if (e.event === "phase" && e.phase === "committing") o.onProgress?.(total, total);
+      }
+    });
     const oid = out?.commit.oid;
     if (typeof oid !== "string") throw new Error("the Hub did not return the new commit");
     return oid;

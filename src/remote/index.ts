@@ -3,7 +3,13 @@
  * is decided from HTTP answers), tree listings and cached downloads. Knows the Hub; knows nothing of Lance.
  */
 export { type HubClient, hubParams } from "./access.js";
-export { commitFiles, HubConflictError, HubReadOnlyError, type NewFile } from "./commit-files.js";
+export {
+  commitFiles,
+  HubConflictError,
+  HubReadOnlyError,
+  type NewFile,
+  type UploadProgress,
+} from "./commit-files.js";
 export { createPrivateDataset } from "./create-repo.js";
 export { fetchToCache } from "./fetch-file.js";
 export { type HubLocation, HubUriError, lancePath, parseHubUri } from "./hub-uri.js";

@@ -7,7 +7,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LocalStore } from "../../src/local/index.js";
-import { type CliEnv, runFunes, startFunes } from "../helpers/cli.js";
+import { type CliEnv, runFunes, runFunesInTerminal, startFunes } from "../helpers/cli.js";
 import { copyFixture, TEST_HUB_CACHE, tempDir } from "../helpers/fixtures.js";
 import { type HubStandin, startHubStandin } from "../helpers/hub-standin.js";
 import { leakyRow, writeLeakyMemory } from "../helpers/leaky.js";
@@ -185,13 +185,29 @@ describe("funes push", () => {
     expect(r.stdout).toContain("one more question about the portfolio\n");
   });
 
-  it("refuses a first push to a remote that shares nothing, unless --yes", async () => {
+  it("asks before a first push to a remote that shares nothing; off a terminal refuses unless --yes", async () => {
     const c = userEnv("c");
     writeSyntheticHistory(c.home, 1, 7);
     expect((await runFunes(["index", "--yes"], c)).code).toBe(0);
     const r = await runFunes(["push", "acme/mem"], c);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("shares none with your memory — is it the right memory? Re-run with --yes");
+    expect(r.stderr).toContain(
+      "shares none with your memory (a new machine, or the wrong memory?) — nothing was published; re-run with --yes",
+    );
+    // On a terminal it asks instead: "no" publishes nothing, "yes" publishes, with an upload bar.
+    const mem = hub.repos.get("acme/mem");
+    if (mem === undefined) throw new Error("acme/mem missing");
+    hub.repos.set("acme/mem-copy", { ...mem, files: new Map(mem.files) });
+    const head = mem.commit;
+    const no = await runFunesInTerminal(["push", "acme/mem-copy"], c, ["n"]);
+    expect(no.code).toBe(2);
+    expect(no.stdout).toMatch(/publish \d+ chunks there anyway\? \[y\/N\] /);
+    expect(hub.repos.get("acme/mem-copy")?.commit).toBe(head);
+    const yes = await runFunesInTerminal(["push", "acme/mem-copy"], c, ["y"]);
+    expect(yes.code, yes.stdout).toBe(0);
+    expect(yes.stdout).toMatch(/uploading [\d.]+ MiB \/ [\d.]+ MiB/);
+    expect(yes.stdout).toMatch(/pushed \d+ chunks to hf:\/\/datasets\/acme\/mem-copy/);
+    expect(hub.repos.get("acme/mem-copy")?.commit).not.toBe(head);
   });
 
   it("two publishers at once end with the union, no duplicates, every commit readable", async () => {

@@ -49,3 +49,40 @@ export function runFunes(args: string[], env: CliEnv): Promise<CliResult> {
   });
   return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
 }
+
+/**
+ * Runs `funes …` on a pseudo-terminal (util-linux `script`), answering each prompt that ends in `[y/N] `
+ * with the next of `answers`. Output is the terminal's (stdout and stderr together, with its escapes).
+ */
+export function runFunesInTerminal(args: string[], env: CliEnv, answers: string[]): Promise<CliResult> {
+  const quote = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
+  const command = [process.execPath, CLI, ...args].map(quote).join(" ");
+  const child = spawn("script", ["-qefc", command, "/dev/null"], {
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: env.home,
+      FUNES_HOME: env.funesHome,
+      NO_COLOR: "1",
+      FUNES_THREADS: "1",
+      TERM: "dumb",
+      ...env.extra,
+    },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let out = "";
+  let asked = 0;
+  child.stdout?.on("data", (d) => {
+    out += d;
+    const prompts = out.split("[y/N] ").length - 1;
+    while (asked < prompts) child.stdin?.write(`${answers[asked++] ?? ""}\n`);
+  });
+  child.stderr?.on("data", (d) => {
+    out += d;
+  });
+  return new Promise((resolve) =>
+    child.on("close", (code) => {
+      child.stdin?.end();
+      resolve({ code, stdout: out, stderr: "" });
+    }),
+  );
+}
