@@ -6,6 +6,7 @@
 export { type CachedMemory, listCachedMemories, type PruneResult, pruneCache } from "./inventory.js";
 export {
   adoptAsView,
+  IncompleteDownloadError,
   materializeView,
   newestView,
   type SnapshotView,

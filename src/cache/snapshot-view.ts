@@ -65,10 +65,9 @@ export async function materializeView(o: {
   rmSync(dir, { recursive: true, force: true });
   let done = 0;
   for (const f of files) {
-    const cached = await fetchToCache(o.client, o.hubCache, o.loc.repo, o.sha, f.path);
+    const blob = await fetchWhole(o, f);
     const target = join(dir, "chunks.lance", relative(base, f.path));
     mkdirSync(dirname(target), { recursive: true });
-    const blob = realpathSync(cached);
     try {
       linkSync(blob, target);
     } catch {
@@ -78,6 +77,31 @@ export async function materializeView(o: {
   }
   writeFileSync(join(dir, MARKER), JSON.stringify({ sha: o.sha, files: files.length }));
   return { dir, sha: o.sha, files: files.length };
+}
+
+/** A file in the cache is shorter or longer than the Hub says, even after fetching it again. */
+export class IncompleteDownloadError extends Error {}
+
+/**
+ * The cached blob of `f`, checked against the size the Hub lists: a blob cut short (an interrupted download,
+ * a damaged cache) is removed and fetched again once.
+ */
+async function fetchWhole(
+  o: { client: HubClient; hubCache: string; loc: HubLocation; sha: string },
+  f: { path: string; size: number },
+): Promise<string> {
+  for (let attempt = 1; ; attempt++) {
+    const cached = await fetchToCache(o.client, o.hubCache, o.loc.repo, o.sha, f.path);
+    const blob = realpathSync(cached);
+    const size = statSync(blob).size;
+    if (size === f.size) return blob;
+    rmSync(blob, { force: true });
+    rmSync(cached, { force: true });
+    if (attempt === 2)
+      throw new IncompleteDownloadError(
+        `${f.path} of ${o.loc.repo} arrived with ${size} of ${f.size} bytes — run the command again`,
+      );
+  }
 }
 
 /**

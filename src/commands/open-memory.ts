@@ -4,7 +4,7 @@
  * note a reader should see first. Failures are FunesErrors with the reference's wording.
  */
 
-import { newestView } from "../cache/index.js";
+import { IncompleteDownloadError, newestView } from "../cache/index.js";
 import { IncompatibleMemoryError, LocalStore, storeExists } from "../local/index.js";
 import {
   type LocalMemory,
@@ -84,7 +84,11 @@ export async function openReadTarget(spec: string | undefined | null, ctx: ReadC
   );
   const settle = async () => {
     const s = await settled;
-    if ("error" in s) throw s.error;
+    if ("error" in s) {
+      if (s.error instanceof IncompleteDownloadError)
+        throw new FunesError("unreachable", `${label}: ${s.error.message}`, s.error);
+      throw s.error;
+    }
     if (s.state.kind === "missing" && (await isModelRepo(client, loc.repo)))
       throw new FunesError("no_memory", modelRepoMessage(loc.repo));
     return remoteTarget(s.state, label, ctx);

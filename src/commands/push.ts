@@ -11,6 +11,7 @@ import { materializeView } from "../cache/index.js";
 import { embeddedRows, idsIn, LocalStore, selectRows } from "../local/index.js";
 import {
   funesPaths,
+  PublishConflictError,
   PublishUnreachableError,
   publishRows,
   resolveMemorySpec,
@@ -205,7 +206,12 @@ export async function pushMemory(opts: PushOptions, ctx: ReadContext): Promise<P
       if (err instanceof PublishUnreachableError)
         throw new FunesError(
           "unreachable",
-          `${loc.uri} is unreachable — can't push while offline (${err.message})`,
+          `${loc.uri} became unreachable while pushing (${err.message}) — nothing was committed and the remote is unchanged; run the push again once you're back online`,
+        );
+      if (err instanceof PublishConflictError)
+        throw new FunesError(
+          "busy",
+          `${loc.uri}: ${err.message} (others are publishing) — nothing was committed; run the push again in a moment`,
         );
       throw err;
     }

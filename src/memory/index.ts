@@ -14,7 +14,13 @@ export {
 } from "./index-state.js";
 export { type LocalMemory, localMemory, type MemoryState, memoryState } from "./local-memory.js";
 export { type FunesPaths, funesPaths } from "./paths.js";
-export { type PublishOptions, type PublishResult, PublishUnreachableError, publishRows } from "./publish.js";
+export {
+  PublishConflictError,
+  type PublishOptions,
+  type PublishResult,
+  PublishUnreachableError,
+  publishRows,
+} from "./publish.js";
 export { type RemoteReadState, readRemote, viewsRoot } from "./remote-memory.js";
 export { type ResolvedSpec, resolveMemorySpec } from "./spec.js";
 export { acquireWriterLock, WriterBusyError, type WriterLock } from "./writer-lock.js";

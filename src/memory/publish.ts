@@ -21,6 +21,7 @@ import {
   commitFiles,
   fetchRepoHead,
   type HubClient,
+  HubCommitUnreachableError,
   HubConflictError,
   type HubLocation,
   lancePath,
@@ -43,6 +44,13 @@ export interface PublishResult {
 
 /** The remote could not be reached or named. */
 export class PublishUnreachableError extends Error {}
+
+/** Others kept publishing: every attempt found the head moved. */
+export class PublishConflictError extends Error {
+  constructor(readonly attempts: number) {
+    super(`the remote kept moving: ${attempts} attempts each found a newer commit`);
+  }
+}
 
 /** Publishing options. */
 export interface PublishOptions {
@@ -144,10 +152,12 @@ export async function publishRows(o: PublishOptions): Promise<PublishResult> {
       };
     } catch (err) {
       rmSync(stage.dir, { recursive: true, force: true });
-      if (!(err instanceof HubConflictError) || attempt === max) throw err;
+      if (err instanceof HubCommitUnreachableError) throw new PublishUnreachableError(err.message);
+      if (!(err instanceof HubConflictError)) throw err;
+      if (attempt === max) throw new PublishConflictError(max);
       // Jittered exponential backoff, capped: concurrent publishers spread out instead of colliding again.
       await sleep(Math.random() * Math.min(4000, 100 * 2 ** attempt));
     }
   }
-  throw new HubConflictError(`the remote kept moving after ${max} attempts; run the push again`);
+  throw new PublishConflictError(max);
 }

@@ -4,7 +4,7 @@
  */
 import { join } from "node:path";
 import { materializeView, newestView, type SnapshotView } from "../cache/index.js";
-import { fetchRepoHead, type HubClient, type HubLocation } from "../remote/index.js";
+import { fetchRepoHead, type HubClient, type HubLocation, isUnreachable } from "../remote/index.js";
 
 /** What reading a Hub memory can find. */
 export type RemoteReadState =
@@ -31,19 +31,29 @@ export async function readRemote(
     case "missing":
     case "unauthorized":
       return head;
-    case "offline": {
-      const cached = newestView(root, loc);
-      return cached === null ? head : { kind: "stale", view: cached, reason: head.reason };
-    }
+    case "offline":
+      return offline(root, loc, head.reason);
     case "found": {
-      const view = await materializeView({
-        client: ctx.client,
-        hubCache: ctx.hubCache,
-        viewsRoot: root,
-        loc,
-        sha: head.sha,
-      });
+      let view: SnapshotView | null;
+      try {
+        view = await materializeView({
+          client: ctx.client,
+          hubCache: ctx.hubCache,
+          viewsRoot: root,
+          loc,
+          sha: head.sha,
+        });
+      } catch (err) {
+        // The connection went away mid-download: the same as finding the Hub unreachable.
+        if (!isUnreachable(err)) throw err;
+        return offline(root, loc, err instanceof Error ? err.message : String(err));
+      }
       return view === null ? { kind: "empty" } : { kind: "ready", view };
     }
   }
+}
+
+function offline(root: string, loc: HubLocation, reason: string): RemoteReadState {
+  const cached = newestView(root, loc);
+  return cached === null ? { kind: "offline", reason } : { kind: "stale", view: cached, reason };
 }

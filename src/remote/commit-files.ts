@@ -3,13 +3,16 @@
  * since, the Hub answers 412 and nothing is written (HubConflictError; the caller refreshes and retries).
  */
 import { commitIter } from "@huggingface/hub";
-import { type HubClient, httpStatus, hubParams, quietly } from "./access.js";
+import { type HubClient, httpStatus, hubParams, isUnreachable, quietly } from "./access.js";
 
 /** The head moved between reading it and committing. */
 export class HubConflictError extends Error {}
 
 /** The token may read but not write this repo. */
 export class HubReadOnlyError extends Error {}
+
+/** The Hub could not be reached while committing (network, timeout, 5xx): nothing was committed. */
+export class HubCommitUnreachableError extends Error {}
 
 /** A file to add. */
 export interface NewFile {
@@ -66,6 +69,8 @@ export async function commitFiles(o: {
     const status = httpStatus(err);
     if (status === 412 || status === 409) throw new HubConflictError("the remote moved while publishing");
     if (status === 401 || status === 403) throw new HubReadOnlyError("the token cannot write this repo");
+    if (isUnreachable(err))
+      throw new HubCommitUnreachableError(err instanceof Error ? err.message : String(err), { cause: err });
     throw err;
   }
 }

@@ -2,9 +2,10 @@
  * remote: Hub transport over @huggingface/hub. Dataset URIs, the head probe (the one place a remote's state
  * is decided from HTTP answers), tree listings and cached downloads. Knows the Hub; knows nothing of Lance.
  */
-export { type HubClient, hubParams } from "./access.js";
+export { type HubClient, hubParams, isUnreachable } from "./access.js";
 export {
   commitFiles,
+  HubCommitUnreachableError,
   HubConflictError,
   HubReadOnlyError,
   type NewFile,

@@ -34,6 +34,11 @@ export interface HubStandin {
   offline: boolean;
   /** This many next commits are refused with 412, as if someone had just published. */
   conflicts: number;
+  /**
+   * Network faults: for a request it matches, `drop` cuts the connection without an answer; `truncate`
+   * sends a file download's headers and half its bytes, then cuts it.
+   */
+  fault: ((method: string, path: string) => "drop" | "truncate" | null) | null;
   close(): Promise<void>;
 }
 
@@ -61,6 +66,7 @@ export async function startHubStandin(
     repos,
     offline: false,
     conflicts: 0,
+    fault: null,
     uploadedBytes: 0,
     committedPaths: [],
     history: new Map(),
@@ -105,6 +111,11 @@ export async function startHubStandin(
         }),
       );
     if (state.offline) return send(res, 503, "{}");
+    const fault = state.fault?.(req.method ?? "", path) ?? null;
+    if (fault === "drop") {
+      req.socket.destroy();
+      return;
+    }
     const put = /^\/__lfs\/([0-9a-f]{64})$/.exec(path);
     if (put !== null && req.method === "PUT") {
       if (sha256(raw) !== put[1]) return send(res, 400, '{"error":"sha256 mismatch"}');
@@ -285,6 +296,12 @@ export async function startHubStandin(
           ...common,
           "Content-Range": `bytes ${start}-${end}/${bytes.length}`,
         });
+      }
+      if (fault === "truncate") {
+        res.writeHead(200, { ...common, "Content-Length": String(bytes.length) });
+        res.write(bytes.subarray(0, Math.floor(bytes.length / 2)));
+        setTimeout(() => req.socket.destroy(), 20);
+        return;
       }
       return send(res, 200, bytes, common);
     }
