@@ -1,7 +1,7 @@
 /**
  * Everything funes reads from its environment, read once here and passed down as values.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { DEFAULT_RERANKER, type ModelsConfig } from "../commands/index.js";
@@ -21,6 +21,22 @@ export interface CliConfig {
   columns: number | null;
   now: () => number;
   models: ModelsConfig;
+  /** How agents' hooks and MCP registrations run this funes: `$FUNES_BIN`, else this Node and this script. */
+  funesCommand: string[];
+  /** The environment agent CLIs run in. */
+  env: Record<string, string | undefined>;
+}
+
+function funesCommand(env: NodeJS.ProcessEnv): string[] {
+  const bin = nonEmpty(env.FUNES_BIN);
+  if (bin !== undefined) return [bin];
+  const script = process.argv[1];
+  if (script === undefined) return ["funes"];
+  try {
+    return [process.execPath, realpathSync(script)];
+  } catch {
+    return [process.execPath, resolve(script)];
+  }
 }
 
 const nonEmpty = (v: string | undefined): string | undefined =>
@@ -76,5 +92,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): CliConfig {
     columns: Number.isInteger(Number(env.COLUMNS)) && Number(env.COLUMNS) > 0 ? Number(env.COLUMNS) : null,
     now: () => Date.now(),
     models: readModels(env, home),
+    funesCommand: funesCommand(env),
+    env: { ...env },
   };
 }

@@ -7,6 +7,7 @@ import { cac } from "cac";
 import { FunesError, type FunesErrorCode } from "../commands/index.js";
 import { UnknownHarnessError } from "../traces/index.js";
 import { readConfig } from "./config.js";
+import { runAdd, runRemove } from "./run-agents.js";
 import { runCache } from "./run-cache.js";
 import { runGet } from "./run-get.js";
 import { runIndex } from "./run-index.js";
@@ -96,6 +97,21 @@ async function main(argv: string[]): Promise<number> {
     .option("--json", "Print the summary as JSON")
     .example("funes push acme/funes-memory --create")
     .action((memory, flags) => runPush(memory, flags, cfg));
+  cli
+    .command(
+      "add <agent> [memory]",
+      "Set funes up in claude, codex, hermes or pi: recall tools, per-turn indexing, publishing",
+    )
+    .option("--yes", "Never ask: index first, install, and push once (a missing memory still needs --create)")
+    .option("--create", "Create the Hub memory (a private dataset) if it does not exist")
+    .option("--json", "Print what was done as JSON")
+    .example("funes add claude")
+    .example("funes add codex acme/funes-memory --create")
+    .action((agent, memory, flags) => runAdd(agent, memory, flags, cfg));
+  cli
+    .command("remove <agent>", "Take funes out of an agent: its hooks, recall registration and files")
+    .example("funes remove codex")
+    .action((agent) => runRemove(agent, cfg));
   cli
     .command("scrub", "Redact secrets found in the local memory in place (or drop their blocks), one commit")
     .option("--json", "Print the summary as JSON")

@@ -4,12 +4,14 @@
  */
 import { createInterface } from "node:readline/promises";
 
-/** Asks `question [y/N]` on stderr; true only for an answer starting with y. */
-export async function askYesNo(question: string): Promise<boolean> {
+/** Asks `question [y/N]` (or `[Y/n]` when yes is the default) on stderr; an empty answer takes the default. */
+export async function askYesNo(question: string, defaultYes = false): Promise<boolean> {
   const rl = createInterface({ input: process.stdin, output: process.stderr });
   try {
-    const answer = await rl.question(`${question} [y/N] `);
-    return /^\s*y/i.test(answer);
+    const answer = (await rl.question(`${question} ${defaultYes ? "[Y/n]" : "[y/N]"} `)).trim();
+    return answer === "" ? defaultYes : /^y/i.test(answer);
+  } catch {
+    return false;
   } finally {
     rl.close();
   }

@@ -4,6 +4,15 @@
  * cli/ and mcp/.
  */
 export { DEFAULT_RERANKER } from "../models/index.js";
+export {
+  type AddOptions,
+  type AddSummary,
+  AGENTS,
+  type AgentName,
+  addAgent,
+  parseAgent,
+  removeAgent,
+} from "./add-agent.js";
 export { type BackfillResult, backfillOrder } from "./backfill.js";
 export { FunesError, type FunesErrorCode } from "./errors.js";
 export { assembleTurns, formatGetAgent, getTurn, type TurnView } from "./get.js";

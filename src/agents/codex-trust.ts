@@ -1,0 +1,107 @@
+/**
+ * Codex (0.171) runs a hook from `hooks.json` only once it is trusted: `config.toml` must hold
+ * `[hooks.state."<hooks.json path>:<event>:<group>:<handler>"]` with `trusted_hash = "sha256:<hex>"`, the
+ * hash of the handler's normalised identity (shared/spec/agents.md §2.3). funes trusts exactly its own
+ * handlers, editing those tables as text so the rest of the file keeps its bytes; the user's hooks stay as
+ * trusted or untrusted as they were.
+ */
+import { createHash } from "node:crypto";
+import type { HookPosition } from "./json-hooks.js";
+
+/** A trust entry: its table key and hash. */
+export interface TrustEntry {
+  key: string;
+  hash: string;
+}
+
+/** `SessionStart` → `session_start`. */
+export function snakeEvent(event: string): string {
+  return event.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase();
+}
+
+/** JSON with object keys sorted at every level and no whitespace (Codex's canonical form). */
+export function canonicalJson(v: unknown): string {
+  return JSON.stringify(sortKeys(v));
+}
+
+function sortKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortKeys);
+  if (typeof v === "object" && v !== null)
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]),
+    );
+  return v;
+}
+
+/** The hash Codex records for a trusted command handler of `event` (in a group without a matcher). */
+export function trustHash(event: string, handler: Record<string, unknown>, matcher?: string): string {
+  const timeout = typeof handler.timeout === "number" ? Math.max(1, handler.timeout) : 600;
+  const normal: Record<string, unknown> = {
+    type: "command",
+    command: handler.command,
+    timeout,
+    async: handler.async === true,
+  };
+  if (typeof handler.statusMessage === "string") normal.statusMessage = handler.statusMessage;
+  const identity: Record<string, unknown> = { event_name: snakeEvent(event), hooks: [normal] };
+  if (matcher !== undefined) identity.matcher = matcher;
+  const hex = createHash("sha256")
+    .update(JSON.stringify(sortKeys(identity)))
+    .digest("hex");
+  return `sha256:${hex}`;
+}
+
+/** Trust entries for funes's handlers at their positions in `hooksPath`. */
+export function trustEntries(hooksPath: string, positions: HookPosition[]): TrustEntry[] {
+  return positions.map((p) => ({
+    key: `${hooksPath}:${snakeEvent(p.event)}:${p.group}:${p.handler}`,
+    hash: trustHash(p.event, p.entry),
+  }));
+}
+
+const HEADER = /^\s*\[\s*hooks\s*\.\s*state\s*\.\s*("(?:[^"\\]|\\.)*")\s*\]\s*(?:#.*)?$/;
+
+function tomlString(s: string): string {
+  return `"${s.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`;
+}
+
+/**
+ * `config` (config.toml's text, or null) without the trust tables whose keys are in `drop`, and with a table
+ * for each of `add`. Other lines keep their bytes; a blank line funes put before a table goes with it.
+ */
+export function editTrust(config: string | null, drop: Set<string>, add: TrustEntry[]): string {
+  const lines = (config ?? "").split("\n");
+  const out: string[] = [];
+  const replace = new Set([...drop, ...add.map((a) => a.key)]);
+  let skipping = false;
+  for (const line of lines) {
+    const m = HEADER.exec(line);
+    // A table funes wrote is its header and key lines: it ends at a blank line or the next header.
+    if (line.trim() === "") skipping = false;
+    if (m !== null || /^\s*\[/.test(line)) {
+      skipping = false;
+      if (m !== null) {
+        let key: string | null = null;
+        try {
+          key = JSON.parse(m[1] as string) as string;
+        } catch {
+          key = null;
+        }
+        if (key !== null && replace.has(key)) {
+          skipping = true;
+          if (out.length > 0 && out[out.length - 1] === "") out.pop();
+          continue;
+        }
+      }
+    }
+    if (!skipping) out.push(line);
+  }
+  let text = out.join("\n");
+  for (const a of add) {
+    if (text !== "" && !text.endsWith("\n")) text += "\n";
+    text += `${text === "" ? "" : "\n"}[hooks.state.${tomlString(a.key)}]\ntrusted_hash = ${tomlString(a.hash)}\n`;
+  }
+  return text;
+}

@@ -1,0 +1,160 @@
+/**
+ * Codex: hook groups merged into `$CODEX_HOME/hooks.json` (Stop → index; SessionStart → push when a memory
+ * is bound), the scripts in `$CODEX_HOME/hooks/`, trust entries for exactly those hooks in `config.toml`
+ * (Codex runs no untrusted hook, and says nothing about it in `codex exec`), and `codex mcp add funes`.
+ * The user's hooks are kept; `remove` restores the file byte for byte when nothing else changed in it.
+ */
+import { existsSync, readdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { canonicalJson, editTrust, trustEntries } from "./codex-trust.js";
+import { readTextOrNull, rememberOriginal, restoreOriginal, writeIfChanged } from "./files.js";
+import {
+  hookCommand,
+  INDEX_SCRIPT,
+  PUSH_SCRIPT,
+  removeHookScripts,
+  writeHookScripts,
+} from "./hook-scripts.js";
+import {
+  formatHooksFile,
+  funesPositions,
+  type HookSpec,
+  mergeFunesHooks,
+  parseHooksFile,
+  stripFunesHooks,
+} from "./json-hooks.js";
+import { lastLine, runCli } from "./run-cli.js";
+import {
+  AgentSetupError,
+  type InstallOptions,
+  integrationsRoot,
+  type RemoveOptions,
+  type SetupReport,
+} from "./setup.js";
+
+/** Where Codex keeps its configuration: `$CODEX_HOME`, else `~/.codex`. */
+export function codexHome(o: { home: string; env: Record<string, string | undefined> }): string {
+  const set = o.env.CODEX_HOME;
+  return set !== undefined && set.trim() !== "" ? set : join(o.home, ".codex");
+}
+
+/** Top-level keys Codex accepts in hooks.json (it skips the whole file on any other). */
+const CODEX_KEYS = new Set(["hooks", "description"]);
+
+function hookSpecs(dir: string, memory: string | null): HookSpec[] {
+  const specs: HookSpec[] = [
+    {
+      event: "Stop",
+      command: hookCommand(join(dir, "hooks", INDEX_SCRIPT), "codex"),
+      statusMessage: "Indexing turn into funes memory",
+      timeout: 15,
+    },
+  ];
+  if (memory !== null)
+    specs.push({
+      event: "SessionStart",
+      command: hookCommand(join(dir, "hooks", PUSH_SCRIPT), memory),
+      statusMessage: "Publishing funes memory",
+      timeout: 15,
+    });
+  return specs;
+}
+
+/** The user's hooks.json as it was before funes first wrote to it (for an exact restore). */
+function originalRecord(home: string): string {
+  return join(integrationsRoot(home), "codex-hooks.orig.json");
+}
+
+function readHooks(path: string): Record<string, unknown> {
+  const root = parseHooksFile(readTextOrNull(path));
+  if (root === null)
+    throw new AgentSetupError(
+      `${path} isn't plain JSON (a comment or a syntax error?) — Codex can't read it either, so none of its hooks run; fix it, then run this again`,
+    );
+  return root;
+}
+
+/** Installs the hooks (trusted) and the MCP registration. */
+export async function installCodex(o: InstallOptions): Promise<SetupReport> {
+  const codex = (args: string[]) => runCli("codex", args, o);
+  if ((await codex(["--version"])).kind === "missing")
+    throw new AgentSetupError(
+      "`codex` isn't on PATH — install Codex (npm i -g @openai/codex), then run `funes add codex` again",
+    );
+  const dir = codexHome(o);
+  const hooksPath = join(dir, "hooks.json");
+  const text = readTextOrNull(hooksPath);
+  const current = readHooks(hooksPath);
+  const foreign = Object.keys(current).filter((k) => !CODEX_KEYS.has(k));
+  if (foreign.length > 0)
+    throw new AgentSetupError(
+      `${hooksPath} has top-level key(s) ${foreign.map((k) => `"${k}"`).join(", ")} that Codex rejects (it then skips the whole file, so no hook in it runs) — remove them, then run \`funes add codex\` again`,
+    );
+  if (funesPositions(current).length === 0) rememberOriginal(originalRecord(o.home), text);
+  const next = mergeFunesHooks(current, hookSpecs(dir, o.memory));
+  const oldKeys = trustEntries(hooksPath, funesPositions(current)).map((e) => e.key);
+  writeHookScripts(join(dir, "hooks"), o.funes);
+  writeIfChanged(hooksPath, formatHooksFile(next));
+  const configPath = join(dir, "config.toml");
+  writeIfChanged(
+    configPath,
+    editTrust(readTextOrNull(configPath), new Set(oldKeys), trustEntries(hooksPath, funesPositions(next))),
+  );
+  const events = hookSpecs(dir, o.memory).map((s) => s.event);
+  const report: SetupReport = [
+    `installed funes hooks into ${hooksPath} (${events.join(", ")}) and trusted them in ${configPath} — indexes each turn${o.memory === null ? "" : ` and publishes to ${o.memory} when a session starts`}`,
+  ];
+  const add = await codex([
+    "mcp",
+    "add",
+    "funes",
+    "--",
+    ...o.funes,
+    "mcp",
+    ...(o.memory === null ? [] : [o.memory]),
+  ]);
+  if (add.kind !== "ran" || add.code !== 0)
+    throw new AgentSetupError(
+      `\`codex mcp add funes\` failed (${lastLine(add)}) — the hooks are installed; run \`codex mcp add funes -- ${[...o.funes, "mcp"].join(" ")}\` yourself to see why`,
+    );
+  report.push(
+    "registered funes recall with Codex — `recall` and `get` are available (restart Codex if it's running)",
+  );
+  return report;
+}
+
+/** Unregisters the MCP server, removes funes's hooks, their trust entries and scripts. */
+export async function removeCodex(o: RemoveOptions): Promise<SetupReport> {
+  const dir = codexHome(o);
+  const report: SetupReport = [];
+  const mcp = await runCli("codex", ["mcp", "remove", "funes"], o);
+  const hooksPath = join(dir, "hooks.json");
+  const current = readHooks(hooksPath);
+  const positions = funesPositions(current);
+  if (positions.length > 0) {
+    const configPath = join(dir, "config.toml");
+    const config = readTextOrNull(configPath);
+    if (config !== null) {
+      const keys = new Set(trustEntries(hooksPath, positions).map((e) => e.key));
+      writeIfChanged(configPath, editTrust(config, keys, []));
+    }
+    const stripped = stripFunesHooks(current);
+    restoreOriginal(
+      hooksPath,
+      originalRecord(o.home),
+      (before) => canonicalJson(parseHooksFile(before)) === canonicalJson(stripped),
+      formatHooksFile(stripped),
+    );
+    report.push(`removed funes's hooks from ${hooksPath} and their trust entries`);
+  }
+  const hooksDir = join(dir, "hooks");
+  if (removeHookScripts(hooksDir)) report.push(`removed the hook scripts from ${hooksDir}`);
+  if (existsSync(hooksDir) && readdirSync(hooksDir).length === 0) rmSync(hooksDir, { recursive: true });
+  if (mcp.kind === "missing")
+    throw new AgentSetupError(
+      `${report.join("; ")}${report.length > 0 ? "; " : ""}\`codex\` isn't on PATH, so its MCP registration remains — once it is, run: codex mcp remove funes`,
+    );
+  if (mcp.code !== 0) throw new AgentSetupError(`\`codex mcp remove funes\` failed (${lastLine(mcp)})`);
+  report.push("removed funes from Codex — recall registration and hooks");
+  return report;
+}

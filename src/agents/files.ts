@@ -1,0 +1,61 @@
+/**
+ * Writing agent configuration safely: only when the content changes, atomically (a temp file beside the
+ * target, then a rename), keeping the file's mode. A crash never leaves a half-written config.
+ */
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { dirname } from "node:path";
+
+/** Writes `text` to `path` if it differs; returns whether it wrote. `mode` is applied on every call. */
+export function writeIfChanged(path: string, text: string, mode?: number): boolean {
+  const same = existsSync(path) && readFileSync(path, "utf8") === text;
+  if (!same) {
+    mkdirSync(dirname(path), { recursive: true });
+    const tmp = `${path}.funes-tmp`;
+    const keep = existsSync(path) ? statSync(path).mode & 0o777 : undefined;
+    writeFileSync(tmp, text, { mode: mode ?? keep ?? 0o644 });
+    renameSync(tmp, path);
+  }
+  if (mode !== undefined) chmodSync(path, mode);
+  return !same;
+}
+
+/** The file's text, or null when it does not exist. */
+export function readTextOrNull(path: string): string | null {
+  return existsSync(path) ? readFileSync(path, "utf8") : null;
+}
+
+/**
+ * Remembers a user file's text (or its absence) before funes first edits it, in `record`; a later call
+ * keeps the first record.
+ */
+export function rememberOriginal(record: string, text: string | null): void {
+  if (!existsSync(record)) writeIfChanged(record, `${JSON.stringify({ text })}\n`);
+}
+
+/**
+ * Puts back the user's file once funes's entries are gone: the exact original bytes (or no file) when its
+ * content is the same as before funes touched it (`sameAsOriginal`), else `edited`. Forgets the record.
+ */
+export function restoreOriginal(
+  path: string,
+  record: string,
+  sameAsOriginal: (original: string | null) => boolean,
+  edited: string,
+): void {
+  const saved = readTextOrNull(record);
+  const original = saved === null ? undefined : (JSON.parse(saved) as { text: string | null }).text;
+  if (original !== undefined && sameAsOriginal(original)) {
+    if (original === null) rmSync(path, { force: true });
+    else writeIfChanged(path, original);
+  } else writeIfChanged(path, edited);
+  rmSync(record, { force: true });
+}

@@ -1,0 +1,151 @@
+/**
+ * The hook scripts agents run: `funes-index.sh <harness>` and `funes-push.sh <memory>`. The foreground part
+ * drains the hook payload, starts a detached worker and exits at once without printing anything (nothing
+ * reaches the agent's context). The worker runs `funes index --harness <h>` or `funes push <memory>`, one
+ * at a time per job: a run that finds another running leaves a note, and the running one goes again when
+ * it is done, so no turn is missed. It logs to `funes-sync.log` beside the script.
+ */
+import { chmodSync, existsSync, readdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { writeIfChanged } from "./files.js";
+
+/** The two scripts' file names (also how funes recognises its own hook entries). */
+export const INDEX_SCRIPT = "funes-index.sh";
+export const PUSH_SCRIPT = "funes-push.sh";
+/** The workers' log, beside the scripts. */
+export const SYNC_LOG = "funes-sync.log";
+
+/** How the scripts run funes: argv words (e.g. [node, /path/to/main.js] or [/usr/local/bin/funes]). */
+export type FunesCommand = readonly string[];
+
+function shQuote(s: string): string {
+  return `'${s.replaceAll("'", "'\\''")}'`;
+}
+
+const COMMON = (cmd: FunesCommand) => `set -u
+FUNES=(${cmd.map(shQuote).join(" ")})
+if [ ! -e "\${FUNES[0]}" ] && ! command -v "\${FUNES[0]}" >/dev/null 2>&1; then
+  # The recorded command is gone (moved or reinstalled): fall back to funes on PATH.
+  export PATH="$PATH:$HOME/.local/bin:/opt/homebrew/bin:/usr/local/bin:/usr/bin:/bin"
+  FUNES=(funes)
+fi
+here="$(cd "$(dirname "$0")" && pwd)"
+log="$here/${SYNC_LOG}"
+stamp() { date +%Y-%m-%dT%H:%M:%S%z; }
+note() { echo "$(stamp) $*" >>"$log"; }
+
+# Foreground (what the agent runs): drain the payload, hand off, print nothing, return.
+if [ "\${1:-}" != "--worker" ]; then
+  cat >/dev/null 2>&1 || true
+  nohup bash "$0" --worker "$@" </dev/null >/dev/null 2>&1 &
+  disown 2>/dev/null || true
+  exit 0
+fi
+shift
+
+# One worker per job; a second one leaves a note for the first and leaves.
+take_turn() {
+  lock="$here/.$1.lock"
+  again="$here/.$1.again"
+  if ! mkdir "$lock" 2>/dev/null; then
+    pid="$(cat "$lock/pid" 2>/dev/null || true)"
+    if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+      touch "$again"
+      exit 0
+    fi
+    rm -rf "$lock"
+    mkdir "$lock" 2>/dev/null || { touch "$again"; exit 0; }
+  fi
+  echo $$ >"$lock/pid"
+  trap 'rm -rf "$lock"' EXIT
+}
+
+if ! command -v "\${FUNES[0]}" >/dev/null 2>&1 && [ ! -e "\${FUNES[0]}" ]; then
+  note "$JOB ABORT: funes not found; skipping."
+  exit 0
+fi
+`;
+
+/** The index hook script. */
+export function indexScript(cmd: FunesCommand): string {
+  return `#!/usr/bin/env bash
+# funes index hook: indexes the agent's new turns into the local funes memory, in the background.
+JOB=index
+${COMMON(cmd)}
+h="\${1:-claude}"
+take_turn "index-$h"
+while :; do
+  rm -f "$again"
+  for try in 1 2 3 4 5 6; do
+    note "index[$h]: start"
+    "\${FUNES[@]}" index --harness "$h" >>"$log" 2>&1
+    rc=$?
+    # 75: another funes run holds the memory's writer lock; wait and try again.
+    [ "$rc" -eq 75 ] || break
+    note "index[$h]: busy, retrying"
+    sleep 5
+  done
+  if [ "$rc" -eq 0 ]; then note "index[$h]: ok"; else note "index[$h]: FAILED (exit $rc)"; fi
+  [ -e "$again" ] || break
+done
+`;
+}
+
+/** The push hook script. */
+export function pushScript(cmd: FunesCommand): string {
+  return `#!/usr/bin/env bash
+# funes push hook: publishes the local funes memory to the bound Hub memory, in the background.
+JOB=push
+${COMMON(cmd)}
+m="\${1:-}"
+if [ -z "$m" ]; then
+  note "push: skipped (no memory bound to this hook)"
+  exit 0
+fi
+take_turn "push"
+while :; do
+  rm -f "$again"
+  note "push[$m]: start"
+  "\${FUNES[@]}" push "$m" >>"$log" 2>&1
+  rc=$?
+  case "$rc" in
+    0) note "push[$m]: ok" ;;
+    2) note "push[$m]: WARN — held back or refused; see above (secrets: run 'funes scrub'; a remote sharing nothing: push once by hand)" ;;
+    *) note "push[$m]: FAILED (exit $rc)" ;;
+  esac
+  [ -e "$again" ] || break
+done
+`;
+}
+
+/** Writes both scripts into `dir` (mode 0755); returns whether either changed. */
+export function writeHookScripts(dir: string, cmd: FunesCommand): boolean {
+  const a = writeIfChanged(join(dir, INDEX_SCRIPT), indexScript(cmd), 0o755);
+  const b = writeIfChanged(join(dir, PUSH_SCRIPT), pushScript(cmd), 0o755);
+  chmodSync(join(dir, INDEX_SCRIPT), 0o755);
+  return a || b;
+}
+
+/** Removes the scripts, their log and the workers' lock notes from `dir`; true if anything was there. */
+export function removeHookScripts(dir: string): boolean {
+  if (!existsSync(dir)) return false;
+  const ours = (f: string) =>
+    f === INDEX_SCRIPT ||
+    f === PUSH_SCRIPT ||
+    f === SYNC_LOG ||
+    /^\.(index-[\w-]+|push)\.(lock|again)$/.test(f);
+  const found = readdirSync(dir).filter(ours);
+  for (const f of found) rmSync(join(dir, f), { recursive: true, force: true });
+  return found.length > 0;
+}
+
+/** The command a hook entry runs: `bash "<script>" "<arg>"`, with `\\` and `"` escaped. */
+export function hookCommand(script: string, arg: string): string {
+  const q = (s: string) => `"${s.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`;
+  return `bash ${q(script)} ${q(arg)}`;
+}
+
+/** True for a hook command funes wrote. */
+export function isFunesCommand(command: unknown): boolean {
+  return typeof command === "string" && (command.includes(INDEX_SCRIPT) || command.includes(PUSH_SCRIPT));
+}

@@ -1,0 +1,18 @@
+/**
+ * agents: wiring funes into Claude Code, Codex, Hermes and pi — their configuration files, the hook scripts
+ * they run, their CLIs (registrations, and the one-shot runs `ask` makes). Knows nothing of memories, Lance
+ * or the Hub: it is told which memory to bind and how to run funes.
+ */
+export { claudePluginRoot, installClaude, removeClaude } from "./claude.js";
+export { codexHome, installCodex, removeCodex } from "./codex.js";
+export { installHermes, removeHermes } from "./hermes.js";
+export { type FunesCommand, INDEX_SCRIPT, PUSH_SCRIPT, SYNC_LOG } from "./hook-scripts.js";
+export { installPi, piExtensionDir, removePi } from "./pi.js";
+export { type AgentEnv, type CliOutcome, runCli } from "./run-cli.js";
+export {
+  AgentSetupError,
+  type InstallOptions,
+  integrationsRoot,
+  type RemoveOptions,
+  type SetupReport,
+} from "./setup.js";

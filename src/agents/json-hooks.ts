@@ -1,0 +1,106 @@
+/**
+ * Hook groups in the JSON shape Claude Code and Codex share:
+ * `{"hooks": {"<Event>": [{"matcher"?: …, "hooks": [{"type": "command", "command": …, …}]}]}}`. funes owns a
+ * group when one of its handlers runs a funes hook script; only those are ever removed or replaced, and
+ * funes's groups go last in each event, so the user's own groups keep their positions.
+ */
+import { isFunesCommand } from "./hook-scripts.js";
+
+/** One hook funes wants: an event and the command it runs. */
+export interface HookSpec {
+  event: string;
+  command: string;
+  statusMessage: string;
+  /** Seconds. */
+  timeout: number;
+}
+
+/** A handler as funes writes it. */
+export interface CommandHandler {
+  type: "command";
+  command: string;
+  timeout: number;
+  statusMessage: string;
+}
+
+type Json = Record<string, unknown>;
+
+function isObject(v: unknown): v is Json {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function ownsGroup(group: unknown): boolean {
+  if (!isObject(group) || !Array.isArray(group.hooks)) return false;
+  return group.hooks.some((h) => isObject(h) && isFunesCommand(h.command));
+}
+
+/** The handler funes writes for a spec. */
+export function handlerOf(spec: HookSpec): CommandHandler {
+  return { type: "command", command: spec.command, timeout: spec.timeout, statusMessage: spec.statusMessage };
+}
+
+/** `root` without funes's groups (events left empty are dropped, and `hooks` itself once empty). */
+export function stripFunesHooks(root: Json): Json {
+  if (!isObject(root.hooks)) return root;
+  const hooks: Json = {};
+  for (const [event, groups] of Object.entries(root.hooks)) {
+    const kept = Array.isArray(groups) ? groups.filter((g) => !ownsGroup(g)) : groups;
+    if (!Array.isArray(kept) || kept.length > 0) hooks[event] = kept;
+  }
+  if (Object.keys(hooks).length > 0) return { ...root, hooks };
+  const { hooks: _dropped, ...rest } = root;
+  return rest;
+}
+
+/** `root` with exactly funes's `specs` as its groups (one group per spec, after the user's groups). */
+export function mergeFunesHooks(root: Json, specs: HookSpec[]): Json {
+  const base = stripFunesHooks(root);
+  if (specs.length === 0) return base;
+  const hooks: Json = isObject(base.hooks) ? { ...base.hooks } : {};
+  for (const spec of specs) {
+    const groups = Array.isArray(hooks[spec.event]) ? [...(hooks[spec.event] as unknown[])] : [];
+    groups.push({ hooks: [handlerOf(spec)] });
+    hooks[spec.event] = groups;
+  }
+  return { ...base, hooks };
+}
+
+/** Where one of funes's handlers sits. */
+export interface HookPosition {
+  event: string;
+  group: number;
+  handler: number;
+  entry: Json;
+}
+
+/** Where each of funes's handlers sits. */
+export function funesPositions(root: Json): HookPosition[] {
+  const out: HookPosition[] = [];
+  if (!isObject(root.hooks)) return out;
+  for (const [event, groups] of Object.entries(root.hooks)) {
+    if (!Array.isArray(groups)) continue;
+    groups.forEach((g, gi) => {
+      if (!isObject(g) || !Array.isArray(g.hooks)) return;
+      g.hooks.forEach((h, hi) => {
+        if (isObject(h) && isFunesCommand(h.command)) out.push({ event, group: gi, handler: hi, entry: h });
+      });
+    });
+  }
+  return out;
+}
+
+/** Parses a hooks file's text: empty → {}; not JSON or not an object → null. */
+export function parseHooksFile(text: string | null): Json | null {
+  if (text === null || text.trim() === "") return {};
+  try {
+    const v: unknown = JSON.parse(text);
+    return isObject(v) ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Pretty JSON with a trailing newline, as funes writes hooks files. */
+export function formatHooksFile(root: Json): string {
+  return `${JSON.stringify(root, null, 2)}\n`;
+}

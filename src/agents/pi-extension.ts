@@ -1,0 +1,155 @@
+/**
+ * The source of the pi extension funes installs: `recall` and `get` tools backed by one long-lived
+ * `funes mcp` process, spoken to in MCP's newline-delimited JSON-RPC. Self-contained (Node built-ins
+ * only), so pi loads it without installing anything. The bound memory is read from `FUNES_MEMORY`, else
+ * the `memory` file beside it.
+ */
+
+/** The extension's `index.ts`, for funes run as `funes` argv words, installed in `dir`. */
+export function piExtensionSource(funes: readonly string[], dir: string): string {
+  return `// funes recall for pi — written by \`funes add pi\`; \`funes remove pi\` deletes it.
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+
+const FUNES: string[] = ${JSON.stringify(funes)};
+const HERE = ${JSON.stringify(dir)};
+const CALL_TIMEOUT_MS = 120_000;
+
+function boundMemory(): string | null {
+  const env = process.env.FUNES_MEMORY?.trim();
+  if (env) return env;
+  const file = join(HERE, "memory");
+  const text = existsSync(file) ? readFileSync(file, "utf8").trim() : "";
+  return text === "" ? null : text;
+}
+
+type Pending = { resolve: (v: any) => void; reject: (e: Error) => void; timer: NodeJS.Timeout };
+
+class FunesMcp {
+  private child: ChildProcess | null = null;
+  private buffer = "";
+  private nextId = 1;
+  private pending = new Map<number, Pending>();
+  private ready: Promise<void> | null = null;
+
+  private start(): Promise<void> {
+    const memory = boundMemory();
+    const [bin, ...rest] = FUNES;
+    const child = spawn(bin as string, [...rest, "mcp", ...(memory === null ? [] : [memory])], {
+      stdio: ["pipe", "pipe", "ignore"],
+    });
+    this.child = child;
+    child.stdout?.setEncoding("utf8");
+    child.stdout?.on("data", (d: string) => this.read(d));
+    const fail = (why: string) => {
+      for (const p of this.pending.values()) {
+        clearTimeout(p.timer);
+        p.reject(new Error(why));
+      }
+      this.pending.clear();
+      this.child = null;
+      this.ready = null;
+    };
+    child.on("error", (e) => fail(\`could not start funes (\${e.message}) — is it installed? Run \\\`funes add pi\\\` again\`));
+    child.on("exit", (code) => fail(\`funes mcp exited (\${code})\`));
+    return this.request("initialize", {
+      protocolVersion: "2024-11-05",
+      capabilities: {},
+      clientInfo: { name: "funes-pi", version: "0.1.0" },
+    }).then(() => this.notify("notifications/initialized"));
+  }
+
+  private read(data: string): void {
+    this.buffer += data;
+    for (let nl = this.buffer.indexOf("\\n"); nl >= 0; nl = this.buffer.indexOf("\\n")) {
+      const line = this.buffer.slice(0, nl).trim();
+      this.buffer = this.buffer.slice(nl + 1);
+      if (line === "") continue;
+      let msg: any;
+      try {
+        msg = JSON.parse(line);
+      } catch {
+        continue;
+      }
+      const p = typeof msg.id === "number" ? this.pending.get(msg.id) : undefined;
+      if (p === undefined) continue;
+      this.pending.delete(msg.id);
+      clearTimeout(p.timer);
+      if (msg.error) p.reject(new Error(String(msg.error.message ?? "funes error")));
+      else p.resolve(msg.result);
+    }
+  }
+
+  private notify(method: string): void {
+    this.child?.stdin?.write(\`\${JSON.stringify({ jsonrpc: "2.0", method })}\\n\`);
+  }
+
+  private request(method: string, params: unknown): Promise<any> {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new Error(\`funes did not answer \${method} within \${CALL_TIMEOUT_MS / 1000} s\`));
+      }, CALL_TIMEOUT_MS);
+      this.pending.set(id, { resolve, reject, timer });
+      this.child?.stdin?.write(\`\${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\\n\`);
+    });
+  }
+
+  async call(tool: string, args: Record<string, unknown>): Promise<string> {
+    if (this.ready === null) this.ready = this.start();
+    await this.ready;
+    const result = await this.request("tools/call", { name: tool, arguments: args });
+    const parts = Array.isArray(result?.content) ? result.content : [];
+    return parts.filter((c: any) => c?.type === "text").map((c: any) => String(c.text)).join("\\n");
+  }
+
+  close(): void {
+    this.child?.kill();
+  }
+}
+
+export default function funes(pi: any): void {
+  const mcp = new FunesMcp();
+  const run = (tool: string) => async (_id: string, params: Record<string, unknown>) => {
+    const args = Object.fromEntries(Object.entries(params ?? {}).filter(([, v]) => v !== undefined && v !== ""));
+    const text = await mcp.call(tool, args);
+    return { content: [{ type: "text", text }], details: {} };
+  };
+  pi.registerTool({
+    name: "recall",
+    label: "Recall",
+    description:
+      "Search your past coding-agent sessions (funes memory) for passages relevant to a question: decisions, errors, commands, how something was done before. Returns passages with \`get\` hints.",
+    parameters: {
+      type: "object",
+      properties: {
+        query: { type: "string", description: "What to look for, in words" },
+        k: { type: "number", description: "How many passages (default 8)" },
+        memory: { type: "string", description: "Another memory to read (org/repo), instead of the bound one" },
+      },
+      required: ["query"],
+    },
+    execute: run("recall"),
+  });
+  pi.registerTool({
+    name: "get",
+    label: "Get turn",
+    description: "Read a recalled turn and the turns around it, by the session id and turn uuid a recall hit names.",
+    parameters: {
+      type: "object",
+      properties: {
+        session_id: { type: "string" },
+        turn_uuid: { type: "string" },
+        window: { type: "number", description: "Turns either side (default 3)" },
+        memory: { type: "string" },
+      },
+      required: ["session_id", "turn_uuid"],
+    },
+    execute: run("get"),
+  });
+  process.once("exit", () => mcp.close());
+}
+`;
+}

@@ -1,0 +1,70 @@
+/**
+ * pi: no MCP client and no hooks, so funes installs an extension (`~/.funes/integrations/pi`) whose `recall`
+ * and `get` tools talk to `funes mcp`, and registers it with `pi install`. The bound memory is a `memory`
+ * file beside it. Sessions are indexed by `funes index` (pi has no per-turn hook to run it).
+ */
+import { existsSync, readdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { writeIfChanged } from "./files.js";
+import { piExtensionSource } from "./pi-extension.js";
+import { lastLine, runCli } from "./run-cli.js";
+import {
+  AgentSetupError,
+  type InstallOptions,
+  integrationsRoot,
+  type RemoveOptions,
+  type SetupReport,
+} from "./setup.js";
+
+/** Where the extension lives. */
+export function piExtensionDir(home: string): string {
+  return join(integrationsRoot(home), "pi");
+}
+
+/** Writes the extension and registers it with pi. */
+export async function installPi(o: InstallOptions): Promise<SetupReport> {
+  const version = await runCli("pi", ["--version"], o);
+  if (version.kind === "missing")
+    throw new AgentSetupError("`pi` isn't on PATH — install pi, then run `funes add pi` again");
+  const dir = piExtensionDir(o.home);
+  writeIfChanged(join(dir, "index.ts"), piExtensionSource(o.funes, dir));
+  writeIfChanged(
+    join(dir, "package.json"),
+    `${JSON.stringify({ name: "funes-pi", version: "0.1.0", private: true, type: "module", pi: { extensions: ["./index.ts"] } }, null, 2)}\n`,
+  );
+  const memoryFile = join(dir, "memory");
+  if (o.memory === null) rmSync(memoryFile, { force: true });
+  else writeIfChanged(memoryFile, `${o.memory}\n`);
+  const install = await runCli("pi", ["install", dir], o);
+  if (install.kind !== "ran" || install.code !== 0)
+    throw new AgentSetupError(
+      `\`pi install ${dir}\` failed (${lastLine(install)}) — run it yourself to see why`,
+    );
+  return [
+    `installed the funes extension into pi (${dir}) — \`recall\` and \`get\` read ${o.memory ?? "your local memory"}; run \`funes index\` to pick up new pi sessions`,
+  ];
+}
+
+/** Unregisters the extension and deletes it. */
+export async function removePi(o: RemoveOptions): Promise<SetupReport> {
+  const dir = piExtensionDir(o.home);
+  const out = await runCli("pi", ["remove", dir], o);
+  if (out.kind === "ran" && out.code !== 0 && !`${out.stdout}${out.stderr}`.includes("No matching package"))
+    throw new AgentSetupError(
+      `\`pi remove ${dir}\` failed (${lastLine(out)}) — the extension files are still there`,
+    );
+  const report: SetupReport = [];
+  if (existsSync(dir)) {
+    rmSync(dir, { recursive: true, force: true });
+    report.push(`removed the funes extension files (${dir})`);
+  }
+  const parent = integrationsRoot(o.home);
+  if (existsSync(parent) && readdirSync(parent).length === 0)
+    rmSync(parent, { recursive: true, force: true });
+  if (out.kind === "missing")
+    throw new AgentSetupError(
+      `${report.join("; ")}${report.length > 0 ? "; " : ""}\`pi\` isn't on PATH, so its registration remains — once it is, run: pi remove ${dir}`,
+    );
+  report.push("removed funes from pi");
+  return report;
+}

@@ -1,0 +1,222 @@
+/**
+ * `funes add <agent> [memory]` and `funes remove <agent>`: the one command a user runs. Resolves the memory
+ * (a missing Hub memory is created only with consent, always private), offers the first index (text first:
+ * it ends in seconds), installs the agent's hooks and MCP registration, and does the first push. Off a
+ * terminal nothing is asked: what would need an answer fails with a message naming the flag that gives it.
+ */
+import {
+  AgentSetupError,
+  type FunesCommand,
+  installClaude,
+  installCodex,
+  installHermes,
+  installPi,
+  removeClaude,
+  removeCodex,
+  removeHermes,
+  removePi,
+  type SetupReport,
+} from "../agents/index.js";
+import { storeExists } from "../local/index.js";
+import { funesPaths, resolveMemorySpec } from "../memory/index.js";
+import {
+  createPrivateDataset,
+  fetchRepoHead,
+  HubUriError,
+  isModelRepo,
+  parseHubUri,
+} from "../remote/index.js";
+import { type Harness, knownSources } from "../traces/index.js";
+import { FunesError } from "./errors.js";
+import { DEFAULT_VECTOR_BUDGET_MS, type IndexSummary, indexSessions } from "./index-sessions.js";
+import { modelRepoMessage, type ReadContext } from "./open-memory.js";
+import { type PushSummary, pushMemory } from "./push.js";
+
+/** The agents funes integrates with. */
+export const AGENTS = ["claude", "codex", "hermes", "pi"] as const;
+export type AgentName = (typeof AGENTS)[number];
+
+const HARNESS: Record<AgentName, Harness> = {
+  claude: "claude_code",
+  codex: "codex",
+  hermes: "hermes",
+  pi: "pi",
+};
+
+/** Options of `funes add`. */
+export interface AddOptions {
+  agent: string;
+  memory?: string | undefined;
+  /** Take the defaults without asking (index, install, first push). */
+  yes: boolean;
+  /** Create a missing Hub memory (private). */
+  create: boolean;
+  funes: FunesCommand;
+  /** The environment agent CLIs run in. */
+  env: Record<string, string | undefined>;
+  /** Asks a yes/no question on the terminal; absent off a terminal. */
+  ask?: ((question: string, defaultYes: boolean) => Promise<boolean>) | undefined;
+  /** One line of progress for the user. */
+  say?: ((line: string) => void) | undefined;
+  now: () => number;
+}
+
+/** What `funes add` did. */
+export interface AddSummary {
+  agent: AgentName;
+  /** The Hub memory bound to the hooks and MCP server, or null for local only. */
+  memory: string | null;
+  created: boolean;
+  indexed: IndexSummary | null;
+  installed: SetupReport;
+  pushed: PushSummary | null;
+  notes: string[];
+}
+
+/** The agent named on the command line. */
+export function parseAgent(name: string): AgentName {
+  const n = name.trim().toLowerCase();
+  if ((AGENTS as readonly string[]).includes(n)) return n as AgentName;
+  throw new FunesError("bad_input", `unknown agent "${name}" (expected ${AGENTS.join(", ")})`);
+}
+
+function setupError(err: unknown): never {
+  if (err instanceof AgentSetupError) throw new FunesError("unreadable_source", err.message, err);
+  throw err;
+}
+
+/** Resolves and checks the memory to bind; creates it when asked to. */
+async function bindMemory(
+  o: AddOptions,
+  ctx: ReadContext,
+  notes: string[],
+): Promise<{ memory: string | null; created: boolean }> {
+  const spec = o.memory?.trim() ?? "";
+  if (spec === "" || spec === "local") return { memory: null, created: false };
+  const r = resolveMemorySpec(spec, ctx);
+  if (r.kind === "local")
+    throw new FunesError(
+      "bad_input",
+      `"${spec}" is a local path — \`funes add\` binds a Hub memory (org/repo) to publish to, or none: \`funes add ${o.agent}\``,
+    );
+  let repo: string;
+  try {
+    repo = parseHubUri(r.uri).repo;
+  } catch (err) {
+    if (err instanceof HubUriError) throw new FunesError("bad_input", err.message);
+    throw err;
+  }
+  const client = { hubUrl: ctx.models.hubUrl, token: ctx.models.token };
+  const head = await fetchRepoHead(client, repo);
+  switch (head.kind) {
+    case "found":
+      return { memory: spec, created: false };
+    case "offline":
+      notes.push(`can't reach ${r.uri} right now — proceeding; it'll be used once it's back`);
+      return { memory: spec, created: false };
+    case "unauthorized":
+      throw new FunesError(
+        "no_memory",
+        `not authorized to read ${r.uri} — set a Hugging Face token that can read and write it (HF_TOKEN, or \`hf auth login\`)`,
+      );
+    case "missing": {
+      if (await isModelRepo(client, repo)) throw new FunesError("bad_input", modelRepoMessage(repo));
+      const consent =
+        o.create ||
+        (o.ask !== undefined &&
+          (await o.ask(`${r.uri} doesn't exist on the Hub. Create it as a private dataset?`, false)));
+      if (!consent)
+        throw new FunesError(
+          "no_memory",
+          `${r.uri} doesn't exist on the Hub — pass --create to create it (private), or create the dataset repo first`,
+        );
+      await createPrivateDataset(client, repo);
+      notes.push(`created ${r.uri} as a private dataset`);
+      return { memory: spec, created: true };
+    }
+  }
+}
+
+/** The first index, when there is no local memory yet; null when nothing was indexed. */
+async function firstIndex(o: AddOptions, agent: AgentName, ctx: ReadContext, notes: string[]) {
+  if (storeExists(funesPaths(ctx.funesHome).memory)) return null;
+  const harness = HARNESS[agent];
+  if (knownSources(ctx.home, harness).length === 0) {
+    notes.push(`no ${agent} sessions found yet — the hooks index them from your next turn on`);
+    return null;
+  }
+  const question = `funes will index your recent ${agent} sessions so recall works right away (text first: seconds). Proceed?`;
+  if (!o.yes) {
+    if (o.ask === undefined)
+      throw new FunesError(
+        "bad_input",
+        `funes add would index your ${agent} sessions first — off a terminal, pass --yes to accept (or run \`funes index\` first)`,
+      );
+    if (!(await o.ask(question, true)))
+      throw new FunesError(
+        "bad_input",
+        `skipped — nothing installed. Run \`funes add ${agent}\` again when you're ready`,
+      );
+  }
+  o.say?.(`indexing your recent ${agent} sessions…`);
+  return indexSessions({
+    funesHome: ctx.funesHome,
+    home: ctx.home,
+    harness,
+    thinking: true,
+    models: ctx.models,
+    vectorBudgetMs: DEFAULT_VECTOR_BUDGET_MS,
+  });
+}
+
+const INSTALL = { claude: installClaude, codex: installCodex, hermes: installHermes, pi: installPi };
+const REMOVE = { claude: removeClaude, codex: removeCodex, hermes: removeHermes, pi: removePi };
+
+/** Runs `funes add`. */
+export async function addAgent(o: AddOptions, ctx: ReadContext): Promise<AddSummary> {
+  const agent = parseAgent(o.agent);
+  const notes: string[] = [];
+  const { memory, created } = await bindMemory(o, ctx, notes);
+  const indexed = agent === "pi" ? null : await firstIndex(o, agent, ctx, notes);
+  let installed: SetupReport;
+  try {
+    installed = await INSTALL[agent]({ home: ctx.home, memory, funes: o.funes, env: o.env });
+  } catch (err) {
+    setupError(err);
+  }
+  let pushed: PushSummary | null = null;
+  if (memory !== null && agent !== "pi") {
+    if (!storeExists(funesPaths(ctx.funesHome).memory))
+      notes.push(
+        `nothing indexed yet, so nothing to publish to ${memory} yet — the hooks keep it current from here`,
+      );
+    else {
+      o.say?.(`publishing to ${memory}…`);
+      pushed = await pushMemory(
+        {
+          spec: memory,
+          create: false,
+          yes: o.yes || created,
+          now: o.now,
+          confirm:
+            o.ask === undefined ? undefined : (q) => (o.ask as NonNullable<AddOptions["ask"]>)(q, false),
+        },
+        ctx,
+      );
+    }
+  }
+  return { agent, memory, created, indexed, installed, pushed, notes };
+}
+
+/** Runs `funes remove`. */
+export async function removeAgent(
+  o: { agent: string; env: Record<string, string | undefined> },
+  ctx: { home: string },
+): Promise<SetupReport> {
+  const agent = parseAgent(o.agent);
+  try {
+    return await REMOVE[agent]({ home: ctx.home, env: o.env });
+  } catch (err) {
+    setupError(err);
+  }
+}

@@ -1,0 +1,187 @@
+/**
+ * `funes add` / `funes remove` for Claude Code and Codex, driven through the real `claude` (2.1.197) and
+ * `codex` (0.171.0) CLIs from npm with a temporary HOME, offline: registrations the CLIs themselves
+ * report, hooks that really fire (Codex, against a loopback Responses API stub, with no bypass flag), and a
+ * home restored byte for byte by `remove`.
+ */
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../../src/agents/index.js";
+import { LocalStore } from "../../src/local/index.js";
+import { type CliEnv, runFunes } from "../helpers/cli.js";
+import { ROOT, TEST_HUB_CACHE, TRACES, tempDir } from "../helpers/fixtures.js";
+import { codexStubArgs, type ModelStub, startModelStub } from "../helpers/model-stubs.js";
+
+const BIN = join(ROOT, "node_modules", ".bin");
+let t: { dir: string; cleanup: () => void };
+let stub: ModelStub;
+
+function user(name: string): CliEnv & { env: Record<string, string> } {
+  const home = join(t.dir, name);
+  mkdirSync(home, { recursive: true });
+  const extra = {
+    PATH: `${BIN}:${process.env.PATH ?? ""}`,
+    HF_HUB_CACHE: TEST_HUB_CACHE,
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+    FAKE_KEY: "stub-key",
+  };
+  const funesHome = join(home, ".funes");
+  return { home, funesHome, extra, env: { ...extra, HOME: home, FUNES_HOME: funesHome } };
+}
+
+async function rows(funesHome: string): Promise<number> {
+  const store = await LocalStore.open(join(funesHome, "memory"));
+  try {
+    return (await store?.table.countRows()) ?? 0;
+  } finally {
+    store?.close();
+  }
+}
+
+async function until(check: () => boolean, ms: number): Promise<boolean> {
+  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 200)))
+    if (check()) return true;
+  return check();
+}
+
+beforeAll(async () => {
+  t = tempDir();
+  stub = await startModelStub("Answer from the loopback model.");
+});
+afterAll(async () => {
+  await stub.close();
+  t.cleanup();
+});
+
+describe("funes add claude", () => {
+  it("installs a plugin Claude lists and an MCP server Claude connects to; remove takes exactly those out", async () => {
+    const u = user("claude-user");
+    mkdirSync(join(u.home, ".claude", "projects", "-home-dev-app"), { recursive: true });
+    copyFileSync(
+      join(TRACES, "claude", "claude_session.jsonl"),
+      join(u.home, ".claude", "projects", "-home-dev-app", "s1.jsonl"),
+    );
+    const claude = (args: string[]) => runCli("claude", args, { env: u.env, cwd: u.home });
+    // The user's own MCP server, which funes must leave alone.
+    expect((await claude(["mcp", "add", "notes", "-s", "user", "--", "echo", "notes"])).kind).toBe("ran");
+
+    const off = await runFunes(["add", "claude"], u);
+    expect(off.code).toBe(2);
+    expect(off.stderr).toContain("off a terminal, pass --yes");
+    const add = await runFunes(["add", "claude", "--yes"], u);
+    expect(add.code, add.stderr).toBe(0);
+    expect(add.stdout).toContain("indexed 1 sessions");
+    expect(add.stdout).toContain("installed the funes hooks plugin into Claude Code");
+    expect(await rows(u.funesHome)).toBeGreaterThan(0);
+
+    const list = await claude(["mcp", "list"]);
+    expect(list.kind === "ran" && list.stdout).toMatch(/funes: .*main\.js mcp - ✔ Connected/);
+    const plugins = await claude(["plugin", "list"]);
+    expect(plugins.kind === "ran" && plugins.stdout).toContain("funes@huggingface");
+    const hooks = JSON.parse(
+      readFileSync(
+        join(u.home, ".funes", "integrations", "claude-plugin", "funes", "hooks", "hooks.json"),
+        "utf8",
+      ),
+    );
+    expect(Object.keys(hooks.hooks)).toEqual(["Stop"]);
+    expect(hooks.hooks.Stop[0].hooks[0].command).toBe(
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the variable Claude expands, kept literally
+      'bash "${CLAUDE_PLUGIN_ROOT}/scripts/funes-index.sh" "claude"',
+    );
+
+    // Again: nothing to index, same result.
+    const again = await runFunes(["add", "claude"], u);
+    expect(again.code, again.stderr).toBe(0);
+
+    const rm = await runFunes(["remove", "claude"], u);
+    expect(rm.code, rm.stderr).toBe(0);
+    const after = await claude(["mcp", "list"]);
+    expect(after.kind === "ran" && after.stdout).not.toContain("funes:");
+    expect(after.kind === "ran" && after.stdout).toContain("notes:");
+    const pluginsAfter = await claude(["plugin", "list"]);
+    expect(pluginsAfter.kind === "ran" && pluginsAfter.stdout).not.toContain("funes@huggingface");
+    expect(existsSync(join(u.home, ".funes", "integrations"))).toBe(false);
+    expect((await runFunes(["remove", "claude"], u)).code).toBe(0);
+  }, 120_000);
+
+  it("fails before changing anything when claude is not installed", async () => {
+    const u = user("no-claude");
+    const r = await runFunes(["add", "claude", "--yes"], {
+      ...u,
+      extra: { ...u.extra, PATH: "/usr/bin:/bin" },
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("`claude` isn't on PATH");
+    expect(existsSync(join(u.home, ".funes", "integrations"))).toBe(false);
+  });
+});
+
+describe("funes add codex", () => {
+  const userHooks =
+    '{\n    "hooks": {\n        "PreToolUse": [ { "matcher": "Bash", "hooks": [ { "type": "command", "command": "echo mine" } ] } ]\n    }\n}\n';
+  const userConfig =
+    '# my settings\nmodel_reasoning_effort = "high"\n\n[profiles.quick]\nmodel = "gpt-mini"\n';
+
+  it("merges trusted hooks that fire in codex exec with no bypass flag; remove restores the user's files", async () => {
+    const u = user("codex-user");
+    const codexDir = join(u.home, ".codex");
+    mkdirSync(codexDir, { recursive: true });
+    writeFileSync(join(codexDir, "hooks.json"), userHooks);
+    writeFileSync(join(codexDir, "config.toml"), userConfig);
+
+    const add = await runFunes(["add", "codex"], u);
+    expect(add.code, add.stderr).toBe(0);
+    expect(add.stdout).toContain("no codex sessions found yet");
+    const hooks = JSON.parse(readFileSync(join(codexDir, "hooks.json"), "utf8"));
+    expect(hooks.hooks.PreToolUse).toEqual(JSON.parse(userHooks).hooks.PreToolUse);
+    expect(hooks.hooks.Stop[0].hooks[0].command).toContain("funes-index.sh");
+    const config = readFileSync(join(codexDir, "config.toml"), "utf8");
+    expect(config.startsWith(userConfig)).toBe(true);
+    expect(config).toContain(`[hooks.state."${join(codexDir, "hooks.json")}:stop:0:0"]`);
+    const mcp = await runCli("codex", ["mcp", "get", "funes"], { env: u.env });
+    expect(mcp.kind === "ran" && mcp.stdout).toContain("args: ");
+
+    // A real turn against the loopback model: the Stop hook runs (trusted), its worker indexes the session.
+    const work = join(u.home, "work");
+    mkdirSync(work);
+    const exec = await runCli(
+      "codex",
+      ["exec", "--json", "--skip-git-repo-check", ...codexStubArgs(stub.url), "--", "what is in this repo?"],
+      { env: u.env, cwd: work },
+    );
+    expect(exec.kind === "ran" && exec.stdout).toContain("Answer from the loopback model.");
+    const log = join(codexDir, "hooks", "funes-sync.log");
+    expect(
+      await until(() => existsSync(log) && readFileSync(log, "utf8").includes("index[codex]: ok"), 60_000),
+    ).toBe(true);
+    expect(await rows(u.funesHome)).toBeGreaterThan(0);
+
+    const rm = await runFunes(["remove", "codex"], u);
+    expect(rm.code, rm.stderr).toBe(0);
+    expect(readFileSync(join(codexDir, "hooks.json"), "utf8")).toBe(userHooks);
+    // Codex's own `mcp add`/`mcp remove` and funes's trust edits all undone: the user's bytes remain.
+    expect(readFileSync(join(codexDir, "config.toml"), "utf8")).toBe(userConfig);
+    expect(existsSync(join(codexDir, "hooks"))).toBe(false);
+  }, 120_000);
+
+  it("refuses hooks files Codex itself would skip, leaving them as they are", async () => {
+    const u = user("codex-bad");
+    const codexDir = join(u.home, ".codex");
+    mkdirSync(codexDir, { recursive: true });
+    const commented = '{\n  // mine\n  "hooks": {}\n}\n';
+    writeFileSync(join(codexDir, "hooks.json"), commented);
+    const r = await runFunes(["add", "codex"], u);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("isn't plain JSON");
+    expect(readFileSync(join(codexDir, "hooks.json"), "utf8")).toBe(commented);
+    const themed = '{"theme": "dark", "hooks": {}}\n';
+    writeFileSync(join(codexDir, "hooks.json"), themed);
+    const r2 = await runFunes(["add", "codex"], u);
+    expect(r2.code).toBe(1);
+    expect(r2.stderr).toContain('top-level key(s) "theme" that Codex rejects');
+    expect(readFileSync(join(codexDir, "hooks.json"), "utf8")).toBe(themed);
+    expect(existsSync(join(codexDir, "hooks"))).toBe(false);
+  });
+});

@@ -1,0 +1,120 @@
+/**
+ * Loopback stand-ins for the model APIs the agent CLIs call, so real `claude` and `codex` binaries can
+ * complete a turn offline: Anthropic Messages (`POST /v1/messages`, streamed or not) and OpenAI Responses
+ * (`POST /v1/responses`, streamed). Every request body is recorded.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/** A running stub. */
+export interface ModelStub {
+  url: string;
+  /** Request paths and parsed bodies, in order. */
+  requests: { path: string; body: Record<string, unknown> }[];
+  /** The answer every request gets. */
+  answer: string;
+  close(): Promise<void>;
+}
+
+function sse(res: ServerResponse, events: { type: string }[]): void {
+  res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" });
+  for (const e of events) res.write(`event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`);
+  res.end();
+}
+
+function anthropic(res: ServerResponse, body: Record<string, unknown>, text: string): void {
+  const message = {
+    id: "msg_stub",
+    type: "message",
+    role: "assistant",
+    model: String(body.model ?? "claude-stub"),
+    content: [] as unknown[],
+    stop_reason: null,
+    stop_sequence: null,
+    usage: { input_tokens: 10, output_tokens: 0 },
+  };
+  if (body.stream !== true) {
+    const full = { ...message, content: [{ type: "text", text }], stop_reason: "end_turn" };
+    res.writeHead(200, { "Content-Type": "application/json" });
+    res.end(JSON.stringify(full));
+    return;
+  }
+  sse(res, [
+    { type: "message_start", message } as { type: string },
+    { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } } as { type: string },
+    { type: "content_block_delta", index: 0, delta: { type: "text_delta", text } } as { type: string },
+    { type: "content_block_stop", index: 0 } as { type: string },
+    {
+      type: "message_delta",
+      delta: { stop_reason: "end_turn", stop_sequence: null },
+      usage: { output_tokens: 5 },
+    } as { type: string },
+    { type: "message_stop" },
+  ]);
+}
+
+function responses(res: ServerResponse, text: string): void {
+  sse(res, [
+    { type: "response.created", response: { id: "resp_stub" } } as { type: string },
+    {
+      type: "response.output_item.done",
+      item: { type: "message", role: "assistant", id: "msg_stub", content: [{ type: "output_text", text }] },
+    } as { type: string },
+    {
+      type: "response.completed",
+      response: {
+        id: "resp_stub",
+        usage: {
+          input_tokens: 10,
+          input_tokens_details: null,
+          output_tokens: 5,
+          output_tokens_details: null,
+          total_tokens: 15,
+        },
+      },
+    } as { type: string },
+  ]);
+}
+
+/** Starts the stub on 127.0.0.1. */
+export async function startModelStub(answer = "The stub's answer."): Promise<ModelStub> {
+  const state: ModelStub = { url: "", requests: [], answer, close: async () => {} };
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const path = (req.url ?? "/").split("?")[0] ?? "/";
+      let body: Record<string, unknown> = {};
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}") as Record<string, unknown>;
+      } catch {
+        body = {};
+      }
+      state.requests.push({ path, body });
+      if (req.method === "POST" && path.endsWith("/messages")) return anthropic(res, body, state.answer);
+      if (req.method === "POST" && path.endsWith("/responses")) return responses(res, state.answer);
+      res.writeHead(404, { "Content-Type": "application/json" });
+      res.end('{"error":"not found"}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  state.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return state;
+}
+
+/** `-c` overrides that point `codex` at the stub (key from the FAKE_KEY variable). */
+export function codexStubArgs(stubUrl: string): string[] {
+  return [
+    "-c",
+    'model_provider="fake"',
+    "-c",
+    `model_providers.fake={name="fake",base_url="${stubUrl}/v1",env_key="FAKE_KEY",wire_api="responses",supports_websockets=false}`,
+    "-c",
+    'model="gpt-fake"',
+  ];
+}
