@@ -134,7 +134,7 @@ export async function installHermes(o: InstallOptions): Promise<SetupReport> {
   writeHookScripts(join(dir, "hooks"), o.funes);
   stripYaml(doc);
   addYaml(doc, hooks);
-  writeIfChanged(configPath, String(doc));
+  writeIfChanged(configPath, doc.toString({ lineWidth: 0 }));
   const kept = stripApprovals(allow);
   const approvals = [
     ...(Array.isArray(kept.approvals) ? kept.approvals : []),
@@ -183,7 +183,7 @@ export async function removeHermes(o: RemoveOptions): Promise<SetupReport> {
       configPath,
       records(o.home).config,
       (before) => canonicalJson(parseDocument(before ?? "").toJS() ?? null) === canonicalJson(after ?? null),
-      String(doc),
+      doc.toString({ lineWidth: 0 }),
     );
     report.push(`removed funes's hooks from ${configPath}`);
   }

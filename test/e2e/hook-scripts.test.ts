@@ -1,0 +1,95 @@
+/**
+ * The hook scripts agents run: the foreground part returns at once with no output, and the worker runs
+ * funes one job at a time — a hook that arrives while its job runs is not lost, it makes the running
+ * worker go once more.
+ */
+import { spawn } from "node:child_process";
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { writeHookScripts } from "../../src/agents/hook-scripts.js";
+import { tempDir } from "../helpers/fixtures.js";
+
+let t: { dir: string; cleanup: () => void };
+let calls: string;
+
+/** Runs a hook script as an agent would: payload on stdin; returns its output and how long it took. */
+function runHook(script: string, arg: string, payload: string) {
+  const t0 = performance.now();
+  const child = spawn("bash", [script, arg], { stdio: ["pipe", "pipe", "pipe"] });
+  let out = "";
+  child.stdout.on("data", (d) => {
+    out += d;
+  });
+  child.stderr.on("data", (d) => {
+    out += d;
+  });
+  child.stdin.end(payload);
+  return new Promise<{ code: number | null; out: string; ms: number }>((resolve) =>
+    child.on("close", (code) => resolve({ code, out, ms: performance.now() - t0 })),
+  );
+}
+
+async function until(check: () => boolean, ms: number): Promise<boolean> {
+  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 100)))
+    if (check()) return true;
+  return check();
+}
+
+beforeAll(() => {
+  t = tempDir();
+  calls = join(t.dir, "calls.log");
+  // A stand-in funes that takes a while and records when each run starts and ends; `push x/held` exits 2.
+  const fake = join(t.dir, "fake-funes");
+  writeFileSync(
+    fake,
+    `#!/usr/bin/env bash\necho "start $*" >> "${calls}"\nsleep 1\necho "end $*" >> "${calls}"\n[ "$2" = "x/held" ] && exit 2\nexit 0\n`,
+  );
+  chmodSync(fake, 0o755);
+  writeHookScripts(join(t.dir, "hooks"), [fake]);
+});
+afterAll(() => t.cleanup());
+
+describe("hook scripts", () => {
+  it("return at once, print nothing, and run one worker per job with a rerun for hooks that came meanwhile", async () => {
+    const script = join(t.dir, "hooks", "funes-index.sh");
+    const payload = JSON.stringify({
+      session_id: "s",
+      hook_event_name: "Stop",
+      last_assistant_message: "x".repeat(5000),
+    });
+    const runs = await Promise.all([runHook(script, "claude", payload), runHook(script, "claude", payload)]);
+    await new Promise((r) => setTimeout(r, 200));
+    runs.push(await runHook(script, "claude", payload));
+    for (const r of runs) {
+      expect(r.code).toBe(0);
+      expect(r.out).toBe("");
+      expect(r.ms).toBeLessThan(1000);
+    }
+    const log = join(t.dir, "hooks", "funes-sync.log");
+    expect(
+      await until(
+        () => existsSync(log) && readFileSync(log, "utf8").split("index[claude]: ok").length === 3,
+        15_000,
+      ),
+    ).toBe(true);
+    // Exactly two runs (the first, and one more for the hooks that arrived during it), never overlapping.
+    const lines = readFileSync(calls, "utf8").trim().split("\n");
+    expect(lines).toEqual([
+      "start index --harness claude",
+      "end index --harness claude",
+      "start index --harness claude",
+      "end index --harness claude",
+    ]);
+    expect(existsSync(join(t.dir, "hooks", ".index-claude.lock"))).toBe(false);
+  });
+
+  it("logs what a push worker's exit means", async () => {
+    const script = join(t.dir, "hooks", "funes-push.sh");
+    expect((await runHook(script, "x/held", "{}")).out).toBe("");
+    expect((await runHook(script, "", "{}")).out).toBe("");
+    const log = join(t.dir, "hooks", "funes-sync.log");
+    expect(await until(() => readFileSync(log, "utf8").includes("push[x/held]: WARN"), 10_000)).toBe(true);
+    expect(readFileSync(log, "utf8")).toContain("push: skipped (no memory bound to this hook)");
+  });
+});
