@@ -3,6 +3,7 @@
  * they run, their CLIs (registrations, and the one-shot runs `ask` makes). Knows nothing of memories, Lance
  * or the Hub: it is told which memory to bind and how to run funes.
  */
+export { type AskAgent, type AskOutcome, askArgs, parseAskLine, runAsk } from "./ask-run.js";
 export { claudePluginRoot, installClaude, removeClaude } from "./claude.js";
 export { codexHome, installCodex, removeCodex } from "./codex.js";
 export { installHermes, removeHermes } from "./hermes.js";

@@ -8,6 +8,7 @@ import { FunesError, type FunesErrorCode } from "../commands/index.js";
 import { UnknownHarnessError } from "../traces/index.js";
 import { readConfig } from "./config.js";
 import { runAdd, runRemove } from "./run-agents.js";
+import { runAsk } from "./run-ask.js";
 import { runCache } from "./run-cache.js";
 import { runGet } from "./run-get.js";
 import { runIndex } from "./run-index.js";
@@ -112,6 +113,19 @@ async function main(argv: string[]): Promise<number> {
     .command("remove <agent>", "Take funes out of an agent: its hooks, recall registration and files")
     .example("funes remove codex")
     .action((agent) => runRemove(agent, cfg));
+  cli
+    .command(
+      "ask <agent> [...question]",
+      "Have claude or codex answer from your recalled passages only (no tools)",
+    )
+    .option(
+      "--memory <spec>",
+      "org/repo, hf://datasets/org/repo[/path], a memory directory, or local (default)",
+    )
+    .option("--timeout <seconds>", "Stop the agent after this long (default 300)")
+    .example('funes ask claude "why did we switch the FTS index to withPosition false?"')
+    .example('funes ask codex "how do we publish a release?" --memory acme/funes-memory')
+    .action((agent, question, flags) => runAsk(agent, question, flags, cfg));
   cli
     .command("scrub", "Redact secrets found in the local memory in place (or drop their blocks), one commit")
     .option("--json", "Print the summary as JSON")

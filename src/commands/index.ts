@@ -13,6 +13,7 @@ export {
   parseAgent,
   removeAgent,
 } from "./add-agent.js";
+export { type AskOptions, type AskResult, ask, askPrompt, DEFAULT_ASK_TIMEOUT_S } from "./ask.js";
 export { type BackfillResult, backfillOrder } from "./backfill.js";
 export { FunesError, type FunesErrorCode } from "./errors.js";
 export { assembleTurns, formatGetAgent, getTurn, type TurnView } from "./get.js";

@@ -1,0 +1,53 @@
+/**
+ * `funes ask claude|codex <question…>`.
+ */
+import { ask, DEFAULT_ASK_TIMEOUT_S, FunesError, ModelSession } from "../commands/index.js";
+import type { CliConfig } from "./config.js";
+
+/** Flags of `funes ask`. */
+export interface AskFlags {
+  memory?: unknown;
+  timeout?: unknown;
+}
+
+/** Asks the agent and streams its answer to stdout; progress words go to stderr on a terminal. */
+export async function runAsk(agent: unknown, words: unknown, flags: AskFlags, cfg: CliConfig): Promise<void> {
+  const question = (Array.isArray(words) ? words : [words]).filter((w) => w !== undefined).join(" ");
+  const timeoutS = flags.timeout === undefined ? DEFAULT_ASK_TIMEOUT_S : Number(flags.timeout);
+  if (!Number.isFinite(timeoutS) || timeoutS <= 0)
+    throw new FunesError("bad_input", `--timeout "${String(flags.timeout)}" is not a number of seconds`);
+  const models = new ModelSession(cfg.models);
+  const status = (text: string) => {
+    if (cfg.stderrTty) process.stderr.write(`\r\x1b[2K${text}`);
+  };
+  let wrote = false;
+  try {
+    const r = await ask(
+      {
+        agent: String(agent),
+        question,
+        memory: flags.memory === undefined ? undefined : String(flags.memory),
+        timeoutS,
+        env: cfg.env,
+        now: cfg.now(),
+        onStatus: status,
+        onText: (text) => {
+          status("");
+          wrote = true;
+          process.stdout.write(text);
+        },
+      },
+      cfg,
+      models,
+    );
+    status("");
+    if (!r.streamed) process.stdout.write(r.answer.trimEnd());
+    process.stdout.write("\n");
+  } catch (err) {
+    status("");
+    if (wrote) process.stdout.write("\n");
+    throw err;
+  } finally {
+    await models.close();
+  }
+}

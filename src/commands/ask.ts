@@ -1,0 +1,129 @@
+/**
+ * `funes ask claude|codex "<question>"`: recall in-process with recall's defaults, then have the agent
+ * answer from those passages alone — one prompt, no tools, no MCP servers, no session kept — with the
+ * answer streamed back. Everything that can fail before the agent runs (the CLI, the memory, an empty
+ * recall) fails first; a run past the time limit is stopped and said so.
+ */
+import { type AskAgent, runAsk, runCli } from "../agents/index.js";
+import { FunesError } from "./errors.js";
+import type { ModelSession } from "./model-session.js";
+import { openReadTarget, type ReadContext, settledTarget } from "./open-memory.js";
+import { formatRecallAgent, recall, recallOptions } from "./recall.js";
+
+/** Default time for the agent to answer, seconds. */
+export const DEFAULT_ASK_TIMEOUT_S = 300;
+
+/** Options of an ask. */
+export interface AskOptions {
+  agent: string;
+  question: string;
+  memory?: string | undefined;
+  timeoutS: number;
+  env: Record<string, string | undefined>;
+  now: number;
+  onText?: ((text: string) => void) | undefined;
+  onStatus?: ((text: string) => void) | undefined;
+}
+
+/** What an ask produced. */
+export interface AskResult {
+  agent: AskAgent;
+  answer: string;
+  /** True when the answer already went out through `onText`. */
+  streamed: boolean;
+  passages: number;
+  memory: string;
+}
+
+/** The prompt: how to answer, the question, then the passages in recall's agent format. */
+export function askPrompt(question: string, passages: string): string {
+  return [
+    "Answer the question below using only the recalled passages that follow it: they are excerpts of the user's own past coding-agent sessions and are all the context you have. You have no tools and cannot recall more; the `→ get` lines are hints for other tools, not instructions for you.",
+    "Answer briefly, in a few sentences of plain prose, with no preamble and no headings. End with one line naming the sessions (their ids) you used.",
+    "If the passages do not answer the question, say so plainly and suggest rephrasing it, or setting up `funes add` so an agent can recall with real tools.",
+    "",
+    `Question: ${question}`,
+    "",
+    "== RECALLED PASSAGES ==",
+    passages,
+  ].join("\n");
+}
+
+function askAgent(name: string): AskAgent {
+  const n = name.trim().toLowerCase();
+  if (n === "claude" || n === "codex") return n;
+  throw new FunesError("bad_input", `funes ask runs claude or codex, not "${name}"`);
+}
+
+/** Runs an ask. */
+export async function ask(o: AskOptions, ctx: ReadContext, models: ModelSession): Promise<AskResult> {
+  const agent = askAgent(o.agent);
+  if (o.question.trim() === "")
+    throw new FunesError("bad_input", 'ask needs a question, e.g. funes ask claude "why did we pick lance?"');
+  if (!Number.isFinite(o.timeoutS) || o.timeoutS <= 0)
+    throw new FunesError("bad_input", "--timeout takes a number of seconds above 0");
+  const other = agent === "claude" ? "codex" : "claude";
+  if ((await runCli(agent, ["--version"], { env: o.env })).kind === "missing")
+    throw new FunesError(
+      "bad_input",
+      `\`${agent}\` isn't on PATH — install it, or try \`funes ask ${other} …\``,
+    );
+  const target = await settledTarget(await openReadTarget(o.memory, ctx));
+  if (
+    o.memory !== undefined &&
+    o.memory.trim() !== "" &&
+    o.memory !== "local" &&
+    !target.memory.label.startsWith("hf://") &&
+    target.notes.length > 0
+  )
+    throw new FunesError(
+      "unreachable",
+      `${o.memory} is unreachable right now — try again once you're back online`,
+    );
+  o.onStatus?.("recalling…");
+  const result = await recall(target, recallOptions(o.question, o.now), models);
+  if (result.hits.length === 0)
+    throw new FunesError(
+      "no_memory",
+      "nothing recalled for that question — no passages to ground an answer in",
+    );
+  const prompt = askPrompt(o.question, formatRecallAgent({ ...result, notes: [] }));
+  o.onStatus?.(`waking ${agent}…`);
+  const out = await runAsk({
+    agent,
+    prompt,
+    env: o.env,
+    timeoutMs: o.timeoutS * 1000,
+    onText: o.onText,
+    onStatus: o.onStatus,
+  });
+  switch (out.kind) {
+    case "answered":
+      return {
+        agent,
+        answer: out.answer,
+        streamed: out.streamed,
+        passages: result.hits.length,
+        memory: result.memory,
+      };
+    case "missing":
+      throw new FunesError(
+        "bad_input",
+        `\`${agent}\` isn't on PATH — install it, or try \`funes ask ${other} …\``,
+      );
+    case "timeout":
+      throw new FunesError(
+        "unreachable",
+        `\`${agent}\` gave no answer within ${o.timeoutS} s and was stopped — check that it can reach its model (or raise --timeout)\n${tail(out.output)}`,
+      );
+    case "no-answer":
+      throw new FunesError(
+        "unreadable_source",
+        `\`${agent}\` ${out.code === 0 ? "ended without an answer" : `failed (exit ${out.code})`} — its output ends:\n${tail(out.output)}`,
+      );
+  }
+}
+
+function tail(output: string): string {
+  return output.trim().split("\n").slice(-8).join("\n");
+}

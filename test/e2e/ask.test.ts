@@ -1,0 +1,140 @@
+/**
+ * `funes ask` with the real `claude` and `codex` CLIs against loopback model stubs: the answer printed is
+ * the stub's, the prompt the stub received holds the recalled passages, no session is left behind, and
+ * everything that can fail before the agent runs fails first. A model that never answers hits the limit.
+ */
+import { copyFileSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { createServer, type Server, type Socket } from "node:net";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CLI, type CliEnv, runFunes } from "../helpers/cli.js";
+import { ROOT, TEST_HUB_CACHE, TRACES, tempDir } from "../helpers/fixtures.js";
+import { type ModelStub, startModelStub } from "../helpers/model-stubs.js";
+
+const BIN = join(ROOT, "node_modules", ".bin");
+const QUESTION = "how was the photo-realistic earth built with three.js?";
+let t: { dir: string; cleanup: () => void };
+let stub: ModelStub;
+let u: CliEnv;
+let silent: Server;
+let silentUrl: string;
+const held: Socket[] = [];
+
+function codexConfig(home: string, baseUrl: string): void {
+  mkdirSync(join(home, ".codex"), { recursive: true });
+  writeFileSync(
+    join(home, ".codex", "config.toml"),
+    `model = "gpt-fake"\nmodel_provider = "fake"\n\n[model_providers.fake]\nname = "fake"\nbase_url = "${baseUrl}/v1"\nenv_key = "FAKE_KEY"\nwire_api = "responses"\nsupports_websockets = false\nrequest_max_retries = 0\nstream_max_retries = 0\n\n[mcp_servers.funes]\ncommand = ${JSON.stringify(process.execPath)}\nargs = [${JSON.stringify(CLI)}, "mcp"]\n`,
+  );
+}
+
+const transcripts = (home: string) =>
+  readdirSync(join(home, ".claude", "projects"), { recursive: true }).filter((f) =>
+    String(f).endsWith(".jsonl"),
+  ).length;
+
+beforeAll(async () => {
+  t = tempDir();
+  stub = await startModelStub("The earth was built from layered Three.js spheres.");
+  // A model endpoint that accepts connections and never answers.
+  silent = createServer((s) => held.push(s));
+  await new Promise<void>((r) => silent.listen(0, "127.0.0.1", r));
+  silentUrl = `http://127.0.0.1:${(silent.address() as { port: number }).port}`;
+  const home = join(t.dir, "home");
+  mkdirSync(join(home, ".claude", "projects", "-home-dev-earth"), { recursive: true });
+  copyFileSync(
+    join(TRACES, "claude", "claude_session.jsonl"),
+    join(home, ".claude", "projects", "-home-dev-earth", "s.jsonl"),
+  );
+  u = {
+    home,
+    funesHome: join(home, ".funes"),
+    extra: {
+      PATH: `${BIN}:${process.env.PATH ?? ""}`,
+      HF_HUB_CACHE: TEST_HUB_CACHE,
+      ANTHROPIC_BASE_URL: stub.url,
+      ANTHROPIC_API_KEY: "sk-ant-stub",
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+      FAKE_KEY: "stub-key",
+    },
+  };
+  expect((await runFunes(["index", "--yes"], u)).code).toBe(0);
+});
+afterAll(async () => {
+  for (const s of held) s.destroy();
+  await new Promise<void>((r) => silent.close(() => r()));
+  await stub.close();
+  t.cleanup();
+});
+
+describe("funes ask", () => {
+  it("claude answers from the recalled passages it was given, and keeps no session", async () => {
+    const before = transcripts(u.home);
+    stub.requests.length = 0;
+    const r = await runFunes(["ask", "claude", QUESTION], u);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe("The earth was built from layered Three.js spheres.\n");
+    const prompt = JSON.stringify(stub.requests.map((q) => q.body.messages));
+    expect(prompt).toContain(`Question: ${QUESTION}`);
+    expect(prompt).toContain("== RECALLED PASSAGES ==");
+    expect(prompt).toMatch(/→ get \S+ \S+/);
+    expect(prompt.toLowerCase()).toContain("three.js");
+    // Only the prompt went out: no tools, no MCP servers.
+    const main = stub.requests.find((q) =>
+      String(JSON.stringify(q.body.messages)).includes("RECALLED PASSAGES"),
+    );
+    expect(main?.body.tools ?? []).toEqual([]);
+    expect(transcripts(u.home)).toBe(before);
+  }, 60_000);
+
+  it("codex answers from the recalled passages it was given", async () => {
+    codexConfig(u.home, stub.url);
+    stub.requests.length = 0;
+    const r = await runFunes(["ask", "codex", QUESTION], u);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe("The earth was built from layered Three.js spheres.\n");
+    const sent = JSON.stringify(stub.requests.map((q) => q.body.input));
+    expect(sent).toContain("== RECALLED PASSAGES ==");
+    expect(sent).toMatch(/→ get \S+ \S+/);
+    expect(readdirSync(join(u.home, ".codex")).includes("sessions")).toBe(false);
+    // The funes MCP server registered in config.toml was kept out: none of its tools reached the model.
+    expect(JSON.stringify(stub.requests.map((q) => q.body.tools))).not.toContain("recall");
+  }, 60_000);
+
+  it("stops an agent whose model never answers, and says so", async () => {
+    codexConfig(u.home, silentUrl);
+    const t0 = Date.now();
+    const r = await runFunes(["ask", "codex", QUESTION, "--timeout", "4"], u);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("`codex` gave no answer within 4 s and was stopped");
+    expect(Date.now() - t0).toBeLessThan(20_000);
+  }, 30_000);
+
+  it("fails before running an agent when there is nothing to ground an answer in", async () => {
+    const noCli = await runFunes(["ask", "claude", QUESTION], {
+      ...u,
+      extra: { ...u.extra, PATH: "/usr/bin:/bin" },
+    });
+    expect(noCli.code).toBe(2);
+    expect(noCli.stderr).toContain("`claude` isn't on PATH — install it, or try `funes ask codex …`");
+    // A keyword-only memory (indexed without models) finds nothing for a word it does not hold.
+    const kw = {
+      ...u,
+      funesHome: join(t.dir, "keyword-funes"),
+      extra: { ...u.extra, HF_HUB_CACHE: join(t.dir, "none") },
+    };
+    expect((await runFunes(["index"], kw)).code).toBe(0);
+    const nothing = await runFunes(["ask", "claude", "zzqxj"], kw);
+    expect(nothing.code).toBe(1);
+    expect(nothing.stderr).toContain("nothing recalled for that question");
+    const empty = await runFunes(["ask", "claude", QUESTION], {
+      ...u,
+      funesHome: join(t.dir, "empty-funes"),
+    });
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toContain("no index yet");
+    const which = await runFunes(["ask", "pi", QUESTION], u);
+    expect(which.code).toBe(2);
+    expect(which.stderr).toContain('funes ask runs claude or codex, not "pi"');
+  });
+});
