@@ -14,6 +14,7 @@ import { LocalStore } from "../src/local/index.js";
 import { CLI } from "../test/helpers/cli.js";
 import { ROOT } from "../test/helpers/fixtures.js";
 import { writeSyntheticHistory } from "../test/helpers/synth.js";
+import { benchHooks } from "./hooks-bench.js";
 import { BENCH_HUB, benchModels, ensureBenchModels, type Row } from "./models-bench.js";
 import { benchRecall } from "./recall-bench.js";
 import { benchRemote } from "./remote-bench.js";
@@ -183,6 +184,7 @@ async function main(): Promise<void> {
     ];
     rows.push(...(await benchRecall(funesHome, home, BENCH_HUB, join(dir, "none"))));
     rows.push(...(await benchRemote({ home, funesHome, tinyHub, benchHub: BENCH_HUB, dir })));
+    rows.push(...(await benchHooks()));
     rows.push(...(await benchModels()));
     const w = Math.max(...rows.map((r) => r[0].length));
     process.stdout.write("\nfunes benchmark — local index (text first), vectors and models\n");
