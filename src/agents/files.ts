@@ -13,19 +13,31 @@ import {
   writeFileSync,
 } from "node:fs";
 import { dirname } from "node:path";
+import { AgentSetupError } from "./setup.js";
 
-/** Writes `text` to `path` if it differs; returns whether it wrote. `mode` is applied on every call. */
+/**
+ * Writes `text` to `path` if it differs; returns whether it wrote. `mode` is applied on every call. A file
+ * or folder that cannot be written is an AgentSetupError naming it.
+ */
 export function writeIfChanged(path: string, text: string, mode?: number): boolean {
-  const same = existsSync(path) && readFileSync(path, "utf8") === text;
-  if (!same) {
-    mkdirSync(dirname(path), { recursive: true });
-    const tmp = `${path}.funes-tmp`;
-    const keep = existsSync(path) ? statSync(path).mode & 0o777 : undefined;
-    writeFileSync(tmp, text, { mode: mode ?? keep ?? 0o644 });
-    renameSync(tmp, path);
+  try {
+    const same = existsSync(path) && readFileSync(path, "utf8") === text;
+    if (!same) {
+      mkdirSync(dirname(path), { recursive: true });
+      const tmp = `${path}.funes-tmp`;
+      const keep = existsSync(path) ? statSync(path).mode & 0o777 : undefined;
+      writeFileSync(tmp, text, { mode: mode ?? keep ?? 0o644 });
+      renameSync(tmp, path);
+    }
+    if (mode !== undefined) chmodSync(path, mode);
+    return !same;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === undefined) throw err;
+    throw new AgentSetupError(
+      `can't write ${path} (${code}) — check that it and its folder are writable by you, then run this again`,
+    );
   }
-  if (mode !== undefined) chmodSync(path, mode);
-  return !same;
 }
 
 /** The file's text, or null when it does not exist. */

@@ -1,0 +1,88 @@
+/**
+ * What `funes add` does on a first run, with the real `codex` CLI and the loopback Hub stand-in: on a
+ * terminal it asks before indexing and before creating a repo; off a terminal it never asks, and what
+ * would need an answer fails naming the flag; with consent the memory is created private and pushed once.
+ */
+import { copyFileSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LocalStore } from "../../src/local/index.js";
+import { type CliEnv, runFunes, runFunesInTerminal } from "../helpers/cli.js";
+import { ROOT, TEST_HUB_CACHE, TRACES, tempDir } from "../helpers/fixtures.js";
+import { type HubStandin, startHubStandin } from "../helpers/hub-standin.js";
+
+const BIN = join(ROOT, "node_modules", ".bin");
+let t: { dir: string; cleanup: () => void };
+let hub: HubStandin;
+
+function user(name: string): CliEnv {
+  const home = join(t.dir, name);
+  const sessions = join(home, ".codex", "sessions", "2026", "06", "23");
+  mkdirSync(sessions, { recursive: true });
+  copyFileSync(join(TRACES, "codex", "codex_session.jsonl"), join(sessions, "rollout-a.jsonl"));
+  return {
+    home,
+    funesHome: join(home, ".funes"),
+    extra: {
+      PATH: `${BIN}:${process.env.PATH ?? ""}`,
+      HF_HUB_CACHE: TEST_HUB_CACHE,
+      HF_ENDPOINT: hub.url,
+      HF_TOKEN: "hf_standintokenforaddtests",
+    },
+  };
+}
+
+async function rows(funesHome: string): Promise<number> {
+  const store = await LocalStore.open(join(funesHome, "memory"));
+  try {
+    return (await store?.table.countRows()) ?? 0;
+  } finally {
+    store?.close();
+  }
+}
+
+beforeAll(async () => {
+  t = tempDir();
+  hub = await startHubStandin(new Map());
+});
+afterAll(async () => {
+  await hub.close();
+  t.cleanup();
+});
+
+describe("funes add, first run", () => {
+  it("on a terminal asks before indexing and before creating the memory, then publishes it", async () => {
+    const u = user("tty");
+    const r = await runFunesInTerminal(["add", "codex", "acme/team-memory"], u, ["y", ""]);
+    expect(r.code, r.stdout).toBe(0);
+    expect(r.stdout).toContain(
+      "hf://datasets/acme/team-memory doesn't exist on the Hub. Create it as a private dataset? [y/N] ",
+    );
+    expect(r.stdout).toContain("funes will index your recent codex sessions so recall works right away");
+    expect(r.stdout).toContain("[Y/n] ");
+    expect(hub.repos.get("acme/team-memory")?.private).toBe(true);
+    expect(await rows(u.funesHome)).toBeGreaterThan(0);
+    expect(r.stdout).toMatch(/published \d+ chunks to hf:\/\/datasets\/acme\/team-memory/);
+  }, 60_000);
+
+  it("off a terminal never asks: it names the flag, and with the flags does everything", async () => {
+    const u = user("script");
+    const missing = await runFunes(["add", "codex", "acme/scripted", "--yes"], u);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("doesn't exist on the Hub — pass --create to create it (private)");
+    const noYes = await runFunes(["add", "codex"], u);
+    expect(noYes.code).toBe(2);
+    expect(noYes.stderr).toContain("off a terminal, pass --yes");
+    expect(await rows(u.funesHome)).toBe(0);
+    const ok = await runFunes(["add", "codex", "acme/scripted", "--yes", "--create", "--json"], u);
+    expect(ok.code, ok.stderr).toBe(0);
+    const s = JSON.parse(ok.stdout);
+    expect(s).toMatchObject({ agent: "codex", memory: "acme/scripted", created: true });
+    expect(s.indexed.sessions).toBe(1);
+    expect(s.pushed.published).toBeGreaterThan(0);
+    expect(hub.repos.get("acme/scripted")?.private).toBe(true);
+    const bad = await runFunes(["add", "vim"], u);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('unknown agent "vim" (expected claude, codex, hermes, pi)');
+  }, 60_000);
+});
