@@ -19,7 +19,9 @@ describe("agent config files", () => {
       writeFileSync(join(t.dir, "blocker"), "");
       const bad = join(t.dir, "blocker", "hooks.json");
       expect(() => writeIfChanged(bad, "{}")).toThrow(AgentSetupError);
-      expect(() => writeIfChanged(bad, "{}")).toThrow(new RegExp(`can't write ${bad} \\(E[A-Z]+\\) — check that it and its folder are writable`));
+      expect(() => writeIfChanged(bad, "{}")).toThrow(
+        new RegExp(`can't write ${bad} \\(E[A-Z]+\\) — check that it and its folder are writable`),
+      );
     } finally {
       t.cleanup();
     }
