@@ -75,11 +75,12 @@ async function main(argv: string[]): Promise<number> {
     .option("--reranker <name>", "ms-marco-MiniLM-L-6-v2 (default) or bge-reranker-base")
     .option(
       "--memory <spec>",
-      "org/repo, hf://datasets/org/repo[/path], a memory directory, or local (default)",
+      "org/repo, hf://datasets/org/repo[/path], a memory directory, or local (default); repeat or comma-separate to search several",
     )
     .option("--json", "Print hits as JSON")
     .example('funes recall "why did the lance fts build hang"')
     .example("funes recall deadlock --type tool_result --since 7d")
+    .example('funes recall "release checklist" --memory local --memory acme/team-memory')
     .action((query, flags) => runRecall(query, flags, cfg));
   cli
     .command(
@@ -120,7 +121,7 @@ async function main(argv: string[]): Promise<number> {
     )
     .option(
       "--memory <spec>",
-      "org/repo, hf://datasets/org/repo[/path], a memory directory, or local (default)",
+      "org/repo, hf://datasets/org/repo[/path], a memory directory, or local (default); repeat or comma-separate to search several",
     )
     .option("--timeout <seconds>", "Stop the agent after this long (default 300)")
     .example('funes ask claude "why did we switch the FTS index to withPosition false?"')

@@ -6,9 +6,8 @@ import {
   FunesError,
   formatRecallAgent,
   ModelSession,
-  openReadTarget,
-  readWith,
-  recall,
+  memorySpecs,
+  recallMemories,
 } from "../commands/index.js";
 import type { CliConfig } from "./config.js";
 import { nonNegativeInt, nonNegativeNumber, positiveInt } from "./parse-args.js";
@@ -38,32 +37,31 @@ export async function runRecall(words: unknown[], flags: RecallFlags, cfg: CliCo
   const query = [...words, ...(flags["--"] ?? [])].map(String).join(" ").trim();
   if (query === "")
     throw new FunesError("bad_input", 'recall needs a query, e.g. funes recall "why did we pick lance"');
-  const target = await openReadTarget(str(flags.memory), cfg);
+  const specs = memorySpecs(flags.memory);
   const models = new ModelSession(
     flags.reranker === undefined ? cfg.models : { ...cfg.models, reranker: String(flags.reranker) },
   );
   try {
-    const result = await readWith(target, (t) =>
-      recall(
-        t,
-        {
-          query,
-          k: flags.k === undefined ? 8 : positiveInt(flags.k, "-k"),
-          candidates: flags.candidates === undefined ? 30 : positiveInt(flags.candidates, "--candidates"),
-          blockType: str(flags.type),
-          harness: str(flags.harness),
-          since: str(flags.since),
-          until: str(flags.until),
-          halfLifeDays: flags.halfLife === undefined ? 30 : nonNegativeNumber(flags.halfLife, "--half-life"),
-          neighbors: flags.neighbors === undefined ? 1 : nonNegativeInt(flags.neighbors, "--neighbors"),
-          rerankBudgetMs:
-            flags.rerankBudget === undefined
-              ? DEFAULT_RERANK_BUDGET_MS
-              : nonNegativeInt(flags.rerankBudget, "--rerank-budget"),
-          now: cfg.now(),
-        },
-        models,
-      ),
+    const result = await recallMemories(
+      specs,
+      {
+        query,
+        k: flags.k === undefined ? 8 : positiveInt(flags.k, "-k"),
+        candidates: flags.candidates === undefined ? 30 : positiveInt(flags.candidates, "--candidates"),
+        blockType: str(flags.type),
+        harness: str(flags.harness),
+        since: str(flags.since),
+        until: str(flags.until),
+        halfLifeDays: flags.halfLife === undefined ? 30 : nonNegativeNumber(flags.halfLife, "--half-life"),
+        neighbors: flags.neighbors === undefined ? 1 : nonNegativeInt(flags.neighbors, "--neighbors"),
+        rerankBudgetMs:
+          flags.rerankBudget === undefined
+            ? DEFAULT_RERANK_BUDGET_MS
+            : nonNegativeInt(flags.rerankBudget, "--rerank-budget"),
+        now: cfg.now(),
+      },
+      cfg,
+      models,
     );
     process.stdout.write(
       flags.json === true ? `${JSON.stringify(result, null, 2)}\n` : formatRecallAgent(result),

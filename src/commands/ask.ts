@@ -5,10 +5,11 @@
  * recall) fails first; a run past the time limit is stopped and said so.
  */
 import { type AskAgent, runAsk, runCli } from "../agents/index.js";
+import { resolveMemorySpec } from "../memory/index.js";
 import { FunesError } from "./errors.js";
 import type { ModelSession } from "./model-session.js";
 import { openReadTarget, type ReadContext, settledTarget } from "./open-memory.js";
-import { formatRecallAgent, recall, recallOptions } from "./recall.js";
+import { formatRecallAgent, type RecallResult, recall, recallMemories, recallOptions } from "./recall.js";
 
 /** Default time for the agent to answer, seconds. */
 export const DEFAULT_ASK_TIMEOUT_S = 300;
@@ -17,7 +18,8 @@ export const DEFAULT_ASK_TIMEOUT_S = 300;
 export interface AskOptions {
   agent: string;
   question: string;
-  memory?: string | undefined;
+  /** Memory specs (several: a federated recall). */
+  memory?: string[] | undefined;
   timeoutS: number;
   env: Record<string, string | undefined>;
   now: number;
@@ -68,20 +70,20 @@ export async function ask(o: AskOptions, ctx: ReadContext, models: ModelSession)
       "bad_input",
       `\`${agent}\` isn't on PATH — install it, or try \`funes ask ${other} …\``,
     );
-  const target = await settledTarget(await openReadTarget(o.memory, ctx));
-  if (
-    o.memory !== undefined &&
-    o.memory.trim() !== "" &&
-    o.memory !== "local" &&
-    !target.memory.label.startsWith("hf://") &&
-    target.notes.length > 0
-  )
-    throw new FunesError(
-      "unreachable",
-      `${o.memory} is unreachable right now — try again once you're back online`,
-    );
+  const specs = o.memory ?? [];
   o.onStatus?.("recalling…");
-  const result = await recall(target, recallOptions(o.question, o.now), models);
+  let result: RecallResult;
+  if (specs.length <= 1) {
+    const spec = specs[0];
+    const target = await settledTarget(await openReadTarget(spec, ctx));
+    const named = spec !== undefined && spec !== "local";
+    if (named && resolveMemorySpec(spec, ctx).kind === "remote" && !target.memory.label.startsWith("hf://"))
+      throw new FunesError(
+        "unreachable",
+        `${spec} is unreachable right now — try again once you're back online`,
+      );
+    result = await recall(target, recallOptions(o.question, o.now), models);
+  } else result = await recallMemories(specs, recallOptions(o.question, o.now), ctx, models);
   if (result.hits.length === 0)
     throw new FunesError(
       "no_memory",

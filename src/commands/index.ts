@@ -31,7 +31,9 @@ export { locateEmbedder, locateReranker, type ModelLocation, type ModelsConfig }
 export {
   type HomeContext,
   localMemoryFor,
+  memorySpecs,
   openReadTarget,
+  openReadTargets,
   type ReadContext,
   type ReadTarget,
   readWith,
@@ -47,6 +49,7 @@ export {
   type RecallOptions,
   type RecallResult,
   recall,
+  recallMemories,
   recallOptions,
 } from "./recall.js";
 export { type ScrubOptions, type ScrubSummary, scrubMemory } from "./scrub.js";

@@ -169,3 +169,50 @@ export function noIndexMessage(memory: LocalMemory): string {
     ? "no index yet — run `funes index` to build one, then recall your own history"
     : `no index found at ${memory.dir}`;
 }
+
+/** `--memory` values as given: repeated flags and comma lists, flattened; blanks dropped. */
+export function memorySpecs(value: unknown): string[] {
+  const all = (Array.isArray(value) ? value : value === undefined || value === null ? [] : [value]).map(
+    String,
+  );
+  return all
+    .flatMap((v) => v.split(","))
+    .map((v) => v.trim())
+    .filter((v) => v !== "");
+}
+
+/**
+ * Opens several memories for one federated read, each at its settled head. A memory that cannot be read
+ * (or that is unreachable and would fall back to the local memory) becomes a warning line; only when none
+ * can be read is it an error.
+ */
+export async function openReadTargets(
+  specs: string[],
+  ctx: ReadContext,
+): Promise<{ targets: ReadTarget[]; warnings: string[] }> {
+  const tried = await Promise.all(
+    specs.map(async (spec) => {
+      try {
+        const target = await settledTarget(await openReadTarget(spec, ctx));
+        const remote = resolveMemorySpec(spec, ctx).kind === "remote";
+        if (remote && !target.memory.label.startsWith("hf://"))
+          return { warning: `warning: ${spec} is unreachable right now — answering from the others` };
+        return { target };
+      } catch (err) {
+        if (!(err instanceof FunesError)) throw err;
+        return {
+          warning: `warning: ${spec} could not be read (${err.message}) — answering from the others`,
+          err,
+        };
+      }
+    }),
+  );
+  const targets = tried.flatMap((t) => ("target" in t && t.target !== undefined ? [t.target] : []));
+  const warnings = tried.flatMap((t) => ("warning" in t && t.warning !== undefined ? [t.warning] : []));
+  if (targets.length === 0) {
+    const first = tried.find((t) => "err" in t && t.err !== undefined);
+    if (first !== undefined && "err" in first && first.err !== undefined) throw first.err;
+    throw new FunesError("unreachable", `none of ${specs.join(", ")} could be read right now`);
+  }
+  return { targets, warnings };
+}

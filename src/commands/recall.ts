@@ -5,6 +5,7 @@
  * BM25; a memory with no vectors, or a machine without the models, still answers (and says how).
  */
 import {
+  EMBEDDING_MODEL,
   type HitRow,
   hasHarnessColumn,
   keywordSearch,
@@ -26,7 +27,15 @@ import {
 import { type Harness, parseHarness, UnknownHarnessError } from "../traces/index.js";
 import { FunesError } from "./errors.js";
 import type { ModelSession } from "./model-session.js";
-import { noIndexMessage, openStore, type ReadTarget } from "./open-memory.js";
+import {
+  noIndexMessage,
+  openReadTarget,
+  openReadTargets,
+  openStore,
+  type ReadContext,
+  type ReadTarget,
+  readWith,
+} from "./open-memory.js";
 
 /** Block types `--type` accepts. */
 export const BLOCK_TYPES = ["text", "thinking", "tool_use", "tool_result"] as const;
@@ -76,6 +85,8 @@ export interface RecallNeighbor {
 
 /** One recalled passage. */
 export interface RecallHit extends HitRow {
+  /** The memory it was found in (what `get --memory` takes). */
+  memory: string;
   score: number;
   /** Cross-encoder relevance when reranked, else the fused rank score scaled to [0, 1]. */
   relevance: number;
@@ -150,36 +161,103 @@ async function hasVectors(store: LocalStore): Promise<boolean> {
   return seen;
 }
 
-/** Recalls from a local memory. */
+/** An opened memory taking part in a recall. */
+interface OpenMemory {
+  label: string;
+  store: LocalStore;
+}
+
+/** Opens every target's table; a single memory's failure is the recall's, several memories' are warnings. */
+async function openAll(targets: ReadTarget[]): Promise<{ open: OpenMemory[]; warnings: string[] }> {
+  const open: OpenMemory[] = [];
+  const warnings: string[] = [];
+  try {
+    for (const { memory } of targets) {
+      let store: LocalStore | null;
+      try {
+        store = await openStore(memory);
+        if (store !== null && (await store.table.countRows()) === 0) {
+          store.close();
+          store = null;
+        }
+      } catch (err) {
+        if (targets.length === 1) throw err;
+        if (err instanceof FunesError && err.code === "incompatible_memory")
+          throw new FunesError(
+            "incompatible_memory",
+            `can't recall across memories embedded with different models — ${err.message}; the others use ${EMBEDDING_MODEL}. Recall them separately`,
+          );
+        warnings.push(
+          `warning: ${memory.label} could not be read (${err instanceof Error ? err.message : String(err)}) — answering from the others`,
+        );
+        continue;
+      }
+      if (store === null) {
+        if (targets.length === 1) throw new FunesError("no_memory", noIndexMessage(memory));
+        warnings.push(`warning: ${memory.label} holds no index yet — answering from the others`);
+        continue;
+      }
+      open.push({ label: memory.label, store });
+    }
+  } catch (err) {
+    for (const m of open) m.store.close();
+    throw err;
+  }
+  if (open.length === 0)
+    throw new FunesError("no_memory", `none of the memories could be read: ${warnings.join("; ")}`);
+  return { open, warnings };
+}
+
+/**
+ * Recalls from one memory, or from several at once (federated): each memory is searched as usual, every
+ * leg of every memory is fused by reciprocal rank, and the pool is reranked together. A chunk held by two
+ * memories is shown once, under the first memory (in the order given) that holds it.
+ */
 export async function recall(
-  target: ReadTarget,
+  target: ReadTarget | ReadTarget[],
   opts: RecallOptions,
   models: ModelSession,
 ): Promise<RecallResult> {
+  const targets = Array.isArray(target) ? target : [target];
   const harness = checkOptions(opts);
   const filters = buildFilters(opts, harness);
-  const { memory } = target;
-  const store = await openStore(memory);
-  if (store === null) throw new FunesError("no_memory", noIndexMessage(memory));
+  const { open, warnings } = await openAll(targets);
   try {
-    if ((await store.table.countRows()) === 0) throw new FunesError("no_memory", noIndexMessage(memory));
-    if (harness !== null && !(await hasHarnessColumn(store.table)))
-      throw new FunesError(
-        "bad_input",
-        "this memory predates the harness facet — reindex it, or drop --harness",
-      );
-    const notes: string[] = [...target.notes];
-    const legs: HitRow[][] = [];
-    if (await hasVectors(store)) {
+    const notes: string[] = [...targets.flatMap((t) => t.notes), ...warnings];
+    if (harness !== null)
+      for (const m of open)
+        if (!(await hasHarnessColumn(m.store.table)))
+          throw new FunesError(
+            "bad_input",
+            `${open.length > 1 ? `${m.label}: ` : ""}this memory predates the harness facet — reindex it, or drop --harness`,
+          );
+    const withVectors = await Promise.all(open.map((m) => hasVectors(m.store)));
+    let qv: Float32Array | null = null;
+    if (withVectors.some((v) => v)) {
       const emb = await models.embedder();
-      if (emb.kind === "ready") {
-        const [qv] = await emb.model.embed([opts.query]);
-        legs.push(await vectorSearch(store.table, qv as Float32Array, opts.candidates, filters.where));
-      } else notes.push(`note: keyword-only recall — ${emb.reason}`);
+      if (emb.kind === "ready") qv = ((await emb.model.embed([opts.query]))[0] as Float32Array) ?? null;
+      else notes.push(`note: keyword-only recall — ${emb.reason}`);
     }
-    legs.push(await keywordSearch(store.table, opts.query, opts.candidates, filters.where).catch(() => []));
+    const legs: HitRow[][] = [];
+    let legsPerMemory = 1;
+    const home = new Map<string, OpenMemory>();
     const byId = new Map<string, HitRow>();
-    for (const leg of legs) for (const r of leg) if (!byId.has(r.id)) byId.set(r.id, r);
+    for (const [i, m] of open.entries()) {
+      const mine: HitRow[][] = [];
+      if (qv !== null && withVectors[i] === true)
+        mine.push(await vectorSearch(m.store.table, qv, opts.candidates, filters.where));
+      mine.push(
+        await keywordSearch(m.store.table, opts.query, opts.candidates, filters.where).catch(() => []),
+      );
+      for (const leg of mine)
+        for (const r of leg)
+          if (!byId.has(r.id)) {
+            byId.set(r.id, r);
+            home.set(r.id, m);
+          }
+      legs.push(...mine);
+      legsPerMemory = Math.max(legsPerMemory, mine.length);
+    }
     const pool = fuseRrf(legs.map((l) => l.map((r) => r.id)))
       .slice(0, opts.candidates)
       .map((f) => ({ item: byId.get(f.id) as HitRow, fused: f.score }))
@@ -198,38 +276,51 @@ export async function recall(
       budgetMs: budget,
       batch: 8,
       now: () => performance.now(),
-      maxFused: maxFusedScore(legs.length),
+      maxFused: maxFusedScore(legsPerMemory),
     });
     const top = orderByScore(ranked, (h) => recencyWeight(h.ts, opts.now, opts.halfLifeDays)).slice(
       0,
       opts.k,
     );
-    const around =
-      opts.neighbors > 0
-        ? await rowsInRanges(
-            store.table,
-            top.map((h) => ({
+    const around: HitRow[] = [];
+    if (opts.neighbors > 0)
+      for (const m of open) {
+        const mine = top.filter((h) => home.get(h.item.id) === m);
+        if (mine.length === 0) continue;
+        around.push(
+          ...(await rowsInRanges(
+            m.store.table,
+            mine.map((h) => ({
               sessionId: h.item.sessionId,
               from: h.item.seq - opts.neighbors,
               to: h.item.seq + opts.neighbors,
             })),
-          )
-        : [];
-    const hits = top.map((h) => ({
-      ...h.item,
-      score: h.score,
-      relevance: h.relevance,
-      reranked: h.reranked,
-      neighbors: pickNeighbors(h.item, around, opts.neighbors).map((n) => ({
-        role: n.role,
-        blockType: n.blockType,
-        seq: n.seq,
-        text: n.text,
-      })),
-    }));
-    return { memory: memory.label, notes, hits };
+          )),
+        );
+      }
+    const hits = top.map((h) => {
+      const m = home.get(h.item.id) as OpenMemory;
+      return {
+        ...h.item,
+        memory: m.label,
+        score: h.score,
+        relevance: h.relevance,
+        reranked: h.reranked,
+        neighbors: pickNeighbors(
+          h.item,
+          around.filter((n) => n.sessionId === h.item.sessionId),
+          opts.neighbors,
+        ).map((n) => ({
+          role: n.role,
+          blockType: n.blockType,
+          seq: n.seq,
+          text: n.text,
+        })),
+      };
+    });
+    return { memory: open.map((m) => m.label).join(", "), notes, hits };
   } finally {
-    store.close();
+    for (const m of open) m.store.close();
   }
 }
 
@@ -245,11 +336,27 @@ export function formatRecallAgent(r: RecallResult): string {
   for (const h of r.hits) {
     const session8 = Buffer.from(h.sessionId, "utf8").subarray(0, 8).toString("utf8");
     out += `[${h.ts}] ${h.harness} ${h.workdir}/${session8} ${h.blockType}  score=${h.score.toFixed(3)}\n`;
-    out += `  → get ${h.sessionId} ${h.turnUuid}${r.memory === "" ? "" : ` --memory ${r.memory}`}\n`;
+    out += `  → get ${h.sessionId} ${h.turnUuid}${h.memory === "" ? "" : ` --memory ${h.memory}`}\n`;
     out += `${h.text}\n`;
     for (const n of h.neighbors)
       out += `  ~ [${n.role} ${n.blockType} seq${n.seq}] ${Array.from(n.text).slice(0, 160).join("")}\n`;
     out += "---\n";
   }
   return out;
+}
+
+/**
+ * Recalls from the memories named by `--memory` (none: the local memory; several: federated). A single
+ * remote is read speculatively from its cached copy while its head is checked.
+ */
+export async function recallMemories(
+  specs: string[],
+  opts: RecallOptions,
+  ctx: ReadContext,
+  models: ModelSession,
+): Promise<RecallResult> {
+  if (specs.length <= 1) return readWith(await openReadTarget(specs[0], ctx), (t) => recall(t, opts, models));
+  const { targets, warnings } = await openReadTargets(specs, ctx);
+  const result = await recall(targets, opts, models);
+  return { ...result, notes: [...warnings, ...result.notes] };
 }

@@ -13,11 +13,11 @@ import {
   getTurn,
   type ModelSession,
   type ModelsConfig,
+  memorySpecs,
   memoryStatus,
   openReadTarget,
   type ReadContext,
-  readWith,
-  recall,
+  recallMemories,
   recallOptions,
   settledTarget,
 } from "../commands/index.js";
@@ -65,7 +65,15 @@ export function createMcpServer(ctx: McpContext): McpServer {
   const memoryArg = z
     .string()
     .optional()
-    .describe("Which memory: a local memory directory or `local`; defaults to the server's memory");
+    .describe(
+      "Which memory: org/repo (a Hub memory), a local memory directory, or `local`; defaults to the server's memory",
+    );
+  const recallMemoryArg = z
+    .string()
+    .optional()
+    .describe(
+      "Which memory: org/repo (a Hub memory), a local memory directory, or `local` — or several, comma-separated, searched together; defaults to the server's memory",
+    );
   const memoryFor = (m: string | undefined) =>
     openReadTarget(m !== undefined && m.trim() !== "" ? m : ctx.memory, ctx);
   const settledFor = async (m: string | undefined) => settledTarget(await memoryFor(m));
@@ -87,24 +95,23 @@ export function createMcpServer(ctx: McpContext): McpServer {
           .string()
           .optional()
           .describe("Only turns at or before this date, timestamp, or span back from now"),
-        memory: memoryArg,
+        memory: recallMemoryArg,
       },
     },
     async (a) =>
       answer("recall", async () =>
         formatRecallAgent(
-          await readWith(await memoryFor(a.memory), (target) =>
-            recall(
-              target,
-              recallOptions(a.query, ctx.now(), {
-                k: a.k ?? 8,
-                blockType: a.block_type,
-                harness: a.harness,
-                since: a.since,
-                until: a.until,
-              }),
-              ctx.session,
-            ),
+          await recallMemories(
+            memorySpecs(a.memory !== undefined && a.memory.trim() !== "" ? a.memory : ctx.memory),
+            recallOptions(a.query, ctx.now(), {
+              k: a.k ?? 8,
+              blockType: a.block_type,
+              harness: a.harness,
+              since: a.since,
+              until: a.until,
+            }),
+            ctx,
+            ctx.session,
           ),
         ),
       ),
