@@ -13,6 +13,7 @@ import {
   openReadTarget,
   readWith,
   recall,
+  recallMemories,
   recallOptions,
 } from "../src/commands/index.js";
 import { runFunes } from "../test/helpers/cli.js";
@@ -112,8 +113,30 @@ export async function benchRemote(o: {
         warmMs.push(performance.now() - t);
         warmRequests = (await stats()).requests - before - 1;
       }
+    // Federated: the local memory plus two cached remotes of the same size, against the local one alone.
+    const copy = await runFunes(["push", "bench/memory2", "--create", "--yes", "--json"], env);
+    if (copy.code !== 0) throw new Error(`push failed: ${copy.stderr}`);
+    const specs = [join(o.funesHome, "memory"), "bench/memory", "bench/memory2"];
+    await recallMemories(specs, opts("warm up"), readerCtx, models);
+    const fed = { rerank: [] as number[], plain: [] as number[] };
+    const solo = { rerank: [] as number[], plain: [] as number[] };
+    for (let round = 0; round < 4; round++)
+      for (const q of QUERIES)
+        for (const kind of ["rerank", "plain"] as const) {
+          const o = kind === "rerank" ? opts(q) : recallOptions(q, Date.now(), { rerankBudgetMs: 0 });
+          let t = performance.now();
+          await recall(local, o, models);
+          solo[kind].push(performance.now() - t);
+          t = performance.now();
+          await recallMemories(specs, o, readerCtx, models);
+          fed[kind].push(performance.now() - t);
+        }
     await models.close();
+    const ratio = (kind: "rerank" | "plain") =>
+      `${median(fed[kind]).toFixed(0)} ms vs ${median(solo[kind]).toFixed(0)} ms for the local one alone (${(median(fed[kind]) / median(solo[kind])).toFixed(2)}x)`;
     return [
+      ["federated recall, local + 2 cached remotes of 100k (p50)", ratio("rerank"), "≤ 1.5x"],
+      ["  the same without rerank", ratio("plain"), ""],
       [
         "push of the whole memory (first publish)",
         `${s1.published} chunks, ${(s1.bytes / 1048576).toFixed(1)} MiB, ${(firstMs / 1000).toFixed(1)} s`,

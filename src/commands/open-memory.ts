@@ -182,9 +182,10 @@ export function memorySpecs(value: unknown): string[] {
 }
 
 /**
- * Opens several memories for one federated read, each at its settled head. A memory that cannot be read
- * (or that is unreachable and would fall back to the local memory) becomes a warning line; only when none
- * can be read is it an error.
+ * Opens several memories for one federated read. A Hub memory with a cached copy is read from it at once,
+ * its head checked meanwhile (the target's `verify`); others are settled first. A memory that cannot be
+ * read (or that is unreachable and would fall back to the local memory) becomes a warning line; only when
+ * none can be read is it an error.
  */
 export async function openReadTargets(
   specs: string[],
@@ -193,7 +194,7 @@ export async function openReadTargets(
   const tried = await Promise.all(
     specs.map(async (spec) => {
       try {
-        const target = await settledTarget(await openReadTarget(spec, ctx));
+        const target = await openReadTarget(spec, ctx);
         const remote = resolveMemorySpec(spec, ctx).kind === "remote";
         if (remote && !target.memory.label.startsWith("hf://"))
           return { warning: `warning: ${spec} is unreachable right now — answering from the others` };

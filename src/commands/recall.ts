@@ -242,13 +242,24 @@ export async function recall(
     let legsPerMemory = 1;
     const home = new Map<string, OpenMemory>();
     const byId = new Map<string, HitRow>();
+    // Every memory's legs run at once (Lance works on its own threads); results are taken in memory order.
+    // With several memories each leg goes less deep: the fused pool keeps `candidates` across all of them,
+    // and a row deep in one memory's leg ranks below the heads of the others' (reciprocal rank).
+    const depth =
+      open.length === 1 ? opts.candidates : Math.max(10, Math.ceil((2 * opts.candidates) / open.length));
+    const searched = await Promise.all(
+      open.map((m, i) =>
+        Promise.all([
+          qv !== null && withVectors[i] === true
+            ? vectorSearch(m.store.table, qv, depth, filters.where)
+            : null,
+          keywordSearch(m.store.table, opts.query, depth, filters.where).catch(() => []),
+        ]),
+      ),
+    );
     for (const [i, m] of open.entries()) {
-      const mine: HitRow[][] = [];
-      if (qv !== null && withVectors[i] === true)
-        mine.push(await vectorSearch(m.store.table, qv, opts.candidates, filters.where));
-      mine.push(
-        await keywordSearch(m.store.table, opts.query, opts.candidates, filters.where).catch(() => []),
-      );
+      const [vec, kw] = searched[i] ?? [null, []];
+      const mine: HitRow[][] = vec === null ? [kw] : [vec, kw];
       for (const leg of mine)
         for (const r of leg)
           if (!byId.has(r.id)) {
@@ -358,5 +369,22 @@ export async function recallMemories(
   if (specs.length <= 1) return readWith(await openReadTarget(specs[0], ctx), (t) => recall(t, opts, models));
   const { targets, warnings } = await openReadTargets(specs, ctx);
   const result = await recall(targets, opts, models);
-  return { ...result, notes: [...warnings, ...result.notes] };
+  // Cached copies were read while their heads were checked: read again only if one of them moved.
+  const fresh = await Promise.all(
+    targets.map((t) => (t.verify === undefined ? null : t.verify().catch((err: unknown) => ({ err })))),
+  );
+  if (fresh.every((f) => f === null)) return { ...result, notes: [...warnings, ...result.notes] };
+  const again: ReadTarget[] = [];
+  const more = [...warnings];
+  fresh.forEach((f, i) => {
+    const t = targets[i] as ReadTarget;
+    if (f === null) again.push(t);
+    else if ("err" in f)
+      more.push(
+        `warning: ${t.memory.label} could not be read (${f.err instanceof Error ? f.err.message : String(f.err)}) — answering from the others`,
+      );
+    else again.push(f);
+  });
+  const second = await recall(again, opts, models);
+  return { ...second, notes: [...more, ...second.notes] };
 }

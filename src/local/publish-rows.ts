@@ -80,12 +80,21 @@ export async function idsIn(dir: string): Promise<Set<string>> {
  */
 export const PUBLISH_FRAGMENT_ROWS = 16_384;
 
-/** Adds the rows `dir`'s table lacks (creating the table if there is none); returns how many were added. */
-export async function appendMissing(dir: string, rows: ArrowTable): Promise<number> {
+/**
+ * Adds the rows `dir`'s table lacks, creating the table if there is none (a project memory's with its
+ * `project` in the schema metadata); returns how many rows were added and whether the table was created.
+ */
+export async function appendMissing(
+  dir: string,
+  rows: ArrowTable,
+  project?: string,
+): Promise<{ added: number; created: boolean }> {
   const db = await lancedb.connect(dir);
   try {
     const exists = (await db.tableNames()).includes(TABLE_NAME);
-    const t = exists ? await db.openTable(TABLE_NAME) : await db.createEmptyTable(TABLE_NAME, chunkSchema());
+    const t = exists
+      ? await db.openTable(TABLE_NAME)
+      : await db.createEmptyTable(TABLE_NAME, chunkSchema(project));
     try {
       let added = 0;
       for (let from = 0; from < rows.numRows; from += PUBLISH_FRAGMENT_ROWS) {
@@ -95,7 +104,7 @@ export async function appendMissing(dir: string, rows: ArrowTable): Promise<numb
           added += part.numRows;
         } else added += (await t.mergeInsert("id").whenNotMatchedInsertAll().execute(part)).numInsertedRows;
       }
-      return added;
+      return { added, created: !exists };
     } finally {
       t.close();
     }

@@ -40,11 +40,14 @@ export function vectorType() {
 }
 
 /** The full schema with its metadata. */
-export function chunkSchema(): Schema {
+export function chunkSchema(project?: string): Schema {
   const int64 = new Set(["seq", "block_idx", "split_idx"]);
   const fields = COLUMNS.map((name) => {
     if (name === "vector") return new arrow.Field(name, vectorType(), true);
     return new arrow.Field(name, int64.has(name) ? new arrow.Int64() : new arrow.Utf8(), true);
   });
-  return new arrow.Schema(fields, new Map([["embedding_model", EMBEDDING_MODEL]]));
+  const metadata = new Map([["embedding_model", EMBEDDING_MODEL]]);
+  // A project memory (the sessions behind a repo, curated) says whose it is, as the reference does.
+  if (project !== undefined) metadata.set("project", project);
+  return new arrow.Schema(fields, metadata);
 }

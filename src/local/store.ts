@@ -162,6 +162,11 @@ export class LocalStore {
     return true;
   }
 
+  /** The `owner/name` this memory is the project memory of (schema metadata `project`), or null. */
+  async project(): Promise<string | null> {
+    return (await this.table.schema()).metadata.get("project") ?? null;
+  }
+
   /** Keyword search: each word of `query` is a term (OR, BM25). Punctuation-only queries match nothing. */
   async searchText(query: string, limit: number, where?: string): Promise<TextHit[]> {
     const terms = query.match(/[\p{L}\p{N}_]+/gu);

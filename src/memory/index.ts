@@ -3,6 +3,15 @@
  * state and its writer lock. Composes local (and, later, remote and cache); decides nothing about what a
  * command does with it.
  */
+
+export {
+  curationPath,
+  type Decision,
+  type Decisions,
+  decisionLine,
+  readDecisions,
+  recordDecisions,
+} from "./curation.js";
 export {
   isUnitCurrent,
   LEVELS,

@@ -67,6 +67,8 @@ export interface PublishOptions {
   now: () => number;
   /** Upload progress of each attempt's commit. */
   onProgress?: UploadProgress | undefined;
+  /** For a remote with no memory yet: create it as the project memory of this `owner/name`. */
+  project?: string | undefined;
 }
 
 /** The card to commit with the data: created, its stats refreshed, or none (hand-written, unreadable). */
@@ -113,8 +115,8 @@ export async function publishRows(o: PublishOptions): Promise<PublishResult> {
       view?.dir ?? null,
       join(o.funesHome, "staging", `${process.pid}-${attempt}-${head.sha.slice(0, 8)}`),
     );
-    const added = await appendMissing(stage.dir, o.rows);
-    if (added === 0) {
+    const { added, created } = await appendMissing(stage.dir, o.rows, o.project);
+    if (added === 0 && !created) {
       rmSync(stage.dir, { recursive: true, force: true });
       return { commit: null, added: 0, files: 0, bytes: 0, attempts: attempt, card: "none" };
     }
@@ -136,7 +138,10 @@ export async function publishRows(o: PublishOptions): Promise<PublishResult> {
         client: o.client,
         repo: o.loc.repo,
         parentCommit: head.sha,
-        title: `funes push: +${added} chunks`,
+        title:
+          added === 0 && o.project !== undefined
+            ? `funes curate: project memory of ${o.project}`
+            : `funes push: +${added} chunks`,
         files,
         onProgress: o.onProgress,
       });
