@@ -24,6 +24,7 @@ const LAYER: Record<string, number> = {
   models: 1,
   redact: 0,
   traces: 0,
+  quiet: 0,
 };
 
 const SRC = join(ROOT, "src");

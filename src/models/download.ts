@@ -2,9 +2,11 @@
  * Fetching a model's missing files into the Hugging Face cache with @huggingface/hub, from `HF_ENDPOINT`
  * (the Hub's own variable), only the files the spec lists, at its pinned revision.
  */
+
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { downloadFileToCacheDir, modelInfo } from "@huggingface/hub";
+import { withoutDebugOutput } from "../quiet/index.js";
 import { cachedCommit, repoCacheDir } from "./hf-cache.js";
 import type { ModelSpec } from "./specs.js";
 
@@ -75,9 +77,7 @@ export async function downloadModel(
   onProgress?: (p: DownloadProgress) => void,
 ): Promise<string> {
   const commit = await commitFor(hubCache, spec, access);
-  const debug = console.debug;
-  console.debug = () => {};
-  try {
+  await withoutDebugOutput(async () => {
     for (const file of spec.files) {
       let bytes = 0;
       const f = countingFetch(access.fetch ?? fetch, (n, total) => {
@@ -94,8 +94,6 @@ export async function downloadModel(
         ...(access.token !== undefined ? { accessToken: access.token } : {}),
       });
     }
-  } finally {
-    console.debug = debug;
-  }
+  });
   return join(repoCacheDir(hubCache, spec.repo), "snapshots", commit);
 }

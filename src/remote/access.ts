@@ -2,6 +2,7 @@
  * How to reach the Hub: endpoint (`HF_ENDPOINT`), token, and an injectable fetch. Every call passes the
  * endpoint explicitly (the client itself does not read `HF_ENDPOINT`).
  */
+import { withoutDebugOutput } from "../quiet/index.js";
 
 /** Hub connection settings. */
 export interface HubClient {
@@ -24,15 +25,7 @@ export function hubParams(c: HubClient, timeoutMs?: number) {
  * Runs a Hub client call with console.debug muted: the client logs each download there, which would land
  * on stdout, the MCP server's protocol channel.
  */
-export async function quietly<T>(fn: () => Promise<T>): Promise<T> {
-  const debug = console.debug;
-  console.debug = () => {};
-  try {
-    return await fn();
-  } finally {
-    console.debug = debug;
-  }
-}
+export const quietly = withoutDebugOutput;
 
 /** The HTTP status of a Hub API error, if that is what `err` is. */
 export function httpStatus(err: unknown): number | null {
