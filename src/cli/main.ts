@@ -10,6 +10,7 @@ import { readConfig } from "./config.js";
 import { runAdd, runRemove } from "./run-agents.js";
 import { runAsk } from "./run-ask.js";
 import { runCache } from "./run-cache.js";
+import { runCurate } from "./run-curate.js";
 import { runGet } from "./run-get.js";
 import { runIndex } from "./run-index.js";
 import { runMcp } from "./run-mcp.js";
@@ -96,6 +97,7 @@ async function main(argv: string[]): Promise<number> {
     .command("push <memory>", "Publish the local memory's embedded chunks to a Hugging Face dataset")
     .option("--create", "Create the dataset (private) if it does not exist")
     .option("--yes", "Publish even to a remote that shares no chunk with this memory")
+    .option("--sessions <id>", "Publish only these sessions (repeat, or comma-separate)")
     .option("--json", "Print the summary as JSON")
     .example("funes push acme/funes-memory --create")
     .action((memory, flags) => runPush(memory, flags, cfg));
@@ -127,6 +129,18 @@ async function main(argv: string[]): Promise<number> {
     .example('funes ask claude "why did we switch the FTS index to withPosition false?"')
     .example('funes ask codex "how do we publish a release?" --memory acme/funes-memory')
     .action((agent, question, flags) => runAsk(agent, question, flags, cfg));
+  cli
+    .command(
+      "curate <memory> [project]",
+      "Make a Hub memory the project memory of owner/name and choose which sessions it publishes",
+    )
+    .option("--include <session>", "Publish this session (repeat, or comma-separate)")
+    .option("--exclude <session>", "Never publish this session (repeat, or comma-separate)")
+    .option("--create", "Create the dataset (private) if it does not exist")
+    .option("--json", "Print the result as JSON")
+    .example("funes curate acme/app-memory acme/app --create")
+    .example("funes curate acme/app-memory --include 019ef2fb-6574-7f83-bd99-9118713271f2")
+    .action((memory, project, flags) => runCurate(memory, project, flags, cfg));
   cli
     .command("scrub", "Redact secrets found in the local memory in place (or drop their blocks), one commit")
     .option("--json", "Print the summary as JSON")

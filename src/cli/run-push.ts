@@ -3,6 +3,7 @@
  */
 import { FunesError, pushMemory } from "../commands/index.js";
 import type { CliConfig } from "./config.js";
+import { listFlag } from "./parse-args.js";
 import { ProgressLine } from "./progress.js";
 import { askYesNo } from "./prompt.js";
 import { formatCounts } from "./render-index.js";
@@ -10,7 +11,7 @@ import { formatCounts } from "./render-index.js";
 /** Publishes and prints what happened; exit 2 when the secret gate held back everything there was to publish. */
 export async function runPush(
   spec: unknown,
-  flags: { create?: boolean; yes?: boolean; json?: boolean },
+  flags: { create?: boolean; yes?: boolean; json?: boolean; sessions?: unknown },
   cfg: CliConfig,
 ): Promise<void> {
   const bar = new ProgressLine(process.stderr, cfg.stderrTty && flags.json !== true);
@@ -24,6 +25,7 @@ export async function runPush(
         yes: flags.yes === true,
         now: cfg.now,
         confirm: cfg.stdinTty && cfg.stderrTty ? askYesNo : undefined,
+        sessions: listFlag(flags.sessions),
         onUpload: (sent, total) => bar.update(sent, total, `uploading ${mib(sent)} / ${mib(total)}`, false),
       },
       cfg,
@@ -36,7 +38,9 @@ export async function runPush(
   else {
     const lines = [
       s.commit === null
-        ? `${s.memory} is up to date (${s.present} chunks already there)`
+        ? s.pendingReview > 0
+          ? `${s.memory}: nothing published (${s.present} of your chunks already there)`
+          : `${s.memory} is up to date (${s.present} chunks already there)`
         : `pushed ${s.published} chunks to ${s.memory} (commit ${s.commit.slice(0, 8)}, ${s.files} files, ${(s.bytes / 1024).toFixed(1)} KiB)`,
     ];
     if (s.created) lines.push(`  created ${s.memory} (private)`);
@@ -46,6 +50,10 @@ export async function runPush(
     if (held > 0)
       lines.push(
         `  held back ${held} chunks whose blocks contain secrets (${formatCounts(s.heldBack)}) — they stay on this machine; \`funes scrub\` redacts them, then push again`,
+      );
+    if (s.pendingReview > 0)
+      lines.push(
+        `  ${s.pendingReview} session(s) on this machine pending review for ${s.project} — run \`funes curate ${s.memory}\``,
       );
     if (s.waitingForVectors > 0)
       lines.push(

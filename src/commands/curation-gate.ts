@@ -4,8 +4,9 @@
  * it is pending again); an `exclude` never ships; an undecided session with chunks the remote lacks is
  * pending. Pending sessions are reported only when their checkout's git remotes name the project.
  */
-import type { LocalStore } from "../local/index.js";
-import type { Decisions } from "../memory/index.js";
+import { LocalStore } from "../local/index.js";
+import { type Decisions, readDecisions } from "../memory/index.js";
+import { FunesError } from "./errors.js";
 
 /** A session of the local memory, as curation sees it. */
 export interface LocalSession {
@@ -93,4 +94,52 @@ export function gateProject(sessions: LocalSession[], decisions: Decisions, proj
 /** The comment funes writes after a decision: the session's date and first prompt. */
 export function decisionComment(s: LocalSession): string {
   return collapse(`${s.lastTs.slice(0, 10)} ${s.firstPrompt}`);
+}
+
+/** Which sessions a push may publish: all (null), a project memory's curated ones, or the named ones. */
+export interface PublishScope {
+  /** The project the remote is the memory of, or null (personal). */
+  project: string | null;
+  /** Sessions allowed, or null for every session. */
+  allow: Set<string> | null;
+  /** Project sessions on this machine waiting for a review. */
+  pendingReview: number;
+}
+
+/** The scope of a push to a remote whose memory (if any) is opened at `remoteDir`. */
+export async function publishScope(o: {
+  local: LocalStore;
+  remoteDir: string | null;
+  remoteIds: Set<string>;
+  decisionsPath: string;
+  sessions?: string[] | undefined;
+}): Promise<PublishScope> {
+  let project: string | null = null;
+  if (o.remoteDir !== null) {
+    const remote = await LocalStore.open(o.remoteDir);
+    try {
+      project = (await remote?.project()) ?? null;
+    } finally {
+      remote?.close();
+    }
+  }
+  if (o.sessions !== undefined && o.sessions.length > 0) {
+    const known = new Set(
+      (await o.local.table.query().select(["session_id"]).toArray()).map((r) => String(r.session_id)),
+    );
+    const unknown = o.sessions.filter((s) => !known.has(s));
+    if (unknown.length > 0)
+      throw new FunesError(
+        "bad_input",
+        `not in your local memory: ${unknown.map((u) => `"${u}"`).join(", ")} — \`funes recall\` shows session ids`,
+      );
+    return { project, allow: new Set(o.sessions), pendingReview: 0 };
+  }
+  if (project === null) return { project, allow: null, pendingReview: 0 };
+  const gate = gateProject(
+    await localSessions(o.local, o.remoteIds),
+    readDecisions(o.decisionsPath),
+    project,
+  );
+  return { project, allow: gate.ship, pendingReview: gate.pending.length };
 }

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { materializeView } from "../cache/index.js";
 import { embeddedRows, idsIn, LocalStore, selectRows } from "../local/index.js";
 import {
+  curationPath,
   funesPaths,
   PublishConflictError,
   PublishUnreachableError,
@@ -26,6 +27,7 @@ import {
   isModelRepo,
   parseHubUri,
 } from "../remote/index.js";
+import { publishScope } from "./curation-gate.js";
 import { FunesError } from "./errors.js";
 import { modelRepoMessage, type ReadContext } from "./open-memory.js";
 import { type BlockKey, dirtyBlocks } from "./secret-blocks.js";
@@ -42,6 +44,8 @@ export interface PushOptions {
   confirm?: ((question: string) => Promise<boolean>) | undefined;
   /** Bytes uploaded by the commit being sent. */
   onUpload?: ((sent: number, total: number) => void) | undefined;
+  /** Publish only these sessions (release notes). */
+  sessions?: string[] | undefined;
 }
 
 /** What a push did. */
@@ -61,9 +65,13 @@ export interface PushSummary {
   created: boolean;
   /** What happened to the dataset card. */
   card: string;
+  /** The project the remote is the memory of, or null (personal). */
+  project: string | null;
+  /** Project sessions on this machine waiting for a review (`funes curate`). */
+  pendingReview: number;
 }
 
-function hubLocation(spec: string, ctx: ReadContext): HubLocation {
+export function hubLocation(spec: string, ctx: ReadContext): HubLocation {
   const r = resolveMemorySpec(spec, ctx);
   if (r.kind === "local")
     throw new FunesError(
@@ -140,7 +148,7 @@ export async function pushMemory(opts: PushOptions, ctx: ReadContext): Promise<P
       sha: fresh.sha,
     });
     const remoteIds = view === null ? new Set<string>() : await idsIn(view.dir);
-    const candidates: { id: string; sessionId: string; turnUuid: string; blockIdx: number }[] = [];
+    let candidates: { id: string; sessionId: string; turnUuid: string; blockIdx: number }[] = [];
     let present = 0;
     const cols = ["id", "session_id", "turn_uuid", "block_idx"].map((c) => rows.getChild(c));
     for (let i = 0; i < rows.numRows; i++) {
@@ -153,6 +161,17 @@ export async function pushMemory(opts: PushOptions, ctx: ReadContext): Promise<P
           turnUuid: String(cols[2]?.get(i)),
           blockIdx: Number(cols[3]?.get(i)),
         });
+    }
+    const scope = await publishScope({
+      local: store,
+      remoteDir: view?.dir ?? null,
+      remoteIds,
+      decisionsPath: curationPath(ctx.funesHome, loc),
+      sessions: opts.sessions,
+    });
+    if (scope.allow !== null) {
+      const allow = scope.allow;
+      candidates = candidates.filter((c) => allow.has(c.sessionId));
     }
     if (remoteIds.size > 0 && present === 0 && candidates.length > 0 && !opts.yes) {
       const question = `${loc.uri} holds ${remoteIds.size} chunks and shares none with your memory (a new machine, or the wrong memory?)`;
@@ -184,6 +203,8 @@ export async function pushMemory(opts: PushOptions, ctx: ReadContext): Promise<P
       attempts: 0,
       created,
       card: "none",
+      project: scope.project,
+      pendingReview: scope.pendingReview,
     };
     if (keep.size === 0) return summary;
     let result: Awaited<ReturnType<typeof publishRows>>;

@@ -33,6 +33,11 @@ export function formatStatus(r: StatusReport, now: number): string {
     const d = new Date(r.lastPush.at).toISOString();
     out += `last push from here: ${d.slice(0, 10)} ${d.slice(11, 16)} UTC (${formatAge(now - Date.parse(r.lastPush.at))}), ${r.lastPush.published} chunks${r.lastPush.commit === null ? "" : `, commit ${r.lastPush.commit.slice(0, 8)}`}\n`;
   }
+  if (r.project !== null) {
+    out += `project memory of ${r.project.name}\n`;
+    if (r.project.pendingReview > 0)
+      out += `pending review: ${r.project.pendingReview} session(s) — run \`funes curate ${r.memory}\`\n`;
+  }
   if (r.unindexed !== null && r.unindexed > 0)
     out += `unindexed: ${r.unindexed} chunks (found by a scan until a push rebuilds the text index)\n`;
   const lp = r.localPush;

@@ -3,8 +3,17 @@
  * last write) and how many sessions on this machine are not indexed yet.
  */
 import { type HarnessCounts, LocalStore, TEXT_INDEX } from "../local/index.js";
-import { funesPaths, isUnitCurrent, type LocalMemory, loadIndexState } from "../memory/index.js";
+import {
+  curationPath,
+  funesPaths,
+  isUnitCurrent,
+  type LocalMemory,
+  loadIndexState,
+  readDecisions,
+} from "../memory/index.js";
+import { parseHubUri } from "../remote/index.js";
 import { knownSources } from "../traces/index.js";
+import { gateProject, localSessions } from "./curation-gate.js";
 import { locateEmbedder, type ModelsConfig } from "./models-config.js";
 import { openStore } from "./open-memory.js";
 import { readReceipt } from "./push.js";
@@ -32,6 +41,8 @@ export type StatusReport =
       unindexed: number | null;
       /** Hub memories: what this machine's local memory has that the remote lacks. */
       localPush: LocalPushStatus | null;
+      /** Hub project memories: whose, and how many local sessions wait for a review. */
+      project: { name: string; pendingReview: number } | null;
     };
 
 /** This machine's embedded rows missing from a Hub memory, and what the secret gate would hold back. */
@@ -55,6 +66,8 @@ export async function memoryStatus(
     const s = await store.stats();
     if (s.chunks === 0) return { kind: "no-index", memory: memory.label, isDefault: memory.isDefault };
     const remote = memory.label.startsWith("hf://");
+    // A project memory publishes curated sessions only: its status says what waits for a review instead.
+    const project = remote ? await projectStatus(store, memory.label, ctx.funesHome) : null;
     return {
       kind: "ready",
       memory: memory.label,
@@ -67,7 +80,8 @@ export async function memoryStatus(
       lastIndexed: s.lastWrite,
       pendingSessions: memory.isDefault ? await countPendingSessions(ctx) : null,
       unindexed: remote ? await unindexedRows(store) : null,
-      localPush: remote ? await localPushStatus(store, ctx.funesHome) : null,
+      localPush: remote && project === null ? await localPushStatus(store, ctx.funesHome) : null,
+      project,
     };
   } finally {
     store.close();
@@ -82,6 +96,25 @@ function embedderOf(
   return loc.kind === "found"
     ? { repo: loc.spec.repo, revision: loc.revision, ready: true }
     : { repo: loc.spec.repo, revision: loc.spec.revision, ready: false };
+}
+
+/** For a project memory: its project and this machine's sessions pending review; else null. */
+async function projectStatus(
+  remote: LocalStore,
+  label: string,
+  funesHome: string,
+): Promise<{ name: string; pendingReview: number } | null> {
+  const name = await remote.project();
+  if (name === null) return null;
+  const local = await LocalStore.open(funesPaths(funesHome).memory);
+  if (local === null) return { name, pendingReview: 0 };
+  try {
+    const sessions = await localSessions(local, await remote.ids());
+    const decisions = readDecisions(curationPath(funesHome, parseHubUri(label)));
+    return { name, pendingReview: gateProject(sessions, decisions, name).pending.length };
+  } finally {
+    local.close();
+  }
 }
 
 /** Rows outside the text index (all of them when there is none). */

@@ -51,7 +51,7 @@ export function runFunes(args: string[], env: CliEnv): Promise<CliResult> {
 }
 
 /**
- * Runs `funes …` on a pseudo-terminal (util-linux `script`), answering each prompt that ends in `[y/N] ` or `[Y/n] `
+ * Runs `funes …` on a pseudo-terminal (util-linux `script`), answering each prompt that ends in `[y/N] `, `[Y/n] ` or `[i/e/s/q] `
  * with the next of `answers`. Output is the terminal's (stdout and stderr together, with its escapes).
  */
 export function runFunesInTerminal(args: string[], env: CliEnv, answers: string[]): Promise<CliResult> {
@@ -73,7 +73,7 @@ export function runFunesInTerminal(args: string[], env: CliEnv, answers: string[
   let asked = 0;
   child.stdout?.on("data", (d) => {
     out += d;
-    const prompts = out.split(/\[(?:y\/N|Y\/n)\] /).length - 1;
+    const prompts = out.split(/\[(?:y\/N|Y\/n|i\/e\/s\/q)\] /).length - 1;
     while (asked < prompts) child.stdin?.write(`${answers[asked++] ?? ""}\n`);
   });
   child.stderr?.on("data", (d) => {

@@ -1,0 +1,223 @@
+/**
+ * `funes curate <memory> [owner/name]`: a project memory holds the sessions behind a repo that its
+ * maintainer chose to publish. Naming a memory creates it as the project memory of `owner/name` (an empty
+ * remote only: Node's Lance cannot rewrite an existing table's schema metadata, so a personal memory that
+ * already holds chunks is not renamed). Decisions are recorded per session, from flags or an interactive
+ * review; `funes push` then publishes only fresh includes.
+ */
+import { materializeView } from "../cache/index.js";
+import { arrow, chunkSchema, LocalStore } from "../local/index.js";
+import {
+  curationPath,
+  type Decision,
+  funesPaths,
+  publishRows,
+  readDecisions,
+  recordDecisions,
+  viewsRoot,
+} from "../memory/index.js";
+import { createPrivateDataset, fetchRepoHead, type HubLocation } from "../remote/index.js";
+import { decisionComment, gateProject, type LocalSession, localSessions } from "./curation-gate.js";
+import { FunesError } from "./errors.js";
+import type { ReadContext } from "./open-memory.js";
+import { hubLocation } from "./push.js";
+
+/** An answer of the interactive review. */
+export type ReviewAnswer = "include" | "exclude" | "skip" | "quit";
+
+/** Options of `funes curate`. */
+export interface CurateOptions {
+  spec: string;
+  /** `owner/name` to name the memory the project memory of. */
+  project?: string | undefined;
+  include: string[];
+  exclude: string[];
+  /** Create a missing dataset (private). */
+  create: boolean;
+  /** On a terminal: asks about one pending session (with a preview of its prompts). */
+  review?: ((s: LocalSession, prompts: string[], n: number, of: number) => Promise<ReviewAnswer>) | undefined;
+  now: () => number;
+}
+
+/** What curate did. */
+export interface CurateSummary {
+  memory: string;
+  project: string;
+  named: "created" | "unchanged";
+  recorded: { include: number; exclude: number };
+  pending: LocalSession[];
+  /** Lines of the decisions file funes did not understand (those sessions stay pending). */
+  unrecognized: string[];
+}
+
+const PROJECT = /^[\w.-]+\/[\w.-]+$/;
+
+/** The project memory a remote is, or null (personal); "empty" when it holds no memory yet. */
+async function remoteProject(loc: HubLocation, ctx: ReadContext, sha: string) {
+  const client = { hubUrl: ctx.models.hubUrl, token: ctx.models.token };
+  const view = await materializeView({
+    client,
+    hubCache: ctx.models.hubCache,
+    viewsRoot: viewsRoot(ctx.funesHome),
+    loc,
+    sha,
+  });
+  if (view === null) return { kind: "empty" as const, ids: new Set<string>() };
+  const store = await LocalStore.open(view.dir);
+  if (store === null) return { kind: "empty" as const, ids: new Set<string>() };
+  try {
+    return {
+      kind: "memory" as const,
+      project: await store.project(),
+      rows: await store.table.countRows(),
+      ids: await store.ids(),
+    };
+  } finally {
+    store.close();
+  }
+}
+
+function checkProject(project: string, sessions: LocalSession[]): void {
+  if (PROJECT.test(project)) return;
+  const guesses = [...new Set(sessions.flatMap((s) => s.repos))].filter((r) => r.endsWith(`/${project}`));
+  throw new FunesError(
+    "bad_input",
+    `"${project}" is not a repo identity (owner/name)${guesses.length > 0 ? ` — did you mean ${guesses.map((g) => `"${g}"`).join(" or ")}?` : ""}`,
+  );
+}
+
+/** Runs `funes curate`. */
+export async function curate(o: CurateOptions, ctx: ReadContext): Promise<CurateSummary> {
+  const loc = hubLocation(o.spec, ctx);
+  const client = { hubUrl: ctx.models.hubUrl, token: ctx.models.token };
+  const local = await LocalStore.open(funesPaths(ctx.funesHome).memory);
+  if (local === null)
+    throw new FunesError("no_memory", "no local index yet — run `funes index` first, then curate");
+  try {
+    let head = await fetchRepoHead(client, loc.repo);
+    if (head.kind === "offline")
+      throw new FunesError("unreachable", `${loc.uri} is unreachable — can't curate it while offline`);
+    if (head.kind === "unauthorized")
+      throw new FunesError(
+        "no_memory",
+        `not authorized to read ${loc.uri} — set a Hugging Face token with write access (HF_TOKEN)`,
+      );
+    if (head.kind === "missing") {
+      if (o.project === undefined || !o.create)
+        throw new FunesError(
+          "no_memory",
+          `${loc.uri} doesn't exist on the Hub — run \`funes curate ${o.spec} <owner/name> --create\` to create it as a project memory (private)`,
+        );
+      await createPrivateDataset(client, loc.repo);
+      head = await fetchRepoHead(client, loc.repo);
+      if (head.kind !== "found")
+        throw new FunesError(
+          "unreachable",
+          `${loc.uri} could not be read right after creating it; run curate again`,
+        );
+    }
+    const before = await remoteProject(loc, ctx, head.sha);
+    const sessions = await localSessions(local, before.ids);
+    let project: string;
+    let named: CurateSummary["named"] = "unchanged";
+    if (o.project !== undefined) {
+      checkProject(o.project, sessions);
+      if (before.kind === "memory" && before.project !== null && before.project !== o.project)
+        throw new FunesError(
+          "bad_input",
+          `${loc.uri} is already the project memory of ${before.project} — refusing to rename it to ${o.project}`,
+        );
+      if (before.kind === "memory" && before.project === null)
+        throw new FunesError(
+          "bad_input",
+          before.rows > 0
+            ? `${loc.uri} is a personal memory with ${before.rows} chunks — a project memory starts as a dataset of its own: name a new one (\`funes curate <org/new-repo> ${o.project} --create\`)`
+            : `${loc.uri} already holds an empty personal memory — name a new dataset as the project memory`,
+        );
+      if (before.kind === "empty") {
+        const empty = new arrow.Table(chunkSchema());
+        await publishRows({
+          loc,
+          client,
+          hubCache: ctx.models.hubCache,
+          funesHome: ctx.funesHome,
+          rows: empty,
+          now: o.now,
+          project: o.project,
+        });
+        named = "created";
+      }
+      project = o.project;
+    } else if (before.kind === "memory" && before.project !== null) project = before.project;
+    else
+      throw new FunesError(
+        "bad_input",
+        `${loc.uri} isn't a project memory — name it first: \`funes curate ${o.spec} <owner/name>\``,
+      );
+
+    const path = curationPath(ctx.funesHome, loc);
+    const byId = new Map(sessions.map((s) => [s.sessionId, s]));
+    const recorded = { include: 0, exclude: 0 };
+    const decide = (kind: "include" | "exclude", sid: string): { decision: Decision; comment: string } => {
+      const s = byId.get(sid);
+      if (s === undefined)
+        throw new FunesError(
+          "bad_input",
+          `session "${sid}" is not in your local memory — \`funes recall\` shows session ids`,
+        );
+      if (sid.startsWith("agent-"))
+        throw new FunesError(
+          "bad_input",
+          `"${sid}" is a sub-agent session; it is never published to a project memory`,
+        );
+      recorded[kind]++;
+      return {
+        decision:
+          kind === "include" ? { kind, sessionId: sid, reviewed: s.chunks } : { kind, sessionId: sid },
+        comment: decisionComment(s),
+      };
+    };
+    const flagged = [
+      ...o.include.map((s) => decide("include", s)),
+      ...o.exclude.map((s) => decide("exclude", s)),
+    ];
+    if (flagged.length > 0) recordDecisions(path, flagged);
+    else if (o.review !== undefined) {
+      const pending = gateProject(sessions, readDecisions(path), project).pending;
+      for (const [i, s] of pending.entries()) {
+        const answer = await o.review(s, await sessionPrompts(local, s.sessionId), i + 1, pending.length);
+        if (answer === "quit") break;
+        if (answer === "skip") continue;
+        recordDecisions(path, [decide(answer, s.sessionId)]);
+      }
+    }
+    const decisions = readDecisions(path);
+    return {
+      memory: loc.uri,
+      project,
+      named,
+      recorded,
+      pending: gateProject(sessions, decisions, project).pending,
+      unrecognized: decisions.unrecognized,
+    };
+  } finally {
+    local.close();
+  }
+}
+
+/** The first few things the user typed in a session, for the review. */
+async function sessionPrompts(store: LocalStore, sessionId: string, n = 3): Promise<string[]> {
+  const rows = await store.table
+    .query()
+    .where(
+      `session_id = '${sessionId.replaceAll("'", "''")}' AND role = 'user' AND block_type = 'text' AND split_idx = 0`,
+    )
+    .select(["seq", "text"])
+    .toArray();
+  return rows
+    .sort((a, b) => Number(a.seq) - Number(b.seq))
+    .map((r) => String(r.text).replace(/\s+/g, " ").trim())
+    .filter((t) => t !== "" && !t.startsWith("<"))
+    .slice(0, n)
+    .map((t) => Array.from(t).slice(0, 160).join(""));
+}
