@@ -5,7 +5,7 @@
  * the old copy), and the MCP server registered at user scope. Claude reads a directory plugin's hooks from
  * the source folder (`CLAUDE_PLUGIN_ROOT`), so the scripts and their log live there.
  */
-import { existsSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { writeIfChanged } from "./files.js";
 import { hookCommand, INDEX_SCRIPT, PUSH_SCRIPT, writeHookScripts } from "./hook-scripts.js";
@@ -13,8 +13,10 @@ import { formatHooksFile, type HookSpec, mergeFunesHooks } from "./json-hooks.js
 import { type CliOutcome, lastLine, runCli } from "./run-cli.js";
 import {
   AgentSetupError,
+  cliMissingOnRemove,
   type InstallOptions,
   integrationsRoot,
+  pruneIntegrations,
   type RemoveOptions,
   type SetupReport,
 } from "./setup.js";
@@ -148,12 +150,13 @@ export async function removeClaude(o: RemoveOptions): Promise<SetupReport> {
     rmSync(root, { recursive: true, force: true });
     report.push(`removed the extracted plugin files (${root})`);
   }
-  const parent = integrationsRoot(o.home);
-  if (existsSync(parent) && readdirSync(parent).length === 0)
-    rmSync(parent, { recursive: true, force: true });
+  pruneIntegrations(o.home);
   if (missing)
-    throw new AgentSetupError(
-      `${report.join("; ")}${report.length > 0 ? "; " : ""}\`claude\` isn't on PATH, so its registrations remain — once it is, run: claude mcp remove funes -s user; claude plugin uninstall ${PLUGIN}; claude plugin marketplace remove ${MARKETPLACE}`,
+    throw cliMissingOnRemove(
+      report,
+      "claude",
+      "registrations",
+      `claude mcp remove funes -s user; claude plugin uninstall ${PLUGIN}; claude plugin marketplace remove ${MARKETPLACE}`,
     );
   if (problems.length > 0)
     throw new AgentSetupError(`${problems.join("; ")} — the local plugin files were removed`);

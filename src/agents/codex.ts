@@ -26,6 +26,7 @@ import {
 import { lastLine, runCli } from "./run-cli.js";
 import {
   AgentSetupError,
+  cliMissingOnRemove,
   type InstallOptions,
   integrationsRoot,
   type RemoveOptions,
@@ -151,9 +152,7 @@ export async function removeCodex(o: RemoveOptions): Promise<SetupReport> {
   if (removeHookScripts(hooksDir)) report.push(`removed the hook scripts from ${hooksDir}`);
   if (existsSync(hooksDir) && readdirSync(hooksDir).length === 0) rmSync(hooksDir, { recursive: true });
   if (mcp.kind === "missing")
-    throw new AgentSetupError(
-      `${report.join("; ")}${report.length > 0 ? "; " : ""}\`codex\` isn't on PATH, so its MCP registration remains — once it is, run: codex mcp remove funes`,
-    );
+    throw cliMissingOnRemove(report, "codex", "MCP registration", "codex mcp remove funes");
   if (mcp.code !== 0) throw new AgentSetupError(`\`codex mcp remove funes\` failed (${lastLine(mcp)})`);
   report.push("removed funes from Codex — recall registration and hooks");
   return report;

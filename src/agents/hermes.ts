@@ -21,6 +21,7 @@ import {
 import { lastLine, runCli } from "./run-cli.js";
 import {
   AgentSetupError,
+  cliMissingOnRemove,
   type InstallOptions,
   integrationsRoot,
   type RemoveOptions,
@@ -201,9 +202,7 @@ export async function removeHermes(o: RemoveOptions): Promise<SetupReport> {
   if (removeHookScripts(hooksDir)) report.push(`removed the hook scripts from ${hooksDir}`);
   if (existsSync(hooksDir) && readdirSync(hooksDir).length === 0) rmSync(hooksDir, { recursive: true });
   if (mcp.kind === "missing")
-    throw new AgentSetupError(
-      `${report.join("; ")}${report.length > 0 ? "; " : ""}\`hermes\` isn't on PATH, so its MCP registration remains — once it is, run: hermes mcp remove funes`,
-    );
+    throw cliMissingOnRemove(report, "hermes", "MCP registration", "hermes mcp remove funes");
   if (mcp.code !== 0 && !`${mcp.stdout}${mcp.stderr}`.includes("not found"))
     throw new AgentSetupError(`\`hermes mcp remove funes\` failed (${lastLine(mcp)})`);
   report.push("removed funes from Hermes — recall registration and hooks");

@@ -3,15 +3,17 @@
  * and `get` tools talk to `funes mcp`, and registers it with `pi install`. The bound memory is a `memory`
  * file beside it. Sessions are indexed by `funes index` (pi has no per-turn hook to run it).
  */
-import { existsSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { writeIfChanged } from "./files.js";
 import { piExtensionSource } from "./pi-extension.js";
 import { lastLine, runCli } from "./run-cli.js";
 import {
   AgentSetupError,
+  cliMissingOnRemove,
   type InstallOptions,
   integrationsRoot,
+  pruneIntegrations,
   type RemoveOptions,
   type SetupReport,
 } from "./setup.js";
@@ -58,13 +60,8 @@ export async function removePi(o: RemoveOptions): Promise<SetupReport> {
     rmSync(dir, { recursive: true, force: true });
     report.push(`removed the funes extension files (${dir})`);
   }
-  const parent = integrationsRoot(o.home);
-  if (existsSync(parent) && readdirSync(parent).length === 0)
-    rmSync(parent, { recursive: true, force: true });
-  if (out.kind === "missing")
-    throw new AgentSetupError(
-      `${report.join("; ")}${report.length > 0 ? "; " : ""}\`pi\` isn't on PATH, so its registration remains — once it is, run: pi remove ${dir}`,
-    );
+  pruneIntegrations(o.home);
+  if (out.kind === "missing") throw cliMissingOnRemove(report, "pi", "registration", `pi remove ${dir}`);
   report.push("removed funes from pi");
   return report;
 }

@@ -1,6 +1,7 @@
 /**
  * What every agent's add/remove takes and how it fails.
  */
+import { existsSync, readdirSync, rmSync } from "node:fs";
 import type { FunesCommand } from "./hook-scripts.js";
 import type { AgentEnv } from "./run-cli.js";
 
@@ -28,4 +29,23 @@ export type SetupReport = string[];
 /** Where funes keeps integration files it extracts (like the reference: under `~/.funes`, not FUNES_HOME). */
 export function integrationsRoot(home: string): string {
   return `${home}/.funes/integrations`;
+}
+
+/** Removes `~/.funes/integrations` once nothing is left in it. */
+export function pruneIntegrations(home: string): void {
+  const root = integrationsRoot(home);
+  if (existsSync(root) && readdirSync(root).length === 0) rmSync(root, { recursive: true, force: true });
+}
+
+/** The error of a removal whose agent CLI is missing: what was done, and what to run once it is there. */
+export function cliMissingOnRemove(
+  report: SetupReport,
+  cli: string,
+  what: string,
+  later: string,
+): AgentSetupError {
+  const done = report.length > 0 ? `${report.join("; ")}; ` : "";
+  return new AgentSetupError(
+    `${done}\`${cli}\` isn't on PATH, so its ${what} remain${what.endsWith("s") ? "" : "s"} — once it is, run: ${later}`,
+  );
 }

@@ -9,13 +9,11 @@ import { existsSync } from "node:fs";
 import { ALL_TIERS, type Chunk, chunkTurns, elideDataUris } from "../chunk/index.js";
 import { LocalStore } from "../local/index.js";
 import {
-  acquireWriterLock,
   funesPaths,
   isUnitCurrent,
   loadIndexState,
   saveIndexState,
   type UnitState,
-  WriterBusyError,
 } from "../memory/index.js";
 import { type Embedder, loadEmbedder, ModelLoadError } from "../models/index.js";
 import { redactTexts } from "../redact/index.js";
@@ -35,6 +33,7 @@ import { backfillVectors } from "./backfill.js";
 import { FunesError } from "./errors.js";
 import { HubTraceSource } from "./hub-traces.js";
 import { locateEmbedder, type ModelsConfig } from "./models-config.js";
+import { withWriterLock } from "./writer.js";
 
 /** What to index and how. */
 export interface IndexOptions {
@@ -109,18 +108,7 @@ const FLUSH_CHUNKS = 16_384;
 export async function indexSessions(opts: IndexOptions): Promise<IndexSummary> {
   const paths = funesPaths(opts.funesHome);
   const sources = resolveSources(opts);
-  let lock: Awaited<ReturnType<typeof acquireWriterLock>>;
-  try {
-    lock = await acquireWriterLock(paths.lock);
-  } catch (err) {
-    if (err instanceof WriterBusyError) throw new FunesError("busy", err.message);
-    throw err;
-  }
-  try {
-    return await runLocked(opts, sources, paths);
-  } finally {
-    await lock.release();
-  }
+  return withWriterLock(opts.funesHome, () => runLocked(opts, sources, paths));
 }
 
 /** `owner/name` or `hf://datasets/owner/name` that is not a local path: a Hub agent-traces dataset. */

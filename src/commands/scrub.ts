@@ -8,12 +8,12 @@
  */
 import { type Chunk, chunkId, splitText } from "../chunk/index.js";
 import { chunksWithIds, LocalStore, replaceRows, writeVectors } from "../local/index.js";
-import { acquireWriterLock, funesPaths, WriterBusyError } from "../memory/index.js";
+import { funesPaths } from "../memory/index.js";
 import { loadEmbedder, ModelLoadError } from "../models/index.js";
 import { applyRedactions, findingsPerText } from "../redact/index.js";
-import { FunesError } from "./errors.js";
 import { locateEmbedder, type ModelsConfig } from "./models-config.js";
 import { type DirtyBlock, dirtyBlocks } from "./secret-blocks.js";
+import { withWriterLock } from "./writer.js";
 
 /** What scrub did. */
 export interface ScrubSummary {
@@ -56,25 +56,15 @@ async function redactBlocks(
 
 /** Scrubs the local memory; null when there is none. */
 export async function scrubMemory(opts: ScrubOptions): Promise<ScrubSummary | null> {
-  const paths = funesPaths(opts.funesHome);
-  let lock: Awaited<ReturnType<typeof acquireWriterLock>>;
-  try {
-    lock = await acquireWriterLock(paths.lock);
-  } catch (err) {
-    if (err instanceof WriterBusyError) throw new FunesError("busy", err.message);
-    throw err;
-  }
-  try {
-    const store = await LocalStore.open(paths.memory);
+  return withWriterLock(opts.funesHome, async () => {
+    const store = await LocalStore.open(funesPaths(opts.funesHome).memory);
     if (store === null) return null;
     try {
       return await scrubStore(store, opts);
     } finally {
       store.close();
     }
-  } finally {
-    await lock.release();
-  }
+  });
 }
 
 async function scrubStore(store: LocalStore, opts: ScrubOptions): Promise<ScrubSummary> {

@@ -4,11 +4,11 @@
  * never sub-agent sessions; `--sessions` publishes only the named ones.
  */
 import { execFileSync } from "node:child_process";
-import { appendFileSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LocalStore } from "../../src/local/index.js";
 import { type CliEnv, runFunes, runFunesInTerminal } from "../helpers/cli.js";
+import { commitRows } from "../helpers/commit-table.js";
 import { TEST_HUB_CACHE, tempDir } from "../helpers/fixtures.js";
 import { type HubStandin, startHubStandin } from "../helpers/hub-standin.js";
 
@@ -35,23 +35,12 @@ function session(id: string, cwd: string, turns: [string, string][], day = "10")
   writeFileSync(join(proj, `${id}.jsonl`), `${lines.join("\n")}\n`);
 }
 
-/** Session ids of the rows at a repo's head, opened with Lance from the stand-in's files. */
+/** Chunks per session at a repo's head. */
 async function remoteSessions(repo: string): Promise<Map<string, number>> {
-  const dir = mkdtempSync(join(t.dir, "open-"));
-  for (const [p, b] of hub.repos.get(repo)?.files ?? new Map<string, Buffer>()) {
-    if (!p.startsWith("chunks.lance/")) continue;
-    mkdirSync(join(dir, p, ".."), { recursive: true });
-    writeFileSync(join(dir, p), b);
-  }
-  const store = await LocalStore.open(dir);
   const out = new Map<string, number>();
-  try {
-    for (const r of (await store?.table.query().select(["session_id"]).toArray()) ?? [])
-      out.set(String(r.session_id), (out.get(String(r.session_id)) ?? 0) + 1);
-    return out;
-  } finally {
-    store?.close();
-  }
+  for (const r of await commitRows(hub.repos.get(repo)?.files ?? new Map(), t.dir, ["session_id"]))
+    out.set(String(r.session_id), (out.get(String(r.session_id)) ?? 0) + 1);
+  return out;
 }
 
 beforeAll(async () => {

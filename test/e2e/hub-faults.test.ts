@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LocalStore } from "../../src/local/index.js";
 import { type CliEnv, runFunes } from "../helpers/cli.js";
+import { commitIds } from "../helpers/commit-table.js";
 import { TEST_HUB_CACHE, tempDir } from "../helpers/fixtures.js";
 import { type HubStandin, startHubStandin } from "../helpers/hub-standin.js";
 import { writeSyntheticHistory } from "../helpers/synth.js";
@@ -54,22 +55,9 @@ async function localRows(funesHome: string): Promise<number> {
   }
 }
 
-/** Ids at the remote's head, opened with Lance from the stand-in's files. */
+/** Ids at the remote's head. */
 async function remoteIds(repo: string): Promise<string[]> {
-  const files = hub.repos.get(repo)?.files ?? new Map<string, Buffer>();
-  const dir = join(t.dir, `open-${Math.random().toString(36).slice(2)}`);
-  const { writeFileSync } = await import("node:fs");
-  for (const [p, b] of files) {
-    if (!p.startsWith("chunks.lance/")) continue;
-    mkdirSync(join(dir, p, ".."), { recursive: true });
-    writeFileSync(join(dir, p), b);
-  }
-  const store = await LocalStore.open(dir);
-  try {
-    return ((await store?.table.query().select(["id"]).toArray()) ?? []).map((r) => String(r.id));
-  } finally {
-    store?.close();
-  }
+  return commitIds(hub.repos.get(repo)?.files ?? new Map(), t.dir);
 }
 
 const recallArgs = ["recall", "theme file watcher", "--rerank-budget", "0", "--half-life", "0", "-k", "3"];

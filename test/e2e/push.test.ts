@@ -6,8 +6,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LocalStore } from "../../src/local/index.js";
 import { type CliEnv, runFunes, runFunesInTerminal, startFunes } from "../helpers/cli.js";
+import { commitIds } from "../helpers/commit-table.js";
 import { copyFixture, TEST_HUB_CACHE, tempDir } from "../helpers/fixtures.js";
 import { type HubStandin, startHubStandin } from "../helpers/hub-standin.js";
 import { leakyRow, writeLeakyMemory } from "../helpers/leaky.js";
@@ -49,22 +49,9 @@ async function remoteIds(repo: string): Promise<string[]> {
   return idsAt(hub.repos.get(repo)?.files ?? new Map());
 }
 
-/** Opens a commit's files with Lance and returns every stored id. */
+/** Every stored id of a commit's files. */
 async function idsAt(files: Map<string, Buffer>): Promise<string[]> {
-  const dir = mkdtempSync(join(t.dir, "open-"));
-  for (const [p, b] of files) {
-    if (!p.startsWith("chunks.lance/")) continue;
-    mkdirSync(join(dir, p, ".."), { recursive: true });
-    writeFileSync(join(dir, p), b);
-  }
-  const store = await LocalStore.open(dir);
-  if (store === null) return [];
-  try {
-    const ids = (await store.table.query().select(["id"]).toArray()).map((r) => String(r.id));
-    return ids;
-  } finally {
-    store.close();
-  }
+  return commitIds(files, t.dir);
 }
 
 beforeAll(async () => {
