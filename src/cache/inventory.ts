@@ -65,12 +65,13 @@ export function pruneCache(viewsRoot: string, hubCache: string): PruneResult {
     repos.add(m.key.split("/")[0] as string);
     const newest = m.views[0]?.sha;
     for (const sha of readdirSync(root)) {
+      if (sha === `${newest}.ann`) continue; // the newest view's side index (federated recall)
       if (sha === newest) {
         for (const f of filesUnder(join(root, sha))) keptInodes.add(statSync(f).ino);
         continue;
       }
       rmSync(join(root, sha), { recursive: true, force: true });
-      result.views++;
+      if (!sha.includes(".")) result.views++;
     }
   }
   for (const repo of repos) {

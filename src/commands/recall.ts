@@ -4,7 +4,11 @@
  * weighted by recency; the top k with their neighbour turns. Rows still waiting for a vector are found by
  * BM25; a memory with no vectors, or a machine without the models, still answers (and says how).
  */
+import { existsSync } from "node:fs";
 import {
+  annDir,
+  annSearch,
+  buildAnnIndex,
   EMBEDDING_MODEL,
   type HitRow,
   hasHarnessColumn,
@@ -164,7 +168,10 @@ async function hasVectors(store: LocalStore): Promise<boolean> {
 /** An opened memory taking part in a recall. */
 interface OpenMemory {
   label: string;
+  dir: string;
   store: LocalStore;
+  /** Searched through its side index (a cached Hub memory in a federated recall). */
+  ann: boolean;
 }
 
 /** Opens every target's table; a single memory's failure is the recall's, several memories' are warnings. */
@@ -197,7 +204,19 @@ async function openAll(targets: ReadTarget[]): Promise<{ open: OpenMemory[]; war
         warnings.push(`warning: ${memory.label} holds no index yet — answering from the others`);
         continue;
       }
-      open.push({ label: memory.label, store });
+      // Several memories at once: a large cached Hub memory gets a side index (built once per commit), so
+      // searching it costs a fraction of an exact scan.
+      let ann = false;
+      if (targets.length > 1 && memory.label.startsWith("hf://")) {
+        const t0 = performance.now();
+        const existed = existsSync(annDir(memory.dir));
+        ann = await buildAnnIndex(store.table, memory.dir);
+        if (ann && !existed)
+          warnings.push(
+            `note: indexed the vectors of ${memory.label} for searching several memories at once (${((performance.now() - t0) / 1000).toFixed(1)} s, once per commit)`,
+          );
+      }
+      open.push({ label: memory.label, dir: memory.dir, store, ann });
     }
   } catch (err) {
     for (const m of open) m.store.close();
@@ -243,15 +262,20 @@ export async function recall(
     const home = new Map<string, OpenMemory>();
     const byId = new Map<string, HitRow>();
     // Every memory's legs run at once (Lance works on its own threads); results are taken in memory order.
-    // With several memories each leg goes less deep: the fused pool keeps `candidates` across all of them,
-    // and a row deep in one memory's leg ranks below the heads of the others' (reciprocal rank).
+    // With several memories each leg goes less deep (candidates / memories, at least 10): the fused pool
+    // still holds `candidates` rows across all of them, and a row deep in one memory's leg ranks below the
+    // heads of the others' legs by reciprocal rank anyway.
     const depth =
-      open.length === 1 ? opts.candidates : Math.max(10, Math.ceil((2 * opts.candidates) / open.length));
+      open.length === 1 ? opts.candidates : Math.max(10, Math.ceil(opts.candidates / open.length));
     const searched = await Promise.all(
       open.map((m, i) =>
         Promise.all([
           qv !== null && withVectors[i] === true
-            ? vectorSearch(m.store.table, qv, depth, filters.where)
+            ? m.ann && filters.where === undefined
+              ? annSearch(m.store.table, m.dir, qv, depth).then(
+                  (hits) => hits ?? vectorSearch(m.store.table, qv, depth, filters.where),
+                )
+              : vectorSearch(m.store.table, qv, depth, filters.where)
             : null,
           keywordSearch(m.store.table, opts.query, depth, filters.where).catch(() => []),
         ]),

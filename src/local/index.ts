@@ -2,6 +2,7 @@
  * local: Lance mechanics. The memory schema, opening and creating `chunks.lance`, appends, the full-text
  * index, scans and counts. Knows Lance and the chunk row; knows nothing of the Hub, agents or commands.
  */
+export { ANN_MIN_ROWS, annDir, annSearch, buildAnnIndex } from "./ann.js";
 export { arrow } from "./arrow.js";
 export {
   appendMissing,

@@ -35,7 +35,8 @@ const HIT_COLUMNS = [
   "split_idx",
 ];
 
-function toHit(r: Record<string, unknown>): HitRow {
+/** A result row as a hit. */
+export function toHit(r: Record<string, unknown>): HitRow {
   return {
     id: String(r.id),
     text: String(r.text ?? ""),
@@ -52,7 +53,8 @@ function toHit(r: Record<string, unknown>): HitRow {
   };
 }
 
-async function columnsOf(table: Table): Promise<string[]> {
+/** The hit columns this memory has (memories from before the harness facet lack it). */
+export async function hitColumns(table: Table): Promise<string[]> {
   const schema = await table.schema();
   const names = new Set(schema.fields.map((f) => f.name));
   return names.has("harness") ? [...HIT_COLUMNS, "harness"] : HIT_COLUMNS;
@@ -83,7 +85,7 @@ export async function vectorSearch(
   let q = table
     .query()
     .nearestTo(vector)
-    .select(await columnsOf(table))
+    .select(await hitColumns(table))
     .limit(limit);
   // An index answers only in the metric it was trained with (L2); on unit vectors L2 orders rows as dot does.
   q = exact ? q.distanceType("dot").bypassVectorIndex() : q.distanceType("l2").nprobes(32).refineFactor(10);
@@ -108,7 +110,7 @@ export async function keywordSearch(
   let q = table
     .query()
     .fullTextSearch(text, { columns: ["text"] })
-    .select([...(await columnsOf(table)), "_score"])
+    .select([...(await hitColumns(table)), "_score"])
     .limit(limit);
   if (where !== undefined) q = q.where(where);
   return (await q.toArray()).map(toHit);
@@ -130,7 +132,7 @@ export async function rowsInRanges(
     await table
       .query()
       .where(where)
-      .select(await columnsOf(table))
+      .select(await hitColumns(table))
       .toArray()
   ).map(toHit);
 }
@@ -141,7 +143,7 @@ export async function sessionRows(table: Table, sessionId: string): Promise<HitR
     await table
       .query()
       .where(`session_id = ${sqlString(sessionId)}`)
-      .select(await columnsOf(table))
+      .select(await hitColumns(table))
       .toArray()
   ).map(toHit);
 }
