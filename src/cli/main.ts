@@ -137,6 +137,7 @@ async function main(argv: string[]): Promise<number> {
     .option("--include <session>", "Publish this session (repeat, or comma-separate)")
     .option("--exclude <session>", "Never publish this session (repeat, or comma-separate)")
     .option("--create", "Create the dataset (private) if it does not exist")
+    .option("--yes", "Name a personal memory that already holds chunks (they are uploaded again)")
     .option("--json", "Print the result as JSON")
     .example("funes curate acme/app-memory acme/app --create")
     .example("funes curate acme/app-memory --include 019ef2fb-6574-7f83-bd99-9118713271f2")

@@ -5,12 +5,14 @@ import { createInterface } from "node:readline/promises";
 import { type CurateSummary, curate, type ReviewAnswer } from "../commands/index.js";
 import type { CliConfig } from "./config.js";
 import { listFlag } from "./parse-args.js";
+import { askYesNo } from "./prompt.js";
 
 /** Flags of `funes curate`. */
 export interface CurateFlags {
   include?: unknown;
   exclude?: unknown;
   create?: boolean;
+  yes?: boolean;
   json?: boolean;
 }
 
@@ -44,7 +46,7 @@ async function reviewOne(
 
 function render(s: CurateSummary): string {
   const lines = [
-    s.named === "created"
+    s.named === "named"
       ? `${s.memory} is now the project memory of ${s.project}`
       : `project memory of ${s.project}`,
   ];
@@ -81,6 +83,8 @@ export async function runCurate(
       include,
       exclude,
       create: flags.create === true,
+      yes: flags.yes === true,
+      confirm: cfg.stdinTty && cfg.stderrTty ? (q) => askYesNo(q) : undefined,
       review: interactive ? reviewOne : undefined,
       now: cfg.now,
     },

@@ -1,9 +1,9 @@
 /**
  * `funes curate <memory> [owner/name]`: a project memory holds the sessions behind a repo that its
- * maintainer chose to publish. Naming a memory creates it as the project memory of `owner/name` (an empty
- * remote only: Node's Lance cannot rewrite an existing table's schema metadata, so a personal memory that
- * already holds chunks is not renamed). Decisions are recorded per session, from flags or an interactive
- * review; `funes push` then publishes only fresh includes.
+ * maintainer chose to publish. Naming a memory makes it the project memory of `owner/name`: an empty remote
+ * is created as one; a personal memory is named only with consent, because Node's Lance cannot edit a
+ * table's schema metadata in place and its rows are written again. Decisions are recorded per session,
+ * from flags or an interactive review; `funes push` then publishes only fresh includes.
  */
 import { materializeView } from "../cache/index.js";
 import { arrow, chunkSchema, LocalStore } from "../local/index.js";
@@ -34,6 +34,10 @@ export interface CurateOptions {
   exclude: string[];
   /** Create a missing dataset (private). */
   create: boolean;
+  /** Name a personal memory that already holds chunks (its rows are written again). */
+  yes: boolean;
+  /** On a terminal: asks a yes/no question. */
+  confirm?: ((question: string) => Promise<boolean>) | undefined;
   /** On a terminal: asks about one pending session (with a preview of its prompts). */
   review?: ((s: LocalSession, prompts: string[], n: number, of: number) => Promise<ReviewAnswer>) | undefined;
   now: () => number;
@@ -43,7 +47,7 @@ export interface CurateOptions {
 export interface CurateSummary {
   memory: string;
   project: string;
-  named: "created" | "unchanged";
+  named: "named" | "unchanged";
   recorded: { include: number; exclude: number };
   pending: LocalSession[];
   /** Lines of the decisions file funes did not understand (those sessions stay pending). */
@@ -127,14 +131,17 @@ export async function curate(o: CurateOptions, ctx: ReadContext): Promise<Curate
           "bad_input",
           `${loc.uri} is already the project memory of ${before.project} — refusing to rename it to ${o.project}`,
         );
-      if (before.kind === "memory" && before.project === null)
-        throw new FunesError(
-          "bad_input",
-          before.rows > 0
-            ? `${loc.uri} is a personal memory with ${before.rows} chunks — a project memory starts as a dataset of its own: name a new one (\`funes curate <org/new-repo> ${o.project} --create\`)`
-            : `${loc.uri} already holds an empty personal memory — name a new dataset as the project memory`,
-        );
-      if (before.kind === "empty") {
+      if (before.kind === "memory" && before.project === null) {
+        // Node's Lance cannot edit a table's schema metadata: naming writes the rows again (new files only).
+        const question = `${loc.uri} is a personal memory with ${before.rows} chunks: naming it the project memory of ${o.project} uploads all of them again (nothing is deleted, and everything in it stays published)`;
+        const consent = o.yes || (o.confirm !== undefined && (await o.confirm(`${question}. Proceed?`)));
+        if (!consent)
+          throw new FunesError(
+            "bad_input",
+            `${question} — re-run with --yes to do it, or name a new dataset: \`funes curate <org/new-repo> ${o.project} --create\``,
+          );
+      }
+      if (before.kind === "empty" || before.project === null) {
         const empty = new arrow.Table(chunkSchema());
         await publishRows({
           loc,
@@ -145,7 +152,7 @@ export async function curate(o: CurateOptions, ctx: ReadContext): Promise<Curate
           now: o.now,
           project: o.project,
         });
-        named = "created";
+        named = "named";
       }
       project = o.project;
     } else if (before.kind === "memory" && before.project !== null) project = before.project;

@@ -10,6 +10,7 @@ export {
   countRowsIn,
   embeddedRows,
   idsIn,
+  nameProject,
   REMOTE_REINDEX_ROWS,
   REMOTE_VECTOR_INDEX_MIN_ROWS,
   refreshTextIndex,

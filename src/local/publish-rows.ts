@@ -113,6 +113,40 @@ export async function appendMissing(
   }
 }
 
+/**
+ * Makes the staged memory in `dir` the project memory of `project`. Lance (0.31, from Node) cannot change a
+ * table's schema metadata in place, so the rows are written again under a schema that carries it: new files
+ * only (the old ones stay in the repo's history), and the indexes are rebuilt after. False when the memory
+ * already names that project.
+ */
+export async function nameProject(dir: string, project: string): Promise<boolean> {
+  const db = await lancedb.connect(dir);
+  try {
+    const t = await db.openTable(TABLE_NAME);
+    const current = (await t.schema()).metadata.get("project");
+    if (current === project) {
+      t.close();
+      return false;
+    }
+    const rows = await t
+      .query()
+      .select([...COLUMNS])
+      .toArrow();
+    t.close();
+    const schema = chunkSchema(project);
+    const batches = rows.batches.map((b) => new arrow.RecordBatch(schema, b.data));
+    const table = new arrow.Table(schema, batches);
+    const next =
+      table.numRows > 0
+        ? await db.createTable(TABLE_NAME, table, { mode: "overwrite" })
+        : await db.createEmptyTable(TABLE_NAME, schema, { mode: "overwrite" });
+    next.close();
+    return true;
+  } finally {
+    db.close();
+  }
+}
+
 /** Unindexed rows after which a published memory's text index is rebuilt (the reference's threshold)... */
 export const REMOTE_REINDEX_ROWS = 500;
 /**

@@ -14,6 +14,7 @@ import {
   appendMissing,
   countRowsIn,
   EMBEDDING_MODEL,
+  nameProject,
   refreshTextIndex,
   refreshVectorIndex,
 } from "../local/index.js";
@@ -116,7 +117,8 @@ export async function publishRows(o: PublishOptions): Promise<PublishResult> {
       join(o.funesHome, "staging", `${process.pid}-${attempt}-${head.sha.slice(0, 8)}`),
     );
     const { added, created } = await appendMissing(stage.dir, o.rows, o.project);
-    if (added === 0 && !created) {
+    const renamed = o.project !== undefined && !created ? await nameProject(stage.dir, o.project) : false;
+    if (added === 0 && !created && !renamed) {
       rmSync(stage.dir, { recursive: true, force: true });
       return { commit: null, added: 0, files: 0, bytes: 0, attempts: attempt, card: "none" };
     }
@@ -139,7 +141,7 @@ export async function publishRows(o: PublishOptions): Promise<PublishResult> {
         repo: o.loc.repo,
         parentCommit: head.sha,
         title:
-          added === 0 && o.project !== undefined
+          (created || renamed) && added === 0 && o.project !== undefined
             ? `funes curate: project memory of ${o.project}`
             : `funes push: +${added} chunks`,
         files,

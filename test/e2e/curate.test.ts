@@ -5,10 +5,11 @@
  */
 import { execFileSync } from "node:child_process";
 import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CliEnv, runFunes, runFunesInTerminal } from "../helpers/cli.js";
-import { commitRows } from "../helpers/commit-table.js";
+import { commitProject, commitRows, writeOut } from "../helpers/commit-table.js";
 import { TEST_HUB_CACHE, tempDir } from "../helpers/fixtures.js";
 import { type HubStandin, startHubStandin } from "../helpers/hub-standin.js";
 
@@ -139,6 +140,38 @@ describe("funes curate", () => {
     const missing = await runFunes(["curate", "acme/app-memory-x"], u);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain("doesn't exist on the Hub");
+  });
+});
+
+describe("naming a personal memory", () => {
+  it("asks for consent, then writes its rows again under the project's name, losing none", async () => {
+    expect((await runFunes(["push", "acme/personal", "--create"], u)).code).toBe(0);
+    const before = await remoteSessions("acme/personal");
+    const refused = await runFunes(["curate", "acme/personal", "acme/app"], u);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("uploads all of them again");
+    expect(refused.stderr).toContain("re-run with --yes");
+    const named = await runFunes(["curate", "acme/personal", "acme/app", "--yes"], u);
+    expect(named.code, named.stderr).toBe(0);
+    expect(named.stdout).toContain("hf://datasets/acme/personal is now the project memory of acme/app");
+    const files = hub.repos.get("acme/personal")?.files ?? new Map();
+    expect(await commitProject(files, t.dir)).toBe("acme/app");
+    expect(await remoteSessions("acme/personal")).toEqual(before);
+    // The reference's Lance (7.0.0) reads the rewritten memory and its project.
+    const old = createRequire(import.meta.url)("lancedb030");
+    const db = await old.connect(writeOut(files, t.dir));
+    const table = await db.openTable("chunks");
+    expect((await table.schema()).metadata.get("project")).toBe("acme/app");
+    expect(await table.countRows()).toBe([...before.values()].reduce((a, b) => a + b, 0));
+    table.close();
+    db.close();
+    // Recall still works on it (the text index was rebuilt with the rows).
+    const r = await runFunes(
+      ["recall", "experimental parser", "--memory", "acme/personal", "--rerank-budget", "0"],
+      u,
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain("experimental parser");
   });
 });
 
