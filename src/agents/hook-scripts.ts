@@ -49,7 +49,8 @@ take_turn() {
   again="$here/.$1.again"
   if ! mkdir "$lock" 2>/dev/null; then
     pid="$(cat "$lock/pid" 2>/dev/null || true)"
-    if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+    # Held by a live worker (or one that has not written its pid yet): leave it a note.
+    if { [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; } || { [ -z "$pid" ] && [ -z "$(find "$lock" -maxdepth 0 -mmin +60 2>/dev/null)" ]; }; then
       touch "$again"
       exit 0
     fi

@@ -2,9 +2,7 @@
  * Is this text secret? secretlint's recommended preset plus our patterns. Pure: text in, findings out
  * (the preset's rules are async, hence the promise). Used at index time to redact and by the push gate.
  */
-import { lintSource } from "@secretlint/core";
-import { secretLintProfiler } from "@secretlint/profiler";
-import { creator as recommended } from "@secretlint/secretlint-rule-preset-recommend";
+import type { lintSource } from "@secretlint/core";
 import { PATTERN_RULES } from "./rules.js";
 
 /** One secret: its rule and its UTF-16 range in the scanned text. */
@@ -14,14 +12,32 @@ export interface Finding {
   end: number;
 }
 
-// secretlint records performance marks for every rule of every call in a process-wide timeline that is never
-// cleared, and measures them by name lookups: thousands of scans (the push gate scans block by block) then
-// stall the process for seconds and leak memory. funes does not use the profile, so marks are not recorded.
-secretLintProfiler.mark = () => {};
+type Lint = typeof lintSource;
 
-const CONFIG: Parameters<typeof lintSource>[0]["options"]["config"] = {
-  rules: [{ id: "@secretlint/secretlint-rule-preset-recommend", rule: recommended }],
-};
+/**
+ * secretlint, loaded on first scan (its modules cost ~45 ms to import, which the MCP server's start need
+ * not pay). It records performance marks for every rule of every call in a process-wide timeline that is
+ * never cleared, and measures them by name lookups: thousands of scans (the push gate scans block by block)
+ * then stall the process for seconds and leak memory. funes does not use the profile, so marks are not
+ * recorded.
+ */
+let engine: Promise<{ lint: Lint; config: Parameters<Lint>[0]["options"]["config"] }> | null = null;
+
+function secretlint() {
+  engine ??= (async () => {
+    const [{ lintSource: lint }, { secretLintProfiler }, { creator: recommended }] = await Promise.all([
+      import("@secretlint/core"),
+      import("@secretlint/profiler"),
+      import("@secretlint/secretlint-rule-preset-recommend"),
+    ]);
+    secretLintProfiler.mark = () => {};
+    return {
+      lint,
+      config: { rules: [{ id: "@secretlint/secretlint-rule-preset-recommend", rule: recommended }] },
+    };
+  })();
+  return engine;
+}
 
 /** Short rule name: `@secretlint/secretlint-rule-github` → `github`. */
 function shortRule(ruleId: string): string {
@@ -46,9 +62,10 @@ export function scanPatterns(text: string): Finding[] {
 /** Every finding in `text`, from secretlint's recommended preset and our patterns, sorted by start. */
 export async function scanSecrets(text: string): Promise<Finding[]> {
   const found = scanPatterns(text);
-  const result = await lintSource({
+  const { lint, config } = await secretlint();
+  const result = await lint({
     source: { content: text, filePath: "transcript.txt", ext: ".txt", contentType: "text" },
-    options: { config: CONFIG, maskSecrets: true, noPhysicFilePath: true },
+    options: { config, maskSecrets: true, noPhysicFilePath: true },
   });
   for (const m of result.messages)
     found.push({ rule: shortRule(m.ruleId), start: m.range[0], end: m.range[1] });

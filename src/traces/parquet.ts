@@ -3,8 +3,6 @@
  * `messages` list of JSON-encoded chat messages, plus optional `sent_at`, `harness`, `file_path` and
  * `metadata`. Read with hyparquet (parquetjs-lite cannot read these files; shared/spec/lance-facts.md §11).
  */
-import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects, parquetSchema } from "hyparquet";
-import { compressors } from "hyparquet-compressors";
 import { ArgumentSerializer, makeBlock } from "./blocks.js";
 import { asObject, asString } from "./jsonl.js";
 import { fileStem, isBlank, mungeCwd } from "./text.js";
@@ -49,6 +47,9 @@ export class ParquetSource implements TraceSource {
  * source (a Hub shard read from the cache records its `hf://` address, not the cache path).
  */
 export async function readTraceParquet(file: string, ctx: TraceRowsContext): Promise<UnitRead> {
+  // Loaded here, not at start: only parquet indexing needs them (~60 ms of imports).
+  const [{ asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects, parquetSchema }, { compressors }] =
+    await Promise.all([import("hyparquet"), import("hyparquet-compressors")]);
   const buffer = await asyncBufferFromFile(file);
   const metadata = await parquetMetadataAsync(buffer);
   const names = new Set(parquetSchema(metadata).children.map((c) => c.element.name));
