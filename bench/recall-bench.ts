@@ -70,17 +70,25 @@ export async function benchRecall(
   const keyword = await timeRecalls(funesHome, home, bare, 0);
   await bare.close();
 
-  const t0 = performance.now();
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [CLI, "mcp"],
-    env: { PATH: process.env.PATH ?? "", HOME: home, FUNES_HOME: funesHome, HF_HUB_CACHE: hubCache },
-    stderr: "ignore",
-  });
-  const client = new Client({ name: "funes-bench", version: "0" });
-  await client.connect(transport);
-  await client.listTools();
-  const startMs = performance.now() - t0;
+  // Start time: the median of five spawns (one is at the mercy of whatever else the machine is doing).
+  const starts: number[] = [];
+  const spawnServer = async () => {
+    const t0 = performance.now();
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, "mcp"],
+      env: { PATH: process.env.PATH ?? "", HOME: home, FUNES_HOME: funesHome, HF_HUB_CACHE: hubCache },
+      stderr: "ignore",
+    });
+    const c = new Client({ name: "funes-bench", version: "0" });
+    await c.connect(transport);
+    await c.listTools();
+    starts.push(performance.now() - t0);
+    return c;
+  };
+  for (let i = 0; i < 4; i++) await (await spawnServer()).close();
+  const client = await spawnServer();
+  const startMs = pct(starts, 50);
   await client.callTool({ name: "recall", arguments: { query: "warm up" } });
   const mcp: number[] = [];
   for (const q of QUERIES) {
@@ -98,7 +106,7 @@ export async function benchRecall(
     ],
     ["recall p50 / p95, no rerank", f(noRerank), "p50 ≤ 150 ms"],
     ["recall p50 / p95, keyword-only (no models)", f(keyword), "p50 ≤ 50 ms"],
-    ["MCP server start to first tool list", `${startMs.toFixed(0)} ms`, "≤ 400 ms"],
+    ["MCP server start to first tool list (p50 of 5)", `${startMs.toFixed(0)} ms`, "≤ 400 ms"],
     ["MCP recall, warm (p50 / p95)", f(mcp), ""],
   ];
 }
