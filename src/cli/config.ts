@@ -4,7 +4,8 @@
 import { readFileSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import { DEFAULT_RERANKER, type ModelsConfig } from "../commands/index.js";
+import type { ModelsConfig } from "../commands/index.js";
+import { DEFAULT_RERANKER } from "../models/index.js";
 
 /** The process's view of the world. */
 export interface CliConfig {

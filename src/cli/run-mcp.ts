@@ -3,7 +3,7 @@
  * protocol: anything a library prints there (console.log/info/debug) is sent to stderr instead.
  */
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { ModelSession } from "../commands/index.js";
+import type { ModelSession } from "../commands/index.js";
 import { createMcpServer } from "../mcp/index.js";
 import type { CliConfig } from "./config.js";
 
@@ -13,13 +13,17 @@ export async function runMcp(memory: unknown, cfg: CliConfig, version: string): 
   console.log = toStderr;
   console.info = toStderr;
   console.debug = toStderr;
-  const session = new ModelSession(cfg.models);
+  let session: ModelSession | null = null;
+  const getSession = async () => {
+    session ??= new (await import("../commands/index.js")).ModelSession(cfg.models);
+    return session;
+  };
   const server = createMcpServer({
     memory: memory === undefined ? undefined : String(memory),
     funesHome: cfg.funesHome,
     home: cfg.home,
     models: cfg.models,
-    session,
+    session: getSession,
     now: cfg.now,
     version,
   });
@@ -30,5 +34,5 @@ export async function runMcp(memory: unknown, cfg: CliConfig, version: string): 
   });
   await server.connect(transport);
   await closed;
-  await session.close();
+  await (session as ModelSession | null)?.close();
 }

@@ -5,29 +5,21 @@
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import {
-  FunesError,
-  formatGetAgent,
-  formatRecallAgent,
-  formatStatus,
-  getTurn,
-  type ModelSession,
-  type ModelsConfig,
-  memorySpecs,
-  memoryStatus,
-  openReadTarget,
-  type ReadContext,
-  recallMemories,
-  recallOptions,
-  settledTarget,
-} from "../commands/index.js";
+import type { ModelSession, ModelsConfig, ReadContext } from "../commands/index.js";
+
+/**
+ * The commands layer, loaded on the first tool call: Lance, Arrow and the rest cost ~150 ms to import, and
+ * an agent waits for the server's tool list before its session starts.
+ */
+const commands = () => import("../commands/index.js");
 
 /** What the server needs. */
 export interface McpContext extends ReadContext {
   /** The memory named on the command line (a tool call's `memory` overrides it). */
   memory: string | undefined;
   models: ModelsConfig;
-  session: ModelSession;
+  /** The models, loaded once and kept warm (created on first use). */
+  session: () => Promise<ModelSession>;
   now: () => number;
   version: string;
 }
@@ -48,7 +40,7 @@ async function answer(prefix: string, fn: () => Promise<string>) {
   try {
     return text(await fn());
   } catch (err) {
-    if (err instanceof FunesError) return text(`${prefix} error: ${err.message}`);
+    if (err instanceof (await commands()).FunesError) return text(`${prefix} error: ${err.message}`);
     return { ...text(`${prefix} error: ${err instanceof Error ? err.message : String(err)}`), isError: true };
   }
 }
@@ -74,9 +66,10 @@ export function createMcpServer(ctx: McpContext): McpServer {
     .describe(
       "Which memory: org/repo (a Hub memory), a local memory directory, or `local` — or several, comma-separated, searched together; defaults to the server's memory",
     );
-  const memoryFor = (m: string | undefined) =>
-    openReadTarget(m !== undefined && m.trim() !== "" ? m : ctx.memory, ctx);
-  const settledFor = async (m: string | undefined) => settledTarget(await memoryFor(m));
+  const settledFor = async (m: string | undefined) => {
+    const { openReadTarget, settledTarget } = await commands();
+    return settledTarget(await openReadTarget(m !== undefined && m.trim() !== "" ? m : ctx.memory, ctx));
+  };
 
   server.registerTool(
     "recall",
@@ -99,8 +92,9 @@ export function createMcpServer(ctx: McpContext): McpServer {
       },
     },
     async (a) =>
-      answer("recall", async () =>
-        formatRecallAgent(
+      answer("recall", async () => {
+        const { formatRecallAgent, memorySpecs, recallMemories, recallOptions } = await commands();
+        return formatRecallAgent(
           await recallMemories(
             memorySpecs(a.memory !== undefined && a.memory.trim() !== "" ? a.memory : ctx.memory),
             recallOptions(a.query, ctx.now(), {
@@ -111,10 +105,10 @@ export function createMcpServer(ctx: McpContext): McpServer {
               until: a.until,
             }),
             ctx,
-            ctx.session,
+            await ctx.session(),
           ),
-        ),
-      ),
+        );
+      }),
   );
 
   server.registerTool(
@@ -136,6 +130,7 @@ export function createMcpServer(ctx: McpContext): McpServer {
     },
     async (a) =>
       answer("get", async () => {
+        const { formatGetAgent, getTurn } = await commands();
         const { memory, notes } = await settledFor(a.memory);
         return formatGetAgent(
           await getTurn(memory, a.session_id, a.turn_uuid, a.window ?? 3),
@@ -151,6 +146,7 @@ export function createMcpServer(ctx: McpContext): McpServer {
     { description: STATUS_DESCRIPTION, inputSchema: { memory: memoryArg } },
     async (a) =>
       answer("status", async () => {
+        const { formatStatus, memoryStatus } = await commands();
         const { memory, notes } = await settledFor(a.memory);
         const report = await memoryStatus(memory, ctx);
         return `${notes.map((n) => `${n}\n`).join("")}${formatStatus(report, ctx.now())}`;

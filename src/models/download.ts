@@ -5,7 +5,6 @@
 
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { downloadFileToCacheDir, modelInfo } from "@huggingface/hub";
 import { withoutDebugOutput } from "../quiet/index.js";
 import { cachedCommit, repoCacheDir } from "./hf-cache.js";
 import type { ModelSpec } from "./specs.js";
@@ -49,6 +48,7 @@ function countingFetch(base: typeof fetch, onBytes: (n: number, total: number | 
 async function commitFor(hubCache: string, spec: ModelSpec, access: HubAccess): Promise<string> {
   const known = cachedCommit(hubCache, spec);
   if (known !== null) return known;
+  const { modelInfo } = await import("@huggingface/hub");
   const info = await modelInfo({
     name: spec.repo,
     revision: spec.revision,
@@ -77,6 +77,7 @@ export async function downloadModel(
   onProgress?: (p: DownloadProgress) => void,
 ): Promise<string> {
   const commit = await commitFor(hubCache, spec, access);
+  const { downloadFileToCacheDir } = await import("@huggingface/hub");
   await withoutDebugOutput(async () => {
     for (const file of spec.files) {
       let bytes = 0;

@@ -1,0 +1,206 @@
+/**
+ * The funes command line: argv to commands, errors to exit codes. The only place that exits.
+ */
+import { readFileSync } from "node:fs";
+import { cac } from "cac";
+import { FunesError, type FunesErrorCode } from "../commands/index.js";
+import { UnknownHarnessError } from "../traces/index.js";
+import { readConfig } from "./config.js";
+import { runAdd, runRemove } from "./run-agents.js";
+import { runAsk } from "./run-ask.js";
+import { runCache } from "./run-cache.js";
+import { runCurate } from "./run-curate.js";
+import { runGet } from "./run-get.js";
+import { runIndex } from "./run-index.js";
+import { runMcp } from "./run-mcp.js";
+import { runModels } from "./run-models.js";
+import { runPush } from "./run-push.js";
+import { runRecall } from "./run-recall.js";
+import { runScrub } from "./run-scrub.js";
+import { runStatus } from "./run-status.js";
+
+const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
+  version: string;
+};
+
+/** Exit codes: 0 ok, 1 failed, 2 bad usage or input, 75 busy (try again). */
+const EXIT: Record<FunesErrorCode, number> = {
+  no_sessions: 1,
+  unreadable_source: 1,
+  busy: 75,
+  no_memory: 1,
+  incompatible_memory: 1,
+  bad_input: 2,
+  unreachable: 1,
+};
+
+async function main(argv: string[]): Promise<number> {
+  const cfg = readConfig();
+  const cli = cac("funes");
+  cli
+    .command(
+      "index [path]",
+      "Index agent transcripts into the local memory (text first: keyword-searchable at once)",
+    )
+    .option("--harness <agent>", "Only this agent: claude, codex, pi or hermes (with a path: its format)")
+    .option("--limit <n>", "Only the newest N sessions of each source")
+    .option("--no-thinking", "Leave out thinking blocks")
+    .option("--yes", "Never ask; embed every waiting row (default: about a minute of embedding per run)")
+    .option("--json", "Print the summary as JSON")
+    .example("funes index")
+    .example("funes index ~/.claude/projects --limit 20")
+    .example("funes index traces/0000.parquet")
+    .example("funes index acme/agent-traces")
+    .action((path, flags) => runIndex(path, flags, cfg));
+  cli
+    .command("status", "Show what the memory holds")
+    .option(
+      "--memory <spec>",
+      "org/repo, hf://datasets/org/repo[/path], a memory directory, or local (default)",
+    )
+    .option("--json", "Print as JSON")
+    .example("funes status")
+    .action((flags) => runStatus(flags, cfg));
+  cli
+    .command("recall [...query]", "Find past passages: hybrid search, bounded rerank, recency (agent format)")
+    .option("-k, --k <n>", "Number of results (default 8)")
+    .option("--candidates <n>", "Candidates from each of vector and keyword search (default 30)")
+    .option("--type <block_type>", "Only text, thinking, tool_use or tool_result")
+    .option("--harness <agent>", "Only claude, codex, pi or hermes")
+    .option("--since <when>", "Only turns at or after a date, timestamp or span back (7d, 12h, 2w)")
+    .option("--until <when>", "Only turns at or before a date, timestamp or span back")
+    .option("--half-life <days>", "Recency half-life in days (default 30; 0 turns recency off)")
+    .option("--neighbors <n>", "Neighbouring turns to show (default 1; 0 for none)")
+    .option("--rerank-budget <ms>", "Time for the cross-encoder (default 500; 0 turns rerank off)")
+    .option("--reranker <name>", "ms-marco-MiniLM-L-6-v2 (default) or bge-reranker-base")
+    .option(
+      "--memory <spec>",
+      "org/repo, hf://datasets/org/repo[/path], a memory directory, or local (default); repeat or comma-separate to search several",
+    )
+    .option("--json", "Print hits as JSON")
+    .example('funes recall "why did the lance fts build hang"')
+    .example("funes recall deadlock --type tool_result --since 7d")
+    .example('funes recall "release checklist" --memory local --memory acme/team-memory')
+    .action((query, flags) => runRecall(query, flags, cfg));
+  cli
+    .command(
+      "models [action]",
+      "Show the embedder and reranker in use (status), or download missing ones (pull)",
+    )
+    .option("--reranker <name>", "ms-marco-MiniLM-L-6-v2 (default) or bge-reranker-base")
+    .option("--json", "Print as JSON")
+    .example("funes models")
+    .example("funes models pull")
+    .action((action, flags) => runModels(action, flags, cfg));
+  cli
+    .command("push <memory>", "Publish the local memory's embedded chunks to a Hugging Face dataset")
+    .option("--create", "Create the dataset (private) if it does not exist")
+    .option("--yes", "Publish even to a remote that shares no chunk with this memory")
+    .option("--sessions <id>", "Publish only these sessions (repeat, or comma-separate)")
+    .option("--json", "Print the summary as JSON")
+    .example("funes push acme/funes-memory --create")
+    .action((memory, flags) => runPush(memory, flags, cfg));
+  cli
+    .command(
+      "add <agent> [memory]",
+      "Set funes up in claude, codex, hermes or pi: recall tools, per-turn indexing, publishing",
+    )
+    .option("--yes", "Never ask: index first, install, and push once (a missing memory still needs --create)")
+    .option("--create", "Create the Hub memory (a private dataset) if it does not exist")
+    .option("--json", "Print what was done as JSON")
+    .example("funes add claude")
+    .example("funes add codex acme/funes-memory --create")
+    .action((agent, memory, flags) => runAdd(agent, memory, flags, cfg));
+  cli
+    .command("remove <agent>", "Take funes out of an agent: its hooks, recall registration and files")
+    .example("funes remove codex")
+    .action((agent) => runRemove(agent, cfg));
+  cli
+    .command(
+      "ask <agent> [...question]",
+      "Have claude or codex answer from your recalled passages only (no tools)",
+    )
+    .option(
+      "--memory <spec>",
+      "org/repo, hf://datasets/org/repo[/path], a memory directory, or local (default); repeat or comma-separate to search several",
+    )
+    .option("--timeout <seconds>", "Stop the agent after this long (default 300)")
+    .example('funes ask claude "why did we switch the FTS index to withPosition false?"')
+    .example('funes ask codex "how do we publish a release?" --memory acme/funes-memory')
+    .action((agent, question, flags) => runAsk(agent, question, flags, cfg));
+  cli
+    .command(
+      "curate <memory> [project]",
+      "Make a Hub memory the project memory of owner/name and choose which sessions it publishes",
+    )
+    .option("--include <session>", "Publish this session (repeat, or comma-separate)")
+    .option("--exclude <session>", "Never publish this session (repeat, or comma-separate)")
+    .option("--create", "Create the dataset (private) if it does not exist")
+    .option("--yes", "Name a personal memory that already holds chunks (they are uploaded again)")
+    .option("--json", "Print the result as JSON")
+    .example("funes curate acme/app-memory acme/app --create")
+    .example("funes curate acme/app-memory --include 019ef2fb-6574-7f83-bd99-9118713271f2")
+    .action((memory, project, flags) => runCurate(memory, project, flags, cfg));
+  cli
+    .command("scrub", "Redact secrets found in the local memory in place (or drop their blocks), one commit")
+    .option("--json", "Print the summary as JSON")
+    .example("funes scrub")
+    .action((flags) => runScrub(flags, cfg));
+  cli
+    .command("get <session_id> <turn_uuid>", "Read a turn and the turns around it")
+    .option("--window <n>", "Turns either side (default 3)")
+    .option(
+      "--memory <spec>",
+      "org/repo, hf://datasets/org/repo[/path], a memory directory, or local (default)",
+    )
+    .option("--format <f>", "human or agent (default: human on a terminal, else agent)")
+    .option("--highlight <text>", "Mark this text in the human view")
+    .example("funes get 019ef2fb-6574-7f83-bd99-9118713271f2 019ef2fb-6574-7f83-bd99-9118713271f2-0")
+    .action((sid, tid, flags) => runGet(sid, tid, flags, cfg));
+  cli
+    .command("mcp [memory]", "Serve recall, get and status to an agent over MCP (stdio)")
+    .example("funes mcp")
+    .example("funes mcp ~/team-memory")
+    .action((memory) => runMcp(memory, cfg, pkg.version));
+  cli
+    .command(
+      "cache [action]",
+      "Show the Hub memories read on this machine (status), or remove their older copies (prune)",
+    )
+    .option("--json", "Print as JSON")
+    .example("funes cache")
+    .example("funes cache prune")
+    .action((action, flags) => runCache(action, flags, cfg));
+  cli.help();
+  cli.version(pkg.version);
+  cli.parse(argv, { run: false });
+  if (cli.matchedCommand === undefined) {
+    if (cli.args.length > 0)
+      throw new FunesError("bad_input", `unknown command "${String(cli.args[0])}" — see funes --help`);
+    if (!cli.options.help && !cli.options.version) cli.outputHelp();
+    return 0;
+  }
+  await cli.runMatchedCommand();
+  return 0;
+}
+
+main(process.argv).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    if (err instanceof FunesError) {
+      process.stderr.write(`funes: ${err.message}\n`);
+      process.exitCode = EXIT[err.code];
+    } else if (err instanceof UnknownHarnessError) {
+      process.stderr.write(`funes: ${err.message}\n`);
+      process.exitCode = 2;
+    } else if (err instanceof Error && err.name === "CACError") {
+      process.stderr.write(`funes: ${err.message} — see funes --help\n`);
+      process.exitCode = 2;
+    } else {
+      process.stderr.write(`funes: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      process.exitCode = 1;
+    }
+  },
+);
