@@ -2,6 +2,7 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../test/helpers/fixtures.js";
+import { unitVectors } from "../../test/helpers/vectors.js";
 import type { Chunk } from "../chunk/index.js";
 import { annDir, annSearch, buildAnnIndex } from "./ann.js";
 import { LocalStore } from "./store.js";
@@ -37,20 +38,7 @@ describe("side index for federated recall", () => {
         repo: "",
       });
       await store.append(Array.from({ length: n }, (_, i) => chunk(i)));
-      let x = 11;
-      const rand = () => {
-        x = (x * 1103515245 + 12345) % 2147483648;
-        return x / 2147483648 - 0.5;
-      };
-      const vectors = new Map<string, Float32Array>();
-      for (let i = 0; i < n; i++) {
-        const v = Float32Array.from({ length: 384 }, rand);
-        const norm = Math.hypot(...v);
-        vectors.set(
-          `id-${i}`,
-          v.map((c) => c / norm),
-        );
-      }
+      const vectors = unitVectors(n, 11);
       await writeVectors(store.table, vectors);
       const before = files(dir);
       expect(await buildAnnIndex(store.table, dir, 5000)).toBe(false);

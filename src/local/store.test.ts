@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../test/helpers/fixtures.js";
+import { unitVectors } from "../../test/helpers/vectors.js";
 import type { Chunk } from "../chunk/index.js";
 import { arrow } from "./arrow.js";
 import { refreshVectorIndex, VECTOR_INDEX } from "./publish-rows.js";
@@ -157,21 +158,7 @@ describe("LocalStore", () => {
       const store = await LocalStore.openOrCreate(t.dir);
       const n = 300;
       await store.append(Array.from({ length: n }, (_, i) => chunk(i, `row ${i}`)));
-      // Deterministic unit vectors.
-      let x = 7;
-      const rand = () => {
-        x = (x * 1103515245 + 12345) % 2147483648;
-        return x / 2147483648 - 0.5;
-      };
-      const vectors = new Map<string, Float32Array>();
-      for (let i = 0; i < n; i++) {
-        const v = Float32Array.from({ length: 384 }, rand);
-        const norm = Math.hypot(...v);
-        vectors.set(
-          `id-${i}`,
-          v.map((c) => c / norm),
-        );
-      }
+      const vectors = unitVectors(n, 7);
       await writeVectors(store.table, vectors);
       store.close();
       expect(await refreshVectorIndex(t.dir, 1000)).toBe(false);
