@@ -26,13 +26,3 @@ export function nonNegativeNumber(v: unknown, flag: string): number {
     throw new FunesError("bad_input", `${flag} takes a number ≥ 0, not "${String(v)}"`);
   return n;
 }
-
-/** A flag that may be repeated or given as a comma list: its values, trimmed, blanks dropped. */
-export function listFlag(v: unknown): string[] {
-  const all = Array.isArray(v) ? v : v === undefined || v === null || v === false ? [] : [v];
-  return all
-    .map(String)
-    .flatMap((x) => x.split(","))
-    .map((x) => x.trim())
-    .filter((x) => x !== "");
-}

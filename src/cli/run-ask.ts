@@ -1,7 +1,7 @@
 /**
  * `funes ask claude|codex <question…>`.
  */
-import { ask, DEFAULT_ASK_TIMEOUT_S, FunesError, ModelSession, memorySpecs } from "../commands/index.js";
+import { ask, DEFAULT_ASK_TIMEOUT_S, FunesError, listValues, ModelSession } from "../commands/index.js";
 import type { CliConfig } from "./config.js";
 
 /** Flags of `funes ask`. */
@@ -26,7 +26,7 @@ export async function runAsk(agent: unknown, words: unknown, flags: AskFlags, cf
       {
         agent: String(agent),
         question,
-        memory: memorySpecs(flags.memory),
+        memory: listValues(flags.memory),
         timeoutS,
         env: cfg.env,
         now: cfg.now(),

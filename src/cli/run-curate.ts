@@ -2,9 +2,8 @@
  * `funes curate <memory> [owner/name]`.
  */
 import { createInterface } from "node:readline/promises";
-import { type CurateSummary, curate, type ReviewAnswer } from "../commands/index.js";
+import { type CurateSummary, curate, listValues, type ReviewAnswer } from "../commands/index.js";
 import type { CliConfig } from "./config.js";
-import { listFlag } from "./parse-args.js";
 import { askYesNo } from "./prompt.js";
 
 /** Flags of `funes curate`. */
@@ -72,8 +71,8 @@ export async function runCurate(
   flags: CurateFlags,
   cfg: CliConfig,
 ): Promise<void> {
-  const include = listFlag(flags.include);
-  const exclude = listFlag(flags.exclude);
+  const include = listValues(flags.include);
+  const exclude = listValues(flags.exclude);
   const interactive =
     cfg.stdinTty && cfg.stderrTty && flags.json !== true && include.length + exclude.length === 0;
   const s = await curate(

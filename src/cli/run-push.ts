@@ -1,9 +1,8 @@
 /**
  * `funes push <memory>`.
  */
-import { FunesError, pushMemory } from "../commands/index.js";
+import { FunesError, listValues, pushMemory } from "../commands/index.js";
 import type { CliConfig } from "./config.js";
-import { listFlag } from "./parse-args.js";
 import { ProgressLine } from "./progress.js";
 import { askYesNo } from "./prompt.js";
 import { formatCounts } from "./render-index.js";
@@ -25,7 +24,7 @@ export async function runPush(
         yes: flags.yes === true,
         now: cfg.now,
         confirm: cfg.stdinTty && cfg.stderrTty ? askYesNo : undefined,
-        sessions: listFlag(flags.sessions),
+        sessions: listValues(flags.sessions),
         onUpload: (sent, total) => bar.update(sent, total, `uploading ${mib(sent)} / ${mib(total)}`, false),
       },
       cfg,

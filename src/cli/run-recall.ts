@@ -5,8 +5,8 @@ import {
   DEFAULT_RERANK_BUDGET_MS,
   FunesError,
   formatRecallAgent,
+  listValues,
   ModelSession,
-  memorySpecs,
   recallMemories,
 } from "../commands/index.js";
 import type { CliConfig } from "./config.js";
@@ -37,7 +37,7 @@ export async function runRecall(words: unknown[], flags: RecallFlags, cfg: CliCo
   const query = [...words, ...(flags["--"] ?? [])].map(String).join(" ").trim();
   if (query === "")
     throw new FunesError("bad_input", 'recall needs a query, e.g. funes recall "why did we pick lance"');
-  const specs = memorySpecs(flags.memory);
+  const specs = listValues(flags.memory);
   const models = new ModelSession(
     flags.reranker === undefined ? cfg.models : { ...cfg.models, reranker: String(flags.reranker) },
   );

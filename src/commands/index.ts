@@ -31,8 +31,8 @@ export { type ModelReport, modelsStatus, pullModels } from "./models.js";
 export { locateEmbedder, locateReranker, type ModelLocation, type ModelsConfig } from "./models-config.js";
 export {
   type HomeContext,
+  listValues,
   localMemoryFor,
-  memorySpecs,
   openReadTarget,
   openReadTargets,
   type ReadContext,

@@ -170,12 +170,18 @@ export function noIndexMessage(memory: LocalMemory): string {
     : `no index found at ${memory.dir}`;
 }
 
-/** `--memory` values as given: repeated flags and comma lists, flattened; blanks dropped. */
-export function memorySpecs(value: unknown): string[] {
-  const all = (Array.isArray(value) ? value : value === undefined || value === null ? [] : [value]).map(
-    String,
-  );
-  return all
+/**
+ * Values given as a repeated flag and/or comma lists (`--memory a --memory b,c`, a tool's "a,b"),
+ * flattened and trimmed; blanks dropped.
+ */
+export function listValues(value: unknown): string[] {
+  const given = Array.isArray(value)
+    ? value
+    : value === undefined || value === null || value === false
+      ? []
+      : [value];
+  return given
+    .map(String)
     .flatMap((v) => v.split(","))
     .map((v) => v.trim())
     .filter((v) => v !== "");

@@ -15,6 +15,7 @@ import {
   PublishConflictError,
   PublishUnreachableError,
   publishRows,
+  remoteFileName,
   resolveMemorySpec,
   viewsRoot,
 } from "../memory/index.js";
@@ -30,7 +31,7 @@ import {
 import { publishScope } from "./curation-gate.js";
 import { FunesError } from "./errors.js";
 import { modelRepoMessage, type ReadContext } from "./open-memory.js";
-import { type BlockKey, dirtyBlocks } from "./secret-blocks.js";
+import { holdBack } from "./secret-blocks.js";
 
 /** Push options. */
 export interface PushOptions {
@@ -84,18 +85,6 @@ export function hubLocation(spec: string, ctx: ReadContext): HubLocation {
     if (err instanceof HubUriError) throw new FunesError("bad_input", err.message);
     throw err;
   }
-}
-
-/** Chunk ids whose block holds a secret, with the rule that found it. */
-async function secretGate(store: LocalStore, candidates: BlockKey[]): Promise<Map<string, string>> {
-  const held = new Map<string, string>();
-  const blocks = new Map<string, BlockKey>();
-  for (const c of candidates) blocks.set(`${c.sessionId}\u0000${c.turnUuid}\u0000${c.blockIdx}`, c);
-  for (const d of await dirtyBlocks(store, [...blocks.values()])) {
-    const rule = d.findings[0]?.rule ?? "secret";
-    for (const c of d.chunks) held.set(c.id, rule);
-  }
-  return held;
 }
 
 /** Publishes the local memory to a Hub memory. */
@@ -184,12 +173,7 @@ export async function pushMemory(opts: PushOptions, ctx: ReadContext): Promise<P
           `${question} — nothing was published; re-run with --yes to publish anyway`,
         );
     }
-    const held = await secretGate(store, candidates);
-    const heldBack: Record<string, number> = {};
-    for (const c of candidates) {
-      const rule = held.get(c.id);
-      if (rule !== undefined) heldBack[rule] = (heldBack[rule] ?? 0) + 1;
-    }
+    const { held, byRule: heldBack } = await holdBack(store, candidates);
     const keep = new Set(candidates.map((c) => c.id).filter((id) => !held.has(id)));
     const summary: PushSummary = {
       memory: loc.uri,
@@ -253,8 +237,7 @@ export async function pushMemory(opts: PushOptions, ctx: ReadContext): Promise<P
 
 /** `$FUNES_HOME/pushed/<owner>--<name>[--prefix].json`: the last push of this memory to that remote. */
 function receiptPath(funesHome: string, loc: HubLocation): string {
-  const name = `${loc.repo.replace("/", "--")}${loc.prefix === "" ? "" : `--${loc.prefix.replaceAll("/", "--")}`}.json`;
-  return join(funesHome, "pushed", name);
+  return join(funesHome, "pushed", `${remoteFileName(loc)}.json`);
 }
 
 /** The last push from this machine to a Hub memory (by its URI), or null. */

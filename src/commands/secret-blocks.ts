@@ -34,6 +34,34 @@ function blockKey(b: BlockKey): string {
   return `${b.sessionId}\u0000${b.turnUuid}\u0000${b.blockIdx}`;
 }
 
+/** What the push gate holds back of some chunks: each held chunk's rule, and held chunks counted by rule. */
+export interface HeldBack {
+  held: Map<string, string>;
+  byRule: Record<string, number>;
+}
+
+/**
+ * The push gate over `candidates` (chunks about to leave the machine): every chunk of a block whose stitched
+ * text holds a secret is held back; only candidates are counted.
+ */
+export async function holdBack(
+  store: LocalStore,
+  candidates: (BlockKey & { id: string })[],
+): Promise<HeldBack> {
+  const held = new Map<string, string>();
+  const byRule: Record<string, number> = {};
+  if (candidates.length === 0) return { held, byRule };
+  for (const d of await dirtyBlocks(store, candidates)) {
+    const rule = d.findings[0]?.rule ?? "secret";
+    for (const c of d.chunks) held.set(c.id, rule);
+  }
+  for (const c of candidates) {
+    const rule = held.get(c.id);
+    if (rule !== undefined) byRule[rule] = (byRule[rule] ?? 0) + 1;
+  }
+  return { held, byRule };
+}
+
 /** The blocks (all of them when `only` is omitted) whose stitched text the scanner finds a secret in. */
 export async function dirtyBlocks(store: LocalStore, only?: BlockKey[]): Promise<DirtyBlock[]> {
   const rows = await blockRows(store, only);

@@ -17,7 +17,7 @@ import { gateProject, localSessions } from "./curation-gate.js";
 import { locateEmbedder, type ModelsConfig } from "./models-config.js";
 import { openStore } from "./open-memory.js";
 import { readReceipt } from "./push.js";
-import { type BlockKey, dirtyBlocks } from "./secret-blocks.js";
+import { type BlockKey, holdBack } from "./secret-blocks.js";
 
 /** The status of one memory, as data (rendered by the CLI or MCP). */
 export type StatusReport =
@@ -137,7 +137,7 @@ async function localPushStatus(remote: LocalStore, funesHome: string): Promise<L
       .toArray();
     const sessions = new Set<string>();
     const pendingSessions = new Set<string>();
-    const pending: BlockKey[] = [];
+    const pending: (BlockKey & { id: string })[] = [];
     let pendingChunks = 0;
     for (const r of rows) {
       const sessionId = String(r.session_id);
@@ -145,14 +145,14 @@ async function localPushStatus(remote: LocalStore, funesHome: string): Promise<L
       if (remoteIds.has(String(r.id))) continue;
       pendingChunks++;
       pendingSessions.add(sessionId);
-      pending.push({ sessionId, turnUuid: String(r.turn_uuid), blockIdx: Number(r.block_idx) });
+      pending.push({
+        id: String(r.id),
+        sessionId,
+        turnUuid: String(r.turn_uuid),
+        blockIdx: Number(r.block_idx),
+      });
     }
-    const held: Record<string, number> = {};
-    if (pending.length > 0)
-      for (const d of await dirtyBlocks(local, pending)) {
-        const rule = d.findings[0]?.rule ?? "secret";
-        held[rule] = (held[rule] ?? 0) + d.chunks.filter((c) => !remoteIds.has(c.id)).length;
-      }
+    const { byRule: held } = await holdBack(local, pending);
     return { pendingChunks, pendingSessions: pendingSessions.size, sessions: sessions.size, held };
   } finally {
     local.close();

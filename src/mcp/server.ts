@@ -93,10 +93,10 @@ export function createMcpServer(ctx: McpContext): McpServer {
     },
     async (a) =>
       answer("recall", async () => {
-        const { formatRecallAgent, memorySpecs, recallMemories, recallOptions } = await commands();
+        const { formatRecallAgent, listValues, recallMemories, recallOptions } = await commands();
         return formatRecallAgent(
           await recallMemories(
-            memorySpecs(a.memory !== undefined && a.memory.trim() !== "" ? a.memory : ctx.memory),
+            listValues(a.memory !== undefined && a.memory.trim() !== "" ? a.memory : ctx.memory),
             recallOptions(a.query, ctx.now(), {
               k: a.k ?? 8,
               blockType: a.block_type,

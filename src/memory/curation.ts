@@ -12,6 +12,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { HubLocation } from "../remote/index.js";
+import { remoteFileName } from "./paths.js";
 
 /** One session's decision. */
 export type Decision =
@@ -27,8 +28,7 @@ export interface Decisions {
 
 /** Where a memory's decisions live. */
 export function curationPath(funesHome: string, loc: HubLocation): string {
-  const name = `${loc.repo.replace("/", "--")}${loc.prefix === "" ? "" : `--${loc.prefix.replaceAll("/", "--")}`}`;
-  return join(funesHome, "curation", name);
+  return join(funesHome, "curation", remoteFileName(loc));
 }
 
 function parseLine(raw: string): Decision | "blank" | null {

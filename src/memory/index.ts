@@ -22,7 +22,7 @@ export {
   type UnitState,
 } from "./index-state.js";
 export { type LocalMemory, localMemory, type MemoryState, memoryState } from "./local-memory.js";
-export { type FunesPaths, funesPaths } from "./paths.js";
+export { type FunesPaths, funesPaths, remoteFileName } from "./paths.js";
 export {
   PublishConflictError,
   type PublishOptions,

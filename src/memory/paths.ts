@@ -3,6 +3,7 @@
  * writer lock.
  */
 import { join } from "node:path";
+import type { HubLocation } from "../remote/index.js";
 
 /** Files and folders under `$FUNES_HOME`. */
 export interface FunesPaths {
@@ -11,6 +12,11 @@ export interface FunesPaths {
   memory: string;
   state: string;
   lock: string;
+}
+
+/** The name of this machine's files about a Hub memory (receipts, curation): `owner--name[--prefix]`. */
+export function remoteFileName(loc: HubLocation): string {
+  return `${loc.repo.replace("/", "--")}${loc.prefix === "" ? "" : `--${loc.prefix.replaceAll("/", "--")}`}`;
 }
 
 /** Paths under a funes home. */
