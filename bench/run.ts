@@ -2,6 +2,8 @@
  * `npm run bench`: figures for the issues' performance goals, on a synthetic history made of the real
  * fixture sessions replicated under new ids. Prints a table; nothing here is a pass/fail test.
  *
+ * `npm run bench -- --quality` prints only the retrieval-quality table (quick).
+ *
  * Index (text first): throughput in chunks/s over a cold `funes index` of ≥ 100k chunks (goal ≥ 3,000/s on
  * 2 cores), its peak RSS (goal ≤ 1.5 GB), disk bytes per chunk, Lance fragments, and keyword query latency.
  */
@@ -16,6 +18,7 @@ import { ROOT } from "../test/helpers/fixtures.js";
 import { writeSyntheticHistory } from "../test/helpers/synth.js";
 import { benchHooks } from "./hooks-bench.js";
 import { BENCH_HUB, benchModels, ensureBenchModels, type Row } from "./models-bench.js";
+import { benchQuality } from "./quality-bench.js";
 import { benchRecall } from "./recall-bench.js";
 import { benchRemote } from "./remote-bench.js";
 
@@ -46,6 +49,14 @@ function pct(xs: number[], p: number): number {
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "funes-bench-"));
+  if (process.argv.includes("--quality")) {
+    try {
+      process.stdout.write(await benchQuality(dir));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    return;
+  }
   try {
     const home = join(dir, "home");
     const funesHome = join(dir, "funes");
@@ -190,6 +201,7 @@ async function main(): Promise<void> {
     process.stdout.write("\nfunes benchmark — local index (text first), vectors and models\n");
     for (const [k, v, goal] of rows)
       process.stdout.write(`  ${k.padEnd(w)}  ${v}${goal ? `   (goal ${goal})` : ""}\n`);
+    process.stdout.write(await benchQuality(dir));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,7 +1,8 @@
 /**
- * `funes recall`: vector search and BM25, each prefiltered (type, agent, time) and `candidates` deep, fused
- * by reciprocal rank; the fused pool reranked by the cross-encoder best-first under a time budget; scores
- * weighted by recency; the top k with their neighbour turns. Rows still waiting for a vector are found by
+ * `funes recall`: vector search and BM25, each prefiltered (type, agent, time) and `candidates` deep; every
+ * candidate scored on both legs' real scores (search/relevance.ts); the pool reranked by the cross-encoder
+ * best-first under a time budget, blended with retrieval; recency among near-equals (search/recency.ts);
+ * the top k with their neighbour turns. Rows still waiting for a vector are found by
  * BM25; a memory with no vectors, or a machine without the models, still answers (and says how).
  */
 import { existsSync } from "node:fs";
@@ -19,12 +20,15 @@ import {
   vectorSearch,
 } from "../local/index.js";
 import {
-  fuseRrf,
-  maxFusedScore,
+  type Candidate,
+  dot,
+  fuseEvidence,
+  type Leg,
   orderByScore,
   parseTimeBound,
   pickNeighbors,
-  recencyWeight,
+  poolOf,
+  recencyFactors,
   rerankWithinBudget,
   withinTime,
 } from "../search/index.js";
@@ -91,10 +95,20 @@ export interface RecallNeighbor {
 export interface RecallHit extends HitRow {
   /** The memory it was found in (what `get --memory` takes). */
   memory: string;
+  /** What the order comes from: relevance × recency, in (0, 1]. */
   score: number;
-  /** Cross-encoder relevance when reranked, else the fused rank score scaled to [0, 1]. */
+  /**
+   * In (0, 1]: the mean of the legs' normalised scores (BM25 over the recall's best BM25, min-max scaled
+   * cosine), blended half and half with the cross-encoder's probability when it was reranked.
+   */
   relevance: number;
+  /** The recency factor the relevance was multiplied by, in [1 − RECENCY_SPAN, 1]. */
+  recency: number;
+  /** The cross-encoder's probability, or null when not reranked. */
+  rerank: number | null;
   reranked: boolean;
+  /** Which legs found it. */
+  legs: Leg[];
   neighbors: RecallNeighbor[];
 }
 
@@ -229,7 +243,7 @@ async function openAll(targets: ReadTarget[]): Promise<{ open: OpenMemory[]; war
 
 /**
  * Recalls from one memory, or from several at once (federated): each memory is searched as usual, every
- * leg of every memory is fused by reciprocal rank, and the pool is reranked together. A chunk held by two
+ * leg of every memory is scored under one scale, and the pool is reranked together. A chunk held by two
  * memories is shown once, under the first memory (in the order given) that holds it.
  */
 export async function recall(
@@ -257,45 +271,63 @@ export async function recall(
       if (emb.kind === "ready") qv = ((await emb.model.embed([opts.query]))[0] as Float32Array) ?? null;
       else notes.push(`note: keyword-only recall — ${emb.reason}`);
     }
-    const legs: HitRow[][] = [];
-    let legsPerMemory = 1;
     const home = new Map<string, OpenMemory>();
     const byId = new Map<string, HitRow>();
+    const candidates = new Map<string, Candidate>();
     // Every memory's legs run at once (Lance works on its own threads); results are taken in memory order.
-    // With several memories each leg goes less deep (candidates / memories, at least 10): the fused pool
-    // still holds `candidates` rows across all of them, and a row deep in one memory's leg ranks below the
-    // heads of the others' legs by reciprocal rank anyway.
+    // With several memories each leg goes less deep (candidates / memories, at least 10): the pool still
+    // holds `candidates` rows across all of them.
     const depth =
       open.length === 1 ? opts.candidates : Math.max(10, Math.ceil(opts.candidates / open.length));
     const searched = await Promise.all(
-      open.map((m, i) =>
-        Promise.all([
-          qv !== null && withVectors[i] === true
+      open.map((m, i) => {
+        const v = withVectors[i] === true ? qv : null;
+        return Promise.all([
+          v !== null
             ? m.ann && filters.where === undefined
-              ? annSearch(m.store.table, m.dir, qv, depth).then(
-                  (hits) => hits ?? vectorSearch(m.store.table, qv, depth, filters.where),
+              ? annSearch(m.store.table, m.dir, v, depth).then(
+                  (hits) => hits ?? vectorSearch(m.store.table, v, depth, filters.where),
                 )
-              : vectorSearch(m.store.table, qv, depth, filters.where)
+              : vectorSearch(m.store.table, v, depth, filters.where)
             : null,
-          keywordSearch(m.store.table, opts.query, depth, filters.where).catch(() => []),
-        ]),
-      ),
+          keywordSearch(m.store.table, {
+            query: opts.query,
+            limit: depth,
+            where: filters.where,
+            vectors: v !== null,
+          }),
+        ]);
+      }),
     );
+    const candidate = (r: HitRow, m: OpenMemory, rank: number): Candidate => {
+      let c = candidates.get(r.id);
+      if (c === undefined) {
+        c = { id: r.id, bm25: null, similarity: null, foundBy: [], bestRank: rank };
+        candidates.set(r.id, c);
+        byId.set(r.id, r);
+        home.set(r.id, m);
+      }
+      c.bestRank = Math.min(c.bestRank, rank);
+      return c;
+    };
     for (const [i, m] of open.entries()) {
       const [vec, kw] = searched[i] ?? [null, []];
-      const mine: HitRow[][] = vec === null ? [kw] : [vec, kw];
-      for (const leg of mine)
-        for (const r of leg)
-          if (!byId.has(r.id)) {
-            byId.set(r.id, r);
-            home.set(r.id, m);
-          }
-      legs.push(...mine);
-      legsPerMemory = Math.max(legsPerMemory, mine.length);
+      for (const [rank, r] of (vec ?? []).entries()) {
+        const c = candidate(r, m, rank);
+        c.similarity = Math.max(c.similarity ?? -1, r.similarity);
+        if (!c.foundBy.includes("vector")) c.foundBy.push("vector");
+      }
+      for (const [rank, r] of kw.entries()) {
+        const c = candidate(r, m, rank);
+        c.bm25 = Math.max(c.bm25 ?? 0, r.bm25);
+        if (qv !== null && r.vector !== null && c.similarity === null) c.similarity = dot(qv, r.vector);
+        if (!c.foundBy.includes("keyword")) c.foundBy.push("keyword");
+      }
     }
-    const pool = fuseRrf(legs.map((l) => l.map((r) => r.id)))
-      .slice(0, opts.candidates)
-      .map((f) => ({ item: byId.get(f.id) as HitRow, fused: f.score }))
+    const evidence = fuseEvidence([...candidates.values()]);
+    const found = new Map(evidence.map((e) => [e.id, e]));
+    const pool = poolOf(evidence, opts.candidates)
+      .map((e) => ({ item: byId.get(e.id) as HitRow, relevance: e.relevance }))
       .filter((p) => withinTime(p.item.ts, filters.since, filters.until));
     const reranker = opts.rerankBudgetMs > 0 && pool.length > 0 ? await models.reranker() : null;
     if (reranker?.kind === "missing") notes.push(`note: not reranked — ${reranker.reason}`);
@@ -311,12 +343,14 @@ export async function recall(
       budgetMs: budget,
       batch: 8,
       now: () => performance.now(),
-      maxFused: maxFusedScore(legsPerMemory),
     });
-    const top = orderByScore(ranked, (h) => recencyWeight(h.ts, opts.now, opts.halfLifeDays)).slice(
-      0,
-      opts.k,
-    );
+    const top = orderByScore(ranked, (g) =>
+      recencyFactors(
+        g.map((r) => ({ relevance: r.relevance, ts: r.item.ts })),
+        opts.now,
+        opts.halfLifeDays,
+      ),
+    ).slice(0, opts.k);
     const around: HitRow[] = [];
     if (opts.neighbors > 0)
       for (const m of open) {
@@ -340,7 +374,10 @@ export async function recall(
         memory: m.label,
         score: h.score,
         relevance: h.relevance,
-        reranked: h.reranked,
+        recency: h.weight,
+        rerank: h.rerank,
+        reranked: h.rerank !== null,
+        legs: found.get(h.item.id)?.foundBy ?? [],
         neighbors: pickNeighbors(
           h.item,
           around.filter((n) => n.sessionId === h.item.sessionId),

@@ -8,7 +8,7 @@
 import { existsSync, renameSync, rmSync } from "node:fs";
 import type { Table } from "@lancedb/lancedb";
 import { arrow, lancedb } from "./arrow.js";
-import { type HitRow, hitColumns, toHit } from "./queries.js";
+import { hitColumns, toHit, type VectorHit } from "./queries.js";
 
 const SIDE_TABLE = "ann";
 
@@ -54,7 +54,7 @@ export async function annSearch(
   dir: string,
   vector: Float32Array,
   limit: number,
-): Promise<HitRow[] | null> {
+): Promise<VectorHit[] | null> {
   const out = annDir(dir);
   if (!existsSync(out)) return null;
   const db = await lancedb.connect(out);
@@ -72,6 +72,8 @@ export async function annSearch(
         .toArray();
       if (near.length === 0) return [];
       const ids = near.map((r) => BigInt(r.row));
+      // The side index's dot distance is 1 − dot (cosine on unit vectors).
+      const sim = new Map(near.map((r) => [BigInt(r.row), 1 - Number(r._distance)]));
       const rows = await table
         .takeRowIds(ids)
         .select(await hitColumns(table))
@@ -80,7 +82,7 @@ export async function annSearch(
       const byRow = new Map(rows.map((r) => [BigInt(r._rowid), r]));
       return ids.flatMap((id) => {
         const r = byRow.get(id);
-        return r === undefined ? [] : [toHit(r)];
+        return r === undefined ? [] : [{ ...toHit(r), similarity: sim.get(id) ?? 0 }];
       });
     } finally {
       side.close();

@@ -21,9 +21,12 @@ export {
 export {
   type HitRow,
   hasHarnessColumn,
+  type KeywordHit,
+  type KeywordQuery,
   keywordSearch,
   rowsInRanges,
   sessionRows,
+  type VectorHit,
   vectorSearch,
 } from "./queries.js";
 export { chunksWithIds, replaceRows } from "./replace-rows.js";

@@ -5,6 +5,27 @@
 import type { Table } from "@lancedb/lancedb";
 import { sqlString } from "./sql.js";
 
+/** A vector-leg hit: cosine similarity to the query (vectors are unit length). */
+export interface VectorHit extends HitRow {
+  similarity: number;
+}
+
+/** A keyword-leg hit: its BM25 score, and its vector (null while it waits for one, or when not asked for). */
+export interface KeywordHit extends HitRow {
+  bm25: number;
+  vector: Float32Array | null;
+}
+
+/** What a keyword search looks for. */
+export interface KeywordQuery {
+  query: string;
+  limit: number;
+  /** A filter from `whereClause`. */
+  where?: string | undefined;
+  /** Also read each hit's vector (recall scores keyword hits by similarity too). */
+  vectors?: boolean;
+}
+
 /** A stored chunk as recall sees it. */
 export interface HitRow {
   id: string;
@@ -80,7 +101,7 @@ export async function vectorSearch(
   vector: Float32Array,
   limit: number,
   where?: string,
-): Promise<HitRow[]> {
+): Promise<VectorHit[]> {
   const exact = (await table.countRows()) <= EXACT_SEARCH_MAX_ROWS;
   let q = table
     .query()
@@ -90,19 +111,19 @@ export async function vectorSearch(
   // An index answers only in the metric it was trained with (L2); on unit vectors L2 orders rows as dot does.
   q = exact ? q.distanceType("dot").bypassVectorIndex() : q.distanceType("l2").nprobes(32).refineFactor(10);
   if (where !== undefined) q = q.where(where);
-  return (await q.toArray()).map(toHit);
+  // Lance's dot distance is 1 − dot; its l2 distance is squared, 2 − 2·cos on unit vectors.
+  return (await q.toArray()).map((r) => {
+    const d = Number(r._distance);
+    return { ...toHit(r), similarity: exact ? 1 - d : 1 - d / 2 };
+  });
 }
 
 /**
  * BM25 over the text. The query's words (letters, digits, `_`) are the terms, OR'ed: punctuation and FTS
  * syntax never reach Lance, so no query can be a syntax error. Words-free queries match nothing.
  */
-export async function keywordSearch(
-  table: Table,
-  query: string,
-  limit: number,
-  where?: string,
-): Promise<HitRow[]> {
+export async function keywordSearch(table: Table, kq: KeywordQuery): Promise<KeywordHit[]> {
+  const { query, limit, where } = kq;
   const terms = query.match(/[\p{L}\p{N}_]+/gu);
   if (terms === null) return [];
   // Very long queries are cut to their first 64 words: more only costs time.
@@ -110,10 +131,25 @@ export async function keywordSearch(
   let q = table
     .query()
     .fullTextSearch(text, { columns: ["text"] })
-    .select([...(await hitColumns(table)), "_score"])
+    .select({
+      ...Object.fromEntries((await hitColumns(table)).map((c) => [c, c])),
+      _score: "_score",
+      ...(kq.vectors === true ? { vector: "vector" } : {}),
+    })
     .limit(limit);
   if (where !== undefined) q = q.where(where);
-  return (await q.toArray()).map(toHit);
+  return (await q.toArray()).map((r) => ({
+    ...toHit(r),
+    bm25: Number(r._score),
+    vector: toVector(r.vector),
+  }));
+}
+
+function toVector(v: unknown): Float32Array | null {
+  if (v === null || v === undefined) return null;
+  if (v instanceof Float32Array) return v;
+  const arr = (v as { toArray?: () => ArrayLike<number> }).toArray?.() ?? (v as ArrayLike<number>);
+  return Float32Array.from(arr);
 }
 
 /** Every chunk of these sessions within these seq ranges, in one scan. */

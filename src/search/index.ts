@@ -1,14 +1,31 @@
 /**
- * search: pure ranking. Reciprocal-rank fusion, rerank ordering under a time budget, recency decay, time
+ * search: pure ranking. Score fusion of the retrieval legs, rerank ordering under a time budget, recency decay, time
  * filters, neighbour picking. Arrays in, arrays out: knows nothing of Lance, models or output formats.
  */
 export { pickNeighbors, type SeqRow } from "./neighbors.js";
-export { parseTimeBound, parseTimestamp, recencyWeight, withinTime } from "./recency.js";
 export {
+  type Dated,
+  parseTimeBound,
+  parseTimestamp,
+  RECENCY_SPAN,
+  recencyFactors,
+  withinTime,
+} from "./recency.js";
+export {
+  type Candidate,
+  dot,
+  type Evidence,
+  fuseEvidence,
+  type Leg,
+  MIN_RELEVANCE,
+  poolOf,
+} from "./relevance.js";
+export {
+  blendRelevance,
   orderByScore,
   type PoolItem,
   type Ranked,
+  RERANK_WEIGHT,
   type RerankOptions,
   rerankWithinBudget,
 } from "./rerank.js";
-export { type Fused, fuseRrf, maxFusedScore, RRF_K } from "./rrf.js";

@@ -1,19 +1,9 @@
 /**
- * Recency weighting and time filters. Ages are whole seconds between `now` and the turn's timestamp,
- * converted to days; a timestamp that does not parse (or lies in the future) counts as fresh, as in the
- * reference.
+ * Recency among near-equals, and time filters. Ages are days between `now` and the turn's timestamp; a
+ * timestamp that does not parse (or lies in the future) counts as fresh, as in the reference.
  */
 
 const DAY_MS = 86_400_000;
-
-/** 0.5^(age_days / half_life); 1 when half-life ≤ 0 or the timestamp does not parse. */
-export function recencyWeight(ts: string, now: number, halfLifeDays: number): number {
-  if (halfLifeDays <= 0) return 1;
-  const t = parseTimestamp(ts);
-  if (t === null) return 1;
-  const ageDays = Math.max(0, Math.trunc((now - t) / 1000)) / 86_400;
-  return 0.5 ** (ageDays / halfLifeDays);
-}
 
 /** Epoch ms of an RFC 3339 / ISO timestamp (any offset), else null. Bare numbers are not timestamps. */
 export function parseTimestamp(ts: string): number | null {
@@ -48,4 +38,41 @@ export function withinTime(ts: string, since: number | null, until: number | nul
   const t = parseTimestamp(ts);
   if (t === null) return false;
   return (since === null || t >= since) && (until === null || t <= until);
+}
+
+/**
+ * Most a passage's score can lose to age. Recency works among near-equals only: a passage is marked down
+ * when another passage at least (1 − this) as relevant is newer, by up to this share, growing with the age
+ * gap on the half-life's scale. So a newer passage of similar relevance (a decision revised later) ranks
+ * first whatever the dates, and a passage more than 1 / (1 − this) times as relevant as another is never
+ * ranked below it.
+ */
+export const RECENCY_SPAN = 0.25;
+
+/** What recency needs of a ranked passage. */
+export interface Dated {
+  relevance: number;
+  ts: string;
+}
+
+/**
+ * The factor each passage's relevance is multiplied by, in [1 − RECENCY_SPAN, 1]: 1 for the newest of its
+ * near-equals, and 1 − SPAN × (1 − 0.5^(gap / half-life)) when its newest near-equal is `gap` days newer.
+ * All 1 when half-life ≤ 0 (recency off). Undated passages count as fresh, as in the reference.
+ */
+export function recencyFactors(items: Dated[], now: number, halfLifeDays: number): number[] {
+  if (halfLifeDays <= 0) return items.map(() => 1);
+  const ages = items.map((it) => {
+    const t = parseTimestamp(it.ts);
+    return t === null ? 0 : Math.max(0, now - t) / DAY_MS;
+  });
+  return items.map((it, i) => {
+    const age = ages[i] as number;
+    let gap = 0;
+    items.forEach((other, j) => {
+      const younger = age - (ages[j] as number);
+      if (younger > gap && other.relevance >= (1 - RECENCY_SPAN) * it.relevance) gap = younger;
+    });
+    return 1 - RECENCY_SPAN * (1 - 0.5 ** (gap / halfLifeDays));
+  });
 }

@@ -1,20 +1,26 @@
 /**
- * Bounded reranking: the fused pool is reranked best-first in small batches until a time budget runs out.
- * Reranked rows always rank above rows the budget did not reach (whose relevance is only their fused
- * score), so a slow machine gets fewer reranked rows, never a shuffled list.
+ * Bounded reranking and the final order. The pool (best retrieval relevance first) is reranked best-first
+ * in small batches until a time budget runs out. A reranked passage's relevance blends the cross-encoder's
+ * probability with its retrieval relevance, so a weakly calibrated or small reranker refines the order
+ * rather than overturning strong keyword and vector evidence. Reranked rows rank above rows the budget did
+ * not reach, so a slow machine gets fewer reranked rows, never a shuffled list.
  */
 
-/** A candidate with its fused score. */
+/** A candidate with its retrieval relevance in (0, 1]. */
 export interface PoolItem<T> {
   item: T;
-  fused: number;
+  relevance: number;
 }
 
-/** A ranked candidate: relevance in [0, 1], and whether the cross-encoder scored it. */
+/** A ranked candidate. */
 export interface Ranked<T> {
   item: T;
+  /** What the order comes from before recency, in (0, 1]. */
   relevance: number;
-  reranked: boolean;
+  /** Retrieval relevance (the legs' scores). */
+  retrieval: number;
+  /** The cross-encoder's probability, or null when the budget did not reach this row. */
+  rerank: number | null;
 }
 
 /** Options for one rerank. */
@@ -26,11 +32,17 @@ export interface RerankOptions<T> {
   /** Items per scoring call. */
   batch: number;
   now: () => number;
-  /** The fused score that maps to relevance 1 for rows left unreranked. */
-  maxFused: number;
 }
 
-/** Reranks `pool` (best fused first) within the budget. Output keeps reranked rows first, each group by relevance. */
+/** Share of a reranked passage's relevance that comes from the cross-encoder; the rest is retrieval. */
+export const RERANK_WEIGHT = 0.5;
+
+/** Blends a cross-encoder probability with retrieval relevance. */
+export function blendRelevance(rerank: number, retrieval: number): number {
+  return RERANK_WEIGHT * rerank + (1 - RERANK_WEIGHT) * retrieval;
+}
+
+/** Reranks `pool` (best first) within the budget. Output keeps reranked rows first, then the rest. */
 export async function rerankWithinBudget<T>(pool: PoolItem<T>[], o: RerankOptions<T>): Promise<Ranked<T>[]> {
   const start = o.now();
   const scored: Ranked<T>[] = [];
@@ -39,26 +51,36 @@ export async function rerankWithinBudget<T>(pool: PoolItem<T>[], o: RerankOption
     const slice = pool.slice(i, i + o.batch);
     const scores = await o.score(slice.map((p) => p.item));
     slice.forEach((p, j) => {
-      scored.push({ item: p.item, relevance: scores[j] ?? 0, reranked: true });
+      const ce = Math.min(1, Math.max(0, scores[j] ?? 0));
+      scored.push({
+        item: p.item,
+        relevance: blendRelevance(ce, p.relevance),
+        retrieval: p.relevance,
+        rerank: ce,
+      });
     });
     i += slice.length;
   }
   const rest = pool
     .slice(i)
-    .map((p) => ({ item: p.item, relevance: Math.min(1, p.fused / o.maxFused), reranked: false }));
+    .map((p) => ({ item: p.item, relevance: p.relevance, retrieval: p.relevance, rerank: null }));
   return [...scored, ...rest];
 }
 
 /**
- * Applies a weight (recency) and orders: reranked rows first, each group by weighted relevance; ties keep
- * their incoming order.
+ * Applies recency and orders: reranked rows first, each group by relevance × its recency factor (computed
+ * within the group, whose relevances share a scale); ties keep their incoming order.
  */
 export function orderByScore<T>(
   ranked: Ranked<T>[],
-  weight: (item: T) => number,
-): (Ranked<T> & { score: number })[] {
-  return ranked
-    .map((r, idx) => ({ ...r, score: r.relevance * weight(r.item), idx }))
-    .sort((a, b) => Number(b.reranked) - Number(a.reranked) || b.score - a.score || a.idx - b.idx)
-    .map(({ idx: _idx, ...r }) => r);
+  factors: (group: Ranked<T>[]) => number[],
+): (Ranked<T> & { score: number; weight: number })[] {
+  const groups = [ranked.filter((r) => r.rerank !== null), ranked.filter((r) => r.rerank === null)];
+  return groups.flatMap((g) => {
+    const f = factors(g);
+    return g
+      .map((r, idx) => ({ ...r, score: r.relevance * (f[idx] ?? 1), weight: f[idx] ?? 1, idx }))
+      .sort((a, b) => b.score - a.score || a.idx - b.idx)
+      .map(({ idx: _idx, ...r }) => r);
+  });
 }

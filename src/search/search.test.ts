@@ -1,39 +1,56 @@
 import { describe, expect, it } from "vitest";
 import { pickNeighbors } from "./neighbors.js";
-import { parseTimeBound, recencyWeight, withinTime } from "./recency.js";
-import { orderByScore, rerankWithinBudget } from "./rerank.js";
-import { fuseRrf, maxFusedScore } from "./rrf.js";
+import { parseTimeBound, RECENCY_SPAN, recencyFactors, withinTime } from "./recency.js";
+import { fuseEvidence, KEYWORD_WEIGHT, MIN_RELEVANCE, poolOf } from "./relevance.js";
+import { blendRelevance, orderByScore, rerankWithinBudget } from "./rerank.js";
 
-describe("fuseRrf", () => {
-  it("adds 1/(60 + rank) per list, so agreement between lists wins", () => {
-    const fused = fuseRrf([
-      ["a", "b", "c"],
-      ["c", "d"],
-    ]);
-    expect(fused.map((f) => f.id)).toEqual(["c", "a", "b", "d"]);
-    expect(fused[0]?.score).toBeCloseTo(1 / 62 + 1 / 60, 12);
-    expect(fused[1]?.score).toBeCloseTo(1 / 60, 12);
-    expect(maxFusedScore(2)).toBeCloseTo(2 / 60, 12);
+describe("fuseEvidence", () => {
+  const cand = (id: string, bm25: number | null, similarity: number | null, bestRank = 0) => ({
+    id,
+    bm25,
+    similarity,
+    foundBy: [],
+    bestRank,
   });
 
-  it("breaks ties by first appearance, deterministically", () => {
-    expect(fuseRrf([["x"], ["y"]]).map((f) => f.id)).toEqual(["x", "y"]);
-    expect(fuseRrf([["y"], ["x"]]).map((f) => f.id)).toEqual(["y", "x"]);
+  it("scores BM25 against the best BM25, so a clearly better keyword match stays clearly better", () => {
+    const e = fuseEvidence([cand("weak", 3, null), cand("strong", 12, null), cand("mid", 6, null)]);
+    expect(e.map((x) => x.id)).toEqual(["strong", "mid", "weak"]);
+    expect(e.map((x) => x.relevance)).toEqual([1, 0.5, 0.25]);
+  });
+
+  it("blends both legs where both could see a row, and judges a row without a vector by keyword alone", () => {
+    const e = fuseEvidence([
+      cand("both", 10, 0.8),
+      cand("vec-only", null, 0.4),
+      cand("no-vector-yet", 10, null),
+    ]);
+    const by = new Map(e.map((x) => [x.id, x]));
+    expect(by.get("both")?.relevance).toBeCloseTo(KEYWORD_WEIGHT + (1 - KEYWORD_WEIGHT), 9);
+    expect(by.get("vec-only")?.relevance).toBeCloseTo((1 - KEYWORD_WEIGHT) * 0.5, 9);
+    // Waiting for its vector is no reason to rank below an equal keyword match that has one.
+    expect(by.get("no-vector-yet")?.relevance).toBe(1);
+  });
+
+  it("never gives a found row 0", () => {
+    const e = fuseEvidence([cand("a", 5, 0.9), cand("b", null, -0.2)]);
+    expect(Math.min(...e.map((x) => x.relevance))).toBeGreaterThanOrEqual(MIN_RELEVANCE);
+  });
+
+  it("fills the rerank pool from every leg's head first", () => {
+    const cs = [
+      cand("k0", 9, null, 0),
+      cand("k1", 8, null, 1),
+      cand("k2", 7, null, 2),
+      cand("v0", null, 0.5, 0),
+    ];
+    expect(poolOf(cs, 2).map((c) => c.id)).toEqual(["k0", "v0"]);
+    expect(poolOf(cs, 9)).toHaveLength(4);
   });
 });
 
 describe("recency", () => {
   const now = Date.parse("2026-07-01T00:00:00Z");
-  it("halves a score every half-life, and ignores what it cannot date", () => {
-    expect(recencyWeight("2026-07-01T00:00:00Z", now, 30)).toBe(1);
-    expect(recencyWeight("2026-05-02T00:00:00Z", now, 30)).toBeCloseTo(0.25, 6);
-    expect(recencyWeight("2026-06-01T00:00:00+02:00", now, 30)).toBeCloseTo(0.5 ** (30.0833333 / 30), 4);
-    expect(recencyWeight("2027-01-01T00:00:00Z", now, 30)).toBe(1);
-    expect(recencyWeight("", now, 30)).toBe(1);
-    expect(recencyWeight("1776072558813", now, 30)).toBe(1);
-    expect(recencyWeight("2020-01-01T00:00:00Z", now, 0)).toBe(1);
-  });
-
   it("parses dates, timestamps and spans, and rejects the rest", () => {
     expect(parseTimeBound("2026-06-01", now)).toBe(Date.parse("2026-06-01T00:00:00Z"));
     expect(parseTimeBound("2026-06-01T12:00:00+02:00", now)).toBe(Date.parse("2026-06-01T10:00:00Z"));
@@ -49,10 +66,60 @@ describe("recency", () => {
   });
 });
 
-describe("rerankWithinBudget", () => {
-  const pool = ["a", "b", "c", "d", "e"].map((id, i) => ({ item: id, fused: 1 / (60 + i) }));
+describe("recencyFactors", () => {
+  const now = Date.parse("2026-07-01T00:00:00Z");
+  const ago = (days: number) => new Date(now - days * 86_400_000).toISOString();
 
-  it("reranks best-fused first and never lets an unreranked row rise above a reranked one", async () => {
+  it("puts the newer of two near-equal passages first, whatever the dates", () => {
+    for (const base of [0, 30, 400, 3000]) {
+      const items = [
+        { relevance: 1, ts: ago(base + 60) },
+        { relevance: 0.9, ts: ago(base) },
+      ];
+      const f = recencyFactors(items, now, 30);
+      expect(0.9 * (f[1] as number), `base ${base}`).toBeGreaterThan(1 * (f[0] as number));
+    }
+  });
+
+  it("never lets recency bury a clearly better passage", () => {
+    const items = [
+      { relevance: 1, ts: ago(5000) },
+      { relevance: 1 - RECENCY_SPAN - 0.01, ts: ago(0) },
+    ];
+    const f = recencyFactors(items, now, 30);
+    expect(f[1]).toBe(1);
+    expect(f[0] as number).toBeGreaterThanOrEqual(1 - RECENCY_SPAN);
+    expect(1 * (f[0] as number)).toBeGreaterThan((1 - RECENCY_SPAN - 0.01) * (f[1] as number));
+  });
+
+  it("is off at half-life 0, and counts undated passages as fresh", () => {
+    const items = [
+      { relevance: 1, ts: ago(100) },
+      { relevance: 1, ts: "" },
+    ];
+    expect(recencyFactors(items, now, 0)).toEqual([1, 1]);
+    const f = recencyFactors(items, now, 30);
+    expect(f[1]).toBe(1);
+    expect(f[0]).toBeLessThan(1);
+  });
+
+  it("weighs the age gap on the half-life's scale", () => {
+    const items = (gap: number) => [
+      { relevance: 1, ts: ago(200 + gap) },
+      { relevance: 1, ts: ago(200) },
+    ];
+    const f = (gap: number) => recencyFactors(items(gap), now, 30)[0] as number;
+    expect(f(30)).toBeCloseTo(1 - RECENCY_SPAN / 2, 9);
+    expect(f(2)).toBeGreaterThan(f(30));
+    expect(f(300)).toBeCloseTo(1 - RECENCY_SPAN, 2);
+  });
+});
+
+describe("rerankWithinBudget", () => {
+  const pool = ["a", "b", "c", "d", "e"].map((id, i) => ({ item: id, relevance: 1 - i * 0.1 }));
+  const fresh = (g: unknown[]) => g.map(() => 1);
+
+  it("reranks best first, blends the cross-encoder with retrieval, and keeps unreranked rows last", async () => {
     let t = 0;
     const ranked = await rerankWithinBudget(pool, {
       // Each call "takes" 10 ms; the budget allows two calls of two.
@@ -63,22 +130,22 @@ describe("rerankWithinBudget", () => {
       budgetMs: 15,
       batch: 2,
       now: () => t,
-      maxFused: maxFusedScore(1),
     });
-    expect(ranked.map((r) => [r.item, r.reranked])).toEqual([
+    expect(ranked.map((r) => [r.item, r.rerank !== null])).toEqual([
       ["a", true],
       ["b", true],
       ["c", true],
       ["d", true],
       ["e", false],
     ]);
-    const ordered = orderByScore(ranked, () => 1);
+    expect(ranked[1]?.relevance).toBeCloseTo(blendRelevance(0.9, 0.9), 9);
+    const ordered = orderByScore(ranked, fresh);
     expect(ordered.map((r) => r.item)).toEqual(["b", "a", "c", "d", "e"]);
-    // "e" has a higher fused-derived relevance than the reranked rows' 0.1, and still comes last.
-    expect(ordered[4]?.relevance).toBeGreaterThan(0.1);
+    // "e" has a higher relevance than some reranked rows, and still comes after every one of them.
+    expect(ordered[4]?.relevance).toBeGreaterThan(ordered[3]?.relevance as number);
   });
 
-  it("with no budget keeps the fused order, weighted", async () => {
+  it("with no budget keeps the retrieval order, weighted by recency, and scores are what the order comes from", async () => {
     const ranked = await rerankWithinBudget(pool, {
       score: async () => {
         throw new Error("must not be called");
@@ -86,15 +153,12 @@ describe("rerankWithinBudget", () => {
       budgetMs: 0,
       batch: 8,
       now: () => 0,
-      maxFused: maxFusedScore(1),
     });
-    expect(orderByScore(ranked, (i) => (i === "c" ? 2 : 1)).map((r) => r.item)).toEqual([
-      "c",
-      "a",
-      "b",
-      "d",
-      "e",
-    ]);
+    const ordered = orderByScore(ranked, (g) => g.map((r) => (r.item === "a" ? 0.8 : 1)));
+    expect(ordered.map((r) => r.item)).toEqual(["b", "a", "c", "d", "e"]);
+    const scores = ordered.map((r) => r.score);
+    expect(scores).toEqual([...scores].sort((x, y) => y - x));
+    expect(ordered[1]?.weight).toBe(0.8);
   });
 });
 

@@ -9,6 +9,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { localMemoryFor, ModelSession, type RecallOptions, recall } from "../../src/commands/index.js";
+import { RECENCY_SPAN } from "../../src/search/index.js";
 import { CLI, type CliEnv, runFunes } from "../helpers/cli.js";
 import { copyFixture, TEST_HUB_CACHE, tempDir } from "../helpers/fixtures.js";
 
@@ -211,8 +212,11 @@ describe("retrieval on a planted corpus", () => {
     const withRecency = await recall(memory, opts("flamingo migration plan approved", { k: 30 }), session);
     const score = (r: typeof withRecency, id: string) => r.hits.find((h) => h.turnUuid === id)?.score ?? 0;
     expect(withRecency.hits[0]?.turnUuid).toBe("new-1");
-    // A year old: about 12 half-lives.
-    expect(score(withRecency, "old-1")).toBeLessThan(score(withRecency, "new-1") / 1000);
+    // A year older than its equal: marked down by nearly the whole recency span, and by no more.
+    expect(score(withRecency, "old-1")).toBeLessThan(score(withRecency, "new-1") * (1 - RECENCY_SPAN * 0.99));
+    expect(score(withRecency, "old-1")).toBeGreaterThanOrEqual(
+      score(withRecency, "new-1") * (1 - RECENCY_SPAN),
+    );
     const flat = await recall(memory, opts("flamingo migration plan approved", { halfLifeDays: 0 }), session);
     expect(new Set(flat.hits.slice(0, 2).map((h) => h.turnUuid))).toEqual(new Set(["new-1", "old-1"]));
     expect(score(flat, "old-1")).toBeCloseTo(score(flat, "new-1"), 6);
