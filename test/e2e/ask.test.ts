@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, type CliEnv, runFunes } from "../helpers/cli.js";
 import { ROOT, TEST_HUB_CACHE, TRACES, tempDir } from "../helpers/fixtures.js";
 import { type ModelStub, startModelStub } from "../helpers/model-stubs.js";
+import { writeQualityCorpus } from "../helpers/quality-corpus.js";
 
 const BIN = join(ROOT, "node_modules", ".bin");
 const QUESTION = "how was the photo-realistic earth built with three.js?";
@@ -85,6 +86,34 @@ describe("funes ask", () => {
     );
     expect(main?.body.tools ?? []).toEqual([]);
     expect(transcripts(u.home)).toBe(before);
+  }, 60_000);
+
+  it("hands the agent an old answer first, ahead of newer look-alikes, before any model is present", async () => {
+    const corpus = writeQualityCorpus({
+      dir: join(t.dir, "old-answer"),
+      seed: 3,
+      perKind: 1,
+      kinds: ["old"],
+      distractors: 20,
+      memories: 1,
+      now: Date.now(),
+    });
+    const c = corpus.cases[0];
+    if (c === undefined) throw new Error("no case");
+    const old = {
+      ...u,
+      home: corpus.homes[0] as string,
+      funesHome: join(t.dir, "old-answer-funes"),
+      extra: { ...u.extra, HF_HUB_CACHE: join(t.dir, "none") },
+    };
+    expect((await runFunes(["index"], old)).code).toBe(0);
+    stub.requests.length = 0;
+    const r = await runFunes(["ask", "claude", c.query], old);
+    expect(r.code, r.stderr).toBe(0);
+    const prompt = stub.requests
+      .map((q) => JSON.stringify(q.body.messages) ?? "")
+      .find((m) => m.includes("RECALLED"));
+    expect(prompt?.match(/→ get (\S+)/)?.[1]).toBe(c.answerSession);
   }, 60_000);
 
   it("codex answers from the recalled passages it was given", async () => {
