@@ -7,6 +7,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: "forks",
     globalSetup: ["test/setup/build.ts"],
-    env: { LANCE_CPU_THREADS: "2", LANCEDB_LOG: "error" },
+    // No test starts the shared model server unless it asks for one (FUNES_SERVER=1).
+    env: { LANCE_CPU_THREADS: "2", LANCEDB_LOG: "error", FUNES_SERVER: "0" },
   },
 });

@@ -17,6 +17,7 @@ import { runModels } from "./run-models.js";
 import { runPush } from "./run-push.js";
 import { runRecall } from "./run-recall.js";
 import { runScrub } from "./run-scrub.js";
+import { runServer } from "./run-server.js";
 import { runStatus } from "./run-status.js";
 
 const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
@@ -171,6 +172,15 @@ async function main(argv: string[]): Promise<number> {
     .example("funes cache")
     .example("funes cache prune")
     .action((action, flags) => runCache(action, flags, cfg));
+  cli
+    .command(
+      "server [action]",
+      "The shared model server that keeps the embedder and reranker warm for CLI recalls and agents' MCP servers: status (default), start, stop",
+    )
+    .option("--json", "Print as JSON")
+    .example("funes server")
+    .example("funes server stop")
+    .action((action, flags) => runServer(action, flags, cfg));
   cli.help();
   cli.version(pkg.version);
   cli.parse(argv, { run: false });

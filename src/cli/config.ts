@@ -26,6 +26,8 @@ export interface CliConfig {
   funesCommand: string[];
   /** The environment agent CLIs run in. */
   env: Record<string, string | undefined>;
+  /** The shared model server: `FUNES_SERVER=0` turns it off; `FUNES_SERVER_IDLE` seconds until it exits. */
+  server: { enabled: boolean; idleMs: number };
 }
 
 function funesCommand(env: NodeJS.ProcessEnv): string[] {
@@ -95,5 +97,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): CliConfig {
     models: readModels(env, home),
     funesCommand: funesCommand(env),
     env: { ...env },
+    server: {
+      enabled: env.FUNES_SERVER !== "0",
+      idleMs: (Number(env.FUNES_SERVER_IDLE) > 0 ? Number(env.FUNES_SERVER_IDLE) : 600) * 1000,
+    },
   };
 }

@@ -1,8 +1,9 @@
 /**
  * `funes ask claude|codex <question…>`.
  */
-import { ask, DEFAULT_ASK_TIMEOUT_S, FunesError, listValues, ModelSession } from "../commands/index.js";
+import { ask, DEFAULT_ASK_TIMEOUT_S, FunesError, listValues } from "../commands/index.js";
 import type { CliConfig } from "./config.js";
+import { recallModels } from "./run-server.js";
 
 /** Flags of `funes ask`. */
 export interface AskFlags {
@@ -16,7 +17,7 @@ export async function runAsk(agent: unknown, words: unknown, flags: AskFlags, cf
   const timeoutS = flags.timeout === undefined ? DEFAULT_ASK_TIMEOUT_S : Number(flags.timeout);
   if (!Number.isFinite(timeoutS) || timeoutS <= 0)
     throw new FunesError("bad_input", `--timeout "${String(flags.timeout)}" is not a number of seconds`);
-  const models = new ModelSession(cfg.models);
+  const models = recallModels(cfg);
   const status = (text: string) => {
     if (cfg.stderrTty) process.stderr.write(`\r\x1b[2K${text}`);
   };

@@ -15,7 +15,7 @@ export async function runMcp(memory: unknown, cfg: CliConfig, version: string): 
   console.debug = toStderr;
   let session: ModelSession | null = null;
   const getSession = async () => {
-    session ??= new (await import("../commands/index.js")).ModelSession(cfg.models);
+    session ??= (await import("./run-server.js")).recallModels(cfg);
     return session;
   };
   const server = createMcpServer({

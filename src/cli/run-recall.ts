@@ -6,11 +6,11 @@ import {
   FunesError,
   formatRecallAgent,
   listValues,
-  ModelSession,
   recallMemories,
 } from "../commands/index.js";
 import type { CliConfig } from "./config.js";
 import { nonNegativeInt, nonNegativeNumber, positiveInt } from "./parse-args.js";
+import { recallModels } from "./run-server.js";
 
 /** Flags of `funes recall`. */
 export interface RecallFlags {
@@ -38,9 +38,7 @@ export async function runRecall(words: unknown[], flags: RecallFlags, cfg: CliCo
   if (query === "")
     throw new FunesError("bad_input", 'recall needs a query, e.g. funes recall "why did we pick lance"');
   const specs = listValues(flags.memory);
-  const models = new ModelSession(
-    flags.reranker === undefined ? cfg.models : { ...cfg.models, reranker: String(flags.reranker) },
-  );
+  const models = recallModels(cfg, flags.reranker);
   try {
     const result = await recallMemories(
       specs,

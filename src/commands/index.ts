@@ -26,7 +26,7 @@ export {
   indexSessions,
   type VectorSummary,
 } from "./index-sessions.js";
-export { type Loaded, ModelSession } from "./model-session.js";
+export { type Loaded, ModelSession, type ServerLink } from "./model-session.js";
 export { type ModelReport, modelsStatus, pullModels } from "./models.js";
 export { locateEmbedder, locateReranker, type ModelLocation, type ModelsConfig } from "./models-config.js";
 export {

@@ -1,14 +1,19 @@
 /**
  * Models loaded once per process and kept warm: the CLI makes one per command, the MCP server one for its
  * lifetime. Each model is loaded on first use; a missing or broken model is remembered as a reason, so
- * recall degrades to what it has without retrying every call.
+ * recall degrades to what it has without retrying every call. With a model server (models/model-server.ts)
+ * the models live in that shared process instead: this session starts it when none answers, uses it, and
+ * falls back to loading in-process whenever it cannot be reached or stops answering.
  */
 import {
   type Embedder,
   type LoadOptions,
   loadEmbedder,
   loadReranker,
+  ModelClient,
   ModelLoadError,
+  type ModelRef,
+  ModelServerError,
   type ModelSpec,
   type Reranker,
 } from "../models/index.js";
@@ -17,44 +22,115 @@ import { locateEmbedder, locateReranker, type ModelLocation, type ModelsConfig }
 /** A model, or why there is none. */
 export type Loaded<T> = { kind: "ready"; model: T; label: string } | { kind: "missing"; reason: string };
 
+/** How to reach (and start) the shared model server. */
+export interface ServerLink {
+  socketPath: string;
+  /** Starts a server in the background; returns at once. */
+  start: () => void;
+  /** How long to wait for a server just started to listen, ms. */
+  waitMs: number;
+}
+
 /** Lazily loaded embedder and reranker. */
 export class ModelSession {
   private embedderP: Promise<Loaded<Embedder>> | null = null;
   private rerankerP: Promise<Loaded<Reranker>> | null = null;
+  private clientP: Promise<ModelClient | null> | null = null;
+  private local: Promise<unknown>[] = [];
 
-  constructor(readonly config: ModelsConfig) {}
+  constructor(
+    readonly config: ModelsConfig,
+    private readonly server: ServerLink | null = null,
+  ) {}
 
   /** The embedder (loaded on first call). */
   embedder(): Promise<Loaded<Embedder>> {
-    this.embedderP ??= this.load(locateEmbedder(this.config), loadEmbedder);
+    this.embedderP ??= this.load(locateEmbedder(this.config), "embedder", loadEmbedder, (local, remote) => ({
+      dim: remote.dim,
+      embed: (texts) => remote.embed(texts).catch((err) => fallback(err, local, (m) => m.embed(texts))),
+      close: () => remote.close(),
+    }));
     return this.embedderP;
   }
 
   /** The configured reranker (loaded on first call). */
   reranker(): Promise<Loaded<Reranker>> {
-    this.rerankerP ??= this.load(locateReranker(this.config), loadReranker);
+    this.rerankerP ??= this.load(locateReranker(this.config), "reranker", loadReranker, (local, remote) => ({
+      score: (q, ps) => remote.score(q, ps).catch((err) => fallback(err, local, (m) => m.score(q, ps))),
+      close: () => remote.close(),
+    }));
     return this.rerankerP;
   }
 
-  private async load<T>(
+  /** Whether the models are served by a shared server (true once one answered). */
+  async served(): Promise<boolean> {
+    return (await this.clientP) != null;
+  }
+
+  private client(): Promise<ModelClient | null> {
+    const link = this.server;
+    if (link === null) return Promise.resolve(null);
+    this.clientP ??= (async () => {
+      const first = await ModelClient.connect(link.socketPath, 500);
+      if (first !== null) return first;
+      link.start();
+      const until = performance.now() + link.waitMs;
+      while (performance.now() < until) {
+        await new Promise((r) => setTimeout(r, 40));
+        const c = await ModelClient.connect(link.socketPath, 500);
+        if (c !== null) return c;
+      }
+      return null;
+    })();
+    return this.clientP;
+  }
+
+  private async load<T extends Embedder | Reranker>(
     loc: ModelLocation,
+    role: ModelRef["role"],
     loader: (dir: string, spec: ModelSpec, opts: LoadOptions) => Promise<T>,
+    wrap: (local: () => Promise<T>, remote: T) => T,
   ): Promise<Loaded<T>> {
     if (loc.kind === "missing") return { kind: "missing", reason: loc.reason };
+    const label = `${loc.spec.repo}@${loc.revision}`;
+    let localP: Promise<T> | null = null;
+    const local = () => {
+      if (localP === null) {
+        localP = loader(loc.dir, loc.spec, { threads: this.config.threads });
+        this.local.push(localP);
+      }
+      return localP;
+    };
     try {
-      const model = await loader(loc.dir, loc.spec, { threads: this.config.threads });
-      return { kind: "ready", model, label: `${loc.spec.repo}@${loc.revision}` };
+      const client = await this.client();
+      if (client !== null) {
+        const ref = { role, key: loc.spec.key, dir: loc.dir };
+        try {
+          const remote = (role === "embedder" ? await client.embedder(ref) : await client.reranker(ref)) as T;
+          return { kind: "ready", model: wrap(local, remote), label };
+        } catch (err) {
+          if (!(err instanceof ModelServerError)) throw err;
+        }
+      }
+      return { kind: "ready", model: await local(), label };
     } catch (err) {
       if (err instanceof ModelLoadError) return { kind: "missing", reason: err.message };
       throw err;
     }
   }
 
-  /** Releases whatever was loaded. */
+  /** Releases whatever was loaded here, and the connection to the server. */
   async close(): Promise<void> {
-    for (const p of [this.embedderP, this.rerankerP]) {
-      const m = p === null ? null : await p.catch(() => null);
-      if (m?.kind === "ready") await m.model.close();
+    for (const p of this.local) {
+      const m = (await p.catch(() => null)) as Embedder | Reranker | null;
+      await m?.close();
     }
+    (await this.clientP?.catch(() => null))?.close();
   }
+}
+
+/** A server call that failed in transport is done in-process instead; anything else is the caller's. */
+async function fallback<M, R>(err: unknown, local: () => Promise<M>, run: (m: M) => Promise<R>): Promise<R> {
+  if (!(err instanceof ModelServerError)) throw err;
+  return run(await local());
 }

@@ -5,6 +5,14 @@
  */
 export { type DownloadProgress, downloadModel, type HubAccess } from "./download.js";
 export { cachedCommit, cachedModelDir, missingFiles, repoCacheDir } from "./hf-cache.js";
+export { ModelClient, ModelServerError } from "./model-client.js";
+export {
+  type ModelRef,
+  modelSocketPath,
+  type ServeOptions,
+  type ServerStatus,
+  serveModels,
+} from "./model-server.js";
 export {
   EMBED_MAX_TOKENS,
   type Embedder,

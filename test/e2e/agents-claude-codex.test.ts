@@ -25,6 +25,7 @@ function user(name: string): CliEnv & { env: Record<string, string> } {
     HF_HUB_CACHE: TEST_HUB_CACHE,
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
     FAKE_KEY: "stub-key",
+    FUNES_SERVER: "0",
   };
   const funesHome = join(home, ".funes");
   return { home, funesHome, extra, env: { ...extra, HOME: home, FUNES_HOME: funesHome } };

@@ -128,6 +128,7 @@ describe("an old answer, before any model is present", () => {
         PATH: process.env.PATH ?? "",
         HOME: u.home,
         FUNES_HOME: u.funesHome,
+        FUNES_SERVER: "0",
         HF_HUB_CACHE: join(t.dir, "no-models"),
         HF_ENDPOINT: "http://127.0.0.1:9",
       },

@@ -341,6 +341,7 @@ describe("funes mcp", () => {
         PATH: process.env.PATH ?? "",
         HOME: env.home,
         FUNES_HOME: env.funesHome,
+        FUNES_SERVER: "0",
         HF_HUB_CACHE: TEST_HUB_CACHE,
         FUNES_THREADS: "1",
         // A Hub that refuses connections: a Hub memory degrades to the local one.

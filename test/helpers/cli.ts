@@ -30,6 +30,7 @@ export function startFunes(args: string[], env: CliEnv): ChildProcess {
       FUNES_HOME: env.funesHome,
       NO_COLOR: "1",
       FUNES_THREADS: "1",
+      FUNES_SERVER: "0",
       ...env.extra,
     },
     stdio: ["ignore", "pipe", "pipe"],

@@ -1,0 +1,299 @@
+/**
+ * A model server: one process per `$FUNES_HOME` that keeps the embedder and rerankers loaded and answers
+ * embed and score requests over a Unix socket, so a shell `funes recall` and every agent's MCP process
+ * share one warm copy instead of each loading ~500 MiB. Newline-delimited JSON, one request per line,
+ * answered in order. The socket file is owner-only (0600) in an owner-only folder: only this user (and
+ * root) can connect. Models are loaded from the folders the clients name, on first use, with the same
+ * loaders as in-process use; the server knows nothing of memories.
+ */
+
+import { createHash } from "node:crypto";
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
+import { createConnection, createServer, type Server, type Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import {
+  type Embedder,
+  type LoadOptions,
+  loadEmbedder,
+  loadReranker,
+  ModelLoadError,
+  type Reranker,
+} from "./runtime.js";
+import { EMBEDDER_SPEC, type ModelSpec, rerankerSpec } from "./specs.js";
+
+/** Which model a request is for: its role, spec key and folder. */
+export interface ModelRef {
+  role: "embedder" | "reranker";
+  key: string;
+  dir: string;
+}
+
+/** Requests a client sends. */
+export type ServerRequest =
+  | { id: number; op: "load"; model: ModelRef }
+  | { id: number; op: "embed"; model: ModelRef; texts: string[] }
+  | { id: number; op: "score"; model: ModelRef; query: string; passages: string[] }
+  | { id: number; op: "status" }
+  | { id: number; op: "stop" };
+
+/** What `status` reports. */
+export interface ServerStatus {
+  pid: number;
+  /** Epoch ms. */
+  startedAt: number;
+  requests: number;
+  /** Loaded models, `role key dir`. */
+  models: string[];
+  rssBytes: number;
+  /** Idle time before the server exits, ms. */
+  idleMs: number;
+}
+
+/** Replies, matched to requests by id. */
+export type ServerReply =
+  | { id: number; ok: true; dim?: number; vectors?: string; scores?: number[]; status?: ServerStatus }
+  | { id: number; ok: false; error: string; modelError: boolean };
+
+/** Unix socket paths are limited to ~108 bytes; longer homes get a socket under the temp folder. */
+const MAX_SOCKET_PATH = 100;
+
+/** Where the model server of `funesHome` listens. */
+export function modelSocketPath(funesHome: string): string {
+  const own = join(funesHome, "run", "models.sock");
+  if (Buffer.byteLength(own) <= MAX_SOCKET_PATH) return own;
+  const uid = typeof process.getuid === "function" ? process.getuid() : 0;
+  const tag = createHash("sha1").update(funesHome).digest("hex").slice(0, 16);
+  return join(tmpdir(), `funes-${uid}`, `${tag}.sock`);
+}
+
+/** Float32 vectors ↔ one base64 string (dim floats each). */
+export function packVectors(vs: Float32Array[]): string {
+  const out = Buffer.alloc(vs.reduce((n, v) => n + v.byteLength, 0));
+  let o = 0;
+  for (const v of vs) {
+    Buffer.from(v.buffer, v.byteOffset, v.byteLength).copy(out, o);
+    o += v.byteLength;
+  }
+  return out.toString("base64");
+}
+
+/** Inverse of packVectors. */
+export function unpackVectors(b64: string, dim: number): Float32Array[] {
+  const buf = Buffer.from(b64, "base64");
+  const all = new Float32Array(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength));
+  const out: Float32Array[] = [];
+  for (let i = 0; i + dim <= all.length; i += dim) out.push(all.slice(i, i + dim));
+  return out;
+}
+
+function specFor(ref: ModelRef): ModelSpec {
+  const spec =
+    ref.role === "embedder" ? (ref.key === EMBEDDER_SPEC.key ? EMBEDDER_SPEC : null) : rerankerSpec(ref.key);
+  if (spec === null) throw new ModelLoadError(`unknown ${ref.role} "${ref.key}"`);
+  return spec;
+}
+
+/** Options of a running server. */
+export interface ServeOptions {
+  socketPath: string;
+  load: LoadOptions;
+  /** Exit after this long without a request, ms. */
+  idleMs: number;
+  /** One line per event (start, load, stop), for the server's log. */
+  log: (line: string) => void;
+}
+
+/**
+ * Runs the server until it is stopped or idle. Resolves when it has shut down. Refuses to start (resolves
+ * at once, returning false) when another live server holds the socket.
+ */
+export async function serveModels(o: ServeOptions): Promise<boolean> {
+  mkdirSync(dirname(o.socketPath), { recursive: true, mode: 0o700 });
+  chmodSync(dirname(o.socketPath), 0o700);
+  const lock = `${o.socketPath}.pid`;
+  if (!takePidFile(lock)) return false;
+  if (existsSync(o.socketPath)) {
+    if (await answers(o.socketPath)) {
+      rmSync(lock, { force: true });
+      return false;
+    }
+    unlinkSync(o.socketPath);
+  }
+  const embedders = new Map<string, Promise<Embedder>>();
+  const rerankers = new Map<string, Promise<Reranker>>();
+  const startedAt = Date.now();
+  let requests = 0;
+  let idle: NodeJS.Timeout | null = null;
+  let busy = 0;
+  let server: Server | null = null;
+  const sockets = new Set<Socket>();
+  let stopped: () => void = () => {};
+  const done = new Promise<void>((r) => {
+    stopped = r;
+  });
+  const stop = (why: string) => {
+    if (server === null) return;
+    o.log(`stopping: ${why}`);
+    const s = server;
+    server = null;
+    s.close();
+    for (const sock of sockets) sock.destroy();
+    rmSync(o.socketPath, { force: true });
+    rmSync(lock, { force: true });
+    void Promise.all(
+      [...embedders.values(), ...rerankers.values()].map((p) => p.then((m) => m.close()).catch(() => {})),
+    ).then(() => stopped());
+  };
+  const touch = () => {
+    if (idle !== null) clearTimeout(idle);
+    idle = busy > 0 ? null : setTimeout(() => stop(`idle for ${Math.round(o.idleMs / 1000)} s`), o.idleMs);
+  };
+  const key = (ref: ModelRef) => `${ref.role} ${ref.key} ${ref.dir}`;
+  const embedder = (ref: ModelRef) => {
+    let p = embedders.get(key(ref));
+    if (p === undefined) {
+      o.log(`loading ${key(ref)}`);
+      p = loadEmbedder(ref.dir, specFor(ref), o.load);
+      embedders.set(key(ref), p);
+      p.catch(() => embedders.delete(key(ref)));
+    }
+    return p;
+  };
+  const reranker = (ref: ModelRef) => {
+    let p = rerankers.get(key(ref));
+    if (p === undefined) {
+      o.log(`loading ${key(ref)}`);
+      p = loadReranker(ref.dir, specFor(ref), o.load);
+      rerankers.set(key(ref), p);
+      p.catch(() => rerankers.delete(key(ref)));
+    }
+    return p;
+  };
+  const handle = async (req: ServerRequest): Promise<ServerReply> => {
+    requests++;
+    try {
+      switch (req.op) {
+        case "load":
+          if (req.model.role === "embedder")
+            return { id: req.id, ok: true, dim: (await embedder(req.model)).dim };
+          await reranker(req.model);
+          return { id: req.id, ok: true };
+        case "embed": {
+          const e = await embedder(req.model);
+          return { id: req.id, ok: true, dim: e.dim, vectors: packVectors(await e.embed(req.texts)) };
+        }
+        case "score":
+          return {
+            id: req.id,
+            ok: true,
+            scores: await (await reranker(req.model)).score(req.query, req.passages),
+          };
+        case "status":
+          return {
+            id: req.id,
+            ok: true,
+            status: {
+              pid: process.pid,
+              startedAt,
+              requests,
+              models: [...embedders.keys(), ...rerankers.keys()],
+              rssBytes: process.memoryUsage().rss,
+              idleMs: o.idleMs,
+            },
+          };
+        case "stop":
+          setImmediate(() => stop("asked to stop"));
+          return { id: req.id, ok: true };
+      }
+    } catch (err) {
+      return {
+        id: req.id,
+        ok: false,
+        error: err instanceof Error ? err.message : String(err),
+        modelError: err instanceof ModelLoadError,
+      };
+    }
+  };
+  server = createServer((sock) => {
+    sockets.add(sock);
+    sock.on("close", () => sockets.delete(sock));
+    sock.on("error", () => sock.destroy());
+    let buf = "";
+    let chain = Promise.resolve();
+    sock.setEncoding("utf8");
+    sock.on("data", (chunk: string) => {
+      buf += chunk;
+      let nl = buf.indexOf("\n");
+      while (nl >= 0) {
+        const line = buf.slice(0, nl);
+        buf = buf.slice(nl + 1);
+        nl = buf.indexOf("\n");
+        let req: ServerRequest;
+        try {
+          req = JSON.parse(line) as ServerRequest;
+        } catch {
+          sock.destroy();
+          return;
+        }
+        busy++;
+        touch();
+        chain = chain
+          .then(() => handle(req))
+          .then((reply) => {
+            if (!sock.destroyed) sock.write(`${JSON.stringify(reply)}\n`);
+          })
+          .finally(() => {
+            busy--;
+            touch();
+          });
+      }
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server?.once("error", reject);
+    server?.listen(o.socketPath, () => resolve());
+  });
+  chmodSync(o.socketPath, 0o600);
+  o.log(`listening on ${o.socketPath} (pid ${process.pid})`);
+  touch();
+  for (const sig of ["SIGTERM", "SIGINT"] as const) process.once(sig, () => stop(sig));
+  await done;
+  return true;
+}
+
+/** Exclusive pid file; a dead owner's file is taken over. */
+function takePidFile(path: string): boolean {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(path, String(process.pid), { flag: "wx", mode: 0o600 });
+      return true;
+    } catch {
+      const pid = Number(readFileSync(path, "utf8").trim());
+      if (Number.isInteger(pid) && pid > 0 && alive(pid)) return false;
+      rmSync(path, { force: true });
+    }
+  }
+  return false;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** True when something answers on the socket. */
+function answers(path: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = createConnection(path);
+    s.once("connect", () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.once("error", () => resolve(false));
+  });
+}

@@ -1,0 +1,111 @@
+/**
+ * The shared model server: started on demand by `funes recall`, answering later recalls with the same
+ * results as in-process models, owner-only, stopped by `funes server stop` or when idle, and never needed:
+ * with a dead or broken server the CLI answers in-process.
+ */
+import { copyFileSync, mkdirSync, rmSync, statSync } from "node:fs";
+import { createServer } from "node:net";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { modelSocketPath } from "../../src/models/index.js";
+import { type CliEnv, runFunes } from "../helpers/cli.js";
+import { TEST_HUB_CACHE, TRACES, tempDir } from "../helpers/fixtures.js";
+
+let t: { dir: string; cleanup: () => void };
+let u: CliEnv;
+const on = (extra: Record<string, string> = {}): CliEnv => ({
+  ...u,
+  extra: { ...u.extra, FUNES_SERVER: "1", ...extra },
+});
+
+interface Status {
+  running: boolean;
+  pid?: number;
+  requests?: number;
+  models?: string[];
+}
+const status = async (env: CliEnv): Promise<Status> =>
+  JSON.parse((await runFunes(["server", "status", "--json"], env)).stdout) as Status;
+
+const hits = async (env: CliEnv, q: string) => {
+  const r = await runFunes(["recall", q, "--json"], env);
+  expect(r.code, r.stderr).toBe(0);
+  return (JSON.parse(r.stdout) as { hits: { id: string; score: number }[] }).hits;
+};
+
+async function until(cond: () => Promise<boolean>, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await cond()) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return cond();
+}
+
+beforeAll(async () => {
+  t = tempDir();
+  const home = join(t.dir, "home");
+  const project = join(home, ".claude", "projects", "-home-dev-earth");
+  mkdirSync(project, { recursive: true });
+  copyFileSync(join(TRACES, "claude", "claude_session.jsonl"), join(project, "s.jsonl"));
+  u = { home, funesHome: join(home, ".funes"), extra: { HF_HUB_CACHE: TEST_HUB_CACHE } };
+  expect((await runFunes(["index", "--yes"], u)).code).toBe(0);
+});
+afterAll(async () => {
+  await runFunes(["server", "stop"], on());
+  t.cleanup();
+});
+
+describe("funes server", () => {
+  it("starts on the first recall that needs models, then answers later recalls with in-process results", async () => {
+    expect((await status(on())).running).toBe(false);
+    const local = await hits(u, "three.js earth textures");
+    const first = await hits(on(), "three.js earth textures");
+    const s1 = await status(on());
+    expect(s1.running).toBe(true);
+    expect(s1.models?.some((m) => m.startsWith("embedder "))).toBe(true);
+    expect(s1.models?.some((m) => m.startsWith("reranker "))).toBe(true);
+    const second = await hits(on(), "three.js earth textures");
+    const s2 = await status(on());
+    expect(s2.pid).toBe(s1.pid);
+    expect(s2.requests).toBeGreaterThan(s1.requests ?? 0);
+    for (const served of [first, second]) {
+      expect(served.map((h) => h.id)).toEqual(local.map((h) => h.id));
+      served.forEach((h, i) => {
+        expect(h.score).toBeCloseTo(local[i]?.score ?? -1, 5);
+      });
+    }
+  });
+
+  it("listens on an owner-only socket", () => {
+    const sock = modelSocketPath(u.funesHome);
+    expect(statSync(sock).mode & 0o777).toBe(0o600);
+    expect(statSync(dirname(sock)).mode & 0o777).toBe(0o700);
+  });
+
+  it("stops when asked, and recall still answers with it gone or broken", async () => {
+    const stop = await runFunes(["server", "stop"], on());
+    expect(stop.stdout).toContain("stopped");
+    expect(await until(async () => !(await status(on())).running, 5000)).toBe(true);
+    // Something that accepts connections and hangs up: the CLI falls back to its own models.
+    const sock = modelSocketPath(u.funesHome);
+    rmSync(sock, { force: true });
+    const liar = createServer((c) => c.destroy());
+    await new Promise<void>((r) => liar.listen(sock, r));
+    try {
+      const r = await runFunes(["recall", "three.js earth textures"], on());
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/→ get /);
+      expect(r.stdout).not.toMatch(/keyword-only/);
+    } finally {
+      await new Promise<void>((r) => liar.close(() => r()));
+    }
+  });
+
+  it("exits on its own when idle", async () => {
+    const idle = on({ FUNES_SERVER_IDLE: "1" });
+    expect((await runFunes(["server", "start"], idle)).code).toBe(0);
+    expect((await status(idle)).running).toBe(true);
+    expect(await until(async () => !(await status(idle)).running, 10_000)).toBe(true);
+  });
+});
