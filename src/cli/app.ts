@@ -3,22 +3,32 @@
  */
 import { readFileSync } from "node:fs";
 import { cac } from "cac";
-import { FunesError, type FunesErrorCode } from "../commands/index.js";
-import { UnknownHarnessError } from "../traces/index.js";
+import type { FunesErrorCode } from "../commands/index.js";
 import { readConfig } from "./config.js";
-import { runAdd, runRemove } from "./run-agents.js";
-import { runAsk } from "./run-ask.js";
-import { runCache } from "./run-cache.js";
-import { runCurate } from "./run-curate.js";
-import { runGet } from "./run-get.js";
-import { runIndex } from "./run-index.js";
-import { runMcp } from "./run-mcp.js";
-import { runModels } from "./run-models.js";
-import { runPush } from "./run-push.js";
-import { runRecall } from "./run-recall.js";
-import { runScrub } from "./run-scrub.js";
-import { runServer } from "./run-server.js";
-import { runStatus } from "./run-status.js";
+
+/**
+ * Each command's module is imported when that command runs: a `funes recall` from a shell loads Lance and
+ * the recall path, not the Hub client, the MCP SDK or the agent wiring.
+ */
+/** A command's runner, imported when the command runs. */
+function lazy<M, K extends keyof M>(load: () => Promise<M>, name: K): M[K] {
+  return (async (...args: unknown[]) =>
+    ((await load())[name] as (...a: unknown[]) => unknown)(...args)) as M[K];
+}
+const runAdd = lazy(() => import("./run-agents.js"), "runAdd");
+const runRemove = lazy(() => import("./run-agents.js"), "runRemove");
+const runAsk = lazy(() => import("./run-ask.js"), "runAsk");
+const runCache = lazy(() => import("./run-cache.js"), "runCache");
+const runCurate = lazy(() => import("./run-curate.js"), "runCurate");
+const runGet = lazy(() => import("./run-get.js"), "runGet");
+const runIndex = lazy(() => import("./run-index.js"), "runIndex");
+const runMcp = lazy(() => import("./run-mcp.js"), "runMcp");
+const runModels = lazy(() => import("./run-models.js"), "runModels");
+const runPush = lazy(() => import("./run-push.js"), "runPush");
+const runRecall = lazy(() => import("./run-recall.js"), "runRecall");
+const runScrub = lazy(() => import("./run-scrub.js"), "runScrub");
+const runServer = lazy(() => import("./run-server.js"), "runServer");
+const runStatus = lazy(() => import("./run-status.js"), "runStatus");
 
 const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
   version: string;
@@ -186,7 +196,10 @@ async function main(argv: string[]): Promise<number> {
   cli.parse(argv, { run: false });
   if (cli.matchedCommand === undefined) {
     if (cli.args.length > 0)
-      throw new FunesError("bad_input", `unknown command "${String(cli.args[0])}" — see funes --help`);
+      throw new (await import("../commands/index.js")).FunesError(
+        "bad_input",
+        `unknown command "${String(cli.args[0])}" — see funes --help`,
+      );
     if (!cli.options.help && !cli.options.version) cli.outputHelp();
     return 0;
   }
@@ -198,7 +211,11 @@ main(process.argv).then(
   (code) => {
     process.exitCode = code;
   },
-  (err: unknown) => {
+  async (err: unknown) => {
+    const [{ FunesError }, { UnknownHarnessError }] = await Promise.all([
+      import("../commands/index.js"),
+      import("../traces/index.js"),
+    ]);
     if (err instanceof FunesError) {
       process.stderr.write(`funes: ${err.message}\n`);
       process.exitCode = EXIT[err.code];

@@ -45,3 +45,11 @@ export function isUnreachable(err: unknown): boolean {
     e?.cause?.code !== undefined
   );
 }
+
+/**
+ * The Hub client library, imported on first use: commands that never talk to the Hub (a shell recall of
+ * the local memory) do not pay for loading it.
+ */
+export function hubLibrary(): Promise<typeof import("@huggingface/hub")> {
+  return import("@huggingface/hub");
+}

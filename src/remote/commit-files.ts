@@ -2,8 +2,7 @@
  * One Hub commit adding files, guarded by the parent commit it was computed from: if anyone committed
  * since, the Hub answers 412 and nothing is written (HubConflictError; the caller refreshes and retries).
  */
-import { commitIter } from "@huggingface/hub";
-import { type HubClient, httpStatus, hubParams, isUnreachable, quietly } from "./access.js";
+import { type HubClient, httpStatus, hubLibrary, hubParams, isUnreachable, quietly } from "./access.js";
 
 /** The head moved between reading it and committing. */
 export class HubConflictError extends Error {}
@@ -37,7 +36,7 @@ export async function commitFiles(o: {
   const sent = new Map<string, number>();
   try {
     const out = await quietly(async () => {
-      const it = commitIter({
+      const it = (await hubLibrary()).commitIter({
         repo: { type: "dataset", name: o.repo },
         branch: "main",
         parentCommit: o.parentCommit,

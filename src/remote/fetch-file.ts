@@ -4,8 +4,7 @@
  * already there costs no request. The client logs each download with console.debug, which would land on
  * stdout (the MCP channel): it is silenced for the call.
  */
-import { downloadFileToCacheDir } from "@huggingface/hub";
-import { type HubClient, hubParams, quietly } from "./access.js";
+import { type HubClient, hubLibrary, hubParams, quietly } from "./access.js";
 
 /** Downloads `path` at `sha` unless cached; returns the snapshot path. */
 export async function fetchToCache(
@@ -15,6 +14,7 @@ export async function fetchToCache(
   sha: string,
   path: string,
 ): Promise<string> {
+  const { downloadFileToCacheDir } = await hubLibrary();
   return quietly(() =>
     downloadFileToCacheDir({
       repo: { type: "dataset", name: repo },

@@ -1,8 +1,7 @@
 /**
  * The files under a folder of a dataset repo at one commit.
  */
-import { listFiles } from "@huggingface/hub";
-import { type HubClient, httpStatus, hubParams } from "./access.js";
+import { type HubClient, httpStatus, hubLibrary, hubParams } from "./access.js";
 
 /** A file in the repo: path, size, and the content id the cache keys it by. */
 export interface RemoteFile {
@@ -20,7 +19,7 @@ export async function listTree(
 ): Promise<RemoteFile[]> {
   const out: RemoteFile[] = [];
   try {
-    for await (const e of listFiles({
+    for await (const e of (await hubLibrary()).listFiles({
       repo: { type: "dataset", name: repo },
       revision: sha,
       path: folder,

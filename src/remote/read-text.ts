@@ -2,8 +2,7 @@
  * Reading a small text file of a repo at a commit straight into memory (not through the cache): the
  * dataset card, which changes with every push.
  */
-import { downloadFile } from "@huggingface/hub";
-import { type HubClient, hubParams } from "./access.js";
+import { type HubClient, hubLibrary, hubParams } from "./access.js";
 
 /** The file's text, or null when the repo has no such file. Other failures throw. */
 export async function readRepoText(
@@ -12,7 +11,7 @@ export async function readRepoText(
   sha: string,
   path: string,
 ): Promise<string | null> {
-  const blob = await downloadFile({
+  const blob = await (await hubLibrary()).downloadFile({
     repo: { type: "dataset", name: repo },
     path,
     revision: sha,

@@ -2,8 +2,7 @@
  * One request that is both the reachability probe and the head resolution: the dataset's info at `main`,
  * with its commit sha. Its outcome is the remote's state, decided here and nowhere else.
  */
-import { datasetInfo, modelInfo } from "@huggingface/hub";
-import { type HubClient, httpStatus, hubParams, isUnreachable } from "./access.js";
+import { type HubClient, httpStatus, hubLibrary, hubParams, isUnreachable } from "./access.js";
 
 /** What the Hub said about a dataset repo. */
 export type RepoHead =
@@ -29,7 +28,7 @@ export async function fetchRepoHead(client: HubClient, repo: string, revision = 
 /** True when `repo` is a model repo (for saying so when a dataset of that name is missing). */
 export async function isModelRepo(client: HubClient, repo: string): Promise<boolean> {
   try {
-    await modelInfo({ name: repo, ...hubParams(client, PROBE_TIMEOUT_MS) });
+    await (await hubLibrary()).modelInfo({ name: repo, ...hubParams(client, PROBE_TIMEOUT_MS) });
     return true;
   } catch {
     return false;
@@ -42,7 +41,7 @@ async function probeOnce(
   revision: string,
 ): Promise<RepoHead & { dropped?: boolean }> {
   try {
-    const info = await datasetInfo({
+    const info = await (await hubLibrary()).datasetInfo({
       name: repo,
       revision,
       additionalFields: ["sha"],
