@@ -265,6 +265,25 @@ export async function recall(
             `${open.length > 1 ? `${m.label}: ` : ""}this memory predates the harness facet — reindex it, or drop --harness`,
           );
     const withVectors = await Promise.all(open.map((m) => hasVectors(m.store)));
+    // With several memories each leg goes less deep (candidates / memories, at least 10): the pool still
+    // holds `candidates` rows across all of them.
+    const depth =
+      open.length === 1 ? opts.candidates : Math.max(10, Math.ceil(opts.candidates / open.length));
+    // Everything that needs no query vector starts now and overlaps loading the embedder and embedding the
+    // query: the keyword legs (Lance works on its own threads) and loading the reranker.
+    const rerankerP = opts.rerankBudgetMs > 0 ? models.reranker() : null;
+    const keywordP = Promise.all(
+      open.map((m, i) =>
+        keywordSearch(m.store.table, {
+          query: opts.query,
+          limit: depth,
+          where: filters.where,
+          vectors: withVectors[i] === true,
+        }),
+      ),
+    );
+    // Awaited below; marked handled so a failure while the embedder loads is not reported twice.
+    for (const p of [rerankerP, keywordP]) p?.catch(() => {});
     let qv: Float32Array | null = null;
     if (withVectors.some((v) => v)) {
       const emb = await models.embedder();
@@ -274,31 +293,20 @@ export async function recall(
     const home = new Map<string, OpenMemory>();
     const byId = new Map<string, HitRow>();
     const candidates = new Map<string, Candidate>();
-    // Every memory's legs run at once (Lance works on its own threads); results are taken in memory order.
-    // With several memories each leg goes less deep (candidates / memories, at least 10): the pool still
-    // holds `candidates` rows across all of them.
-    const depth =
-      open.length === 1 ? opts.candidates : Math.max(10, Math.ceil(opts.candidates / open.length));
-    const searched = await Promise.all(
-      open.map((m, i) => {
-        const v = withVectors[i] === true ? qv : null;
-        return Promise.all([
-          v !== null
-            ? m.ann && filters.where === undefined
-              ? annSearch(m.store.table, m.dir, v, depth).then(
-                  (hits) => hits ?? vectorSearch(m.store.table, v, depth, filters.where),
-                )
-              : vectorSearch(m.store.table, v, depth, filters.where)
-            : null,
-          keywordSearch(m.store.table, {
-            query: opts.query,
-            limit: depth,
-            where: filters.where,
-            vectors: v !== null,
-          }),
-        ]);
-      }),
-    );
+    const [keywordLegs, vectorLegs] = await Promise.all([
+      keywordP,
+      Promise.all(
+        open.map((m, i) => {
+          const v = withVectors[i] === true ? qv : null;
+          if (v === null) return null;
+          return m.ann && filters.where === undefined
+            ? annSearch(m.store.table, m.dir, v, depth).then(
+                (hits) => hits ?? vectorSearch(m.store.table, v, depth, filters.where),
+              )
+            : vectorSearch(m.store.table, v, depth, filters.where);
+        }),
+      ),
+    ]);
     const candidate = (r: HitRow, m: OpenMemory, rank: number): Candidate => {
       let c = candidates.get(r.id);
       if (c === undefined) {
@@ -311,7 +319,8 @@ export async function recall(
       return c;
     };
     for (const [i, m] of open.entries()) {
-      const [vec, kw] = searched[i] ?? [null, []];
+      const vec = vectorLegs[i] ?? null;
+      const kw = keywordLegs[i] ?? [];
       for (const [rank, r] of (vec ?? []).entries()) {
         const c = candidate(r, m, rank);
         c.similarity = Math.max(c.similarity ?? -1, r.similarity);
@@ -329,7 +338,7 @@ export async function recall(
     const pool = poolOf(evidence, opts.candidates)
       .map((e) => ({ item: byId.get(e.id) as HitRow, relevance: e.relevance }))
       .filter((p) => withinTime(p.item.ts, filters.since, filters.until));
-    const reranker = opts.rerankBudgetMs > 0 && pool.length > 0 ? await models.reranker() : null;
+    const reranker = rerankerP !== null && pool.length > 0 ? await rerankerP : null;
     if (reranker?.kind === "missing") notes.push(`note: not reranked — ${reranker.reason}`);
     const budget = reranker?.kind === "ready" ? opts.rerankBudgetMs : 0;
     const ranked = await rerankWithinBudget(pool, {
