@@ -2,7 +2,8 @@
  * `npm run bench`: figures for the issues' performance goals, on a synthetic history made of the real
  * fixture sessions replicated under new ids. Prints a table; nothing here is a pass/fail test.
  *
- * `npm run bench -- --quality` prints only the retrieval-quality table (quick).
+ * `npm run bench -- --quality` prints only the retrieval-quality table, `-- --latency` only the shell and
+ * MCP latency figures (each a few minutes).
  *
  * Index (text first): throughput in chunks/s over a cold `funes index` of ≥ 100k chunks (goal ≥ 3,000/s on
  * 2 cores), its peak RSS (goal ≤ 1.5 GB), disk bytes per chunk, Lance fragments, and keyword query latency.
@@ -17,6 +18,7 @@ import { CLI } from "../test/helpers/cli.js";
 import { ROOT } from "../test/helpers/fixtures.js";
 import { writeSyntheticHistory } from "../test/helpers/synth.js";
 import { benchHooks } from "./hooks-bench.js";
+import { benchLatency } from "./latency-bench.js";
 import { BENCH_HUB, benchModels, ensureBenchModels, type Row } from "./models-bench.js";
 import { benchQuality } from "./quality-bench.js";
 import { benchRecall } from "./recall-bench.js";
@@ -47,11 +49,24 @@ function pct(xs: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? Number.NaN;
 }
 
+function printRows(title: string, rows: Row[]): void {
+  const w = Math.max(...rows.map((r) => r[0].length));
+  process.stdout.write(`\n${title}\n`);
+  for (const [k, v, goal] of rows)
+    process.stdout.write(`  ${k.padEnd(w)}  ${v}${goal ? `   (goal ${goal})` : ""}\n`);
+}
+
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "funes-bench-"));
-  if (process.argv.includes("--quality")) {
+  const only = process.argv.includes("--quality")
+    ? "quality"
+    : process.argv.includes("--latency")
+      ? "latency"
+      : null;
+  if (only !== null) {
     try {
-      process.stdout.write(await benchQuality(dir));
+      if (only === "quality") process.stdout.write(await benchQuality(dir));
+      else printRows("funes benchmark — shell and MCP latency", await benchLatency(dir));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -197,10 +212,8 @@ async function main(): Promise<void> {
     rows.push(...(await benchRemote({ home, funesHome, tinyHub, benchHub: BENCH_HUB, dir })));
     rows.push(...(await benchHooks()));
     rows.push(...(await benchModels()));
-    const w = Math.max(...rows.map((r) => r[0].length));
-    process.stdout.write("\nfunes benchmark — local index (text first), vectors and models\n");
-    for (const [k, v, goal] of rows)
-      process.stdout.write(`  ${k.padEnd(w)}  ${v}${goal ? `   (goal ${goal})` : ""}\n`);
+    rows.push(...(await benchLatency(dir)));
+    printRows("funes benchmark — local index (text first), vectors and models", rows);
     process.stdout.write(await benchQuality(dir));
   } finally {
     rmSync(dir, { recursive: true, force: true });
