@@ -38,6 +38,11 @@ export function indexReporter(
         case "text-index":
           line(e.action === "built" ? "built the text search index" : "rebuilt the text search index");
           break;
+        case "vector-index":
+          line(
+            `built the vector index (${e.seconds.toFixed(1)} s, once: later rows join it as the memory is compacted)`,
+          );
+          break;
         case "keyword-only":
           line(`note: keyword-only for now (no vectors): ${e.reason}`);
           break;

@@ -68,6 +68,7 @@ export type IndexEvent =
   | { kind: "redacted"; sessionId: string; counts: Record<string, number> }
   | { kind: "state-discarded"; path: string }
   | { kind: "text-index"; action: "built" | "rebuilt" }
+  | { kind: "vector-index"; seconds: number }
   | { kind: "keyword-only"; reason: string }
   | { kind: "embedding"; done: number; total: number; rate: number };
 
@@ -285,6 +286,12 @@ async function embedPending(
     // Vector writes rewrite rows, which leaves them outside the text index until it is rebuilt.
     const action = await store.maintainTextIndex();
     if (action !== "current") emit({ kind: "text-index", action });
+    // A large memory's vector index is built once every row has its vector (compaction keeps it current).
+    if (r.remaining === 0) {
+      const t0 = performance.now();
+      if ((await store.maintainVectorIndex()) === "built")
+        emit({ kind: "vector-index", seconds: (performance.now() - t0) / 1000 });
+    }
     return {
       model: `${where.spec.repo}@${where.revision}`,
       embedded: r.embedded,

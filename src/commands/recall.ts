@@ -254,7 +254,12 @@ export async function recall(
   const targets = Array.isArray(target) ? target : [target];
   const harness = checkOptions(opts);
   const filters = buildFilters(opts, harness);
+  const T0 = performance.now();
+  const T = (l: string) => {
+    if (process.env.TIMING) console.error(l, (performance.now() - T0).toFixed(1));
+  };
   const { open, warnings } = await openAll(targets);
+  T("open");
   try {
     const notes: string[] = [...targets.flatMap((t) => t.notes), ...warnings];
     if (harness !== null)
@@ -265,6 +270,7 @@ export async function recall(
             `${open.length > 1 ? `${m.label}: ` : ""}this memory predates the harness facet — reindex it, or drop --harness`,
           );
     const withVectors = await Promise.all(open.map((m) => hasVectors(m.store)));
+    T("hasVectors");
     // With several memories each leg goes less deep (candidates / memories, at least 10): the pool still
     // holds `candidates` rows across all of them.
     const depth =
@@ -290,6 +296,7 @@ export async function recall(
       if (emb.kind === "ready") qv = ((await emb.model.embed([opts.query]))[0] as Float32Array) ?? null;
       else notes.push(`note: keyword-only recall — ${emb.reason}`);
     }
+    T("embedded");
     const home = new Map<string, OpenMemory>();
     const byId = new Map<string, HitRow>();
     const candidates = new Map<string, Candidate>();
@@ -301,9 +308,10 @@ export async function recall(
           if (v === null) return null;
           return m.ann && filters.where === undefined
             ? annSearch(m.store.table, m.dir, v, depth).then(
-                (hits) => hits ?? vectorSearch(m.store.table, v, depth, filters.where),
+                (hits) =>
+                  hits ?? vectorSearch(m.store.table, { vector: v, limit: depth, where: filters.where }),
               )
-            : vectorSearch(m.store.table, v, depth, filters.where);
+            : vectorSearch(m.store.table, { vector: v, limit: depth, where: filters.where });
         }),
       ),
     ]);
@@ -333,6 +341,7 @@ export async function recall(
         if (!c.foundBy.includes("keyword")) c.foundBy.push("keyword");
       }
     }
+    T("legs");
     const evidence = fuseEvidence([...candidates.values()]);
     const found = new Map(evidence.map((e) => [e.id, e]));
     const pool = poolOf(evidence, opts.candidates)
@@ -360,6 +369,7 @@ export async function recall(
         opts.halfLifeDays,
       ),
     ).slice(0, opts.k);
+    T("ranked");
     const around: HitRow[] = [];
     if (opts.neighbors > 0)
       for (const m of open) {
@@ -399,6 +409,7 @@ export async function recall(
         })),
       };
     });
+    T("neighbours");
     return { memory: open.map((m) => m.label).join(", "), notes, hits };
   } finally {
     for (const m of open) m.store.close();

@@ -92,17 +92,22 @@ export async function hasHarnessColumn(table: Table): Promise<boolean> {
  */
 export const EXACT_SEARCH_MAX_ROWS = 400_000;
 
+/** What a vector search looks for. */
+export interface VectorQuery {
+  vector: Float32Array;
+  limit: number;
+  where?: string | undefined;
+  /** Rows up to which the scan is exact whatever indexes exist (default EXACT_SEARCH_MAX_ROWS). */
+  exactMaxRows?: number;
+}
+
 /**
  * Nearest rows by dot product of normalised vectors; rows without a vector are skipped. An exact scan up to
  * EXACT_SEARCH_MAX_ROWS; past that, the vector index if there is one, with its candidates re-ranked exactly.
  */
-export async function vectorSearch(
-  table: Table,
-  vector: Float32Array,
-  limit: number,
-  where?: string,
-): Promise<VectorHit[]> {
-  const exact = (await table.countRows()) <= EXACT_SEARCH_MAX_ROWS;
+export async function vectorSearch(table: Table, vq: VectorQuery): Promise<VectorHit[]> {
+  const { vector, limit, where } = vq;
+  const exact = (await table.countRows()) <= (vq.exactMaxRows ?? EXACT_SEARCH_MAX_ROWS);
   let q = table
     .query()
     .nearestTo(vector)

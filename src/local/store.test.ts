@@ -169,7 +169,7 @@ describe("LocalStore", () => {
       const indices = await again?.table.listIndices();
       expect(indices?.find((i) => i.name === VECTOR_INDEX)?.indexType).toBe("IvfPq");
       // Our reads stay exact at this size.
-      const ours = again === null ? [] : await vectorSearch(again.table, probe, 3);
+      const ours = again === null ? [] : await vectorSearch(again.table, { vector: probe, limit: 3 });
       expect(ours[0]?.id).toBe("id-42");
       again?.close();
       const old = createRequire(import.meta.url)("lancedb030");
@@ -186,6 +186,41 @@ describe("LocalStore", () => {
       expect(hits[0]?.id).toBe("id-42");
       table.close();
       db.close();
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it("gives a large memory its own vector index once, which finds what an exact scan finds", async () => {
+    const t = tempDir();
+    try {
+      const store = await LocalStore.openOrCreate(t.dir);
+      const n = 3000;
+      await store.append(Array.from({ length: n }, (_, i) => chunk(i, `row ${i}`)));
+      // Every tenth row still waits for its vector.
+      const vectors = unitVectors(n, 11);
+      for (let i = 0; i < n; i += 10) vectors.delete(`id-${i}`);
+      await writeVectors(store.table, vectors);
+      expect(await store.maintainVectorIndex()).toBe("small");
+      expect(await store.maintainVectorIndex(1000)).toBe("built");
+      expect(await store.maintainVectorIndex(1000)).toBe("current");
+      // A row added after the build is found too (the index's unindexed tail is scanned exactly).
+      await store.append([chunk(n, "late row")]);
+      const late = unitVectors(1, 99).values().next().value as Float32Array;
+      await writeVectors(store.table, new Map([[`id-${n}`, late]]));
+      let agree = 0;
+      const probes = [...vectors.values()].slice(0, 10);
+      for (const v of probes) {
+        const exact = await vectorSearch(store.table, { vector: v, limit: 20 });
+        const ann = await vectorSearch(store.table, { vector: v, limit: 20, exactMaxRows: 1000 });
+        agree += ann.filter((h) => exact.some((e) => e.id === h.id)).length;
+        expect(ann[0]?.similarity).toBeCloseTo(1, 4);
+        expect(ann.some((h) => Number(h.id.slice(3)) % 10 === 0 && h.id !== `id-${n}`)).toBe(false);
+      }
+      expect(agree / (probes.length * 20)).toBeGreaterThanOrEqual(0.95);
+      const found = await vectorSearch(store.table, { vector: late, limit: 1, exactMaxRows: 1000 });
+      expect(found[0]?.id).toBe(`id-${n}`);
+      store.close();
     } finally {
       t.cleanup();
     }

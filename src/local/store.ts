@@ -7,6 +7,7 @@ import { join } from "node:path";
 import type { Connection, Table } from "@lancedb/lancedb";
 import type { Chunk } from "../chunk/index.js";
 import { lancedb } from "./arrow.js";
+import { EXACT_SEARCH_MAX_ROWS } from "./queries.js";
 import { chunksToArrow } from "./rows.js";
 import { chunkSchema, EMBEDDING_MODEL, TABLE_NAME, VECTOR_DIM } from "./schema.js";
 import { sqlString } from "./sql.js";
@@ -22,6 +23,8 @@ const TEXT_REINDEX_MIN_ROWS = 20_000;
 const TEXT_REINDEX_SHARE = 0.25;
 /** Rows up to which a memory is compacted as soon as it holds more than 8 fragments. */
 const COMPACT_SMALL_ROWS = 300_000;
+/** The local memory's vector index. */
+const LOCAL_VECTOR_INDEX = "vector_idx";
 
 /** Chunk and session counts of one harness. */
 export interface HarnessCounts {
@@ -165,6 +168,23 @@ export class LocalStore {
     if (st.fragmentStats.numFragments <= most) return false;
     await this.table.optimize();
     return true;
+  }
+
+  /**
+   * Past EXACT_SEARCH_MAX_ROWS rows an exact vector scan costs more than a recall should (≈ 40 ms per 100k
+   * rows on 2 cores), so the memory gets an IVF_RQ index (4-bit, L2 like the reference's IVF_PQ, so one
+   * query path serves both), searched with exact re-ranking of 10x the candidates; rows added later are
+   * scanned exactly until compaction folds them into it. Built once, in about a second per 35k rows;
+   * never rebuilt here. Returns what it did.
+   */
+  async maintainVectorIndex(minRows = EXACT_SEARCH_MAX_ROWS): Promise<"built" | "current" | "small"> {
+    if ((await this.table.countRows()) <= minRows) return "small";
+    if ((await this.table.listIndices()).some((i) => i.columns.includes("vector"))) return "current";
+    await this.table.createIndex("vector", {
+      config: lancedb.Index.ivfRq({ distanceType: "l2", numBits: 4 }),
+      name: LOCAL_VECTOR_INDEX,
+    });
+    return "built";
   }
 
   /** The `owner/name` this memory is the project memory of (schema metadata `project`), or null. */
