@@ -3,7 +3,7 @@
  * fixture sessions replicated under new ids. Prints a table; nothing here is a pass/fail test.
  *
  * `npm run bench -- --quality` prints only the retrieval-quality table, `-- --latency` only the shell and
- * MCP latency figures (each a few minutes).
+ * MCP latency figures (each a few minutes), `-- --scale` the cost curve at 10k, 100k and 1M chunks (long).
  *
  * Index (text first): throughput in chunks/s over a cold `funes index` of ≥ 100k chunks (goal ≥ 3,000/s on
  * 2 cores), its peak RSS (goal ≤ 1.5 GB), disk bytes per chunk, Lance fragments, and keyword query latency.
@@ -23,6 +23,7 @@ import { BENCH_HUB, benchModels, ensureBenchModels, type Row } from "./models-be
 import { benchQuality } from "./quality-bench.js";
 import { benchRecall } from "./recall-bench.js";
 import { benchRemote } from "./remote-bench.js";
+import { benchScale } from "./scale-bench.js";
 
 const COPIES = Number(process.env.BENCH_COPIES ?? 75);
 
