@@ -35,8 +35,8 @@ export interface BackfillResult {
   seconds: number;
 }
 
-/** Texts embedded per step (one embedder call group). */
-const STEP = 64;
+/** Texts embedded per step (one embedder call, batched by length inside it; the budget is checked between steps). */
+const STEP = 128;
 /** Vectors written per commit: few commits (fragments), and little lost work if killed. */
 const WRITE_EVERY = 1024;
 

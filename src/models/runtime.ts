@@ -34,8 +34,13 @@ export interface LoadOptions {
 export const EMBED_MAX_TOKENS = 512;
 /** Tokens a query+passage pair is cut to for reranking (keeps 30 pairs under a second on 2 cores). */
 export const RERANK_MAX_TOKENS = 256;
-/** Texts per embedder call; similar lengths are batched together so padding wastes little. */
-const EMBED_BATCH = 8;
+/**
+ * Embedder calls are batched by size, not count: texts are sorted by length and a batch takes texts while
+ * (texts × the longest one's length) stays within what 8 full chunks would cost, up to 32 texts. Short
+ * texts (most tool calls and replies) then run 16–32 to a call, long ones 8, and padding wastes little.
+ */
+const EMBED_BATCH_CHARS = 8 * 1200;
+const EMBED_BATCH_MAX = 32;
 /** Pairs per reranker call: as fast as one big batch, with far less peak memory. */
 const RERANK_BATCH = 8;
 
@@ -131,8 +136,16 @@ export async function loadEmbedder(
         .map((_, i) => i)
         .sort((a, b) => (texts[a] as string).length - (texts[b] as string).length);
       const out: Float32Array[] = new Array(texts.length);
-      for (let i = 0; i < order.length; i += EMBED_BATCH) {
-        const idx = order.slice(i, i + EMBED_BATCH);
+      for (let i = 0; i < order.length; ) {
+        let end = i + 1;
+        while (
+          end < order.length &&
+          end - i < EMBED_BATCH_MAX &&
+          (end - i + 1) * Math.max(1, (texts[order[end] as number] as string).length) <= EMBED_BATCH_CHARS
+        )
+          end++;
+        const idx = order.slice(i, end);
+        i = end;
         const vecs = await run(idx.map((k) => texts[k] as string));
         idx.forEach((k, j) => {
           out[k] = vecs[j] as Float32Array;
