@@ -89,6 +89,9 @@ export function hubLocation(spec: string, ctx: ReadContext): HubLocation {
 
 /** Publishes the local memory to a Hub memory. */
 export async function pushMemory(opts: PushOptions, ctx: ReadContext): Promise<PushSummary> {
+  // An empty selection is a mistake in the caller's list, never a request for the whole memory.
+  if (opts.sessions !== undefined && opts.sessions.length === 0)
+    throw new FunesError("bad_input", "--sessions names no session — give one or more session ids");
   const loc = hubLocation(opts.spec, ctx);
   const client = { hubUrl: ctx.models.hubUrl, token: ctx.models.token };
   const head = await fetchRepoHead(client, loc.repo);
