@@ -3,7 +3,7 @@
  */
 import { readFileSync } from "node:fs";
 import { cac } from "cac";
-import { FunesError, type FunesErrorCode } from "../commands/index.js";
+import { FunesError, type FunesErrorCode, safeText } from "../commands/index.js";
 import { UnknownHarnessError } from "../traces/index.js";
 import { readConfig } from "./config.js";
 import { runAdd, runRemove } from "./run-agents.js";
@@ -190,7 +190,8 @@ main(process.argv).then(
   },
   (err: unknown) => {
     if (err instanceof FunesError) {
-      process.stderr.write(`funes: ${err.message}\n`);
+      // Messages may name a stranger's files or ids: no control character reaches the terminal raw.
+      process.stderr.write(`funes: ${safeText(err.message)}\n`);
       process.exitCode = EXIT[err.code];
     } else if (err instanceof UnknownHarnessError) {
       process.stderr.write(`funes: ${err.message}\n`);
