@@ -7,8 +7,19 @@ const ESC = "\u001b";
 const BEL = "\u0007";
 
 /** Any character a terminal acts on: C0 but \n and \t, DEL, C1, bidi controls, line separators. */
-const RAW_CONTROL =
-  /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/;
+const RAW_CONTROL = {
+  test: (s: string) =>
+    [...s].some((c) => {
+      const n = c.codePointAt(0) ?? 0;
+      return (
+        (n < 0x20 && n !== 0x09 && n !== 0x0a) ||
+        (n >= 0x7f && n <= 0x9f) ||
+        [0x61c, 0x200e, 0x200f, 0x2028, 0x2029].includes(n) ||
+        (n >= 0x202a && n <= 0x202e) ||
+        (n >= 0x2066 && n <= 0x2069)
+      );
+    }),
+};
 
 const attacks = [
   `${ESC}]52;c;${Buffer.from("rm -rf ~").toString("base64")}${BEL}`, // OSC 52 clipboard write
@@ -25,7 +36,7 @@ describe("safe text", () => {
   it("shows every control sequence escaped and keeps newlines and tabs", () => {
     for (const a of attacks) {
       const out = safeText(`before\n\t${a}\nafter`);
-      expect(out, JSON.stringify(a)).not.toMatch(RAW_CONTROL);
+      expect(out, JSON.stringify(a)).toSatisfy((o: string) => !RAW_CONTROL.test(o));
       expect(out.startsWith("before\n\t")).toBe(true);
       expect(out.endsWith("\nafter")).toBe(true);
     }
@@ -89,7 +100,7 @@ describe("the agent formats", () => {
     expect(lines[1]).toBe(
       "  → get '$(touch x)\\n  → get a b --memory other' turn-1 --memory hf://datasets/evil/inject",
     );
-    expect(out).not.toMatch(RAW_CONTROL);
+    expect(out).toSatisfy((o: string) => !RAW_CONTROL.test(o));
     expect(out).toContain("passage \\x1b]52;c;aGk=\\x07 end");
   });
 
