@@ -5,7 +5,7 @@ import { tempDir } from "../../test/helpers/fixtures.js";
 import { listCachedMemories, pruneCache } from "./inventory.js";
 
 describe("cache prune", () => {
-  it("keeps each memory's newest view and its side index, and removes older ones with theirs", () => {
+  it("keeps each memory's newest view and its side index, and removes older ones with theirs", async () => {
     const t = tempDir();
     try {
       const root = join(t.dir, "views", "acme--kb", "_root");
@@ -20,7 +20,7 @@ describe("cache prune", () => {
       view("b".repeat(40), 2_000);
       const [memory] = listCachedMemories(join(t.dir, "views"));
       expect(memory?.views.map((v) => v.sha)).toEqual(["b".repeat(40), "a".repeat(40)]);
-      const r = pruneCache(join(t.dir, "views"), join(t.dir, "hub"));
+      const r = await pruneCache(join(t.dir, "views"), join(t.dir, "hub"));
       expect(r.views).toBe(1);
       expect(existsSync(join(root, "b".repeat(40)))).toBe(true);
       expect(existsSync(join(root, `${"b".repeat(40)}.ann`))).toBe(true);

@@ -32,6 +32,7 @@ const EXIT: Record<FunesErrorCode, number> = {
   incompatible_memory: 1,
   bad_input: 2,
   unreachable: 1,
+  refused_memory: 1,
 };
 
 async function main(argv: string[]): Promise<number> {
@@ -168,7 +169,9 @@ async function main(argv: string[]): Promise<number> {
       "Show the Hub memories read on this machine (status), or remove their older copies (prune)",
     )
     .option("--json", "Print as JSON")
+    .option("--verify", "Re-check every cached file against the hash recorded when it was fetched")
     .example("funes cache")
+    .example("funes cache --verify")
     .example("funes cache prune")
     .action((action, flags) => runCache(action, flags, cfg));
   cli.help();

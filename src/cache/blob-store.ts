@@ -1,0 +1,164 @@
+/**
+ * Blobs of Hub memories in the standard Hugging Face cache (`datasets--o--n/blobs/<etag>`, with
+ * `snapshots/<sha>/<path>` links to them), shared with Python tools and Rust funes. Nothing enters the
+ * cache unchecked: a download streams into a file of its own (so any number of processes can fetch the
+ * same blob at once), is hashed as it arrives, and is renamed into place only when its size and hash are
+ * what the Hub lists (LFS sha256, else git blob sha). A blob already cached is hashed again before a new
+ * view uses it, so a damaged copy is fetched again instead of served.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import {
+  createReadStream,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  readlinkSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+} from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { type HubClient, openDownload, type RemoteFile } from "../remote/index.js";
+
+/** A downloaded or cached file does not hash to what the Hub lists for it, even after fetching it again. */
+export class IntegrityError extends Error {}
+
+/** A memory is larger than the download cap allows. */
+export class DownloadCapError extends Error {}
+
+/** Hashes of some bytes, computed in one pass. */
+interface Digest {
+  size: number;
+  sha256: string;
+  gitOid: string;
+}
+
+/** The hashes of a file on disk. */
+export async function hashFile(path: string): Promise<Digest> {
+  const sha = createHash("sha256");
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const c of createReadStream(path)) {
+    const b = c as Buffer;
+    sha.update(b);
+    chunks.push(b);
+    size += b.length;
+  }
+  // The git blob sha needs the size first: computed after the pass from the same chunks.
+  const git = createHash("sha1").update(`blob ${size}\0`);
+  for (const b of chunks) git.update(b);
+  return { size, sha256: sha.digest("hex"), gitOid: git.digest("hex") };
+}
+
+/** Whether a digest is what the listing says the file is. */
+export function matches(d: Digest, f: Pick<RemoteFile, "size" | "sha256" | "gitOid">): boolean {
+  if (d.size !== f.size) return false;
+  if (f.sha256 !== null) return d.sha256 === f.sha256;
+  return d.gitOid === f.gitOid;
+}
+
+/** Whether a blob named by its etag (64 hex: sha256; 40 hex: git blob sha) still has that content. */
+export async function blobIntact(path: string, etag: string): Promise<boolean> {
+  const d = await hashFile(path);
+  if (/^[0-9a-f]{64}$/.test(etag)) return d.sha256 === etag;
+  if (/^[0-9a-f]{40}$/.test(etag)) return d.gitOid === etag;
+  return true; // not a name funes gives; someone else's, left alone
+}
+
+/** The HF cache folder of a dataset repo. */
+export function repoCacheDir(hubCache: string, repo: string): string {
+  return join(hubCache, `datasets--${repo.replace("/", "--")}`);
+}
+
+/** A name no other process picks: for files written aside and renamed into place. */
+export function uniqueSuffix(): string {
+  return `${process.pid}-${randomBytes(4).toString("hex")}`;
+}
+
+/** Points `snapshots/<sha>/<path>` at the blob (relative, as the HF cache does), replacing atomically. */
+function linkSnapshot(pointer: string, blob: string): void {
+  mkdirSync(dirname(pointer), { recursive: true });
+  const target = relative(dirname(pointer), blob);
+  try {
+    if (readlinkSync(pointer) === target) return;
+  } catch {
+    // absent, or not a link: replaced below
+  }
+  const tmp = `${pointer}.${uniqueSuffix()}.tmp`;
+  symlinkSync(target, tmp);
+  renameSync(tmp, pointer);
+}
+
+/** Streams one download into `tmp`, stopping as soon as it exceeds `limit` bytes. */
+async function download(
+  o: { client: HubClient; repo: string; sha: string },
+  f: RemoteFile,
+  tmp: string,
+): Promise<Digest | null> {
+  const got = await openDownload({ client: o.client, repo: o.repo, sha: o.sha, path: f.path });
+  if (got === null) return null;
+  const sha = createHash("sha256");
+  const git = createHash("sha1").update(`blob ${f.size}\0`);
+  let size = 0;
+  const out = createWriteStream(tmp, { flags: "wx" });
+  try {
+    const reader = got.stream.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.length;
+      if (size > f.size) {
+        await reader.cancel();
+        break; // longer than listed: never kept, whatever else it holds
+      }
+      sha.update(value);
+      git.update(value);
+      if (!out.write(value)) await new Promise<void>((r) => out.once("drain", () => r()));
+    }
+  } finally {
+    await new Promise<void>((resolve, reject) =>
+      out.end((err?: Error | null) => (err ? reject(err) : resolve())),
+    );
+  }
+  return { size, sha256: sha.digest("hex"), gitOid: git.digest("hex") };
+}
+
+/**
+ * The cached blob of `f` (a file of `repo` at `sha`), fetching it unless a copy with the right hash is
+ * there; a mismatch is fetched once more, then an IntegrityError naming the file.
+ */
+export async function cachedBlob(o: {
+  client: HubClient;
+  hubCache: string;
+  repo: string;
+  sha: string;
+  file: RemoteFile;
+}): Promise<string> {
+  const dir = repoCacheDir(o.hubCache, o.repo);
+  const blob = join(dir, "blobs", o.file.etag);
+  const pointer = join(dir, "snapshots", o.sha, o.file.path);
+  if (existsSync(blob)) {
+    if (matches(await hashFile(blob), o.file)) {
+      linkSnapshot(pointer, blob);
+      return blob;
+    }
+    rmSync(blob, { force: true }); // damaged in the cache: fetched again below
+  }
+  mkdirSync(dirname(blob), { recursive: true });
+  for (let attempt = 1; attempt <= 2; attempt++) {
+    const tmp = `${blob}.${uniqueSuffix()}.incomplete`;
+    try {
+      const d = await download(o, o.file, tmp);
+      if (d !== null && matches(d, o.file)) {
+        renameSync(tmp, blob); // same content whoever renames last
+        linkSnapshot(pointer, blob);
+        return blob;
+      }
+    } finally {
+      rmSync(tmp, { force: true });
+    }
+  }
+  throw new IntegrityError(
+    `${o.file.path} of ${o.repo} does not match the size and hash the Hub lists for it, twice — the copy the endpoint serves is damaged or was altered; nothing of it was kept`,
+  );
+}
