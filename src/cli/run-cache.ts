@@ -38,7 +38,11 @@ export async function runCache(
       }
       process.stdout.write(out);
     }
-    if (verified !== null && verified.failures.length > 0) process.exitCode = 1;
+    if (verified !== null && verified.failures.length > 0)
+      throw new FunesError(
+        "refused_memory",
+        `${verified.failures.length} cached file${verified.failures.length === 1 ? " is" : "s are"} damaged — run \`funes cache prune\` to remove them`,
+      );
   } else if (what === "prune") {
     const r = await pruneCache(root, cfg.models.hubCache);
     r.leftovers += removeStaleStages(join(cfg.funesHome, "staging"));

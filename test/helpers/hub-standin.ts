@@ -36,9 +36,10 @@ export interface HubStandin {
   conflicts: number;
   /**
    * Network faults: for a request it matches, `drop` cuts the connection without an answer; `truncate`
-   * sends a file download's headers and half its bytes, then cuts it.
+   * sends a file download's headers and half its bytes, then cuts it; `corrupt` sends a whole file download
+   * with one bit flipped (same size, as a damaged disk or an altering proxy would).
    */
-  fault: ((method: string, path: string) => "drop" | "truncate" | null) | null;
+  fault: ((method: string, path: string) => "drop" | "truncate" | "corrupt" | null) | null;
   close(): Promise<void>;
 }
 
@@ -296,6 +297,12 @@ export async function startHubStandin(
           ...common,
           "Content-Range": `bytes ${start}-${end}/${bytes.length}`,
         });
+      }
+      if (fault === "corrupt") {
+        const bad = Buffer.from(bytes);
+        const at = Math.floor(bad.length / 2);
+        bad[at] = (bad[at] ?? 0) ^ 0x01;
+        return send(res, 200, bad, common);
       }
       if (fault === "truncate") {
         res.writeHead(200, { ...common, "Content-Length": String(bytes.length) });
