@@ -3,7 +3,7 @@
  * per-commit folders of hard links Lance opens read-only. Fetches through remote/; knows nothing of commands.
  */
 
-export { DownloadCapError, IntegrityError } from "./blob-store.js";
+export { cachedBlob, DownloadCapError, IntegrityError } from "./blob-store.js";
 export {
   type CachedMemory,
   listCachedMemories,

@@ -1,30 +1,10 @@
 /**
- * Fetching one file of a dataset at a commit into the standard Hugging Face cache
- * (`datasets--o--n/blobs/<etag>`, `snapshots/<sha>/<path>`), shared with Python tools and Rust funes. A file
- * already there costs no request. The client logs each download with console.debug, which would land on
- * stdout (the MCP channel): it is silenced for the call.
+ * Downloading one file of a dataset at a commit, as a stream from the endpoint. Where the bytes go and how
+ * they are checked is the cache's business (cache/blob-store.ts): the client's own `downloadFileToCacheDir`
+ * is not used, because it names the blob after whatever etag the endpoint sends and writes it in place.
  */
-import { downloadFile, downloadFileToCacheDir } from "@huggingface/hub";
-import { type HubClient, hubParams, quietly, readParams } from "./access.js";
-
-/** Downloads `path` at `sha` unless cached; returns the snapshot path. */
-export async function fetchToCache(
-  client: HubClient,
-  hubCache: string,
-  repo: string,
-  sha: string,
-  path: string,
-): Promise<string> {
-  return quietly(() =>
-    downloadFileToCacheDir({
-      repo: { type: "dataset", name: repo },
-      path,
-      revision: sha,
-      cacheDir: hubCache,
-      ...hubParams(client),
-    }),
-  );
-}
+import { downloadFile } from "@huggingface/hub";
+import { type HubClient, readParams } from "./access.js";
 
 /**
  * The bytes of `path` at `sha`, as a stream from the endpoint itself (no Xet reconstruction hosts: the

@@ -12,7 +12,7 @@ export {
   type UploadProgress,
 } from "./commit-files.js";
 export { createPrivateDataset } from "./create-repo.js";
-export { fetchToCache, openDownload } from "./fetch-file.js";
+export { openDownload } from "./fetch-file.js";
 export { type HubLocation, HubUriError, lancePath, parseHubUri } from "./hub-uri.js";
 export { listTree, type RemoteFile } from "./list-tree.js";
 export { readRepoText } from "./read-text.js";
