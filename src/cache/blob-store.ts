@@ -15,6 +15,7 @@ import {
   readlinkSync,
   renameSync,
   rmSync,
+  statSync,
   symlinkSync,
 } from "node:fs";
 import { dirname, join, relative } from "node:path";
@@ -26,28 +27,32 @@ export class IntegrityError extends Error {}
 /** A memory is larger than the download cap allows. */
 export class DownloadCapError extends Error {}
 
-/** Hashes of some bytes, computed in one pass. */
+/** Hashes of some bytes, computed in one pass (the one asked for; the other is ""). */
 interface Digest {
   size: number;
   sha256: string;
   gitOid: string;
 }
 
-/** The hashes of a file on disk. */
-export async function hashFile(path: string): Promise<Digest> {
-  const sha = createHash("sha256");
-  const chunks: Buffer[] = [];
-  let size = 0;
+/** Which hash a check needs: an LFS sha256, or a git blob sha1. */
+type HashKind = "sha256" | "git";
+
+/** The `kind` hash of a file on disk, streamed (the git blob header takes the size from stat). */
+export async function hashFile(path: string, kind: HashKind): Promise<Digest> {
+  const size = statSync(path).size;
+  const h = kind === "sha256" ? createHash("sha256") : createHash("sha1").update(`blob ${size}\0`);
+  let read = 0;
   for await (const c of createReadStream(path)) {
-    const b = c as Buffer;
-    sha.update(b);
-    chunks.push(b);
-    size += b.length;
+    h.update(c as Buffer);
+    read += (c as Buffer).length;
   }
-  // The git blob sha needs the size first: computed after the pass from the same chunks.
-  const git = createHash("sha1").update(`blob ${size}\0`);
-  for (const b of chunks) git.update(b);
-  return { size, sha256: sha.digest("hex"), gitOid: git.digest("hex") };
+  const hex = h.digest("hex");
+  return { size: read, sha256: kind === "sha256" ? hex : "", gitOid: kind === "git" ? hex : "" };
+}
+
+/** The hash a listed file is checked with. */
+function kindOf(f: Pick<RemoteFile, "sha256">): HashKind {
+  return f.sha256 !== null ? "sha256" : "git";
 }
 
 /** Whether a digest is what the listing says the file is. */
@@ -59,9 +64,8 @@ export function matches(d: Digest, f: Pick<RemoteFile, "size" | "sha256" | "gitO
 
 /** Whether a blob named by its etag (64 hex: sha256; 40 hex: git blob sha) still has that content. */
 export async function blobIntact(path: string, etag: string): Promise<boolean> {
-  const d = await hashFile(path);
-  if (/^[0-9a-f]{64}$/.test(etag)) return d.sha256 === etag;
-  if (/^[0-9a-f]{40}$/.test(etag)) return d.gitOid === etag;
+  if (/^[0-9a-f]{64}$/.test(etag)) return (await hashFile(path, "sha256")).sha256 === etag;
+  if (/^[0-9a-f]{40}$/.test(etag)) return (await hashFile(path, "git")).gitOid === etag;
   return true; // not a name funes gives; someone else's, left alone
 }
 
@@ -97,8 +101,8 @@ async function download(
 ): Promise<Digest | null> {
   const got = await openDownload({ client: o.client, repo: o.repo, sha: o.sha, path: f.path });
   if (got === null) return null;
-  const sha = createHash("sha256");
-  const git = createHash("sha1").update(`blob ${f.size}\0`);
+  const kind = kindOf(f);
+  const h = kind === "sha256" ? createHash("sha256") : createHash("sha1").update(`blob ${f.size}\0`);
   let size = 0;
   const out = createWriteStream(tmp, { flags: "wx" });
   try {
@@ -111,8 +115,7 @@ async function download(
         await reader.cancel();
         break; // longer than listed: never kept, whatever else it holds
       }
-      sha.update(value);
-      git.update(value);
+      h.update(value);
       if (!out.write(value)) await new Promise<void>((r) => out.once("drain", () => r()));
     }
   } finally {
@@ -120,7 +123,8 @@ async function download(
       out.end((err?: Error | null) => (err ? reject(err) : resolve())),
     );
   }
-  return { size, sha256: sha.digest("hex"), gitOid: git.digest("hex") };
+  const hex = h.digest("hex");
+  return { size, sha256: kind === "sha256" ? hex : "", gitOid: kind === "git" ? hex : "" };
 }
 
 /**
@@ -138,7 +142,7 @@ export async function cachedBlob(o: {
   const blob = join(dir, "blobs", o.file.etag);
   const pointer = join(dir, "snapshots", o.sha, o.file.path);
   if (existsSync(blob)) {
-    if (matches(await hashFile(blob), o.file)) {
+    if (matches(await hashFile(blob, kindOf(o.file)), o.file)) {
       linkSnapshot(pointer, blob);
       return blob;
     }
