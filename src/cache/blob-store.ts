@@ -9,7 +9,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import {
   createReadStream,
-  createWriteStream,
   existsSync,
   mkdirSync,
   readlinkSync,
@@ -18,6 +17,7 @@ import {
   statSync,
   symlinkSync,
 } from "node:fs";
+import { open } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import { type HubClient, openDownload, type RemoteFile } from "../remote/index.js";
 
@@ -93,20 +93,26 @@ function linkSnapshot(pointer: string, blob: string): void {
   renameSync(tmp, pointer);
 }
 
-/** Streams one download into `tmp`, stopping as soon as it exceeds `limit` bytes. */
+/** Streams one download into `tmp`, stopping as soon as it runs past the listed size. */
 async function download(
   o: { client: HubClient; repo: string; sha: string },
   f: RemoteFile,
   tmp: string,
-): Promise<Digest | null> {
-  const got = await openDownload({ client: o.client, repo: o.repo, sha: o.sha, path: f.path });
-  if (got === null) return null;
+): Promise<Digest> {
+  const stream = await openDownload({
+    client: o.client,
+    repo: o.repo,
+    sha: o.sha,
+    path: f.path,
+    size: f.size,
+    etag: f.etag,
+  });
   const kind = kindOf(f);
   const h = kind === "sha256" ? createHash("sha256") : createHash("sha1").update(`blob ${f.size}\0`);
   let size = 0;
-  const out = createWriteStream(tmp, { flags: "wx" });
+  const out = await open(tmp, "wx");
   try {
-    const reader = got.stream.getReader();
+    const reader = stream.getReader();
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
@@ -116,12 +122,10 @@ async function download(
         break; // longer than listed: never kept, whatever else it holds
       }
       h.update(value);
-      if (!out.write(value)) await new Promise<void>((r) => out.once("drain", () => r()));
+      await out.write(value);
     }
   } finally {
-    await new Promise<void>((resolve, reject) =>
-      out.end((err?: Error | null) => (err ? reject(err) : resolve())),
-    );
+    await out.close();
   }
   const hex = h.digest("hex");
   return { size, sha256: kind === "sha256" ? hex : "", gitOid: kind === "git" ? hex : "" };
@@ -153,7 +157,7 @@ export async function cachedBlob(o: {
     const tmp = `${blob}.${uniqueSuffix()}.incomplete`;
     try {
       const d = await download(o, o.file, tmp);
-      if (d !== null && matches(d, o.file)) {
+      if (matches(d, o.file)) {
         renameSync(tmp, blob); // same content whoever renames last
         linkSnapshot(pointer, blob);
         return blob;

@@ -7,28 +7,34 @@ import { downloadFile } from "@huggingface/hub";
 import { type HubClient, readParams } from "./access.js";
 
 /**
- * The bytes of `path` at `sha`, as a stream from the endpoint itself (no Xet reconstruction hosts: the
- * plain resolve URL, which the Hub may redirect to its CDN). Null when the commit has no such file. The
- * caller checks what arrives against the listing's size and hashes; nothing here touches the disk.
+ * The bytes of `path` at `sha` (a listed file of `size` bytes), as a stream. The request goes to the
+ * endpoint's own resolve URL, whose redirect to the Hub's download host fetch follows without the token;
+ * no download info is asked for first, since the listing already gave the size and hashes, and so no
+ * host the endpoint names is ever sent the token. The caller checks what arrives; nothing here touches
+ * the disk.
  */
 export async function openDownload(o: {
   client: HubClient;
   repo: string;
   sha: string;
   path: string;
-}): Promise<{ size: number; stream: ReadableStream<Uint8Array> } | null> {
+  size: number;
+  etag: string;
+}): Promise<ReadableStream<Uint8Array>> {
+  const url = `${o.client.hubUrl}/datasets/${o.repo}/resolve/${encodeURIComponent(o.sha)}/${o.path}`;
   const blob = await downloadFile({
     repo: { type: "dataset", name: o.repo },
     path: o.path,
     revision: o.sha,
     xet: false,
+    downloadInfo: { size: o.size, etag: o.etag, url },
     ...readParams(o.client),
   });
-  if (blob === null) return null;
+  if (blob === null) throw new TypeError(`the Hub has no ${o.path} at ${o.sha}`);
   // The client aborts a failed request's stream with a bare message string: turned back into a network
   // error here, so a connection lost mid-download reads as "unreachable", like every other.
   const reader = (blob.stream() as ReadableStream<Uint8Array>).getReader();
-  const stream = new ReadableStream<Uint8Array>({
+  return new ReadableStream<Uint8Array>({
     async pull(controller) {
       try {
         const { done, value } = await reader.read();
@@ -42,5 +48,4 @@ export async function openDownload(o: {
     },
     cancel: (reason) => reader.cancel(reason),
   });
-  return { size: blob.size, stream };
 }
