@@ -289,6 +289,42 @@ describe("answers from a hostile endpoint", () => {
   });
 });
 
+describe("an endpoint sending funes elsewhere", () => {
+  it("a listing whose next page is on another host is refused, and that host gets no request (no token)", async () => {
+    const seen: { url: string; auth: string | undefined }[] = [];
+    const other = createServer((req, res) => {
+      seen.push({ url: req.url ?? "", auth: req.headers.authorization });
+      res.writeHead(200, { "Content-Type": "application/json" }).end("[]");
+    });
+    await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve));
+    const paged = await startHubStandin(
+      new Map([
+        [
+          "evil/paged",
+          {
+            type: "dataset",
+            commit: "d".repeat(40),
+            files: hub.repos.get("evil/inject")?.files ?? new Map(),
+          },
+        ],
+      ]),
+      { pageSize: 2 },
+    );
+    paged.nextPageOrigin = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+    try {
+      const r = env("paged", { HF_ENDPOINT: paged.url });
+      const status = await runFunes(["status", "--memory", "evil/paged"], r);
+      expect(status.code).toBe(1);
+      expect(status.stderr).toContain("hf://datasets/evil/paged");
+      expect(status.stderr).toContain(`the Hub sent funes to "${paged.nextPageOrigin}"`);
+      expect(seen).toEqual([]);
+    } finally {
+      await paged.close();
+      await new Promise<void>((resolve) => other.close(() => resolve()));
+    }
+  });
+});
+
 describe("manifests naming files outside the memory", () => {
   it("a shallow clone and an s3:// base path are refused before Lance opens them; S3 is never contacted", async () => {
     const source = join(writer.funesHome, "memory", "chunks.lance");

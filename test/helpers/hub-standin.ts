@@ -40,6 +40,8 @@ export interface HubStandin {
    * with one bit flipped (same size, as a damaged disk or an altering proxy would).
    */
   fault: ((method: string, path: string) => "drop" | "truncate" | "corrupt" | null) | null;
+  /** When set, a tree listing's `Link: next` points at this origin instead of the stand-in (a hostile endpoint). */
+  nextPageOrigin: string | null;
   close(): Promise<void>;
 }
 
@@ -68,6 +70,7 @@ export async function startHubStandin(
     offline: false,
     conflicts: 0,
     fault: null,
+    nextPageOrigin: null,
     uploadedBytes: 0,
     committedPaths: [],
     history: new Map(),
@@ -274,7 +277,7 @@ export async function startHubStandin(
       const page = all.slice(cursor, cursor + pageSize).map((p) => fileEntry(repo, p));
       const headers: Record<string, string> = { "Content-Type": "application/json" };
       if (cursor + pageSize < all.length) {
-        const next = new URL(`${state.url}${url.pathname}${url.search}`);
+        const next = new URL(`${state.nextPageOrigin ?? state.url}${url.pathname}${url.search}`);
         next.searchParams.set("cursor", String(cursor + pageSize));
         headers.Link = `<${next.toString()}>; rel="next"`;
       }
