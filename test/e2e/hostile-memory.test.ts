@@ -268,6 +268,10 @@ describe("answers from a hostile endpoint", () => {
     expect(status.stderr).toContain("hf://datasets/evil/sha");
     expect(status.stderr).toContain("not a commit id");
     expect(status.stderr).not.toContain("    at ");
+    const push = await runFunes(["push", "evil/sha"], writer);
+    expect(push.code).toBe(1);
+    expect(push.stderr).toContain("not a commit id");
+    expect(push.stderr).not.toContain("    at ");
     expect(readdirSync(victim)).toEqual(["keep.txt"]);
     expect(readFileSync(join(victim, "keep.txt"), "utf8")).toBe("mine");
   });
