@@ -10,6 +10,7 @@ import { createHash, randomBytes } from "node:crypto";
 import {
   createReadStream,
   existsSync,
+  linkSync,
   mkdirSync,
   readlinkSync,
   renameSync,
@@ -158,7 +159,13 @@ export async function cachedBlob(o: {
     try {
       const d = await download(o, o.file, tmp);
       if (matches(d, o.file)) {
-        renameSync(tmp, blob); // same content whoever renames last
+        // First one in wins (a link never replaces): every view of this blob then shares one inode.
+        try {
+          linkSync(tmp, blob);
+        } catch (err) {
+          // EEXIST: another process got there first. Anything else: no hard links here, so a rename.
+          if ((err as NodeJS.ErrnoException).code !== "EEXIST") renameSync(tmp, blob);
+        }
         linkSnapshot(pointer, blob);
         return blob;
       }
