@@ -40,7 +40,7 @@ import {
   type ReadTarget,
   readWith,
 } from "./open-memory.js";
-import { oneLine, safeText, shellId, shellMemory } from "./safe-text.js";
+import { terminalSafeRecall } from "./safe-text.js";
 
 /** Block types `--type` accepts. */
 export const BLOCK_TYPES = ["text", "thinking", "tool_use", "tool_result"] as const;
@@ -365,19 +365,18 @@ export async function recall(
  * chunk text, `~` neighbour lines clipped to 160 code points, `---`. No hits → exactly `no results`. Notes,
  * if any, come first, one per line.
  */
-export function formatRecallAgent(r: RecallResult): string {
-  // Every field may be a stranger's (a Hub memory): see safe-text.ts.
-  const note = r.notes.map((n) => `${oneLine(n)}\n`).join("");
+export function formatRecallAgent(result: RecallResult): string {
+  const r = terminalSafeRecall(result); // every field may be a stranger's (a Hub memory): safe-text.ts
+  const note = r.notes.map((n) => `${n}\n`).join("");
   if (r.hits.length === 0) return `${note}no results`;
   let out = note;
-  for (const h0 of r.hits) {
-    const h = { ...h0, ts: oneLine(h0.ts), harness: oneLine(h0.harness), workdir: oneLine(h0.workdir) };
-    const session8 = oneLine(Buffer.from(h.sessionId, "utf8").subarray(0, 8).toString("utf8"));
-    out += `[${h.ts}] ${h.harness} ${h.workdir}/${session8} ${oneLine(h.blockType)}  score=${h.score.toFixed(3)}\n`;
-    out += `  → get ${shellId(h.sessionId)} ${shellId(h.turnUuid)}${h.memory === "" ? "" : ` --memory ${shellMemory(h.memory)}`}\n`;
-    out += `${safeText(h.text)}\n`;
+  for (const h of r.hits) {
+    const session8 = Buffer.from(h.sessionId, "utf8").subarray(0, 8).toString("utf8");
+    out += `[${h.ts}] ${h.harness} ${h.workdir}/${session8} ${h.blockType}  score=${h.score.toFixed(3)}\n`;
+    out += `  → get ${h.sessionId} ${h.turnUuid}${h.memory === "" ? "" : ` --memory ${h.memory}`}\n`;
+    out += `${h.text}\n`;
     for (const n of h.neighbors)
-      out += `  ~ [${oneLine(n.role)} ${oneLine(n.blockType)} seq${n.seq}] ${oneLine(Array.from(n.text).slice(0, 160).join(""))}\n`;
+      out += `  ~ [${n.role} ${n.blockType} seq${n.seq}] ${Array.from(n.text).slice(0, 160).join("")}\n`;
     out += "---\n";
   }
   return out;

@@ -4,9 +4,11 @@
  * terminal or an MCP result, control characters are made visible instead of acted on: C0 controls but
  * newline and tab, DEL, C1 controls (and so every ESC/CSI/OSC sequence: OSC 52 clipboard writes, window
  * titles, clear-screen, hyperlinks), bidi overrides and isolates, line/paragraph separators and NUL.
- * Pure: string in, string out. `--json` output does not come through here: JSON escapes what it must and
+ * Pure: strings in, strings out. `--json` output does not come through here: JSON escapes what it must and
  * keeps the content unchanged.
  */
+
+import type { RecallResult } from "./recall.js";
 
 /** Bidi embeddings, overrides, isolates and marks; U+2028/2029 (read as line breaks by some renderers). */
 const BIDI_AND_SEPARATORS = "\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069";
@@ -59,4 +61,33 @@ export function shellId(id: string): string {
 /** A memory label (`hf://datasets/o/n`, a path) as a shell word; `/`, `@`, `+` and `,` also stay plain. */
 export function shellMemory(label: string): string {
   return /^[A-Za-z0-9._:/@+,=-]+$/.test(label) ? label : singleQuoted(oneLine(label));
+}
+
+/**
+ * A recall result ready for the agent format: notes and header fields on one line, passages escaped, and
+ * the ids and memory of each `→ get` line as shell words (a plain id, as the reference prints it, is left
+ * exactly as it is). Not for `--json`, which keeps every field as stored.
+ */
+export function terminalSafeRecall(r: RecallResult): RecallResult {
+  return {
+    ...r,
+    notes: r.notes.map(oneLine),
+    hits: r.hits.map((h) => ({
+      ...h,
+      ts: oneLine(h.ts),
+      harness: oneLine(h.harness),
+      workdir: oneLine(h.workdir),
+      blockType: oneLine(h.blockType),
+      sessionId: shellId(h.sessionId),
+      turnUuid: shellId(h.turnUuid),
+      memory: h.memory === "" ? "" : shellMemory(h.memory),
+      text: safeText(h.text),
+      neighbors: h.neighbors.map((n) => ({
+        ...n,
+        role: oneLine(n.role),
+        blockType: oneLine(n.blockType),
+        text: oneLine(n.text),
+      })),
+    })),
+  };
 }
