@@ -2,7 +2,7 @@
  * Blobs of Hub memories in the standard Hugging Face cache (`datasets--o--n/blobs/<etag>`, with
  * `snapshots/<sha>/<path>` links to them), shared with Python tools and Rust funes. Nothing enters the
  * cache unchecked: a download streams into a file of its own (so any number of processes can fetch the
- * same blob at once), is hashed as it arrives, and is renamed into place only when its size and hash are
+ * same blob at once), is hashed as it arrives, and is linked into place only when its size and hash are
  * what the Hub lists (LFS sha256, else git blob sha). A blob already cached is hashed again before a new
  * view uses it, so a damaged copy is fetched again instead of served.
  */
@@ -174,6 +174,6 @@ export async function cachedBlob(o: {
     }
   }
   throw new IntegrityError(
-    `${o.file.path} of ${o.repo} does not match the size and hash the Hub lists for it, twice — the copy the endpoint serves is damaged or was altered; nothing of it was kept`,
+    `${o.file.path} does not match the size and hash the Hub lists for it, twice — nothing of it was kept; run the command again later, and if it keeps failing the endpoint (HF_ENDPOINT) is serving a damaged or altered copy`,
   );
 }
