@@ -203,7 +203,9 @@ main(process.argv).then(
       process.stderr.write(`funes: ${err.message} — see funes --help\n`);
       process.exitCode = 2;
     } else {
-      process.stderr.write(`funes: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      process.stderr.write(
+        `funes: ${safeText(err instanceof Error ? (err.stack ?? err.message) : String(err))}\n`,
+      );
       process.exitCode = 1;
     }
   },
