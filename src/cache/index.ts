@@ -3,13 +3,23 @@
  * per-commit folders of hard links Lance opens read-only. Fetches through remote/; knows nothing of commands.
  */
 
-export { type CachedMemory, listCachedMemories, type PruneResult, pruneCache } from "./inventory.js";
+export { cachedBlob, DownloadCapError, IntegrityError } from "./blob-store.js";
+export {
+  type CachedMemory,
+  listCachedMemories,
+  type PruneResult,
+  pruneCache,
+  type VerifyFailure,
+  type VerifyResult,
+  verifyCache,
+} from "./inventory.js";
 export {
   adoptAsView,
-  IncompleteDownloadError,
+  DEFAULT_MAX_DOWNLOAD_BYTES,
   materializeView,
   newestView,
   type SnapshotView,
+  UnsafeMemoryError,
   type ViewProgress,
 } from "./snapshot-view.js";
-export { addedFiles, type Stage, stageFrom } from "./staging.js";
+export { addedFiles, removeStaleStages, type Stage, stageEtags, stageFrom } from "./staging.js";

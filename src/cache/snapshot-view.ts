@@ -1,9 +1,11 @@
 /**
  * A remote memory at one commit, presented to Lance as a local folder. Files are fetched whole into the
- * Hugging Face cache (content-addressed: a file is downloaded once, ever), then the folder is made of hard
- * links to those blobs: Lance cannot open a symlinked manifest (it takes the link's size), and hard links
- * cost no space. A view is marked complete only after every file is linked, so a half-fetched view is never
- * opened; the next command finishes it.
+ * Hugging Face cache (content-addressed, each checked against the hash the Hub lists), then the folder is
+ * made of hard links to those blobs: Lance cannot open a symlinked manifest (it takes the link's size), and
+ * hard links cost no space. A view is built aside under a name of its own, its manifests are checked to
+ * name nothing outside it, and only then is it marked complete and renamed into place: a reader never sees
+ * a half-built view, and any number of processes may build the same one at once (the first rename wins,
+ * the others use it).
  */
 import {
   copyFileSync,
@@ -11,16 +13,28 @@ import {
   linkSync,
   mkdirSync,
   readdirSync,
-  realpathSync,
+  readFileSync,
   renameSync,
   rmSync,
   statSync,
   writeFileSync,
 } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import { fetchToCache, type HubClient, type HubLocation, lancePath, listTree } from "../remote/index.js";
+import { checkManifests, UnsafeManifestError } from "../local/index.js";
+import { type HubClient, type HubLocation, isCommitSha, lancePath, listTree } from "../remote/index.js";
+import { cachedBlob, DownloadCapError, uniqueSuffix } from "./blob-store.js";
 
-const MARKER = ".funes-complete";
+/** Marks a complete view; holds `{sha, files: {path: etag}, checked}`. */
+export const MARKER = ".funes-complete";
+
+/**
+ * Marker version of views whose manifests were checked and whose files' hashes are recorded. Views with an
+ * older marker (written before those checks) are built again.
+ */
+const CHECKED = 1;
+
+/** The default download cap per memory, bytes: well above real memories (~1.7 KB per row). */
+export const DEFAULT_MAX_DOWNLOAD_BYTES = 4 * 1024 ** 3;
 
 /** A materialised view: `dir` holds `chunks.lance`. */
 export interface SnapshotView {
@@ -29,8 +43,29 @@ export interface SnapshotView {
   files: number;
 }
 
+/** What a complete view's marker records. */
+export interface ViewMarker {
+  sha: string;
+  /** Repo-relative-to-view paths (`chunks.lance/…`) → the etag (sha256 or git blob sha) of their content. */
+  files: Record<string, string>;
+  checked: number;
+  from?: "push";
+}
+
+/** Reads a view's marker; null when absent, unreadable or from before the checks. */
+export function readMarker(viewDir: string): ViewMarker | null {
+  try {
+    const m = JSON.parse(readFileSync(join(viewDir, MARKER), "utf8")) as Partial<ViewMarker>;
+    return m.checked === CHECKED && typeof m.files === "object" && m.files !== null
+      ? (m as ViewMarker)
+      : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Where views of a repo live. */
-function repoViews(viewsRoot: string, loc: HubLocation): string {
+export function repoViews(viewsRoot: string, loc: HubLocation): string {
   return join(
     viewsRoot,
     loc.repo.replace("/", "--"),
@@ -45,6 +80,38 @@ export interface ViewProgress {
   file: string;
 }
 
+/** A Hub memory funes refuses to open: a manifest naming files outside it. */
+export class UnsafeMemoryError extends Error {}
+
+/**
+ * Moves a finished folder into place as `dir`. If another process got there first with a complete view,
+ * ours is dropped and theirs used; a leftover without a marker (from an older funes) is moved aside first.
+ */
+function moveIntoPlace(built: string, dir: string): void {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      renameSync(built, dir);
+      return;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code !== "ENOTEMPTY" && code !== "EEXIST" && code !== "EISDIR") throw err;
+      if (readMarker(dir) !== null) {
+        rmSync(built, { recursive: true, force: true });
+        return;
+      }
+      const aside = join(dirname(dir), `.trash-${uniqueSuffix()}`);
+      try {
+        renameSync(dir, aside);
+      } catch {
+        // someone else moved it: try again
+      }
+      rmSync(aside, { recursive: true, force: true });
+    }
+  }
+  rmSync(built, { recursive: true, force: true });
+  if (readMarker(dir) === null) throw new Error(`could not put the view of ${dir} in place`);
+}
+
 /**
  * The view of `loc` at `sha`, fetching what the cache lacks. Null when the commit holds no `chunks.lance`
  * (an empty remote). An existing complete view costs no request at all.
@@ -55,70 +122,85 @@ export async function materializeView(o: {
   viewsRoot: string;
   loc: HubLocation;
   sha: string;
+  /** Bytes a memory may hold before funes refuses to download it. */
+  maxBytes?: number | undefined;
   onProgress?: (p: ViewProgress) => void;
 }): Promise<SnapshotView | null> {
-  const dir = join(repoViews(o.viewsRoot, o.loc), o.sha);
-  if (existsSync(join(dir, MARKER))) return { dir, sha: o.sha, files: -1 };
+  if (!isCommitSha(o.sha)) throw new Error(`not a commit id: ${JSON.stringify(o.sha)}`);
+  const root = repoViews(o.viewsRoot, o.loc);
+  const dir = join(root, o.sha);
+  const known = readMarker(dir);
+  if (known !== null) return { dir, sha: o.sha, files: Object.keys(known.files).length };
   const base = lancePath(o.loc);
   const files = await listTree(o.client, o.loc.repo, o.sha, base);
   if (files.length === 0) return null;
-  rmSync(dir, { recursive: true, force: true });
-  let done = 0;
-  for (const f of files) {
-    const blob = await fetchWhole(o, f);
-    const target = join(dir, "chunks.lance", relative(base, f.path));
-    mkdirSync(dirname(target), { recursive: true });
-    try {
-      linkSync(blob, target);
-    } catch {
-      copyFileSync(blob, target); // another filesystem: a copy is the price
+  const total = files.reduce((n, f) => n + f.size, 0);
+  const cap = o.maxBytes ?? DEFAULT_MAX_DOWNLOAD_BYTES;
+  if (total > cap)
+    throw new DownloadCapError(
+      `${o.loc.uri} holds ${mib(total)} MiB, over the ${mib(cap)} MiB download cap — set FUNES_MAX_DOWNLOAD_MB to a larger number of MiB to read it`,
+    );
+  const built = join(root, `.build-${o.sha}-${uniqueSuffix()}`);
+  mkdirSync(built, { recursive: true });
+  try {
+    const recorded: Record<string, string> = {};
+    let done = 0;
+    for (const f of files) {
+      const blob = await cachedBlob({
+        client: o.client,
+        hubCache: o.hubCache,
+        repo: o.loc.repo,
+        sha: o.sha,
+        file: f,
+      });
+      const rel = join("chunks.lance", relative(base, f.path));
+      const target = join(built, rel);
+      mkdirSync(dirname(target), { recursive: true });
+      try {
+        linkSync(blob, target);
+      } catch {
+        copyFileSync(blob, target); // another filesystem: a copy is the price
+      }
+      recorded[rel] = f.etag;
+      o.onProgress?.({ done: ++done, total: files.length, file: f.path });
     }
-    o.onProgress?.({ done: ++done, total: files.length, file: f.path });
+    try {
+      checkManifests(join(built, "chunks.lance"));
+    } catch (err) {
+      if (!(err instanceof UnsafeManifestError)) throw err;
+      throw new UnsafeMemoryError(
+        `${o.loc.uri} refused: ${base}/${err.file} ${err.reason} — funes opens nothing outside a memory's own files`,
+      );
+    }
+    const marker: ViewMarker = { sha: o.sha, files: recorded, checked: CHECKED };
+    writeFileSync(join(built, MARKER), JSON.stringify(marker));
+    moveIntoPlace(built, dir);
+  } finally {
+    rmSync(built, { recursive: true, force: true });
   }
-  writeFileSync(join(dir, MARKER), JSON.stringify({ sha: o.sha, files: files.length }));
   return { dir, sha: o.sha, files: files.length };
 }
 
-/** A file in the cache is shorter or longer than the Hub says, even after fetching it again. */
-export class IncompleteDownloadError extends Error {}
-
-/**
- * The cached blob of `f`, checked against the size the Hub lists: a blob cut short (an interrupted download,
- * a damaged cache) is removed and fetched again once.
- */
-async function fetchWhole(
-  o: { client: HubClient; hubCache: string; loc: HubLocation; sha: string },
-  f: { path: string; size: number },
-): Promise<string> {
-  for (let attempt = 1; ; attempt++) {
-    const cached = await fetchToCache(o.client, o.hubCache, o.loc.repo, o.sha, f.path);
-    const blob = realpathSync(cached);
-    const size = statSync(blob).size;
-    if (size === f.size) return blob;
-    rmSync(blob, { force: true });
-    rmSync(cached, { force: true });
-    if (attempt === 2)
-      throw new IncompleteDownloadError(
-        `${f.path} of ${o.loc.repo} arrived with ${size} of ${f.size} bytes — run the command again`,
-      );
-  }
-}
+const mib = (n: number) => (n / 1048576).toFixed(1);
 
 /**
  * Keeps a published stage as the view of the commit it became: the next read or push of that commit then
- * needs no download at all (the stage holds exactly the commit's files).
+ * needs no download at all (the stage holds exactly the commit's files). `etags` records what the stage's
+ * files hash to (those it was built from, and those it added).
  */
 export function adoptAsView(
   stageDir: string,
   viewsRoot: string,
   loc: HubLocation,
   sha: string,
+  etags: Record<string, string> = {},
 ): SnapshotView {
+  if (!isCommitSha(sha)) throw new Error(`not a commit id: ${JSON.stringify(sha)}`);
   const dir = join(repoViews(viewsRoot, loc), sha);
-  rmSync(dir, { recursive: true, force: true });
   mkdirSync(dirname(dir), { recursive: true });
-  renameSync(stageDir, dir);
-  writeFileSync(join(dir, MARKER), JSON.stringify({ sha, files: -1, from: "push" }));
+  const marker: ViewMarker = { sha, files: etags, checked: CHECKED, from: "push" };
+  writeFileSync(join(stageDir, MARKER), JSON.stringify(marker));
+  moveIntoPlace(stageDir, dir);
   return { dir, sha, files: -1 };
 }
 
@@ -128,9 +210,8 @@ export function newestView(viewsRoot: string, loc: HubLocation): SnapshotView | 
   if (!existsSync(root)) return null;
   let best: { sha: string; t: number } | null = null;
   for (const sha of readdirSync(root)) {
-    const marker = join(root, sha, MARKER);
-    if (!existsSync(marker)) continue;
-    const t = statSync(marker).mtimeMs;
+    if (!isCommitSha(sha) || readMarker(join(root, sha)) === null) continue;
+    const t = statSync(join(root, sha, MARKER)).mtimeMs;
     if (best === null || t > best.t) best = { sha, t };
   }
   return best === null ? null : { dir: join(root, best.sha), sha: best.sha, files: -1 };

@@ -4,8 +4,20 @@
  * is therefore copied so the cached blob it came from stays intact. After Lance appends, the files the
  * copy gained are exactly what a commit must add.
  */
-import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
+import { createHash } from "node:crypto";
+import {
+  copyFileSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+} from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
+import { processGone } from "./leftovers.js";
+import { readMarker } from "./snapshot-view.js";
 
 const HINT = "latest_version_hint.json";
 
@@ -51,4 +63,34 @@ export function addedFiles(stage: Stage): string[] {
     .map((p) => relative(stage.dir, p))
     .filter((rel) => !stage.base.has(rel) && basename(rel) !== HINT)
     .sort();
+}
+
+/**
+ * What each file of a stage hashes to, for its view's marker: files it started with keep the etag the view
+ * it came from recorded; files Lance added or rewrote are hashed (sha256) now.
+ */
+export function stageEtags(stage: Stage, fromView: string | null): Record<string, string> {
+  const known = fromView === null ? {} : (readMarker(fromView)?.files ?? {});
+  const out: Record<string, string> = {};
+  for (const p of walk(join(stage.dir, "chunks.lance"))) {
+    const rel = relative(stage.dir, p);
+    const etag = stage.base.has(rel) && basename(rel) !== HINT ? known[rel] : undefined;
+    out[rel] = etag ?? createHash("sha256").update(readFileSync(p)).digest("hex");
+  }
+  return out;
+}
+
+/**
+ * Removes stages left by pushes that died (`kill -9`, a crash): folders under `stagingRoot` named
+ * `<pid>-…` whose process no longer runs. Returns how many were removed.
+ */
+export function removeStaleStages(stagingRoot: string): number {
+  if (!existsSync(stagingRoot)) return 0;
+  let removed = 0;
+  for (const name of readdirSync(stagingRoot)) {
+    if (!processGone(name)) continue;
+    rmSync(join(stagingRoot, name), { recursive: true, force: true });
+    removed++;
+  }
+  return removed;
 }

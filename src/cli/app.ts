@@ -43,6 +43,7 @@ const EXIT: Record<FunesErrorCode, number> = {
   incompatible_memory: 1,
   bad_input: 2,
   unreachable: 1,
+  refused_memory: 1,
 };
 
 async function main(argv: string[]): Promise<number> {
@@ -179,7 +180,9 @@ async function main(argv: string[]): Promise<number> {
       "Show the Hub memories read on this machine (status), or remove their older copies (prune)",
     )
     .option("--json", "Print as JSON")
+    .option("--verify", "Re-check every cached file against the hash recorded when it was fetched")
     .example("funes cache")
+    .example("funes cache --verify")
     .example("funes cache prune")
     .action((action, flags) => runCache(action, flags, cfg));
   cli
@@ -212,12 +215,13 @@ main(process.argv).then(
     process.exitCode = code;
   },
   async (err: unknown) => {
-    const [{ FunesError }, { UnknownHarnessError }] = await Promise.all([
+    const [{ FunesError, safeText }, { UnknownHarnessError }] = await Promise.all([
       import("../commands/index.js"),
       import("../traces/index.js"),
     ]);
     if (err instanceof FunesError) {
-      process.stderr.write(`funes: ${err.message}\n`);
+      // Messages may name a stranger's files or ids: no control character reaches the terminal raw.
+      process.stderr.write(`funes: ${safeText(err.message)}\n`);
       process.exitCode = EXIT[err.code];
     } else if (err instanceof UnknownHarnessError) {
       process.stderr.write(`funes: ${err.message}\n`);
@@ -226,7 +230,9 @@ main(process.argv).then(
       process.stderr.write(`funes: ${err.message} — see funes --help\n`);
       process.exitCode = 2;
     } else {
-      process.stderr.write(`funes: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      process.stderr.write(
+        `funes: ${safeText(err instanceof Error ? (err.stack ?? err.message) : String(err))}\n`,
+      );
       process.exitCode = 1;
     }
   },

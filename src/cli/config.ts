@@ -77,6 +77,10 @@ function readModels(env: NodeJS.ProcessEnv, home: string): ModelsConfig {
     threads: Number.isInteger(threads) && threads > 0 ? threads : 2,
     hubUrl: (nonEmpty(env.HF_ENDPOINT) ?? "https://huggingface.co").replace(/\/+$/, ""),
     token: readToken(env, home),
+    maxDownloadBytes:
+      nonEmpty(env.FUNES_MAX_DOWNLOAD_MB) === undefined
+        ? undefined
+        : Number(env.FUNES_MAX_DOWNLOAD_MB) * 1048576,
   };
 }
 

@@ -5,7 +5,9 @@ import {
   FunesError,
   formatGetAgent,
   getTurn,
+  oneLine,
   openReadTarget,
+  safeText,
   settledTarget,
   type TurnView,
 } from "../commands/index.js";
@@ -91,6 +93,13 @@ export async function runGet(
   }
   const width = Math.min(120, Math.max(40, cfg.columns ?? 100));
   const highlight = flags.highlight === undefined ? {} : { highlight: String(flags.highlight) };
-  for (const n of notes) process.stderr.write(`${n}\n`);
-  process.stdout.write(formatGetHuman(turns, { width, color: cfg.color, ...highlight }));
+  for (const n of notes) process.stderr.write(`${oneLine(n)}\n`);
+  // A stranger's texts lose their control characters before any colour of ours is added.
+  const safe = turns.map((t) => ({
+    ...t,
+    ts: oneLine(t.ts),
+    role: oneLine(t.role),
+    blocks: t.blocks.map((b) => ({ blockType: oneLine(b.blockType), text: safeText(b.text) })),
+  }));
+  process.stdout.write(formatGetHuman(safe, { width, color: cfg.color, ...highlight }));
 }

@@ -13,6 +13,13 @@ export async function runPush(
   flags: { create?: boolean; yes?: boolean; json?: boolean; sessions?: unknown },
   cfg: CliConfig,
 ): Promise<void> {
+  // `--sessions ""`, `--sessions ,` or a bare `--sessions` names no session: never read it as "all of them".
+  const sessions = flags.sessions === undefined ? undefined : listValues(flags.sessions);
+  if (sessions !== undefined && (sessions.length === 0 || flags.sessions === true))
+    throw new FunesError(
+      "bad_input",
+      "--sessions names no session — give one or more session ids (comma-separated), or drop --sessions to push everything",
+    );
   const bar = new ProgressLine(process.stderr, cfg.stderrTty && flags.json !== true);
   const mib = (n: number) => `${(n / 1048576).toFixed(1)} MiB`;
   let s: Awaited<ReturnType<typeof pushMemory>>;
@@ -24,7 +31,7 @@ export async function runPush(
         yes: flags.yes === true,
         now: cfg.now,
         confirm: cfg.stdinTty && cfg.stderrTty ? askYesNo : undefined,
-        sessions: listValues(flags.sessions),
+        sessions,
         onUpload: (sent, total) => bar.update(sent, total, `uploading ${mib(sent)} / ${mib(total)}`, false),
       },
       cfg,

@@ -19,7 +19,7 @@ import {
 import { createPrivateDataset, fetchRepoHead, type HubLocation } from "../remote/index.js";
 import { decisionComment, gateProject, type LocalSession, localSessions } from "./curation-gate.js";
 import { FunesError } from "./errors.js";
-import type { ReadContext } from "./open-memory.js";
+import { type ReadContext, refusedRemote } from "./open-memory.js";
 import { hubLocation } from "./push.js";
 
 /** An answer of the interactive review. */
@@ -92,6 +92,14 @@ function checkProject(project: string, sessions: LocalSession[]): void {
 
 /** Runs `funes curate`. */
 export async function curate(o: CurateOptions, ctx: ReadContext): Promise<CurateSummary> {
+  try {
+    return await curateChecked(o, ctx);
+  } catch (err) {
+    throw refusedRemote(err, o.spec) ?? err;
+  }
+}
+
+async function curateChecked(o: CurateOptions, ctx: ReadContext): Promise<CurateSummary> {
   const loc = hubLocation(o.spec, ctx);
   const client = { hubUrl: ctx.models.hubUrl, token: ctx.models.token };
   const local = await LocalStore.open(funesPaths(ctx.funesHome).memory);

@@ -11,7 +11,9 @@ export type FunesErrorCode =
   | "no_memory"
   | "incompatible_memory"
   | "bad_input"
-  | "unreachable";
+  | "unreachable"
+  /** A Hub memory funes will not open: hostile answers or manifests, damaged files, over the download cap. */
+  | "refused_memory";
 
 /** A failure with a message that says what failed and what to do next. */
 export class FunesError extends Error {

@@ -7,6 +7,7 @@ import { type HitRow, sessionRows } from "../local/index.js";
 import type { LocalMemory } from "../memory/index.js";
 import { FunesError } from "./errors.js";
 import { noIndexMessage, openStore } from "./open-memory.js";
+import { oneLine, safeText, shellId } from "./safe-text.js";
 
 /** One reassembled turn. */
 export interface TurnView {
@@ -81,10 +82,11 @@ export function formatGetAgent(
   turnUuid: string,
   notes: string[] = [],
 ): string {
-  const note = notes.map((n) => `${n}\n`).join("");
-  if (turns === null) return `${note}turn ${turnUuid} not found in session ${sessionId}\n`;
+  // Texts and ids may be a stranger's (a Hub memory): see safe-text.ts.
+  const note = notes.map((n) => `${oneLine(n)}\n`).join("");
+  if (turns === null) return `${note}turn ${shellId(turnUuid)} not found in session ${shellId(sessionId)}\n`;
   let out = note;
   for (const t of turns)
-    out += `[${t.ts}] ${t.role} seq${t.seq} turn=${t.turnUuid}\n${t.blocks.map((b) => b.text).join("\n\n")}\n---\n`;
+    out += `[${oneLine(t.ts)}] ${oneLine(t.role)} seq${t.seq} turn=${shellId(t.turnUuid)}\n${t.blocks.map((b) => safeText(b.text)).join("\n\n")}\n---\n`;
   return out;
 }

@@ -5,7 +5,8 @@
  * are fetched whole into the Hugging Face cache, like every other Hub file funes reads.
  */
 
-import { fetchRepoHead, fetchToCache, type HubClient, isModelRepo, listTree } from "../remote/index.js";
+import { cachedBlob } from "../cache/index.js";
+import { fetchRepoHead, type HubClient, isModelRepo, listTree, type RemoteFile } from "../remote/index.js";
 import { readTraceParquet, type TraceSource, type Unit, type UnitRead } from "../traces/index.js";
 
 /** The Hub ref holding the parquet conversion of a dataset. */
@@ -24,6 +25,8 @@ export class HubTraceSource implements TraceSource {
   readonly kind = "parquet" as const;
   description: string;
   private sha = "";
+  /** The listed shards by path: what each download is checked against. */
+  private files = new Map<string, RemoteFile>();
 
   constructor(private readonly o: HubTracesOptions) {
     this.description = `indexing ${o.repo} (Hub agent traces)`;
@@ -56,7 +59,9 @@ export class HubTraceSource implements TraceSource {
           : `${repo} has no parquet conversion (${CONVERT_REF}) yet — the Hub converts agent-trace uploads on its own; try again later, or index a local .parquet file`,
       );
     this.sha = conv.sha;
-    const shards = (await listTree(client, repo, conv.sha, ""))
+    const listed = await listTree(client, repo, conv.sha, "");
+    this.files = new Map(listed.map((f) => [f.path, f]));
+    const shards = listed
       .map((f) => f.path)
       .filter((p) => p.endsWith(".parquet"))
       .sort();
@@ -72,7 +77,16 @@ export class HubTraceSource implements TraceSource {
   async readUnit(unit: Unit): Promise<UnitRead> {
     const prefix = `hf://datasets/${this.o.repo}/`;
     const path = unit.key.slice(prefix.length);
-    const local = await fetchToCache(this.o.client, this.o.hubCache, this.o.repo, this.sha, path);
+    const file = this.files.get(path);
+    if (file === undefined) throw new Error(`${path} is not a listed shard of ${this.o.repo}`);
+    // Checked against the size and hash the listing gave before it enters the cache (cache/blob-store.ts).
+    const local = await cachedBlob({
+      client: this.o.client,
+      hubCache: this.o.hubCache,
+      repo: this.o.repo,
+      sha: this.sha,
+      file,
+    });
     return readTraceParquet(local, { path: unit.key });
   }
 }

@@ -53,6 +53,7 @@ export {
   recallMemories,
   recallOptions,
 } from "./recall.js";
+export { oneLine, safeText, shellId, shellMemory } from "./safe-text.js";
 export { type ScrubOptions, type ScrubSummary, scrubMemory } from "./scrub.js";
 export { memoryStatus, type StatusReport } from "./status.js";
 export { formatAge, formatStatus } from "./status-format.js";

@@ -26,6 +26,8 @@ export interface ModelsConfig {
   /** `HF_ENDPOINT`. */
   hubUrl: string;
   token?: string | undefined;
+  /** `FUNES_MAX_DOWNLOAD_MB` in bytes: how large a Hub memory funes downloads (NaN: the variable is not a number). */
+  maxDownloadBytes?: number | undefined;
 }
 
 /** A model folder to load, or why there is none. */

@@ -4,7 +4,13 @@
  * note a reader should see first. Failures are FunesErrors with the reference's wording.
  */
 
-import { IncompleteDownloadError, newestView } from "../cache/index.js";
+import {
+  DEFAULT_MAX_DOWNLOAD_BYTES,
+  DownloadCapError,
+  IntegrityError,
+  newestView,
+  UnsafeMemoryError,
+} from "../cache/index.js";
 import { IncompatibleMemoryError, LocalStore, storeExists } from "../local/index.js";
 import {
   type LocalMemory,
@@ -14,7 +20,7 @@ import {
   resolveMemorySpec,
   viewsRoot,
 } from "../memory/index.js";
-import { HubUriError, isModelRepo, parseHubUri } from "../remote/index.js";
+import { HubUriError, isModelRepo, parseHubUri, UnsafeHubAnswerError } from "../remote/index.js";
 import { FunesError } from "./errors.js";
 import type { ModelsConfig } from "./models-config.js";
 
@@ -76,7 +82,12 @@ export async function openReadTarget(spec: string | undefined | null, ctx: ReadC
   }
   const client = { hubUrl: ctx.models.hubUrl, token: ctx.models.token };
   const label = r.uri;
-  const rctx = { funesHome: ctx.funesHome, hubCache: ctx.models.hubCache, client };
+  const rctx = {
+    funesHome: ctx.funesHome,
+    hubCache: ctx.models.hubCache,
+    client,
+    maxDownloadBytes: downloadCap(ctx),
+  };
   // Start resolving the head now; errors are kept for whoever awaits the result.
   const settled = readRemote(loc, rctx).then(
     (state) => ({ state }),
@@ -85,9 +96,7 @@ export async function openReadTarget(spec: string | undefined | null, ctx: ReadC
   const settle = async () => {
     const s = await settled;
     if ("error" in s) {
-      if (s.error instanceof IncompleteDownloadError)
-        throw new FunesError("unreachable", `${label}: ${s.error.message}`, s.error);
-      throw s.error;
+      throw refusedRemote(s.error, label) ?? s.error;
     }
     if (s.state.kind === "missing" && (await isModelRepo(client, loc.repo)))
       throw new FunesError("no_memory", modelRepoMessage(loc.repo));
@@ -106,6 +115,33 @@ export async function openReadTarget(spec: string | undefined | null, ctx: ReadC
       return settle();
     },
   };
+}
+
+/** The download cap per Hub memory, bytes; a FunesError when `FUNES_MAX_DOWNLOAD_MB` is not a size. */
+export function downloadCap(ctx: ReadContext): number {
+  const cap = ctx.models.maxDownloadBytes;
+  if (cap === undefined) return DEFAULT_MAX_DOWNLOAD_BYTES;
+  if (!Number.isFinite(cap) || cap <= 0)
+    throw new FunesError(
+      "bad_input",
+      "FUNES_MAX_DOWNLOAD_MB must be a positive number of MiB (e.g. 8192) — fix or unset it",
+    );
+  return cap;
+}
+
+/**
+ * The FunesError for a Hub memory funes refuses to read (a hostile answer or manifest, a file that does
+ * not match its listed hash, a memory over the download cap), or null for any other failure.
+ */
+export function refusedRemote(err: unknown, label: string): FunesError | null {
+  if (
+    err instanceof UnsafeHubAnswerError ||
+    err instanceof UnsafeMemoryError ||
+    err instanceof IntegrityError ||
+    err instanceof DownloadCapError
+  )
+    return new FunesError("refused_memory", `${label}: ${err.message}`, err);
+  return null;
 }
 
 /** What to say when a memory names a model repo. */

@@ -30,7 +30,7 @@ import {
 } from "../remote/index.js";
 import { publishScope } from "./curation-gate.js";
 import { FunesError } from "./errors.js";
-import { modelRepoMessage, type ReadContext } from "./open-memory.js";
+import { modelRepoMessage, type ReadContext, refusedRemote } from "./open-memory.js";
 import { holdBack } from "./secret-blocks.js";
 
 /** Push options. */
@@ -89,6 +89,18 @@ export function hubLocation(spec: string, ctx: ReadContext): HubLocation {
 
 /** Publishes the local memory to a Hub memory. */
 export async function pushMemory(opts: PushOptions, ctx: ReadContext): Promise<PushSummary> {
+  try {
+    return await pushChecked(opts, ctx);
+  } catch (err) {
+    // A hostile or damaged remote is a clear refusal, not a stack trace.
+    throw refusedRemote(err, opts.spec) ?? err;
+  }
+}
+
+async function pushChecked(opts: PushOptions, ctx: ReadContext): Promise<PushSummary> {
+  // An empty selection is a mistake in the caller's list, never a request for the whole memory.
+  if (opts.sessions !== undefined && opts.sessions.length === 0)
+    throw new FunesError("bad_input", "--sessions names no session — give one or more session ids");
   const loc = hubLocation(opts.spec, ctx);
   const client = { hubUrl: ctx.models.hubUrl, token: ctx.models.token };
   const head = await fetchRepoHead(client, loc.repo);

@@ -44,6 +44,7 @@ import {
   type ReadTarget,
   readWith,
 } from "./open-memory.js";
+import { terminalSafeRecall } from "./safe-text.js";
 
 /** Block types `--type` accepts. */
 export const BLOCK_TYPES = ["text", "thinking", "tool_use", "tool_result"] as const;
@@ -421,7 +422,8 @@ export async function recall(
  * chunk text, `~` neighbour lines clipped to 160 code points, `---`. No hits → exactly `no results`. Notes,
  * if any, come first, one per line.
  */
-export function formatRecallAgent(r: RecallResult): string {
+export function formatRecallAgent(result: RecallResult): string {
+  const r = terminalSafeRecall(result); // every field may be a stranger's (a Hub memory): safe-text.ts
   const note = r.notes.map((n) => `${n}\n`).join("");
   if (r.hits.length === 0) return `${note}no results`;
   let out = note;

@@ -1,6 +1,7 @@
 /**
  * `funes status` for people (the reference's layout, plus per-agent counts and vector backfill) and as JSON.
  */
+import { oneLine } from "./safe-text.js";
 import type { StatusReport } from "./status.js";
 
 /** `just now`, `5 minutes ago`, `3 hours ago`, `2 days ago` (singular at 1). */
@@ -14,8 +15,9 @@ export function formatAge(ms: number): string {
   return plural(Math.floor(hours / 24), "day");
 }
 
-/** The status text. */
-export function formatStatus(r: StatusReport, now: number): string {
+/** The status text; names a memory's rows or metadata carry are kept on their line (safe-text.ts). */
+export function formatStatus(report: StatusReport, now: number): string {
+  const r = oneLineNames(report);
   if (r.kind === "no-index")
     return r.isDefault
       ? `memory: ${r.memory}\nno index yet — run \`funes index\` to build one, then recall your own history.\n`
@@ -57,4 +59,15 @@ export function formatStatus(r: StatusReport, now: number): string {
     out += `last indexed: ${d.slice(0, 10)} ${d.slice(11, 16)} UTC (${formatAge(now - r.lastIndexed)})\n`;
   }
   return out;
+}
+
+/** The report with the names a (possibly hostile) memory supplies made one-line and control-free. */
+function oneLineNames(r: StatusReport): StatusReport {
+  if (r.kind === "no-index") return { ...r, memory: oneLine(r.memory) };
+  return {
+    ...r,
+    memory: oneLine(r.memory),
+    byHarness: r.byHarness.map((h) => ({ ...h, harness: oneLine(h.harness) })),
+    project: r.project === null ? null : { ...r.project, name: oneLine(r.project.name) },
+  };
 }

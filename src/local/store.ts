@@ -87,7 +87,13 @@ export class LocalStore {
   /** Opens the table in `dir`, or returns null when there is none. */
   static async open(dir: string): Promise<LocalStore | null> {
     if (!storeExists(dir)) return null;
-    const db = await lancedb.connect(dir, { readConsistencyInterval: 0 });
+    // A plain `connect()` writes a `__manifest/` namespace table into the folder: opening a memory to read
+    // it (someone's folder, a Hub view) must write nothing there, so the namespace manifest is off.
+    const db = await lancedb.connectNamespace(
+      "dir",
+      { root: dir, manifestEnabled: false },
+      { readConsistencyInterval: 0 },
+    );
     const table = await db.openTable(TABLE_NAME);
     const store = new LocalStore(db, table, dir);
     await store.checkCompatible();

@@ -32,16 +32,24 @@ const GET_DESCRIPTION = `Read a recalled turn in full with the turns around it (
 const STATUS_DESCRIPTION =
   "Show what a memory holds: chunks and sessions by agent, rows with vectors, sessions not indexed yet, and when it was last indexed.";
 
-function text(t: string) {
-  return { content: [{ type: "text" as const, text: t }] };
+/**
+ * A tool result. The formatters already keep each field on its line; this last pass makes sure no control
+ * character of any text (a stranger's memory, an error naming one of its files) reaches the agent raw.
+ */
+async function text(t: string) {
+  const { safeText } = await commands();
+  return { content: [{ type: "text" as const, text: safeText(t) }] };
 }
 
 async function answer(prefix: string, fn: () => Promise<string>) {
   try {
-    return text(await fn());
+    return await text(await fn());
   } catch (err) {
     if (err instanceof (await commands()).FunesError) return text(`${prefix} error: ${err.message}`);
-    return { ...text(`${prefix} error: ${err instanceof Error ? err.message : String(err)}`), isError: true };
+    return {
+      ...(await text(`${prefix} error: ${err instanceof Error ? err.message : String(err)}`)),
+      isError: true,
+    };
   }
 }
 

@@ -8,7 +8,14 @@
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Table as ArrowTable } from "apache-arrow";
-import { addedFiles, adoptAsView, materializeView, stageFrom } from "../cache/index.js";
+import {
+  addedFiles,
+  adoptAsView,
+  materializeView,
+  removeStaleStages,
+  stageEtags,
+  stageFrom,
+} from "../cache/index.js";
 import { mergeCard } from "../card/index.js";
 import {
   appendMissing,
@@ -101,6 +108,8 @@ const wait = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 export async function publishRows(o: PublishOptions): Promise<PublishResult> {
   const max = o.maxAttempts ?? 12;
   const sleep = o.sleep ?? wait;
+  // Stages of pushes that were killed mid-way are removed here, by the next push.
+  removeStaleStages(join(o.funesHome, "staging"));
   for (let attempt = 1; attempt <= max; attempt++) {
     const head = await fetchRepoHead(o.client, o.loc.repo);
     if (head.kind !== "found")
@@ -148,7 +157,7 @@ export async function publishRows(o: PublishOptions): Promise<PublishResult> {
         onProgress: o.onProgress,
       });
       // The stage is now exactly that commit: keep it as its view, so nothing is downloaded to read it.
-      adoptAsView(stage.dir, viewsRoot(o.funesHome), o.loc, sha);
+      adoptAsView(stage.dir, viewsRoot(o.funesHome), o.loc, sha, stageEtags(stage, view?.dir ?? null));
       return {
         commit: sha,
         added,

@@ -23,7 +23,7 @@ export function viewsRoot(funesHome: string): string {
 /** Resolves the head of `main` and presents that commit's memory as a local folder. */
 export async function readRemote(
   loc: HubLocation,
-  ctx: { funesHome: string; hubCache: string; client: HubClient },
+  ctx: { funesHome: string; hubCache: string; client: HubClient; maxDownloadBytes?: number | undefined },
 ): Promise<RemoteReadState> {
   const root = viewsRoot(ctx.funesHome);
   const head = await fetchRepoHead(ctx.client, loc.repo);
@@ -42,6 +42,7 @@ export async function readRemote(
           viewsRoot: root,
           loc,
           sha: head.sha,
+          maxBytes: ctx.maxDownloadBytes,
         });
       } catch (err) {
         // The connection went away mid-download: the same as finding the Hub unreachable.

@@ -3,6 +3,7 @@
  * endpoint explicitly (the client itself does not read `HF_ENDPOINT`).
  */
 import { withoutDebugOutput } from "../quiet/index.js";
+import { quoteForMessage, UnsafeHubAnswerError } from "./validate.js";
 
 /** Hub connection settings. */
 export interface HubClient {
@@ -19,6 +20,28 @@ export function hubParams(c: HubClient, timeoutMs?: number) {
       ? base
       : (input, init) => base(input, { ...init, signal: AbortSignal.timeout(timeoutMs) });
   return { hubUrl: c.hubUrl, fetch: f, ...(c.token !== undefined ? { accessToken: c.token } : {}) };
+}
+
+/**
+ * The same for reading a memory, where every request the client makes must go to the endpoint itself: a
+ * listing's `Link: next` or a download's info naming another host is refused before anything (a token
+ * included) is sent there. Redirects the endpoint answers with are followed by fetch, which drops the
+ * token on a cross-origin hop.
+ */
+export function readParams(c: HubClient, timeoutMs?: number) {
+  const p = hubParams(c, timeoutMs);
+  const origin = new URL(c.hubUrl).origin;
+  const guarded: typeof fetch = (input, init) => {
+    const url = input instanceof Request ? input.url : String(input);
+    if (new URL(url).origin !== origin)
+      return Promise.reject(
+        new UnsafeHubAnswerError(
+          `the Hub sent funes to ${quoteForMessage(new URL(url).origin)}, not ${origin}`,
+        ),
+      );
+    return p.fetch(input, init);
+  };
+  return { ...p, fetch: guarded };
 }
 
 /**

@@ -1,27 +1,50 @@
 /**
- * Fetching one file of a dataset at a commit into the standard Hugging Face cache
- * (`datasets--o--n/blobs/<etag>`, `snapshots/<sha>/<path>`), shared with Python tools and Rust funes. A file
- * already there costs no request. The client logs each download with console.debug, which would land on
- * stdout (the MCP channel): it is silenced for the call.
+ * Downloading one file of a dataset at a commit, as a stream from the endpoint. Where the bytes go and how
+ * they are checked is the cache's business (cache/blob-store.ts): the client's own `downloadFileToCacheDir`
+ * is not used, because it names the blob after whatever etag the endpoint sends and writes it in place.
  */
-import { type HubClient, hubLibrary, hubParams, quietly } from "./access.js";
+import { type HubClient, hubLibrary, readParams } from "./access.js";
 
-/** Downloads `path` at `sha` unless cached; returns the snapshot path. */
-export async function fetchToCache(
-  client: HubClient,
-  hubCache: string,
-  repo: string,
-  sha: string,
-  path: string,
-): Promise<string> {
-  const { downloadFileToCacheDir } = await hubLibrary();
-  return quietly(() =>
-    downloadFileToCacheDir({
-      repo: { type: "dataset", name: repo },
-      path,
-      revision: sha,
-      cacheDir: hubCache,
-      ...hubParams(client),
-    }),
-  );
+/**
+ * The bytes of `path` at `sha` (a listed file of `size` bytes), as a stream. The request goes to the
+ * endpoint's own resolve URL, whose redirect to the Hub's download host fetch follows without the token;
+ * no download info is asked for first, since the listing already gave the size and hashes, and so no
+ * host the endpoint names is ever sent the token. The caller checks what arrives; nothing here touches
+ * the disk.
+ */
+export async function openDownload(o: {
+  client: HubClient;
+  repo: string;
+  sha: string;
+  path: string;
+  size: number;
+  etag: string;
+}): Promise<ReadableStream<Uint8Array>> {
+  const url = `${o.client.hubUrl}/datasets/${o.repo}/resolve/${encodeURIComponent(o.sha)}/${o.path}`;
+  const blob = await (await hubLibrary()).downloadFile({
+    repo: { type: "dataset", name: o.repo },
+    path: o.path,
+    revision: o.sha,
+    xet: false,
+    downloadInfo: { size: o.size, etag: o.etag, url },
+    ...readParams(o.client),
+  });
+  if (blob === null) throw new TypeError(`the Hub has no ${o.path} at ${o.sha}`);
+  // The client aborts a failed request's stream with a bare message string: turned back into a network
+  // error here, so a connection lost mid-download reads as "unreachable", like every other.
+  const reader = (blob.stream() as ReadableStream<Uint8Array>).getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) controller.close();
+        else controller.enqueue(value);
+      } catch (err) {
+        controller.error(
+          err instanceof Error ? err : new TypeError(`download of ${o.path} failed: ${String(err)}`),
+        );
+      }
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
 }

@@ -22,6 +22,12 @@ export function parseHubUri(uri: string): HubLocation {
   const segs = (m?.[1] ?? "").split("/").filter((s) => s !== "");
   if (m === null || segs.length < 2)
     throw new HubUriError(`expected hf://datasets/<owner>/<name>[/<path>], got ${uri}`);
+  // Owner, name and prefix become folder names here (views, receipts): plain names only, as on the Hub.
+  const bad = segs.find((s) => !/^[A-Za-z0-9_.-]{1,96}$/.test(s) || /^\.+$/.test(s));
+  if (bad !== undefined)
+    throw new HubUriError(
+      `${JSON.stringify(bad)} in ${JSON.stringify(uri)} is not a repo or folder name — use letters, digits, "-", "_" and "."`,
+    );
   return { repo: `${segs[0]}/${segs[1]}`, prefix: segs.slice(2).join("/"), uri };
 }
 

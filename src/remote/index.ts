@@ -12,8 +12,9 @@ export {
   type UploadProgress,
 } from "./commit-files.js";
 export { createPrivateDataset } from "./create-repo.js";
-export { fetchToCache } from "./fetch-file.js";
+export { openDownload } from "./fetch-file.js";
 export { type HubLocation, HubUriError, lancePath, parseHubUri } from "./hub-uri.js";
 export { listTree, type RemoteFile } from "./list-tree.js";
 export { readRepoText } from "./read-text.js";
 export { fetchRepoHead, isModelRepo, PROBE_TIMEOUT_MS, type RepoHead } from "./repo-head.js";
+export { isCommitSha, isSha256, UnsafeHubAnswerError } from "./validate.js";

@@ -2,7 +2,8 @@
  * One request that is both the reachability probe and the head resolution: the dataset's info at `main`,
  * with its commit sha. Its outcome is the remote's state, decided here and nowhere else.
  */
-import { type HubClient, httpStatus, hubLibrary, hubParams, isUnreachable } from "./access.js";
+import { type HubClient, httpStatus, hubLibrary, hubParams, isUnreachable, readParams } from "./access.js";
+import { isCommitSha, quoteForMessage, UnsafeHubAnswerError } from "./validate.js";
 
 /** What the Hub said about a dataset repo. */
 export type RepoHead =
@@ -45,12 +46,19 @@ async function probeOnce(
       name: repo,
       revision,
       additionalFields: ["sha"],
-      ...hubParams(client, PROBE_TIMEOUT_MS),
+      ...readParams(client, PROBE_TIMEOUT_MS),
     });
-    const sha = (info as { sha?: string }).sha;
-    if (typeof sha !== "string") return { kind: "offline", reason: "the Hub answered without a commit" };
+    const sha = (info as { sha?: unknown }).sha;
+    if (sha === undefined || sha === null)
+      return { kind: "offline", reason: "the Hub answered without a commit" };
+    // The sha names a folder on this machine: anything but a commit id is refused, never used.
+    if (!isCommitSha(sha))
+      throw new UnsafeHubAnswerError(
+        `the Hub answered ${quoteForMessage(sha)} as the commit of ${repo}, which is not a commit id`,
+      );
     return { kind: "found", sha, private: info.private };
   } catch (err) {
+    if (err instanceof UnsafeHubAnswerError) throw err;
     const status = httpStatus(err);
     if (status === 404) return { kind: "missing" };
     if (status === 401 || status === 403) return { kind: "unauthorized" };

@@ -3,7 +3,7 @@
  * results as in-process models, owner-only, stopped by `funes server stop` or when idle, and never needed:
  * with a dead or broken server the CLI answers in-process.
  */
-import { copyFileSync, mkdirSync, rmSync, statSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -104,8 +104,10 @@ describe("funes server", () => {
 
   it("exits on its own when idle", async () => {
     const idle = on({ FUNES_SERVER_IDLE: "1" });
-    expect((await runFunes(["server", "start"], idle)).code).toBe(0);
-    expect((await status(idle)).running).toBe(true);
-    expect(await until(async () => !(await status(idle)).running, 10_000)).toBe(true);
+    const started = await runFunes(["server", "start", "--json"], idle);
+    expect(started.code, started.stderr).toBe(0);
+    expect((JSON.parse(started.stdout) as Status).running).toBe(true);
+    expect(await until(async () => !(await status(idle)).running, 15_000)).toBe(true);
+    expect(readFileSync(join(u.funesHome, "logs", "model-server.log"), "utf8")).toMatch(/stopping: idle for 1 s/);
   });
 });

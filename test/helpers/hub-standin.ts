@@ -36,9 +36,12 @@ export interface HubStandin {
   conflicts: number;
   /**
    * Network faults: for a request it matches, `drop` cuts the connection without an answer; `truncate`
-   * sends a file download's headers and half its bytes, then cuts it.
+   * sends a file download's headers and half its bytes, then cuts it; `corrupt` sends a whole file download
+   * with one bit flipped (same size, as a damaged disk or an altering proxy would).
    */
-  fault: ((method: string, path: string) => "drop" | "truncate" | null) | null;
+  fault: ((method: string, path: string) => "drop" | "truncate" | "corrupt" | null) | null;
+  /** When set, a tree listing's `Link: next` points at this origin instead of the stand-in (a hostile endpoint). */
+  nextPageOrigin: string | null;
   close(): Promise<void>;
 }
 
@@ -67,6 +70,7 @@ export async function startHubStandin(
     offline: false,
     conflicts: 0,
     fault: null,
+    nextPageOrigin: null,
     uploadedBytes: 0,
     committedPaths: [],
     history: new Map(),
@@ -273,7 +277,7 @@ export async function startHubStandin(
       const page = all.slice(cursor, cursor + pageSize).map((p) => fileEntry(repo, p));
       const headers: Record<string, string> = { "Content-Type": "application/json" };
       if (cursor + pageSize < all.length) {
-        const next = new URL(`${state.url}${url.pathname}${url.search}`);
+        const next = new URL(`${state.nextPageOrigin ?? state.url}${url.pathname}${url.search}`);
         next.searchParams.set("cursor", String(cursor + pageSize));
         headers.Link = `<${next.toString()}>; rel="next"`;
       }
@@ -296,6 +300,12 @@ export async function startHubStandin(
           ...common,
           "Content-Range": `bytes ${start}-${end}/${bytes.length}`,
         });
+      }
+      if (fault === "corrupt") {
+        const bad = Buffer.from(bytes);
+        const at = Math.floor(bad.length / 2);
+        bad[at] = (bad[at] ?? 0) ^ 0x01;
+        return send(res, 200, bad, common);
       }
       if (fault === "truncate") {
         res.writeHead(200, { ...common, "Content-Length": String(bytes.length) });

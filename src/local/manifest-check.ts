@@ -1,0 +1,155 @@
+/**
+ * Checking a table's manifests before Lance opens a copy someone else wrote. A Lance manifest can send the
+ * reader outside the table folder: `base_paths` (a shallow clone's source, or `s3://…`, read with the
+ * reader's own cloud credentials), and `base_id` on data, deletion and index files pointing at them; data
+ * and external row-id files carry paths of their own. Every manifest under `_versions/` is decoded
+ * (protobuf, lance table.proto) and refused unless everything it names lies inside the folder: no base
+ * paths, no `base_id`, and only plain relative file names.
+ *
+ * Manifest file layout (lance 8): `… | u32 length + Manifest | u64 manifest position | u16 major |
+ * u16 minor | "LANC"`; the index section sits at the position the manifest's `index_section` gives, also
+ * length-prefixed.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+
+/** A manifest names something outside its table folder, or cannot be decoded. */
+export class UnsafeManifestError extends Error {
+  constructor(
+    readonly file: string,
+    readonly reason: string,
+  ) {
+    super(`${file} ${reason}`);
+  }
+}
+
+type Field = { no: number; wire: 0 | 1 | 2 | 5; num: number; bytes: Uint8Array };
+
+/** The fields of one protobuf message, in order (unknown fields included). */
+function decode(buf: Uint8Array): Field[] {
+  const out: Field[] = [];
+  let i = 0;
+  const varint = (): number => {
+    let v = 0;
+    let mul = 1;
+    for (let n = 0; n < 10; n++) {
+      if (i >= buf.length) throw new Error("truncated varint");
+      const b = buf[i++] as number;
+      v += (b & 0x7f) * mul;
+      if ((b & 0x80) === 0) return v;
+      mul *= 128;
+    }
+    throw new Error("varint too long");
+  };
+  while (i < buf.length) {
+    const key = varint();
+    const no = Math.floor(key / 8);
+    const wire = key % 8;
+    if (wire === 0) out.push({ no, wire, num: varint(), bytes: new Uint8Array() });
+    else if (wire === 1 || wire === 5) {
+      const len = wire === 1 ? 8 : 4;
+      if (i + len > buf.length) throw new Error("truncated field");
+      out.push({ no, wire, num: 0, bytes: buf.subarray(i, i + len) });
+      i += len;
+    } else if (wire === 2) {
+      const len = varint();
+      if (i + len > buf.length) throw new Error("truncated field");
+      out.push({ no, wire, num: len, bytes: buf.subarray(i, i + len) });
+      i += len;
+    } else throw new Error(`wire type ${wire}`);
+  }
+  return out;
+}
+
+const text = (f: Field) => Buffer.from(f.bytes).toString("utf8");
+const sub = (fields: Field[], no: number) => fields.filter((f) => f.no === no && f.wire === 2);
+const has = (fields: Field[], no: number) => fields.some((f) => f.no === no);
+
+/** A file name Lance writes: plain characters, no separators, not `.` or `..`. */
+function plainName(s: string): boolean {
+  return /^[A-Za-z0-9_.-]{1,200}$/.test(s) && !/^\.+$/.test(s);
+}
+
+/** A relative path of plain names (external row-id files, index files). */
+function plainPath(s: string): boolean {
+  const segs = s.split("/");
+  return segs.length <= 8 && segs.every(plainName);
+}
+
+/** The length-prefixed message at `pos` of a manifest file. */
+function messageAt(buf: Buffer, pos: number): Uint8Array {
+  if (pos + 4 > buf.length) throw new Error("section past the end");
+  const len = buf.readUInt32LE(pos);
+  if (pos + 4 + len > buf.length) throw new Error("section past the end");
+  return buf.subarray(pos + 4, pos + 4 + len);
+}
+
+/** Why a manifest's content names something outside the table, or null when it names nothing outside. */
+function manifestProblem(buf: Buffer): string | null {
+  if (buf.length < 16 || buf.subarray(buf.length - 4).toString("latin1") !== "LANC")
+    return "is not a Lance manifest";
+  const pos = Number(buf.readBigUInt64LE(buf.length - 16));
+  const manifest = decode(messageAt(buf, pos));
+  for (const base of sub(manifest, 18)) {
+    const path = sub(decode(base.bytes), 4)[0];
+    return `names a base path outside the memory (${JSON.stringify(path === undefined ? "" : text(path))})`;
+  }
+  for (const frag of sub(manifest, 2)) {
+    const f = decode(frag.bytes);
+    for (const file of sub(f, 2)) {
+      const df = decode(file.bytes);
+      const path = sub(df, 1)[0];
+      const name = path === undefined ? "" : text(path);
+      if (!plainName(name)) return `names a data file outside the memory (${JSON.stringify(name)})`;
+      if (has(df, 7)) return `reads data file ${JSON.stringify(name)} from another base path`;
+    }
+    for (const del of sub(f, 3))
+      if (has(decode(del.bytes), 7)) return "reads a deletion file from another base path";
+    for (const no of [6, 8, 10])
+      for (const ext of sub(f, no)) {
+        const path = sub(decode(ext.bytes), 1)[0];
+        const name = path === undefined ? "" : text(path);
+        if (!plainPath(name)) return `names a row-id file outside the memory (${JSON.stringify(name)})`;
+      }
+  }
+  const txn = sub(manifest, 12)[0];
+  if (txn !== undefined && txn.bytes.length > 0 && !plainName(text(txn)))
+    return `names a transaction file outside the memory (${JSON.stringify(text(txn))})`;
+  const indexSection = manifest.find((f) => f.no === 6 && f.wire === 0);
+  if (indexSection !== undefined)
+    for (const idx of sub(decode(messageAt(buf, indexSection.num)), 1)) {
+      const m = decode(idx.bytes);
+      if (has(m, 9)) return "reads an index from another base path";
+      for (const file of sub(m, 10)) {
+        const path = sub(decode(file.bytes), 1)[0];
+        const name = path === undefined ? "" : text(path);
+        if (!plainPath(name)) return `names an index file outside the memory (${JSON.stringify(name)})`;
+      }
+    }
+  return null;
+}
+
+/**
+ * Checks every manifest of the table folder `tableDir` (a `chunks.lance`); throws UnsafeManifestError
+ * naming the first one that points outside it or cannot be decoded. Returns how many were checked.
+ */
+export function checkManifests(tableDir: string): number {
+  const versions = join(tableDir, "_versions");
+  let names: string[];
+  try {
+    names = readdirSync(versions).filter((n) => n.endsWith(".manifest"));
+  } catch {
+    return 0;
+  }
+  for (const name of names) {
+    const rel = `_versions/${name}`;
+    let problem: string | null;
+    try {
+      problem = manifestProblem(readFileSync(join(versions, name)));
+    } catch (err) {
+      problem = `cannot be decoded (${err instanceof Error ? err.message : String(err)})`;
+    }
+    if (problem !== null) throw new UnsafeManifestError(rel, problem);
+  }
+  return names.length;
+}
