@@ -121,4 +121,61 @@ describe("publishing at a session boundary", () => {
     expect(status.stdout).toMatch(/\nlast hook push: ok, /);
     expect(readFileSync(log, "utf8")).not.toContain("FAILED");
   }, 150_000);
+
+  it("codex publishes from its Stop hook; status names what waits and the hook's last failure", async () => {
+    const u = user("codex-boundary");
+    const add = await runFunes(["add", "codex", "acme/cx", "--create", "--yes"], u);
+    expect(add.code, add.stderr).toBe(0);
+    const work = join(u.home, "work");
+    mkdirSync(work);
+    const exec = (prompt: string, env: Record<string, string>) =>
+      runCli("codex", ["exec", "--json", "--skip-git-repo-check", ...codexStubArgs(stub.url), "--", prompt], {
+        env,
+        cwd: work,
+      });
+    const log = join(u.home, ".codex", "hooks", "funes-sync.log");
+    const logText = () => (existsSync(log) ? readFileSync(log, "utf8") : "");
+    const idle = () =>
+      !existsSync(join(log, "..", ".push.lock")) && !existsSync(join(log, "..", ".index-codex.lock"));
+
+    // Codex has no session end: the turn's Stop hook indexes it, then publishes it.
+    const first = await exec("the aurora service listens on port 52119", u.env);
+    expect(first.kind === "ran" && first.stdout).toContain("Noted: port 47888.");
+    const reader = user("codex-reader");
+    const readable = await until(async () => {
+      const r = await runFunes(
+        ["recall", "aurora service port", "--memory", "acme/cx", "--rerank-budget", "0"],
+        reader,
+      );
+      return r.code === 0 && r.stdout.includes("the aurora service listens on port 52119");
+    }, 60_000);
+    expect(readable, logText()).toBe(true);
+    expect(await until(idle, 60_000)).toBe(true);
+
+    // A session whose hooks can't embed (no embedder where they run): nothing of it is published, and
+    // status says so, and why, from the hook's log.
+    const second = await exec("the borealis queue drains every 90 seconds", {
+      ...u.env,
+      FUNES_EMBED_MODEL_DIR: join(t.dir, "no-embedder-here"),
+    });
+    expect(second.kind).toBe("ran");
+    expect(
+      await until(
+        () => /push\[acme\/cx\]: FAILED[^\n]*\n(?![\s\S]*push\[acme\/cx\]: start)/.test(logText()) && idle(),
+        60_000,
+      ),
+    ).toBe(true);
+    const status = await runFunes(["status", "--memory", "acme/cx"], {
+      ...u,
+      extra: { ...u.extra, FUNES_EMBED_MODEL_DIR: join(t.dir, "no-embedder-here") },
+    });
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stdout).toMatch(
+      /\n {2}\d+ chunk\(s\) of 1 session wait for vectors — not published until embedded/,
+    );
+    expect(status.stdout).toMatch(
+      /\nlast hook push: failed, [^\n]*: \d+ chunks wait for vectors and can't be embedded here \([^\n]*no-embedder-here[^\n]*— log: [^\n]*funes-sync\.log\n/,
+    );
+    expect(onlyMemoryFiles(hub.committedPaths)).toEqual([]);
+  }, 180_000);
 });
