@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { claudePluginRoot } from "./claude.js";
 import { codexHome } from "./codex.js";
 import { SYNC_LOG } from "./hook-scripts.js";
+import { piExtensionDir } from "./pi.js";
 
 /** How a hook's push run ended. */
 export type HookPushState = "ok" | "again" | "warn" | "failed";
@@ -31,6 +32,7 @@ export function hookLogPaths(o: { home: string; env: Record<string, string | und
     join(claudePluginRoot(o.home), "funes", "scripts", SYNC_LOG),
     join(codexHome(o), "hooks", SYNC_LOG),
     join(o.home, ".hermes", "hooks", SYNC_LOG),
+    join(piExtensionDir(o.home), SYNC_LOG),
   ];
 }
 

@@ -73,7 +73,14 @@ export async function pushAtBoundary(o: BoundaryPushOptions, ctx: ReadContext): 
   };
   const prepare = async (): Promise<VectorSummary | null> => {
     if (o.harness !== undefined && knownSources(ctx.home, o.harness).length > 0)
-      return (await indexSessions({ ...common, home: ctx.home, harness: o.harness, thinking: true })).vectors;
+      try {
+        return (await indexSessions({ ...common, home: ctx.home, harness: o.harness, thinking: true }))
+          .vectors;
+      } catch (err) {
+        // Transcripts that can't be read are the index hook's to report; what is indexed still goes out.
+        if (!(err instanceof FunesError) || (err.code !== "unreadable_source" && err.code !== "no_sessions"))
+          throw err;
+      }
     return embedWaiting(common);
   };
   // Another run holding the memory is, at a boundary, most likely the index job of the turn that just
