@@ -47,20 +47,39 @@ if [ "\${1:-}" != "--worker" ]; then
 fi
 shift
 
-# One worker per job; a second one leaves a note for the first and leaves.
+# One worker per job; a second one leaves a note for the first and leaves. The holder reads notes only
+# after letting go of the lock, and a note-leaver leaves only if the lock is still held after its note: so
+# whichever way the two interleave, a note is never lost (either the holder sees it, or the note-leaver
+# finds the lock free and takes the turn itself).
 take_turn() {
   lock="$here/.$1.lock"
   again="$here/.$1.again"
-  if ! mkdir "$lock" 2>/dev/null; then
+  tries=0
+  until mkdir "$lock" 2>/dev/null; do
+    tries=$((tries + 1))
+    [ "$tries" -gt 50 ] && { note "$JOB: can't take $lock; skipping"; exit 0; }
     pid="$(cat "$lock/pid" 2>/dev/null || true)"
-    # Held by a live worker (or one that has not written its pid yet): leave it a note.
-    if { [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; } || { [ -z "$pid" ] && [ -z "$(find "$lock" -maxdepth 0 -mmin +60 2>/dev/null)" ]; }; then
-      touch "$again"
-      exit 0
+    if [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; then
+      rm -rf "$lock" # its worker died
+      continue
     fi
-    rm -rf "$lock"
-    mkdir "$lock" 2>/dev/null || { touch "$again"; exit 0; }
-  fi
+    if [ -z "$pid" ] && [ -n "$(find "$lock" -maxdepth 0 -mmin +60 2>/dev/null)" ]; then
+      rm -rf "$lock" # a worker that never got going, an hour ago
+      continue
+    fi
+    touch "$again"
+    [ -d "$lock" ] && exit 0
+  done
+  echo $$ >"$lock/pid"
+  trap 'rm -rf "$lock"' EXIT
+}
+
+# Ends a turn: lets go of the lock, then true (holding it again) when a note came in meanwhile.
+go_again() {
+  rm -rf "$lock"
+  trap - EXIT
+  [ -e "$again" ] || return 1
+  mkdir "$lock" 2>/dev/null || return 1 # a newer worker has the turn, and does the work
   echo $$ >"$lock/pid"
   trap 'rm -rf "$lock"' EXIT
 }
@@ -98,12 +117,10 @@ while :; do
     sleep 5
   done
   if [ "$rc" -eq 0 ]; then note "index[$h]: ok"; else note "index[$h]: FAILED (exit $rc)"; fi
-  [ -e "$again" ] || break
+  go_again || break
 done
 if [ -n "$m" ]; then
   # No newer turn waits: publish this one now (the push indexes again first, so nothing is skipped).
-  rm -rf "$lock"
-  trap - EXIT
   bash "$here/${PUSH_SCRIPT}" --worker "$m" "$h"
 fi
 `;
@@ -147,7 +164,7 @@ while :; do
       ;;
     *) note "push[$m]: FAILED (exit $rc) — \${why:-see above}" ;;
   esac
-  [ -e "$again" ] || break
+  go_again || break
 done
 `;
 }
