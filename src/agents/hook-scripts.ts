@@ -148,9 +148,9 @@ while :; do
   note "push[$m]: start"
   out="$("\${FUNES[@]}" "\${args[@]}" 2>&1)"
   rc=$?
-  [ -n "$out" ] && printf '%s\n' "$out" >>"$log"
+  [ -n "$out" ] && printf '%s\\n' "$out" >>"$log"
   # The reason, on the outcome line itself (funes prints it last, as "funes: …").
-  why="$(printf '%s\n' "$out" | sed -n 's/^funes: //p' | tail -n 1)"
+  why="$(printf '%s\\n' "$out" | sed -n 's/^funes: //p' | tail -n 1)"
   case "$rc" in
     0) note "push[$m]: ok\${why:+ — $why}" ;;
     2) note "push[$m]: WARN — \${why:-held back or refused; see above}" ;;
