@@ -45,7 +45,8 @@ export function formatStatus(r: StatusReport, now: number): string {
   if (lp !== null) {
     if (lp.pendingChunks === 0 && lp.waitingForVectors === 0)
       out += `local push: up to date (${s(lp.sessions)})\n`;
-    else if (lp.pendingChunks === 0) out += `local push: every embedded chunk is published (${s(lp.sessions)})\n`;
+    else if (lp.pendingChunks === 0)
+      out += `local push: every embedded chunk is published (${s(lp.sessions)})\n`;
     else
       out += `local push: ${lp.pendingSessions} of ${s(lp.sessions)} pending (${lp.pendingChunks} chunks) — run \`funes push ${r.memory}\`\n`;
     if (lp.waitingForVectors > 0)
