@@ -40,7 +40,7 @@ function hookSpecs(memory: string | null): HookSpec[] {
   if (memory === null) return [index];
   const push = (event: string) => ({
     event,
-    command: hookCommand(script(PUSH_SCRIPT), memory),
+    command: hookCommand(script(PUSH_SCRIPT), memory, "claude"),
     statusMessage: "Publishing funes memory",
     timeout: 15,
   });

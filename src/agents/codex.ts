@@ -1,6 +1,6 @@
 /**
- * Codex: hook groups merged into `$CODEX_HOME/hooks.json` (Stop → index; SessionStart → push when a memory
- * is bound), the scripts in `$CODEX_HOME/hooks/`, trust entries for exactly those hooks in `config.toml`
+ * Codex: hook groups merged into `$CODEX_HOME/hooks.json` (Stop → index, then publish when a memory is
+ * bound; SessionStart → push), the scripts in `$CODEX_HOME/hooks/`, trust entries for exactly those hooks in `config.toml`
  * (Codex runs no untrusted hook, and says nothing about it in `codex exec`), and `codex mcp add funes`.
  * The user's hooks are kept; `remove` restores the file byte for byte when nothing else changed in it.
  */
@@ -42,11 +42,17 @@ export function codexHome(o: { home: string; env: Record<string, string | undefi
 /** Top-level keys Codex accepts in hooks.json (it skips the whole file on any other). */
 const CODEX_KEYS = new Set(["hooks", "description"]);
 
+/**
+ * Codex has no session-end event: with a memory bound, the Stop hook's worker also publishes once its
+ * index pass is done and no newer turn waits, so a session reaches the Hub right after its last turn (a
+ * one-shot `codex exec` too), not when the next session starts. SessionStart still pushes what is left.
+ */
 function hookSpecs(dir: string, memory: string | null): HookSpec[] {
+  const index = join(dir, "hooks", INDEX_SCRIPT);
   const specs: HookSpec[] = [
     {
       event: "Stop",
-      command: hookCommand(join(dir, "hooks", INDEX_SCRIPT), "codex"),
+      command: memory === null ? hookCommand(index, "codex") : hookCommand(index, "codex", memory),
       statusMessage: "Indexing turn into funes memory",
       timeout: 15,
     },
@@ -54,7 +60,7 @@ function hookSpecs(dir: string, memory: string | null): HookSpec[] {
   if (memory !== null)
     specs.push({
       event: "SessionStart",
-      command: hookCommand(join(dir, "hooks", PUSH_SCRIPT), memory),
+      command: hookCommand(join(dir, "hooks", PUSH_SCRIPT), memory, "codex"),
       statusMessage: "Publishing funes memory",
       timeout: 15,
     });
@@ -103,7 +109,7 @@ export async function installCodex(o: InstallOptions): Promise<SetupReport> {
   );
   const events = hookSpecs(dir, o.memory).map((s) => s.event);
   const report: SetupReport = [
-    `installed funes hooks into ${hooksPath} (${events.join(", ")}) and trusted them in ${configPath} — indexes each turn${o.memory === null ? "" : ` and publishes to ${o.memory} when a session starts`}`,
+    `installed funes hooks into ${hooksPath} (${events.join(", ")}) and trusted them in ${configPath} — indexes each turn${o.memory === null ? "" : ` and publishes it to ${o.memory} right after`}`,
   ];
   const add = await codex([
     "mcp",

@@ -42,7 +42,7 @@ function hooksFor(home: string, memory: string | null): HermesHook[] {
   const out = [{ event: "post_llm_call", command: hookCommand(join(dir, INDEX_SCRIPT), "hermes") }];
   if (memory !== null)
     for (const event of ["on_session_start", "on_session_finalize"])
-      out.push({ event, command: hookCommand(join(dir, PUSH_SCRIPT), memory) });
+      out.push({ event, command: hookCommand(join(dir, PUSH_SCRIPT), memory, "hermes") });
   return out;
 }
 

@@ -1,9 +1,13 @@
 /**
- * The hook scripts agents run: `funes-index.sh <harness>` and `funes-push.sh <memory>`. The foreground part
- * drains the hook payload, starts a detached worker and exits at once without printing anything (nothing
- * reaches the agent's context). The worker runs `funes index --harness <h>` or `funes push <memory>`, one
- * at a time per job: a run that finds another running leaves a note, and the running one goes again when
- * it is done, so no turn is missed. It logs to `funes-sync.log` beside the script.
+ * The hook scripts agents run: `funes-index.sh <harness> [memory]` and `funes-push.sh <memory> [harness]`.
+ * The foreground part drains the hook payload, starts a detached worker and exits at once without printing
+ * anything (nothing reaches the agent's context). The worker runs `funes index --harness <h>` or
+ * `funes push <memory> --hook --harness <h>` (a boundary push: it indexes that agent's newest turns, waiting
+ * for a running index job, embeds what still waits, then publishes), one at a time per job: a run that finds
+ * another running leaves a note, and the running one goes again when it is done, so no turn is missed. A
+ * push that leaves rows waiting for vectors exits 75 and goes again (bounded). An index hook given a memory
+ * (agents with no session-end event: Codex) publishes after its last pass, once no newer turn waits. Every
+ * job's outcome is one line in `funes-sync.log` beside the script; `funes status` reads the push lines.
  */
 import { chmodSync, existsSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -43,20 +47,39 @@ if [ "\${1:-}" != "--worker" ]; then
 fi
 shift
 
-# One worker per job; a second one leaves a note for the first and leaves.
+# One worker per job; a second one leaves a note for the first and leaves. The holder reads notes only
+# after letting go of the lock, and a note-leaver leaves only if the lock is still held after its note: so
+# whichever way the two interleave, a note is never lost (either the holder sees it, or the note-leaver
+# finds the lock free and takes the turn itself).
 take_turn() {
   lock="$here/.$1.lock"
   again="$here/.$1.again"
-  if ! mkdir "$lock" 2>/dev/null; then
+  tries=0
+  until mkdir "$lock" 2>/dev/null; do
+    tries=$((tries + 1))
+    [ "$tries" -gt 50 ] && { note "$JOB: can't take $lock; skipping"; exit 0; }
     pid="$(cat "$lock/pid" 2>/dev/null || true)"
-    # Held by a live worker (or one that has not written its pid yet): leave it a note.
-    if { [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; } || { [ -z "$pid" ] && [ -z "$(find "$lock" -maxdepth 0 -mmin +60 2>/dev/null)" ]; }; then
-      touch "$again"
-      exit 0
+    if [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; then
+      rm -rf "$lock" # its worker died
+      continue
     fi
-    rm -rf "$lock"
-    mkdir "$lock" 2>/dev/null || { touch "$again"; exit 0; }
-  fi
+    if [ -z "$pid" ] && [ -n "$(find "$lock" -maxdepth 0 -mmin +60 2>/dev/null)" ]; then
+      rm -rf "$lock" # a worker that never got going, an hour ago
+      continue
+    fi
+    touch "$again"
+    [ -d "$lock" ] && exit 0
+  done
+  echo $$ >"$lock/pid"
+  trap 'rm -rf "$lock"' EXIT
+}
+
+# Ends a turn: lets go of the lock, then true (holding it again) when a note came in meanwhile.
+go_again() {
+  rm -rf "$lock"
+  trap - EXIT
+  [ -e "$again" ] || return 1
+  mkdir "$lock" 2>/dev/null || return 1 # a newer worker has the turn, and does the work
   echo $$ >"$lock/pid"
   trap 'rm -rf "$lock"' EXIT
 }
@@ -67,17 +90,24 @@ if ! command -v "\${FUNES[0]}" >/dev/null 2>&1 && [ ! -e "\${FUNES[0]}" ]; then
 fi
 `;
 
+/** Tries of a job that finds the memory's writer lock held (5 s apart): a boundary push may hold it ~2 min. */
+const BUSY_TRIES = 36;
+/** Rounds of a push worker that keeps finding rows waiting for vectors (each embeds, then publishes). */
+const PUSH_ROUNDS = 12;
+
 /** The index hook script. */
 export function indexScript(cmd: FunesCommand): string {
   return `#!/usr/bin/env bash
-# funes index hook: indexes the agent's new turns into the local funes memory, in the background.
+# funes index hook: indexes the agent's new turns into the local funes memory, in the background; given a
+# memory too, publishes to it after the last pass (agents that have no session-end event).
 JOB=index
 ${COMMON(cmd)}
 h="\${1:-claude}"
+m="\${2:-}"
 take_turn "index-$h"
 while :; do
   rm -f "$again"
-  for try in 1 2 3 4 5 6; do
+  for try in $(seq ${BUSY_TRIES}); do
     note "index[$h]: start"
     "\${FUNES[@]}" index --harness "$h" >>"$log" 2>&1
     rc=$?
@@ -87,8 +117,12 @@ while :; do
     sleep 5
   done
   if [ "$rc" -eq 0 ]; then note "index[$h]: ok"; else note "index[$h]: FAILED (exit $rc)"; fi
-  [ -e "$again" ] || break
+  go_again || break
 done
+if [ -n "$m" ]; then
+  # No newer turn waits: publish this one now (the push indexes again first, so nothing is skipped).
+  bash "$here/${PUSH_SCRIPT}" --worker "$m" "$h"
+fi
 `;
 }
 
@@ -99,22 +133,38 @@ export function pushScript(cmd: FunesCommand): string {
 JOB=push
 ${COMMON(cmd)}
 m="\${1:-}"
+h="\${2:-}"
 if [ -z "$m" ]; then
   note "push: skipped (no memory bound to this hook)"
   exit 0
 fi
 take_turn "push"
+args=(push "$m" --hook)
+[ -n "$h" ] && args+=(--harness "$h")
+round=0
 while :; do
   rm -f "$again"
+  round=$((round + 1))
   note "push[$m]: start"
-  "\${FUNES[@]}" push "$m" >>"$log" 2>&1
+  out="$("\${FUNES[@]}" "\${args[@]}" 2>&1)"
   rc=$?
+  [ -n "$out" ] && printf '%s\\n' "$out" >>"$log"
+  # The reason, on the outcome line itself (funes prints it last, as "funes: …").
+  why="$(printf '%s\\n' "$out" | sed -n 's/^funes: //p' | tail -n 1)"
   case "$rc" in
-    0) note "push[$m]: ok" ;;
-    2) note "push[$m]: WARN — held back or refused; see above (secrets: run 'funes scrub'; a remote sharing nothing: push once by hand)" ;;
-    *) note "push[$m]: FAILED (exit $rc)" ;;
+    0) note "push[$m]: ok\${why:+ — $why}" ;;
+    2) note "push[$m]: WARN — \${why:-held back or refused; see above}" ;;
+    75)
+      if [ "$round" -lt ${PUSH_ROUNDS} ]; then
+        note "push[$m]: again — \${why:-more to publish}"
+        touch "$again"
+      else
+        note "push[$m]: FAILED (exit 75) — \${why:-more to publish}; the next session boundary goes on"
+      fi
+      ;;
+    *) note "push[$m]: FAILED (exit $rc) — \${why:-see above}" ;;
   esac
-  [ -e "$again" ] || break
+  go_again || break
 done
 `;
 }
@@ -140,10 +190,10 @@ export function removeHookScripts(dir: string): boolean {
   return found.length > 0;
 }
 
-/** The command a hook entry runs: `bash "<script>" "<arg>"`, with `\\` and `"` escaped. */
-export function hookCommand(script: string, arg: string): string {
+/** The command a hook entry runs: `bash "<script>" "<arg>"…`, with `\\` and `"` escaped. */
+export function hookCommand(script: string, ...args: string[]): string {
   const q = (s: string) => `"${s.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`;
-  return `bash ${q(script)} ${q(arg)}`;
+  return ["bash", q(script), ...args.map(q)].join(" ");
 }
 
 /** True for a hook command funes wrote. */

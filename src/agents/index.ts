@@ -7,6 +7,13 @@ export { type AskAgent, type AskOutcome, askArgs, parseAskLine, runAsk } from ".
 export { claudePluginRoot, installClaude, removeClaude } from "./claude.js";
 export { codexHome, installCodex, removeCodex } from "./codex.js";
 export { installHermes, removeHermes } from "./hermes-entry.js";
+export {
+  type HookPushOutcome,
+  type HookPushState,
+  hookLogPaths,
+  lastPushOutcomes,
+  readHookPushes,
+} from "./hook-log.js";
 export { type FunesCommand, INDEX_SCRIPT, PUSH_SCRIPT, SYNC_LOG } from "./hook-scripts.js";
 export { installPi, piExtensionDir, removePi } from "./pi.js";
 export { type AgentEnv, type CliOutcome, runCli } from "./run-cli.js";

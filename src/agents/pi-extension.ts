@@ -2,7 +2,10 @@
  * The source of the pi extension funes installs: `recall` and `get` tools backed by one long-lived
  * `funes mcp` process, spoken to in MCP's newline-delimited JSON-RPC. Self-contained (Node built-ins
  * only), so pi loads it without installing anything. The bound memory is read from `FUNES_MEMORY`, else
- * the `memory` file beside it.
+ * the `memory` file beside it. pi has no hooks, so the extension is its hook: when a session shuts down it
+ * runs the hook script beside it — the boundary push (`funes-push.sh <memory> pi`, which indexes pi's
+ * sessions first) with a memory bound, else `funes-index.sh pi` — detached, with no pipes open (a child
+ * with open pipes would keep pi's print mode from exiting).
  */
 
 /** The extension's `index.ts`, for funes run as `funes` argv words, installed in `dir`. */
@@ -110,8 +113,27 @@ class FunesMcp {
   }
 }
 
+/** Starts a hook script beside this file; it hands off to a background worker and returns at once. */
+function runHook(script: string, args: string[]): void {
+  const path = join(HERE, script);
+  if (!existsSync(path)) return;
+  try {
+    const child = spawn("bash", [path, ...args], { stdio: "ignore", detached: true });
+    child.on("error", () => {});
+    child.unref();
+  } catch {
+    // Publishing is best effort here: the next session, or \`funes push\`, catches up.
+  }
+}
+
 export default function funes(pi: any): void {
   const mcp = new FunesMcp();
+  if (typeof pi.on === "function")
+    pi.on("session_shutdown", () => {
+      const memory = boundMemory();
+      if (memory === null) runHook("funes-index.sh", ["pi"]);
+      else runHook("funes-push.sh", [memory, "pi"]);
+    });
   const run = (tool: string) => async (_id: string, params: Record<string, unknown>) => {
     const args = Object.fromEntries(Object.entries(params ?? {}).filter(([, v]) => v !== undefined && v !== ""));
     const text = await mcp.call(tool, args);

@@ -1,11 +1,13 @@
 /**
  * pi: no MCP client and no hooks, so funes installs an extension (`~/.funes/integrations/pi`) whose `recall`
  * and `get` tools talk to `funes mcp`, and registers it with `pi install`. The bound memory is a `memory`
- * file beside it. Sessions are indexed by `funes index` (pi has no per-turn hook to run it).
+ * file beside it. pi has no per-turn hook: the extension runs the hook scripts written beside it when a
+ * session shuts down (index, and with a memory the boundary push), logging to `funes-sync.log` there.
  */
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { writeIfChanged } from "./files.js";
+import { writeHookScripts } from "./hook-scripts.js";
 import { piExtensionSource } from "./pi-extension.js";
 import { lastLine, runCli } from "./run-cli.js";
 import {
@@ -30,6 +32,7 @@ export async function installPi(o: InstallOptions): Promise<SetupReport> {
     throw new AgentSetupError("`pi` isn't on PATH — install pi, then run `funes add pi` again");
   const dir = piExtensionDir(o.home);
   writeIfChanged(join(dir, "index.ts"), piExtensionSource(o.funes, dir));
+  writeHookScripts(dir, o.funes);
   writeIfChanged(
     join(dir, "package.json"),
     `${JSON.stringify({ name: "funes-pi", version: "0.1.0", private: true, type: "module", pi: { extensions: ["./index.ts"] } }, null, 2)}\n`,
@@ -43,7 +46,7 @@ export async function installPi(o: InstallOptions): Promise<SetupReport> {
       `\`pi install ${dir}\` failed (${lastLine(install)}) — run it yourself to see why`,
     );
   return [
-    `installed the funes extension into pi (${dir}) — \`recall\` and \`get\` read ${o.memory ?? "your local memory"}; run \`funes index\` to pick up new pi sessions`,
+    `installed the funes extension into pi (${dir}) — \`recall\` and \`get\` read ${o.memory ?? "your local memory"}; each pi session is indexed${o.memory === null ? "" : ` and published to ${o.memory}`} when it ends`,
   ];
 }
 

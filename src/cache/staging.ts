@@ -57,11 +57,21 @@ export function stageFrom(from: string | null, to: string): Stage {
   return { dir: to, base };
 }
 
-/** Files the stage gained since it was made (paths relative to its folder); never the version hint. */
+/**
+ * What a memory is made of: the table's own folders. Lance also leaves by-products in the folders it opens
+ * (`connect()` makes `__manifest/`, a namespace dataset, beside the table; the version hint is rewritten
+ * in place): they are not part of the memory and are never published.
+ */
+const MEMORY_FILE = /^chunks\.lance\/(?:data|_versions|_transactions|_indices|_deletions)\//;
+
+/**
+ * Files the stage gained since it was made (paths relative to its folder): only the table's own files,
+ * never the version hint nor anything beside the table.
+ */
 export function addedFiles(stage: Stage): string[] {
   return walk(join(stage.dir, "chunks.lance"))
     .map((p) => relative(stage.dir, p))
-    .filter((rel) => !stage.base.has(rel) && basename(rel) !== HINT)
+    .filter((rel) => !stage.base.has(rel) && basename(rel) !== HINT && MEMORY_FILE.test(rel))
     .sort();
 }
 

@@ -109,6 +109,11 @@ async function main(argv: string[]): Promise<number> {
     .option("--create", "Create the dataset (private) if it does not exist")
     .option("--yes", "Publish even to a remote that shares no chunk with this memory")
     .option("--sessions <id>", "Publish only these sessions (repeat, or comma-separate)")
+    .option(
+      "--hook",
+      "As an agent's hook at a session boundary: index that agent's new turns (--harness) and embed waiting rows first; exit 75 when more remains",
+    )
+    .option("--harness <agent>", "With --hook: the agent whose session ended (claude, codex, pi or hermes)")
     .option("--json", "Print the summary as JSON")
     .example("funes push acme/funes-memory --create")
     .action((memory, flags) => runPush(memory, flags, cfg));
@@ -206,8 +211,9 @@ async function main(argv: string[]): Promise<number> {
     if (!cli.options.help && !cli.options.version) cli.outputHelp();
     return 0;
   }
-  await cli.runMatchedCommand();
-  return 0;
+  // A command may return its exit code (a hook push that has more to publish returns 75).
+  const code: unknown = await cli.runMatchedCommand();
+  return typeof code === "number" ? code : 0;
 }
 
 main(process.argv).then(

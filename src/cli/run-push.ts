@@ -1,18 +1,32 @@
 /**
- * `funes push <memory>`.
+ * `funes push <memory>`, and `--hook`: the push an agent's hook makes at a session boundary.
  */
-import { FunesError, listValues, pushMemory } from "../commands/index.js";
+import { FunesError, listValues, type PushSummary, pushAtBoundary, pushMemory } from "../commands/index.js";
+import { parseHarness } from "../traces/index.js";
 import type { CliConfig } from "./config.js";
 import { ProgressLine } from "./progress.js";
 import { askYesNo } from "./prompt.js";
 import { formatCounts } from "./render-index.js";
 
-/** Publishes and prints what happened; exit 2 when the secret gate held back everything there was to publish. */
-export async function runPush(
-  spec: unknown,
-  flags: { create?: boolean; yes?: boolean; json?: boolean; sessions?: unknown },
-  cfg: CliConfig,
-): Promise<void> {
+/** Exit code of a hook push that left rows waiting for vectors: the hook goes again (as for "busy"). */
+const EXIT_AGAIN = 75;
+
+/** Flags of `funes push`. */
+export interface PushFlags {
+  create?: boolean;
+  yes?: boolean;
+  json?: boolean;
+  sessions?: unknown;
+  hook?: boolean;
+  harness?: string;
+}
+
+/**
+ * Publishes and prints what happened; exit 2 when the secret gate held back everything there was to
+ * publish. Returns the exit code.
+ */
+export async function runPush(spec: unknown, flags: PushFlags, cfg: CliConfig): Promise<number> {
+  if (flags.hook === true) return runHookPush(String(spec), flags, cfg);
   // `--sessions ""`, `--sessions ,` or a bare `--sessions` names no session: never read it as "all of them".
   const sessions = flags.sessions === undefined ? undefined : listValues(flags.sessions);
   if (sessions !== undefined && (sessions.length === 0 || flags.sessions === true))
@@ -39,37 +53,94 @@ export async function runPush(
   } finally {
     bar.clear();
   }
-  const held = Object.values(s.heldBack).reduce((a, b) => a + b, 0);
   if (flags.json === true) process.stdout.write(`${JSON.stringify(s, null, 2)}\n`);
-  else {
-    const lines = [
-      s.commit === null
-        ? s.pendingReview > 0
-          ? `${s.memory}: nothing published (${s.present} of your chunks already there)`
-          : `${s.memory} is up to date (${s.present} chunks already there)`
-        : `pushed ${s.published} chunks to ${s.memory} (commit ${s.commit.slice(0, 8)}, ${s.files} files, ${(s.bytes / 1024).toFixed(1)} KiB)`,
-    ];
-    if (s.created) lines.push(`  created ${s.memory} (private)`);
-    if (s.card === "created" || s.card === "refreshed") lines.push(`  dataset card ${s.card}`);
-    if (s.card === "unreadable")
-      lines.push("  note: dataset card left untouched (couldn't read the current one)");
-    if (held > 0)
-      lines.push(
-        `  held back ${held} chunks whose blocks contain secrets (${formatCounts(s.heldBack)}) — they stay on this machine; \`funes scrub\` redacts them, then push again`,
-      );
-    if (s.pendingReview > 0)
-      lines.push(
-        `  ${s.pendingReview} session(s) on this machine pending review for ${s.project} — run \`funes curate ${s.memory}\``,
-      );
-    if (s.waitingForVectors > 0)
-      lines.push(
-        `  ${s.waitingForVectors} chunks wait for vectors and are published once embedded (\`funes index --yes\`)`,
-      );
-    process.stdout.write(`${lines.join("\n")}\n`);
-  }
-  if (held > 0 && s.published === 0 && s.commit === null)
+  else process.stdout.write(summaryText(s));
+  throwIfAllHeld(s);
+  return 0;
+}
+
+const heldCount = (s: PushSummary) => Object.values(s.heldBack).reduce((a, b) => a + b, 0);
+
+function throwIfAllHeld(s: PushSummary): void {
+  if (heldCount(s) > 0 && s.published === 0 && s.commit === null)
     throw new FunesError(
       "bad_input",
       "nothing was published: every new chunk was held back by the secret gate — run `funes scrub` to redact them, then push again",
     );
+}
+
+/** What a push did, for people. */
+function summaryText(s: PushSummary): string {
+  const held = heldCount(s);
+  const lines = [
+    s.commit === null
+      ? s.pendingReview > 0
+        ? `${s.memory}: nothing published (${s.present} of your chunks already there)`
+        : `${s.memory} is up to date (${s.present} chunks already there)`
+      : `pushed ${s.published} chunks to ${s.memory} (commit ${s.commit.slice(0, 8)}, ${s.files} files, ${(s.bytes / 1024).toFixed(1)} KiB)`,
+  ];
+  if (s.created) lines.push(`  created ${s.memory} (private)`);
+  if (s.card === "created" || s.card === "refreshed") lines.push(`  dataset card ${s.card}`);
+  if (s.card === "unreadable")
+    lines.push("  note: dataset card left untouched (couldn't read the current one)");
+  if (held > 0)
+    lines.push(
+      `  held back ${held} chunks whose blocks contain secrets (${formatCounts(s.heldBack)}) — they stay on this machine; \`funes scrub\` redacts them, then push again`,
+    );
+  if (s.pendingReview > 0)
+    lines.push(
+      `  ${s.pendingReview} session(s) on this machine pending review for ${s.project} — run \`funes curate ${s.memory}\``,
+    );
+  if (s.waitingForVectors > 0)
+    lines.push(
+      `  ${s.waitingForVectors} chunks wait for vectors and are published once embedded (\`funes index --yes\`)`,
+    );
+  return `${lines.join("\n")}\n`;
+}
+
+/**
+ * A boundary push (from a hook): says what it did on stdout, and why it did not publish everything as the
+ * last `funes: …` line on stderr, which the hook's log keeps. Exit 0 when there is nothing left to publish
+ * (or nothing to publish yet), 75 when another round will publish more, 1 when rows can't be embedded here.
+ */
+async function runHookPush(spec: string, flags: PushFlags, cfg: CliConfig): Promise<number> {
+  const r = await pushAtBoundary(
+    {
+      spec,
+      harness: flags.harness === undefined ? undefined : parseHarness(String(flags.harness)),
+      now: cfg.now,
+    },
+    cfg,
+  );
+  if (flags.json === true) process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
+  switch (r.kind) {
+    // Not errors at a boundary (exit 0), but said on stderr so the hook's log line carries them.
+    case "nothing-indexed":
+      process.stderr.write(`funes: nothing indexed yet — nothing to publish to ${r.memory} yet\n`);
+      return 0;
+    case "remote-missing":
+      process.stderr.write(`funes: nothing published: ${r.message}\n`);
+      return 0;
+    case "pushed":
+      break;
+  }
+  if (flags.json !== true) {
+    if (r.embedded > 0) process.stdout.write(`embedded ${r.embedded} chunks\n`);
+    process.stdout.write(summaryText(r.summary));
+  }
+  throwIfAllHeld(r.summary);
+  switch (r.waiting.kind) {
+    case "none":
+      return 0;
+    case "more":
+      process.stderr.write(
+        `funes: ${r.waiting.chunks} chunks still wait for vectors — embedding more, then publishing again\n`,
+      );
+      return EXIT_AGAIN;
+    case "stalled":
+      process.stderr.write(
+        `funes: ${r.waiting.chunks} chunks wait for vectors and can't be embedded here (${r.waiting.reason}); they are published once embedded\n`,
+      );
+      return 1;
+  }
 }

@@ -112,6 +112,24 @@ export async function indexSessions(opts: IndexOptions): Promise<IndexSummary> {
   return withWriterLock(opts.funesHome, () => runLocked(opts, sources, paths));
 }
 
+/**
+ * Only the vector backfill (no transcripts read), under the writer lock: what a boundary push runs when it
+ * does not know the agent. Null when there is no local memory yet.
+ */
+export async function embedWaiting(
+  opts: Pick<IndexOptions, "funesHome" | "models" | "vectorBudgetMs" | "now" | "onEvent">,
+): Promise<VectorSummary | null> {
+  return withWriterLock(opts.funesHome, async () => {
+    const store = await LocalStore.open(funesPaths(opts.funesHome).memory);
+    if (store === null) return null;
+    try {
+      return await embedPending(store, opts, opts.onEvent ?? (() => {}));
+    } finally {
+      store.close();
+    }
+  });
+}
+
 /** `owner/name` or `hf://datasets/owner/name` that is not a local path: a Hub agent-traces dataset. */
 function hubTraceRepo(path: string): string | null {
   if (existsSync(path)) return null;
@@ -256,7 +274,7 @@ async function runLocked(
 /** The vector backfill after the text pass; without a usable embedder, says so once and stays keyword-only. */
 async function embedPending(
   store: LocalStore,
-  opts: IndexOptions,
+  opts: Pick<IndexOptions, "models" | "vectorBudgetMs" | "now">,
   emit: (e: IndexEvent) => void,
 ): Promise<VectorSummary> {
   const waiting = async () => store.table.countRows("vector IS NULL");

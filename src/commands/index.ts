@@ -15,6 +15,13 @@ export {
 } from "./add-agent.js";
 export { type AskOptions, type AskResult, ask, askPrompt, DEFAULT_ASK_TIMEOUT_S } from "./ask.js";
 export { type BackfillResult, backfillOrder } from "./backfill.js";
+export {
+  BOUNDARY_WAIT_MS,
+  type BoundaryPushOptions,
+  type BoundaryPushResult,
+  pushAtBoundary,
+  type StillWaiting,
+} from "./boundary-push.js";
 export { type CurateOptions, type CurateSummary, curate, type ReviewAnswer } from "./curate.js";
 export { FunesError, type FunesErrorCode } from "./errors.js";
 export { assembleTurns, formatGetAgent, getTurn, type TurnView } from "./get.js";

@@ -72,6 +72,10 @@ export interface PushSummary {
   pendingReview: number;
 }
 
+/** The Hub memory to push to does not exist (and was not to be created). */
+export class MemoryMissingError extends FunesError {}
+
+/** The Hub location a push spec names; FunesError for a local path or a malformed spec. */
 export function hubLocation(spec: string, ctx: ReadContext): HubLocation {
   const r = resolveMemorySpec(spec, ctx);
   if (r.kind === "local")
@@ -119,7 +123,7 @@ async function pushChecked(opts: PushOptions, ctx: ReadContext): Promise<PushSum
     case "missing":
       if (await isModelRepo(client, loc.repo)) throw new FunesError("bad_input", modelRepoMessage(loc.repo));
       if (!opts.create)
-        throw new FunesError(
+        throw new MemoryMissingError(
           "no_memory",
           `${loc.uri} doesn't exist on the Hub — run \`funes push ${opts.spec} --create\` to create it (private), or create the dataset repo first`,
         );

@@ -43,17 +43,22 @@ export function formatStatus(report: StatusReport, now: number): string {
   if (r.unindexed !== null && r.unindexed > 0)
     out += `unindexed: ${r.unindexed} chunks (found by a scan until a push rebuilds the text index)\n`;
   const lp = r.localPush;
+  const s = (n: number) => `${n} session${n === 1 ? "" : "s"}`;
   if (lp !== null) {
-    const s = (n: number) => `${n} session${n === 1 ? "" : "s"}`;
-    out +=
-      lp.pendingChunks === 0
-        ? `local push: up to date (${s(lp.sessions)})\n`
-        : `local push: ${lp.pendingSessions} of ${s(lp.sessions)} pending (${lp.pendingChunks} chunks) — run \`funes push ${r.memory}\`\n`;
+    if (lp.pendingChunks === 0 && lp.waitingForVectors === 0)
+      out += `local push: up to date (${s(lp.sessions)})\n`;
+    else if (lp.pendingChunks === 0)
+      out += `local push: every embedded chunk is published (${s(lp.sessions)})\n`;
+    else
+      out += `local push: ${lp.pendingSessions} of ${s(lp.sessions)} pending (${lp.pendingChunks} chunks) — run \`funes push ${r.memory}\`\n`;
+    if (lp.waitingForVectors > 0)
+      out += `  ${lp.waitingForVectors} chunk(s) of ${s(lp.waitingSessions)} wait for vectors — not published until embedded (the next hook or \`funes index\` embeds them)\n`;
     const held = Object.entries(lp.held).sort((a, b) => (a[0] < b[0] ? -1 : 1));
     const total = held.reduce((a, [, n]) => a + n, 0);
     if (total > 0)
       out += `  ${total} pending chunk(s) hold secrets (${held.map(([k, n]) => `${k}×${n}`).join(", ")}) — the push gate keeps them here; run \`funes scrub\` first\n`;
   }
+  out += hookPushLine(r, now);
   if (r.lastIndexed !== null) {
     const d = new Date(r.lastIndexed).toISOString();
     out += `last indexed: ${d.slice(0, 10)} ${d.slice(11, 16)} UTC (${formatAge(now - r.lastIndexed)})\n`;
@@ -70,4 +75,23 @@ function oneLineNames(r: StatusReport): StatusReport {
     byHarness: r.byHarness.map((h) => ({ ...h, harness: oneLine(h.harness) })),
     project: r.project === null ? null : { ...r.project, name: oneLine(r.project.name) },
   };
+}
+
+const HOOK_STATE = {
+  ok: "ok",
+  again: "publishing in rounds",
+  warn: "held back or refused",
+  failed: "failed",
+} as const;
+
+/** The last push an agent's hook made, and why it did not publish, unless a later push from here did. */
+function hookPushLine(r: Extract<StatusReport, { kind: "ready" }>, now: number): string {
+  const hp = r.hookPush;
+  if (hp === null) return "";
+  const stale = hp.state !== "ok" && r.lastPush !== null && Date.parse(r.lastPush.at) > hp.at;
+  if (stale) return "";
+  const d = new Date(hp.at).toISOString();
+  const when = `${d.slice(0, 10)} ${d.slice(11, 16)} UTC (${formatAge(now - hp.at)})`;
+  const why = hp.detail === "" ? "" : `: ${oneLine(hp.detail)}`;
+  return `last hook push: ${HOOK_STATE[hp.state]}, ${when}${why}${hp.state === "ok" ? "" : ` — log: ${hp.log}`}\n`;
 }

@@ -1,7 +1,10 @@
 /**
  * `funes status`: what the local memory holds (chunks and sessions by agent, rows waiting for vectors,
- * last write) and how many sessions on this machine are not indexed yet.
+ * last write) and how many sessions on this machine are not indexed yet. For a Hub memory, what of this
+ * machine is not published there yet, and why: waiting for vectors, held back by the secret gate, or the
+ * agents' hooks failed to push (the last outcome in their logs).
  */
+import { type HookPushOutcome, readHookPushes } from "../agents/index.js";
 import { type HarnessCounts, LocalStore, TEXT_INDEX } from "../local/index.js";
 import {
   curationPath,
@@ -10,6 +13,7 @@ import {
   type LocalMemory,
   loadIndexState,
   readDecisions,
+  resolveMemorySpec,
 } from "../memory/index.js";
 import { parseHubUri } from "../remote/index.js";
 import { knownSources } from "../traces/index.js";
@@ -43,6 +47,8 @@ export type StatusReport =
       localPush: LocalPushStatus | null;
       /** Hub project memories: whose, and how many local sessions wait for a review. */
       project: { name: string; pendingReview: number } | null;
+      /** Hub memories: the last push an agent's hook made to it from this machine (from the hook logs). */
+      hookPush: HookPushOutcome | null;
     };
 
 /** This machine's embedded rows missing from a Hub memory, and what the secret gate would hold back. */
@@ -53,13 +59,21 @@ export interface LocalPushStatus {
   sessions: number;
   /** Chunks the gate would hold back, by rule. */
   held: Record<string, number>;
+  /** Local rows still without a vector (never published until embedded), and their sessions. */
+  waitingForVectors: number;
+  waitingSessions: number;
+}
+
+/** What status reads: the homes, the models, and the environment (where Codex keeps its hooks). */
+export interface StatusContext {
+  funesHome: string;
+  home: string;
+  models?: ModelsConfig | undefined;
+  env?: Record<string, string | undefined> | undefined;
 }
 
 /** Reads a memory's status; `pendingSessions` is counted for the default memory only. */
-export async function memoryStatus(
-  memory: LocalMemory,
-  ctx: { funesHome: string; home: string; models?: ModelsConfig | undefined },
-): Promise<StatusReport> {
+export async function memoryStatus(memory: LocalMemory, ctx: StatusContext): Promise<StatusReport> {
   const store = await openStore(memory);
   if (store === null) return { kind: "no-index", memory: memory.label, isDefault: memory.isDefault };
   try {
@@ -82,6 +96,7 @@ export async function memoryStatus(
       unindexed: remote ? await unindexedRows(store) : null,
       localPush: remote && project === null ? await localPushStatus(store, ctx.funesHome) : null,
       project,
+      hookPush: remote ? lastHookPush(memory.label, ctx) : null,
     };
   } finally {
     store.close();
@@ -135,6 +150,8 @@ async function localPushStatus(remote: LocalStore, funesHome: string): Promise<L
       .where("vector IS NOT NULL")
       .select(["id", "session_id", "turn_uuid", "block_idx"])
       .toArray();
+    const waiting = await local.table.query().where("vector IS NULL").select(["id", "session_id"]).toArray();
+    const waitingSessions = new Set(waiting.map((r) => String(r.session_id)));
     const sessions = new Set<string>();
     const pendingSessions = new Set<string>();
     const pending: (BlockKey & { id: string })[] = [];
@@ -153,10 +170,27 @@ async function localPushStatus(remote: LocalStore, funesHome: string): Promise<L
       });
     }
     const { byRule: held } = await holdBack(local, pending);
-    return { pendingChunks, pendingSessions: pendingSessions.size, sessions: sessions.size, held };
+    return {
+      pendingChunks,
+      pendingSessions: pendingSessions.size,
+      sessions: sessions.size,
+      held,
+      waitingForVectors: waiting.length,
+      waitingSessions: waitingSessions.size,
+    };
   } finally {
     local.close();
   }
+}
+
+/** The newest hook push outcome naming this Hub memory (hooks name it as it was given to `funes add`). */
+function lastHookPush(label: string, ctx: StatusContext): HookPushOutcome | null {
+  const uriOf = (spec: string) => {
+    const r = resolveMemorySpec(spec, ctx);
+    return r.kind === "remote" ? r.uri.replace(/\/+$/, "") : null;
+  };
+  const want = label.replace(/\/+$/, "");
+  return readHookPushes({ home: ctx.home, env: ctx.env ?? {} }).find((p) => uriOf(p.memory) === want) ?? null;
 }
 
 /** Units under the known agent directories whose current signature is not recorded. */

@@ -40,6 +40,13 @@ function user(name: string): CliEnv & { bin: string } {
   };
 }
 
+/** Polls `check` every 100 ms for up to 30 s; returns whether it held. */
+async function until(check: () => boolean): Promise<boolean> {
+  for (const end = Date.now() + 30_000; Date.now() < end; await new Promise((r) => setTimeout(r, 100)))
+    if (check()) return true;
+  return check();
+}
+
 beforeAll(() => {
   t = tempDir();
 });
@@ -137,13 +144,18 @@ describe("funes add pi", () => {
       HOME: process.env.HOME,
       FUNES_HOME: process.env.FUNES_HOME,
       HF_HUB_CACHE: process.env.HF_HUB_CACHE,
+      HF_ENDPOINT: process.env.HF_ENDPOINT,
     };
     Object.assign(process.env, { HOME: u.home, FUNES_HOME: u.funesHome, HF_HUB_CACHE: TEST_HUB_CACHE });
     try {
       const mod = (await import(pathToFileURL(join(dir, "index.ts")).href)) as {
         default: (pi: unknown) => void;
       };
-      mod.default({ registerTool: (tool: { name: string }) => tools.set(tool.name, tool as never) });
+      const handlers = new Map<string, () => void>();
+      mod.default({
+        registerTool: (tool: { name: string }) => tools.set(tool.name, tool as never),
+        on: (event: string, fn: () => void) => handlers.set(event, fn),
+      });
       expect([...tools.keys()].sort()).toEqual(["get", "recall"]);
       const hit = await tools.get("recall")?.execute("c1", { query: "hello", k: 2 });
       const text = hit?.content[0]?.text ?? "";
@@ -151,8 +163,24 @@ describe("funes add pi", () => {
       const [, sid, turn] = /→ get (\S+) (\S+)/.exec(text) ?? [];
       const turnText = await tools.get("get")?.execute("c2", { session_id: sid, turn_uuid: turn, window: 0 });
       expect(turnText?.content[0]?.text).toContain(String(turn));
+
+      // pi has no hooks: the extension's session_shutdown handler runs the index hook (no memory bound)…
+      const hookLog = join(dir, "funes-sync.log");
+      const logged = (s: string) =>
+        until(() => existsSync(hookLog) && readFileSync(hookLog, "utf8").includes(s));
+      handlers.get("session_shutdown")?.();
+      expect(await logged("index[pi]: ok")).toBe(true);
+      // …and with a memory bound, the boundary push for pi (here to a Hub nobody answers: it says why).
+      writeFileSync(join(dir, "memory"), "acme/pi-mem\n");
+      process.env.HF_ENDPOINT = "http://127.0.0.1:9";
+      handlers.get("session_shutdown")?.();
+      expect(
+        await logged("push[acme/pi-mem]: FAILED (exit 1) — hf://datasets/acme/pi-mem is unreachable"),
+      ).toBe(true);
     } finally {
-      Object.assign(process.env, saved);
+      for (const [k, v] of Object.entries(saved))
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
     }
 
     const rm = await runFunes(["remove", "pi"], u);

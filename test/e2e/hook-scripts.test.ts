@@ -14,9 +14,11 @@ let t: { dir: string; cleanup: () => void };
 let calls: string;
 
 /** Runs a hook script as an agent would: payload on stdin; returns its output and how long it took. */
-function runHook(script: string, arg: string, payload: string) {
+function runHook(script: string, arg: string | string[], payload: string) {
   const t0 = performance.now();
-  const child = spawn("bash", [script, arg], { stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn("bash", [script, ...(Array.isArray(arg) ? arg : [arg])], {
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   let out = "";
   child.stdout.on("data", (d) => {
     out += d;
@@ -39,11 +41,26 @@ async function until(check: () => boolean, ms: number): Promise<boolean> {
 beforeAll(() => {
   t = tempDir();
   calls = join(t.dir, "calls.log");
-  // A stand-in funes that takes a while and records when each run starts and ends; `push x/held` exits 2.
+  // A stand-in funes that takes a while and records when each run starts and ends. `push x/held` exits 2;
+  // `push x/more` has more to publish twice (75), then is done; `push x/fail` fails, saying why.
   const fake = join(t.dir, "fake-funes");
+  const rounds = join(t.dir, "rounds");
   writeFileSync(
     fake,
-    `#!/usr/bin/env bash\necho "start $*" >> "${calls}"\nsleep 1\necho "end $*" >> "${calls}"\n[ "$2" = "x/held" ] && exit 2\nexit 0\n`,
+    `#!/usr/bin/env bash
+echo "start $*" >> "${calls}"
+[ "$1" = index ] && sleep 1
+echo "end $*" >> "${calls}"
+case "$2" in
+  x/held) echo "funes: nothing was published: held back" >&2; exit 2 ;;
+  x/fail) echo "pushed nothing"; echo "funes: x/fail is unreachable — run the push again" >&2; exit 1 ;;
+  x/more)
+    echo r >> "${rounds}"
+    [ "$(wc -l < "${rounds}")" -lt 3 ] && { echo "funes: 5 chunks still wait for vectors" >&2; exit 75; }
+    ;;
+esac
+exit 0
+`,
   );
   chmodSync(fake, 0o755);
   writeHookScripts(join(t.dir, "hooks"), [fake]);
@@ -84,12 +101,54 @@ describe("hook scripts", () => {
     expect(existsSync(join(t.dir, "hooks", ".index-claude.lock"))).toBe(false);
   });
 
-  it("logs what a push worker's exit means", async () => {
+  it("logs what a push worker's exit means, with funes's reason on the outcome line", async () => {
     const script = join(t.dir, "hooks", "funes-push.sh");
-    expect((await runHook(script, "x/held", "{}")).out).toBe("");
-    expect((await runHook(script, "", "{}")).out).toBe("");
     const log = join(t.dir, "hooks", "funes-sync.log");
-    expect(await until(() => readFileSync(log, "utf8").includes("push[x/held]: WARN"), 10_000)).toBe(true);
-    expect(readFileSync(log, "utf8")).toContain("push: skipped (no memory bound to this hook)");
+    const has = (s: string) => existsSync(log) && readFileSync(log, "utf8").includes(s);
+    expect((await runHook(script, "x/held", "{}")).out).toBe("");
+    expect(await until(() => has("push[x/held]: WARN — nothing was published: held back"), 10_000)).toBe(
+      true,
+    );
+    expect((await runHook(script, "", "{}")).out).toBe("");
+    expect(await until(() => has("push: skipped (no memory bound to this hook)"), 10_000)).toBe(true);
+    expect((await runHook(script, ["x/fail", "codex"], "{}")).out).toBe("");
+    expect(
+      await until(
+        () => has("push[x/fail]: FAILED (exit 1) — x/fail is unreachable — run the push again"),
+        10_000,
+      ),
+    ).toBe(true);
+    expect(readFileSync(calls, "utf8")).toContain("start push x/fail --hook --harness codex\n");
+  });
+
+  it("goes again while a push has more to publish, then logs ok", async () => {
+    const script = join(t.dir, "hooks", "funes-push.sh");
+    const log = join(t.dir, "hooks", "funes-sync.log");
+    expect((await runHook(script, ["x/more", "claude"], "{}")).out).toBe("");
+    expect(await until(() => readFileSync(log, "utf8").includes("push[x/more]: ok"), 15_000)).toBe(true);
+    const outcomes = readFileSync(log, "utf8")
+      .split("\n")
+      .filter((l) => l.includes("push[x/more]: ") && !l.endsWith(": start"))
+      .map((l) => l.replace(/^\S+ /, ""));
+    expect(outcomes).toEqual([
+      "push[x/more]: again — 5 chunks still wait for vectors",
+      "push[x/more]: again — 5 chunks still wait for vectors",
+      "push[x/more]: ok",
+    ]);
+  });
+
+  it("an index hook given a memory publishes after its last pass (agents with no session end)", async () => {
+    const script = join(t.dir, "hooks", "funes-index.sh");
+    const log = join(t.dir, "hooks", "funes-sync.log");
+    const before = readFileSync(calls, "utf8").length;
+    expect((await runHook(script, ["codex", "x/pub"], "{}")).out).toBe("");
+    expect(await until(() => readFileSync(log, "utf8").includes("push[x/pub]: ok"), 15_000)).toBe(true);
+    expect(readFileSync(calls, "utf8").slice(before).trim().split("\n")).toEqual([
+      "start index --harness codex",
+      "end index --harness codex",
+      "start push x/pub --hook --harness codex",
+      "end push x/pub --hook --harness codex",
+    ]);
+    expect(existsSync(join(t.dir, "hooks", ".index-codex.lock"))).toBe(false);
   });
 });
