@@ -47,6 +47,8 @@ export function chunkTurns(turns: Turn[], opts: ChunkOptions): Chunk[] {
     t.blocks.forEach((b, blockIdx) => {
       if (!opts.tiers.has(tierOf(b.blockType))) return;
       if (!opts.thinking && b.blockType === "thinking") return;
+      // Agent-injected text keeps its block_idx (ids stay the reference's) but is not indexed.
+      if (b.injected !== undefined) return;
       splitText(renderBlock(b)).forEach((text, splitIdx) => {
         out.push({
           id: chunkId(t.sessionId, t.turnUuid, blockIdx, splitIdx),

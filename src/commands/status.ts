@@ -165,7 +165,9 @@ async function countPendingSessions(ctx: { funesHome: string; home: string }): P
   let pending = 0;
   for (const source of knownSources(ctx.home)) {
     try {
-      for (const u of await source.listUnits()) if (!isUnitCurrent(units, u.key, u.signature)) pending++;
+      const reader = { harness: source.kind, parser: source.parserVersion ?? 1 };
+      for (const u of await source.listUnits())
+        if (!isUnitCurrent(units, u.key, u.signature, reader)) pending++;
     } catch {
       // An unreadable source is reported by `funes index`; status only counts what it can see.
     }
