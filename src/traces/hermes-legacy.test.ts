@@ -64,6 +64,7 @@ describe("Hermes session files", () => {
     const s = r.sessions[0]!;
     expect(s.sessionId).toBe("20250913_081200_d4e5f6");
     expect(s.turns.map((t) => t.role)).toEqual(["user", "assistant", "tool", "assistant"]);
+    expect(s.turns[0]!.ts).toBe("2025-09-13T08:12:00.512391");
     expect(s.turns[1]!.blocks[0]!.toolName).toBe("terminal");
     expect(r.skipped).toEqual({ "hermes system prompt (agent-injected) not indexed": 1 });
     expect(r.records).toBe(5);

@@ -51,11 +51,13 @@ export function parseHermesSessionFile(text: string, ctx: { path: string }): Uni
       if (o === null) countSkip(skipped, "message that is not an object");
       else rows.push(o);
     }
-    return buildRead(rows, { sessionId, path: ctx.path, skipped, records: messages.length });
+    // Snapshot messages carry no time of their own: the session's start stands in for it.
+    const ts = asString(doc?.session_start) ?? "";
+    return buildRead(rows, { sessionId, path: ctx.path, skipped, records: messages.length, ts });
   }
   const rows: Record<string, unknown>[] = [];
   for (const rec of parseJsonl(text, skipped)) rows.push(rec.value);
-  return buildRead(rows, { sessionId: stem, path: ctx.path, skipped, records: rows.length });
+  return buildRead(rows, { sessionId: stem, path: ctx.path, skipped, records: rows.length, ts: "" });
 }
 
 interface BuildContext {
@@ -63,6 +65,8 @@ interface BuildContext {
   path: string;
   skipped: SkipCounts;
   records: number;
+  /** Timestamp for a message without one. */
+  ts: string;
 }
 
 function buildRead(rows: Record<string, unknown>[], c: BuildContext): UnitRead {
@@ -90,7 +94,7 @@ function buildRead(rows: Record<string, unknown>[], c: BuildContext): UnitRead {
       turnUuid: `${c.sessionId}-${seq}`,
       parentUuid: seq === 0 ? null : `${c.sessionId}-${seq - 1}`,
       seq,
-      ts: asString(r.timestamp) ?? (typeof r.timestamp === "number" ? String(r.timestamp) : ""),
+      ts: asString(r.timestamp) ?? (typeof r.timestamp === "number" ? String(r.timestamp) : c.ts),
       role,
       blocks,
       sourcePath: c.path,
