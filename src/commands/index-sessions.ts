@@ -28,6 +28,7 @@ import {
   sourcesForPath,
   TracePathError,
   type TraceSource,
+  type Turn,
   type Unit,
 } from "../traces/index.js";
 import { backfillVectors } from "./backfill.js";
@@ -127,6 +128,12 @@ export const DEFAULT_VECTOR_BUDGET_MS = 60_000;
 
 /** Chunks buffered before one append (one Lance fragment). */
 const FLUSH_CHUNKS = 16_384;
+
+/** Turns cleaned and chunked at a time (bounds the memory a single huge transcript takes). */
+const TURN_SLICE = 500;
+
+/** Chunks buffered within one large unit before an append: smaller, since the unit's text is held too. */
+const UNIT_FLUSH_CHUNKS = 4_096;
 
 /** Runs an index pass. Throws FunesError when nothing could be read or another writer holds the lock. */
 export async function indexSessions(opts: IndexOptions): Promise<IndexSummary> {
@@ -268,10 +275,13 @@ async function runLocked(
   const ranThisRun = new Set<string>();
   let buffer: Chunk[] = [];
   let recordAfterFlush: { key: string; entry: UnitState }[] = [];
-  const flush = async () => {
+  const appendBuffer = async () => {
     await store.append(buffer);
     summary.chunksAdded += buffer.length;
     buffer = [];
+  };
+  const flush = async () => {
+    await appendBuffer();
     for (const { key, entry } of recordAfterFlush) state.set(key, entry);
     recordAfterFlush = [];
     await saveIndexState(paths.state, state);
@@ -299,28 +309,38 @@ async function runLocked(
     let present = 0;
     for (const session of read.sessions) {
       summary.turns += session.turns.length;
-      const redacted = await cleanSession(session);
+      const repo = await facets.of(session.cwd);
+      const redacted: Record<string, number> = {};
+      let yielded = 0;
+      // A slice of turns at a time: a 50 MB transcript is never held as text, redacted text and chunks at
+      // once, and its chunks go to the table in bounded appends (state is recorded only once all are in).
+      for (let i = 0; i < session.turns.length; i += TURN_SLICE) {
+        const slice = session.turns.slice(i, i + TURN_SLICE);
+        for (const [rule, n] of Object.entries(await cleanTurns(slice)))
+          redacted[rule] = (redacted[rule] ?? 0) + n;
+        for (const c of chunkTurns(slice, { tiers: ALL_TIERS, thinking: opts.thinking, repo })) {
+          yielded++;
+          if (ranThisRun.has(c.id)) {
+            summary.chunksRepeated++;
+            continue;
+          }
+          ranThisRun.add(c.id);
+          if (stored.has(c.id)) {
+            present++;
+            continue;
+          }
+          stored.add(c.id);
+          buffer.push(c);
+          added++;
+        }
+        // The slice's text now lives in its chunks.
+        for (const t of slice) t.blocks = [];
+        if (buffer.length >= UNIT_FLUSH_CHUNKS) await appendBuffer();
+      }
       if (Object.keys(redacted).length > 0) {
         emit({ kind: "redacted", sessionId: session.sessionId, counts: redacted });
         for (const [rule, n] of Object.entries(redacted))
           summary.redacted[rule] = (summary.redacted[rule] ?? 0) + n;
-      }
-      const repo = await facets.of(session.cwd);
-      let yielded = 0;
-      for (const c of chunkTurns(session.turns, { tiers: ALL_TIERS, thinking: opts.thinking, repo })) {
-        yielded++;
-        if (ranThisRun.has(c.id)) {
-          summary.chunksRepeated++;
-          continue;
-        }
-        ranThisRun.add(c.id);
-        if (stored.has(c.id)) {
-          present++;
-          continue;
-        }
-        stored.add(c.id);
-        buffer.push(c);
-        added++;
       }
       // Sessions are keyed by agent and id: two agents' sessions with one file stem are two sessions.
       const harness = session.turns[0]?.harness ?? source.kind;
@@ -424,9 +444,9 @@ async function embedPending(
   }
 }
 
-/** Elides `data:` payloads and redacts secrets in every block of a session, in place. */
-async function cleanSession(session: Session): Promise<Record<string, number>> {
-  const blocks = session.turns.flatMap((t) => t.blocks);
+/** Elides `data:` payloads and redacts secrets in every block of these turns, in place. */
+async function cleanTurns(turns: Turn[]): Promise<Record<string, number>> {
+  const blocks = turns.flatMap((t) => t.blocks);
   for (const b of blocks) b.text = elideDataUris(b.text);
   const r = await redactTexts(blocks.map((b) => b.text));
   if (Object.keys(r.counts).length > 0)
