@@ -21,7 +21,13 @@ import { type BlockKey, holdBack } from "./secret-blocks.js";
 
 /** The status of one memory, as data (rendered by the CLI or MCP). */
 export type StatusReport =
-  | { kind: "no-index"; memory: string; isDefault: boolean }
+  | {
+      kind: "no-index";
+      memory: string;
+      isDefault: boolean;
+      /** The memory exists but holds no chunk: an index ran and stored nothing. */
+      empty?: boolean;
+    }
   | {
       kind: "ready";
       memory: string;
@@ -64,7 +70,8 @@ export async function memoryStatus(
   if (store === null) return { kind: "no-index", memory: memory.label, isDefault: memory.isDefault };
   try {
     const s = await store.stats();
-    if (s.chunks === 0) return { kind: "no-index", memory: memory.label, isDefault: memory.isDefault };
+    if (s.chunks === 0)
+      return { kind: "no-index", memory: memory.label, isDefault: memory.isDefault, empty: true };
     const remote = memory.label.startsWith("hf://");
     // A project memory publishes curated sessions only: its status says what waits for a review instead.
     const project = remote ? await projectStatus(store, memory.label, ctx.funesHome) : null;

@@ -96,6 +96,16 @@ describe("funes index: every agent file a user has", () => {
     expect(forced).toMatchObject({ unitsRead: 1, unitsUnchanged: 0, chunksAdded: 0, chunksPresent: 3 });
   });
 
+  it('status after an index that stored nothing says so, not "no index yet"', async () => {
+    const file = join(t.dir, "episodic-memory-medium.jsonl");
+    cpSync(join(TRACES, "claude", "episodic-memory-medium.jsonl"), file);
+    expect((await indexJson([file])).chunksAdded).toBe(0);
+    const status = await runFunes(["status"], env);
+    expect(status.stdout).toBe(
+      `memory: ${join(env.funesHome, "memory")}\nchunks: 0 — an index ran but stored nothing (its sessions held no indexable content); \`funes index <path> --verbose\` shows what it passed over\n`,
+    );
+  });
+
   it("walks Hermes session files and archived Codex sessions; the summary keys sessions by agent", async () => {
     const sessions = join(env.home, ".hermes", "sessions");
     mkdirSync(sessions, { recursive: true });
