@@ -1,4 +1,7 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { TRACES } from "../../test/helpers/fixtures.js";
 import { ALL_TIERS, chunkTurns } from "../chunk/index.js";
 import { parseClaudeTranscript } from "./claude.js";
 import { parseCodexRollout } from "./codex.js";
@@ -95,5 +98,20 @@ describe("agent-injected text", () => {
       "agent-injected text left out: claude <system-reminder>": 1,
       "agent-injected text left out: claude <local-command-caveat>": 1,
     });
+  });
+
+  it("Claude: a real skill invocation keeps the call and the answers, not the injected skill body", () => {
+    const path = join(TRACES, "claude", "episodic-memory-skill-invocation.jsonl");
+    const r = parseClaudeTranscript(readFileSync(path, "utf8"), { path });
+    const chunks = chunkTurns(r.sessions[0]!.turns, { tiers: ALL_TIERS, thinking: true, repo: "" });
+    expect(chunks.map((c) => c.text)).toEqual([
+      "register as summarizer in agent-chat",
+      "I'll load the agent-chat skill to register under that name.",
+      '[tool_use Skill] {"skill":"agent-chat","args":"register as summarizer"}',
+      "[tool_result Skill] Launching skill: agent-chat",
+      "Registered as summarizer in the project room.",
+      "No unread messages. Standing by.",
+    ]);
+    expect(r.skipped).toEqual({ "agent-injected text left out: claude meta message (isMeta)": 2 });
   });
 });

@@ -112,4 +112,31 @@ describe("Hermes session files", () => {
       t.cleanup();
     }
   });
+
+  it("reads agent-sessions' Hermes fixtures: cwd from the snapshot or its model_config, extra fields ignored", () => {
+    const large = join(TRACES, "hermes", "agent-sessions-hermes-large.json");
+    const a = parseHermesSessionFile(readFileSync(large, "utf8"), { path: large });
+    expect(a.sessions[0]).toMatchObject({
+      sessionId: "20260429_hermes_large",
+      workdir: "--Repository-Codex-History",
+    });
+    expect(a.sessions[0]!.turns.map((t) => [t.role, t.blocks.map((b) => b.blockType)])).toEqual([
+      ["user", ["text"]],
+      ["assistant", ["thinking", "text", "tool_use"]],
+      ["tool", ["tool_result"]],
+      ["assistant", ["text"]],
+    ]);
+    expect(a.skipped).toEqual({ 'message role "session_meta" not indexed': 1 });
+    const drift = join(TRACES, "hermes", "agent-sessions-hermes-schema-drift.json");
+    const b = parseHermesSessionFile(readFileSync(drift, "utf8"), { path: drift });
+    expect(b.sessions[0]).toMatchObject({ workdir: "-tmp-hermes-drift", cwd: "/tmp/hermes-drift" });
+    expect(b.sessions[0]!.turns[1]!.blocks[1]).toMatchObject({
+      toolName: "memory",
+      text: '{"query":"session format"}',
+    });
+    expect(b.sessions[0]!.turns[2]!.blocks[0]).toMatchObject({
+      blockType: "tool_result",
+      toolName: "memory",
+    });
+  });
 });

@@ -11,7 +11,7 @@ import { basename, dirname, join } from "node:path";
 import { HermesSource, hermesBlocks, type MessageRow } from "./hermes.js";
 import { compactJson } from "./json-compact.js";
 import { asObject, asString, parseJsonl, readTextLossy, SKIP_MALFORMED } from "./jsonl.js";
-import { fileStem } from "./text.js";
+import { fileStem, mungeCwd } from "./text.js";
 import {
   countSkip,
   type SkipCounts,
@@ -53,11 +53,19 @@ export function parseHermesSessionFile(text: string, ctx: { path: string }): Uni
     }
     // Snapshot messages carry no time of their own: the session's start stands in for it.
     const ts = asString(doc?.session_start) ?? "";
-    return buildRead(rows, { sessionId, path: ctx.path, skipped, records: messages.length, ts });
+    const cwd = asString(doc?.cwd) ?? asString(asObject(doc?.model_config)?.cwd);
+    return buildRead(rows, { sessionId, path: ctx.path, skipped, records: messages.length, ts, cwd });
   }
   const rows: Record<string, unknown>[] = [];
   for (const rec of parseJsonl(text, skipped)) rows.push(rec.value);
-  return buildRead(rows, { sessionId: stem, path: ctx.path, skipped, records: rows.length, ts: "" });
+  return buildRead(rows, {
+    sessionId: stem,
+    path: ctx.path,
+    skipped,
+    records: rows.length,
+    ts: "",
+    cwd: null,
+  });
 }
 
 interface BuildContext {
@@ -67,9 +75,13 @@ interface BuildContext {
   records: number;
   /** Timestamp for a message without one. */
   ts: string;
+  /** The session's working directory, when the snapshot names one. */
+  cwd: string | null;
 }
 
 function buildRead(rows: Record<string, unknown>[], c: BuildContext): UnitRead {
+  const munged = c.cwd === null ? null : mungeCwd(c.cwd);
+  const workdir = munged ?? "hermes";
   const turns: Turn[] = [];
   for (const r of rows) {
     const role = asString(r.role) ?? "(none)";
@@ -90,7 +102,7 @@ function buildRead(rows: Record<string, unknown>[], c: BuildContext): UnitRead {
     const seq = turns.length;
     turns.push({
       sessionId: c.sessionId,
-      workdir: "hermes",
+      workdir,
       turnUuid: `${c.sessionId}-${seq}`,
       parentUuid: seq === 0 ? null : `${c.sessionId}-${seq - 1}`,
       seq,
@@ -101,7 +113,13 @@ function buildRead(rows: Record<string, unknown>[], c: BuildContext): UnitRead {
       harness: "hermes",
     });
   }
-  const session = { sessionId: c.sessionId, workdir: "hermes", cwd: null, turns, isSubagent: false };
+  const session = {
+    sessionId: c.sessionId,
+    workdir,
+    cwd: munged === null ? null : c.cwd,
+    turns,
+    isSubagent: false,
+  };
   return { sessions: [session], skipped: c.skipped, records: c.records };
 }
 
