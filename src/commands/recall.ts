@@ -343,7 +343,8 @@ export async function recall(
         reranked: h.reranked,
         neighbors: pickNeighbors(
           h.item,
-          around.filter((n) => n.sessionId === h.item.sessionId),
+          // Keyed by agent and id: another agent's session with the same id is not a neighbour.
+          around.filter((n) => n.sessionId === h.item.sessionId && n.harness === h.item.harness),
           opts.neighbors,
         ).map((n) => ({
           role: n.role,

@@ -147,6 +147,14 @@ describe("funes index: every agent file a user has", () => {
     expect(get.code, get.stderr).toBe(0);
     // Only the Claude session's three turns, not pi's four interleaved by seq.
     expect(get.stdout.match(/^\[.*\] \w+ seq\d+ turn=/gm)).toHaveLength(3);
+    // Recall's neighbours come from the hit's own agent too.
+    const recall = await runFunes(
+      ["recall", "digital", "twin", "earth", "-k", "1", "--rerank-budget", "0"],
+      env,
+    );
+    expect(recall.stdout).toContain("Build me a photo-realistic");
+    expect(recall.stdout).toContain("[tool_use PowerShell]");
+    expect(recall.stdout).not.toContain("how does this project work");
   });
 });
 
