@@ -46,14 +46,21 @@ export class HermesSource implements TraceSource {
 
   async listUnits(limit?: number): Promise<Unit[]> {
     return this.withDb((db) => {
+      // `bytes` (the session's text, roughly) lets progress be shown by bytes beside transcript files.
       const rows = db
         .prepare(
-          "SELECT session_id AS sid, MAX(id) AS mark FROM messages GROUP BY session_id ORDER BY mark DESC",
+          "SELECT session_id AS sid, MAX(id) AS mark, SUM(COALESCE(LENGTH(content), 0) + COALESCE(LENGTH(tool_calls), 0)) AS bytes " +
+            "FROM messages GROUP BY session_id ORDER BY mark DESC",
         )
-        .all() as { sid: unknown; mark: unknown }[];
+        .all() as { sid: unknown; mark: unknown; bytes: unknown }[];
       const units = rows
         .filter((r) => typeof r.sid === "string")
-        .map((r) => ({ key: r.sid as string, signature: String(r.mark), isSubagent: false }));
+        .map((r) => ({
+          key: r.sid as string,
+          signature: String(r.mark),
+          isSubagent: false,
+          bytes: typeof r.bytes === "number" ? r.bytes : 0,
+        }));
       return limit === undefined ? units : units.slice(0, limit);
     });
   }
