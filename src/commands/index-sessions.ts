@@ -5,7 +5,6 @@
  * ids already stored are not written again. A unit is recorded in state.json only after its chunks are in
  * the table, so a run killed at any point leaves a valid memory and the next run finishes the job.
  */
-import { existsSync } from "node:fs";
 import { ALL_TIERS, type Chunk, chunkTurns, elideDataUris } from "../chunk/index.js";
 import { LocalStore } from "../local/index.js";
 import {
@@ -19,21 +18,17 @@ import { type Embedder, loadEmbedder, ModelLoadError } from "../models/index.js"
 import { redactTexts } from "../redact/index.js";
 import {
   type Harness,
-  KNOWN_ROOTS,
-  knownSources,
   mergeSkips,
   RepoFacets,
   type Session,
   type SkipCounts,
-  sourcesForPath,
-  TracePathError,
   type TraceSource,
   type Turn,
   type Unit,
 } from "../traces/index.js";
 import { backfillVectors } from "./backfill.js";
 import { FunesError } from "./errors.js";
-import { HubTraceSource } from "./hub-traces.js";
+import { resolveSources } from "./index-sources.js";
 import { locateEmbedder, type ModelsConfig } from "./models-config.js";
 import { withWriterLock } from "./writer.js";
 
@@ -141,60 +136,6 @@ export async function indexSessions(opts: IndexOptions): Promise<IndexSummary> {
   const resolved = resolveSources(opts);
   if (resolved.kind === "note") return noteOnly(paths.memory, resolved.text, opts.onEvent);
   return withWriterLock(opts.funesHome, () => runLocked(opts, resolved, paths));
-}
-
-/** What a run reads: its sources, and whether the one source is a guess that a bare `a/b` names a Hub repo. */
-type Resolved =
-  | { kind: "sources"; sources: TraceSource[]; hubGuess: string | null }
-  | { kind: "note"; text: string };
-
-/**
- * `owner/name` or `hf://datasets/owner/name` that is not a local path: a Hub agent-traces dataset. A path
- * that starts with `/`, `.` or `~`, or has more than two parts, is always local.
- */
-function hubTraceRepo(path: string): string | null {
-  if (existsSync(path)) return null;
-  if (path.startsWith("hf://")) return /^hf:\/\/datasets\/([\w.-]+\/[\w.-]+)\/?$/.exec(path)?.[1] ?? null;
-  if (/^[/.~\\]/.test(path)) return null;
-  const m = /^([\w-][\w.-]*\/[\w.-]+)\/?$/.exec(path);
-  return m === null || /\.(jsonl|json|parquet|db)$/i.test(path) ? null : (m[1] ?? null);
-}
-
-function resolveSources(opts: IndexOptions): Resolved {
-  const repo = opts.path === undefined ? null : hubTraceRepo(opts.path);
-  if (repo !== null) {
-    if (opts.models === undefined) throw new FunesError("bad_input", `can't reach the Hub to index ${repo}`);
-    const client = { hubUrl: opts.models.hubUrl, token: opts.models.token };
-    const hubGuess = opts.path?.startsWith("hf://") ? null : repo;
-    return {
-      kind: "sources",
-      sources: [new HubTraceSource({ client, hubCache: opts.models.hubCache, repo })],
-      hubGuess,
-    };
-  }
-  if (opts.path !== undefined) {
-    try {
-      return { kind: "sources", sources: sourcesForPath(opts.path, opts.harness), hubGuess: null };
-    } catch (err) {
-      if (!(err instanceof TracePathError)) throw err;
-      switch (err.reason) {
-        case "empty":
-          return { kind: "note", text: err.message };
-        case "not_transcript":
-          throw new FunesError("bad_input", err.message, err);
-        case "missing":
-          throw new FunesError("no_sessions", `${err.message} — check the path`, err);
-        case "no_hermes_db":
-          throw new FunesError("no_sessions", err.message, err);
-      }
-    }
-  }
-  const sources = knownSources(opts.home, opts.harness);
-  if (sources.length > 0) return { kind: "sources", sources, hubGuess: null };
-  if (opts.harness !== undefined)
-    throw new FunesError("no_sessions", `no ${opts.harness} session dir found on this machine`);
-  const looked = KNOWN_ROOTS.map((r) => `~/${r.rel}`).join(", ");
-  throw new FunesError("no_sessions", `no local sessions found — looked in ${looked}`);
 }
 
 function emptySummary(memory: string): IndexSummary {
