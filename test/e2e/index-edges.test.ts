@@ -158,6 +158,52 @@ describe("funes index: every agent file a user has", () => {
   });
 });
 
+describe("funes index: agent boilerplate", () => {
+  it("a codex exec turn's instructions and environment are counted, not recalled; the question is", async () => {
+    const env2 = (type: string, payload: object) =>
+      JSON.stringify({ timestamp: "2026-02-23T11:40:29.277Z", type, payload });
+    const msg = (role: string, text: string) =>
+      env2("response_item", { type: "message", role, content: [{ type: "input_text", text }] });
+    const dir = join(env.home, ".codex", "sessions", "2026", "02", "23");
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, "rollout-2026-02-23T12-40-23-019c8a4c-ed82-79a1-aa28-7738fc5ab61a.jsonl"),
+      [
+        env2("session_meta", {
+          id: "019c8a4c-ed82-79a1-aa28-7738fc5ab61a",
+          cwd: "/work/app",
+          originator: "codex_exec",
+        }),
+        msg(
+          "developer",
+          "<permissions instructions>\nThe sandbox lets you write inside the workspace only.\n</permissions instructions>",
+        ),
+        msg(
+          "developer",
+          "<skills_instructions>\nA skill is a set of sandbox instructions in a SKILL.md file.\n</skills_instructions>",
+        ),
+        msg(
+          "user",
+          "# AGENTS.md instructions for /work/app\n\n<INSTRUCTIONS>\nRun the sandbox tests first.\n</INSTRUCTIONS>",
+        ),
+        msg(
+          "user",
+          "<environment_context>\n  <cwd>/work/app</cwd>\n  <sandbox_mode>workspace-write</sandbox_mode>\n</environment_context>",
+        ),
+        msg("user", "why does the sandbox test for login time out?"),
+      ].join("\n"),
+    );
+    const r = await runFunes(["index", "--harness", "codex"], env);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(
+      "  agent boilerplate left out: 4 block(s) (codex developer instructions: 2, codex <environment_context>: 1, codex AGENTS.md instructions: 1)",
+    );
+    const recall = await runFunes(["recall", "sandbox", "--harness", "codex", "--rerank-budget", "0"], env);
+    expect(recall.stdout.match(/^\[.*\] codex /gm)).toHaveLength(1);
+    expect(recall.stdout).toContain("why does the sandbox test for login time out?");
+  });
+});
+
 describe("funes index: one-line answers", () => {
   it("a missing path: exit 1 naming it", async () => {
     const r = await runFunes(["index", join(t.dir, "nope.jsonl")], env);
