@@ -73,3 +73,19 @@ export function chunkTurns(turns: Turn[], opts: ChunkOptions): Chunk[] {
   }
   return out;
 }
+
+/**
+ * Ids the chunks of agent-injected blocks would have, had they been indexed (as funes before it recognised
+ * them did, and as the reference does): a re-read removes such rows from the memory.
+ */
+export function injectedChunkIds(turns: Turn[]): string[] {
+  const out: string[] = [];
+  for (const t of turns)
+    t.blocks.forEach((b, blockIdx) => {
+      if (b.injected === undefined) return;
+      splitText(renderBlock(b)).forEach((_, splitIdx) => {
+        out.push(chunkId(t.sessionId, t.turnUuid, blockIdx, splitIdx));
+      });
+    });
+  return out;
+}

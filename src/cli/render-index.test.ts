@@ -13,6 +13,7 @@ function summary(skipped: Record<string, number>): IndexSummary {
     chunksAdded: 300,
     chunksPresent: 0,
     chunksRepeated: 9,
+    boilerplateRemoved: 0,
     bytesRead: 1_000_000,
     skipped,
     failed: [],

@@ -123,6 +123,10 @@ export function formatIndexSummary(s: IndexSummary, verbose = false): string {
   const injectedTotal = Object.values(injected).reduce((a, b) => a + b, 0);
   if (injectedTotal > 0)
     lines.push(`  agent boilerplate left out: ${injectedTotal} block(s) (${topCounts(injected, verbose)})`);
+  if ((s.boilerplateRemoved ?? 0) > 0)
+    lines.push(
+      `  agent boilerplate removed from the memory (stored by an older run): ${s.boilerplateRemoved} chunk(s)`,
+    );
   const otherTotal = Object.values(other).reduce((a, b) => a + b, 0);
   if (otherTotal > 0) lines.push(`  records passed over: ${otherTotal} (${topCounts(other, verbose)})`);
   const redacted = Object.values(s.redacted).reduce((a, b) => a + b, 0);

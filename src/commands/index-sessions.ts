@@ -5,8 +5,8 @@
  * ids already stored are not written again. A unit is recorded in state.json only after its chunks are in
  * the table, so a run killed at any point leaves a valid memory and the next run finishes the job.
  */
-import { ALL_TIERS, type Chunk, chunkTurns, elideDataUris } from "../chunk/index.js";
-import { LocalStore } from "../local/index.js";
+import { ALL_TIERS, type Chunk, chunkTurns, elideDataUris, injectedChunkIds } from "../chunk/index.js";
+import { LocalStore, replaceRows } from "../local/index.js";
 import {
   funesPaths,
   isUnitCurrent,
@@ -97,6 +97,8 @@ export interface IndexSummary {
   chunksPresent: number;
   /** Chunks whose id came up again within this run (a transcript repeating itself), stored once. */
   chunksRepeated: number;
+  /** Rows of agent-injected text an older run stored, removed now that it is recognised. */
+  boilerplateRemoved: number;
   /** Bytes of transcript read. */
   bytesRead: number;
   /** Things a person should know that are not failures (an empty file given). */
@@ -149,6 +151,7 @@ function emptySummary(memory: string): IndexSummary {
     chunksAdded: 0,
     chunksPresent: 0,
     chunksRepeated: 0,
+    boilerplateRemoved: 0,
     bytesRead: 0,
     skipped: {},
     failed: [],
@@ -248,6 +251,7 @@ async function runLocked(
     mergeSkips(summary.skipped, read.skipped);
     let added = 0;
     let present = 0;
+    const stale: string[] = [];
     for (const session of read.sessions) {
       summary.turns += session.turns.length;
       const repo = await facets.of(session.cwd);
@@ -259,6 +263,8 @@ async function runLocked(
         const slice = session.turns.slice(i, i + TURN_SLICE);
         for (const [rule, n] of Object.entries(await cleanTurns(slice)))
           redacted[rule] = (redacted[rule] ?? 0) + n;
+        // Rows an older funes stored for agent-injected text go, now that it is recognised.
+        for (const id of injectedChunkIds(slice)) if (stored.has(id)) stale.push(id);
         for (const c of chunkTurns(slice, { tiers: ALL_TIERS, thinking: opts.thinking, repo })) {
           yielded++;
           if (ranThisRun.has(c.id)) {
@@ -292,6 +298,11 @@ async function runLocked(
       }
     }
     summary.chunksPresent += present;
+    if (stale.length > 0) {
+      await replaceRows(store.table, stale, []);
+      for (const id of stale) stored.delete(id);
+      summary.boilerplateRemoved += stale.length;
+    }
     if (unit.signature !== null)
       recordAfterFlush.push({
         key: unit.key,

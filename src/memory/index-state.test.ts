@@ -28,7 +28,7 @@ describe("state.json", () => {
     }
   });
 
-  it("trusts entries the reference wrote (no harness, no parser)", () => {
+  it("takes entries the reference wrote (no harness, no parser) as read by parser 1", () => {
     const t = tempDir();
     try {
       const path = join(t.dir, "state.json");
@@ -39,6 +39,8 @@ describe("state.json", () => {
       const { units, discarded } = loadIndexState(path);
       expect(discarded).toBeNull();
       expect(isUnitCurrent(units, "s1", "42", { harness: "hermes", parser: 1 })).toBe(true);
+      // A parser that has learned more since reads it once more.
+      expect(isUnitCurrent(units, "s1", "42", { harness: "claude_code", parser: 2 })).toBe(false);
       // A unit recorded at a lower tier is owed for the full one.
       expect(isUnitCurrent(units, "s2", "7", { harness: "hermes", parser: 1 })).toBe(false);
     } finally {

@@ -76,7 +76,8 @@ export function loadIndexState(path: string): LoadedState {
 /**
  * True when the unit is recorded at this signature at `level` or above and, given the `reader`, was read
  * by the same harness with a parser at least as new. Entries without those fields (the reference's, or an
- * older funes's) are trusted as to the reader.
+ * older funes's) count as read by the right harness with parser 1: where a parser has since learned more
+ * (Claude's saved tool outputs, agent boilerplate), the unit is read once more.
  */
 export function isUnitCurrent(
   units: Map<string, UnitState>,
@@ -90,7 +91,8 @@ export function isUnitCurrent(
   if (e === undefined || e.sig !== signature || LEVELS.indexOf(e.level) < LEVELS.indexOf(level)) return false;
   if (reader === undefined) return true;
   if (e.harness !== undefined && e.harness !== reader.harness) return false;
-  return e.parser === undefined || e.parser >= reader.parser;
+  // No parser recorded: read by the first parser (the reference's, or an older funes's).
+  return (e.parser ?? 1) >= reader.parser;
 }
 
 /** Writes state.json atomically (temp file, then rename), pretty-printed like the reference. */

@@ -6,6 +6,9 @@
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { ALL_TIERS, chunkTurns } from "../../src/chunk/index.js";
+import { LocalStore } from "../../src/local/index.js";
+import { parseCodexRollout } from "../../src/traces/index.js";
 import { type CliEnv, runFunes } from "../helpers/cli.js";
 import { ROOT, TRACES, tempDir } from "../helpers/fixtures.js";
 import { writeHermesDb } from "../helpers/hermes-db.js";
@@ -201,6 +204,49 @@ describe("funes index: agent boilerplate", () => {
     const recall = await runFunes(["recall", "sandbox", "--harness", "codex", "--rerank-budget", "0"], env);
     expect(recall.stdout.match(/^\[.*\] codex /gm)).toHaveLength(1);
     expect(recall.stdout).toContain("why does the sandbox test for login time out?");
+  });
+
+  it("rows an older funes stored for boilerplate are removed when the session is read again", async () => {
+    const dir = join(env.home, ".codex", "sessions");
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, "rollout-2026-02-23T12-40-23-019c8a4c-ed82-79a1-aa28-7738fc5ab61a.jsonl");
+    const line = (role: string, text: string) =>
+      JSON.stringify({
+        timestamp: "2026-02-23T11:40:29.277Z",
+        type: "response_item",
+        payload: { type: "message", role, content: [{ type: "input_text", text }] },
+      });
+    writeFileSync(
+      file,
+      [
+        line(
+          "developer",
+          "<permissions instructions>\nsandbox: workspace-write\n</permissions instructions>",
+        ),
+        line("user", "<environment_context>\n  <cwd>/work/app</cwd>\n</environment_context>"),
+        line("user", "why does the sandbox test time out?"),
+      ].join("\n"),
+    );
+    expect((await indexJson([])).chunksAdded).toBe(1);
+    // What an older funes (or the reference) left: the boilerplate stored, a state entry without a parser.
+    const turns = parseCodexRollout(readFileSync(file, "utf8"), { path: file }).sessions[0]!.turns;
+    for (const t of turns) for (const b of t.blocks) delete b.injected;
+    const old = chunkTurns(turns.slice(0, 2), { tiers: ALL_TIERS, thinking: true, repo: "" });
+    const store = await LocalStore.open(join(env.funesHome, "memory"));
+    await store!.append(old);
+    store!.close();
+    const statePath = join(env.funesHome, "state.json");
+    const state = JSON.parse(readFileSync(statePath, "utf8"));
+    state[file] = { sig: state[file].sig, level: "ToolResult" };
+    writeFileSync(statePath, JSON.stringify(state));
+
+    const again = await runFunes(["index"], env);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain(
+      "agent boilerplate removed from the memory (stored by an older run): 2 chunk(s)",
+    );
+    const status = await runFunes(["status", "--json"], env);
+    expect(JSON.parse(status.stdout).chunks).toBe(1);
   });
 });
 
