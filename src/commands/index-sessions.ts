@@ -130,7 +130,7 @@ const FLUSH_CHUNKS = 16_384;
 const TURN_SLICE = 500;
 
 /** Chunks buffered within one large unit before an append: smaller, since the unit's text is held too. */
-const UNIT_FLUSH_CHUNKS = 4_096;
+const UNIT_FLUSH_CHUNKS = 2_048;
 
 /** Runs an index pass. Throws FunesError when nothing could be read or another writer holds the lock. */
 export async function indexSessions(opts: IndexOptions): Promise<IndexSummary> {
