@@ -6,7 +6,8 @@
  * MCP latency figures (each a few minutes), `-- --scale` the cost curve at 10k, 100k and 1M chunks (long).
  *
  * Index (text first): throughput in chunks/s over a cold `funes index` of ≥ 100k chunks (goal ≥ 3,000/s on
- * 2 cores), its peak RSS (goal ≤ 1.5 GB), disk bytes per chunk, Lance fragments, and keyword query latency.
+ * 2 cores), its peak RSS (goal ≤ 1.5 GB), disk bytes per chunk, Lance fragments, and keyword query latency;
+ * one generated 50 MB transcript's peak RSS (goal < 500 MiB).
  */
 import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -18,6 +19,7 @@ import { CLI } from "../test/helpers/cli.js";
 import { ROOT } from "../test/helpers/fixtures.js";
 import { writeSyntheticHistory } from "../test/helpers/synth.js";
 import { benchHooks } from "./hooks-bench.js";
+import { benchLargeTranscript } from "./large-transcript-bench.js";
 import { benchLatency } from "./latency-bench.js";
 import { BENCH_HUB, benchModels, ensureBenchModels, type Row } from "./models-bench.js";
 import { benchQuality } from "./quality-bench.js";
@@ -211,6 +213,7 @@ async function main(): Promise<void> {
     ];
     rows.push(...(await benchRecall(funesHome, home, BENCH_HUB, join(dir, "none"))));
     rows.push(...(await benchRemote({ home, funesHome, tinyHub, benchHub: BENCH_HUB, dir })));
+    rows.push(...(await benchLargeTranscript()));
     rows.push(...(await benchHooks()));
     rows.push(...(await benchModels()));
     rows.push(...(await benchLatency(dir)));

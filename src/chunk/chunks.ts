@@ -47,6 +47,8 @@ export function chunkTurns(turns: Turn[], opts: ChunkOptions): Chunk[] {
     t.blocks.forEach((b, blockIdx) => {
       if (!opts.tiers.has(tierOf(b.blockType))) return;
       if (!opts.thinking && b.blockType === "thinking") return;
+      // Agent-injected text keeps its block_idx (ids stay the reference's) but is not indexed.
+      if (b.injected !== undefined) return;
       splitText(renderBlock(b)).forEach((text, splitIdx) => {
         out.push({
           id: chunkId(t.sessionId, t.turnUuid, blockIdx, splitIdx),
@@ -69,5 +71,21 @@ export function chunkTurns(turns: Turn[], opts: ChunkOptions): Chunk[] {
       });
     });
   }
+  return out;
+}
+
+/**
+ * Ids the chunks of agent-injected blocks would have, had they been indexed (as funes before it recognised
+ * them did, and as the reference does): a re-read removes such rows from the memory.
+ */
+export function injectedChunkIds(turns: Turn[]): string[] {
+  const out: string[] = [];
+  for (const t of turns)
+    t.blocks.forEach((b, blockIdx) => {
+      if (b.injected === undefined) return;
+      splitText(renderBlock(b)).forEach((_, splitIdx) => {
+        out.push(chunkId(t.sessionId, t.turnUuid, blockIdx, splitIdx));
+      });
+    });
   return out;
 }

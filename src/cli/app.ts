@@ -58,9 +58,12 @@ async function main(argv: string[]): Promise<number> {
     .option("--limit <n>", "Only the newest N sessions of each source")
     .option("--no-thinking", "Leave out thinking blocks")
     .option("--yes", "Never ask; embed every waiting row (default: about a minute of embedding per run)")
-    .option("--json", "Print the summary as JSON")
+    .option("--json", "Print the summary as JSON (every count)")
+    .option("--force", "Re-read every session even if unchanged (stored chunks are kept, never duplicated)")
+    .option("--verbose", "List every skip reason in the summary")
     .example("funes index")
     .example("funes index ~/.claude/projects --limit 20")
+    .example("funes index --force ~/.hermes/hermes-backup.db --harness hermes")
     .example("funes index traces/0000.parquet")
     .example("funes index acme/agent-traces")
     .action((path, flags) => runIndex(path, flags, cfg));

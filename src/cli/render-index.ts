@@ -4,12 +4,14 @@
 import type { IndexEvent, IndexSummary } from "../commands/index.js";
 import { ProgressLine } from "./progress.js";
 
-/** An event sink writing progress to stderr. */
+/** An event sink writing progress to stderr; `now` (ms) times the ETA. */
 export function indexReporter(
   err: NodeJS.WriteStream,
   tty: boolean,
+  now: () => number = () => Date.now(),
 ): { onEvent: (e: IndexEvent) => void; end: () => void } {
   const bar = new ProgressLine(err, tty);
+  let started: number | null = null;
   const line = (s: string) => {
     bar.clear();
     err.write(`${s}\n`);
@@ -23,8 +25,23 @@ export function indexReporter(
         case "source-failed":
           line(`${e.description}: could not be read, skipping — ${e.reason}`);
           break;
-        case "unit":
-          bar.update(e.done, e.total, `${e.label} — ${e.added} new, ${e.present} present`);
+        case "unit": {
+          started ??= now();
+          const label = `${e.label} — ${e.added} new, ${e.present} present`;
+          // Progress by bytes: a count of files reads 75% after the small ones and then stalls on the big.
+          if (e.bytesTotal > 0) {
+            const eta = etaText(now() - started, e.bytesDone, e.bytesTotal);
+            bar.update(
+              e.bytesDone,
+              e.bytesTotal,
+              `${mib(e.bytesDone)}/${mib(e.bytesTotal)}${eta} ${label}`,
+              false,
+            );
+          } else bar.update(e.done, e.total, label);
+          break;
+        }
+        case "note":
+          line(`note: ${e.text}`);
           break;
         case "unit-failed":
           line(`[${e.done}/${e.total}] ${e.key} — read failed, skipping: ${e.reason}`);
@@ -55,6 +72,24 @@ export function indexReporter(
   };
 }
 
+/** Mebibytes with one decimal. */
+function mib(bytes: number): string {
+  return `${(bytes / 1048576).toFixed(1)} MiB`;
+}
+
+/** ` · ~40s left` from the rate so far; empty until there is a rate to go by. */
+export function etaText(elapsedMs: number, done: number, total: number): string {
+  if (done <= 0 || elapsedMs < 1000 || done >= total) return "";
+  const left = ((total - done) * elapsedMs) / done / 1000;
+  const t =
+    left < 90
+      ? `${Math.ceil(left)}s`
+      : left < 5400
+        ? `${Math.round(left / 60)} min`
+        : `${(left / 3600).toFixed(1)} h`;
+  return ` · ~${t} left`;
+}
+
 /** `rule: n, rule: n`. */
 export function formatCounts(counts: Record<string, number>): string {
   return Object.entries(counts)
@@ -63,16 +98,42 @@ export function formatCounts(counts: Record<string, number>): string {
     .join(", ");
 }
 
-/** The run's summary for people. */
-export function formatIndexSummary(s: IndexSummary): string {
-  const skippedLines = Object.values(s.skipped).reduce((a, b) => a + b, 0);
+/** Skip reasons shown in the summary before "N more (--verbose)". */
+const TOP_REASONS = 3;
+
+/** The run's summary for people; `verbose` lists every skip reason. */
+export function formatIndexSummary(s: IndexSummary, verbose = false): string {
   const lines = [
     `indexed sessions=${s.sessions} skipped=${s.unitsUnchanged} chunks=${s.chunksAdded}`,
     `  memory: ${s.memory}`,
-    `  sessions read: ${s.sessions}, turns: ${s.turns}, unchanged (not read): ${s.unitsUnchanged}`,
-    `  chunks added: ${s.chunksAdded}, already present: ${s.chunksPresent}`,
   ];
-  if (skippedLines > 0) lines.push(`  records skipped: ${skippedLines} (${formatCounts(s.skipped)})`);
+  const agents = Object.entries(s.sessionsByHarness ?? {})
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .map(([h, n]) => `${h} ${n}`)
+    .join(", ");
+  lines.push(
+    `  sessions: ${s.sessions}${agents === "" ? "" : ` (${agents})`}, turns: ${s.turns}, unchanged (not read): ${s.unitsUnchanged}`,
+  );
+  let chunks = `  chunks added: ${s.chunksAdded}`;
+  if (s.chunksPresent > 0) chunks += `, already in the memory: ${s.chunksPresent}`;
+  if ((s.chunksRepeated ?? 0) > 0)
+    chunks += `, repeated within transcripts (stored once): ${s.chunksRepeated}`;
+  lines.push(chunks);
+  const injected: Record<string, number> = {};
+  const other: Record<string, number> = {};
+  for (const [reason, n] of Object.entries(s.skipped)) {
+    if (reason.startsWith(INJECTED)) injected[reason.slice(INJECTED.length)] = n;
+    else other[reason] = n;
+  }
+  const injectedTotal = Object.values(injected).reduce((a, b) => a + b, 0);
+  if (injectedTotal > 0)
+    lines.push(`  agent boilerplate left out: ${injectedTotal} block(s) (${topCounts(injected, verbose)})`);
+  if ((s.boilerplateRemoved ?? 0) > 0)
+    lines.push(
+      `  agent boilerplate removed from the memory (stored by an older run): ${s.boilerplateRemoved} chunk(s)`,
+    );
+  const otherTotal = Object.values(other).reduce((a, b) => a + b, 0);
+  if (otherTotal > 0) lines.push(`  records passed over: ${otherTotal} (${topCounts(other, verbose)})`);
   const redacted = Object.values(s.redacted).reduce((a, b) => a + b, 0);
   if (redacted > 0) lines.push(`  secrets redacted: ${redacted} (${formatCounts(s.redacted)})`);
   const v = s.vectors;
@@ -87,7 +148,20 @@ export function formatIndexSummary(s: IndexSummary): string {
     lines.push(`  vectors: ${v.remaining} rows waiting (keyword search finds them meanwhile)`);
   if (s.failed.length > 0) {
     lines.push(`  unreadable: ${s.failed.length}`);
-    for (const f of s.failed.slice(0, 10)) lines.push(`    ${f.key}: ${f.reason}`);
+    for (const f of s.failed.slice(0, verbose ? s.failed.length : 10))
+      lines.push(`    ${f.key}: ${f.reason}`);
   }
+  for (const n of s.notes ?? []) lines.push(`  note: ${n}`);
   return `${lines.join("\n")}\n`;
+}
+
+const INJECTED = "agent-injected text left out: ";
+
+/** The biggest counts, then "N more (--verbose)" unless `all`. */
+function topCounts(counts: Record<string, number>, all: boolean): string {
+  const sorted = Object.entries(counts).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  const shown = all ? sorted : sorted.slice(0, TOP_REASONS);
+  const text = shown.map(([k, n]) => `${k}: ${n}`).join(", ");
+  const more = sorted.length - shown.length;
+  return more > 0 ? `${text}; ${more} more (--verbose)` : text;
 }

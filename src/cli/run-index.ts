@@ -14,17 +14,20 @@ export interface IndexFlags {
   thinking?: boolean;
   yes?: boolean;
   json?: boolean;
+  force?: boolean;
+  verbose?: boolean;
 }
 
 /** Runs the index command and prints its summary. */
 export async function runIndex(path: unknown, flags: IndexFlags, cfg: CliConfig): Promise<void> {
-  const reporter = indexReporter(process.stderr, cfg.stderrTty && flags.json !== true);
+  const reporter = indexReporter(process.stderr, cfg.stderrTty && flags.json !== true, cfg.now);
   try {
     const summary = await indexSessions({
       funesHome: cfg.funesHome,
       home: cfg.home,
       path: path === undefined ? undefined : String(path),
       harness: flags.harness === undefined ? undefined : parseHarness(String(flags.harness)),
+      force: flags.force === true,
       limit: flags.limit === undefined ? undefined : positiveInt(flags.limit, "--limit"),
       thinking: flags.thinking !== false,
       onEvent: reporter.onEvent,
@@ -33,7 +36,9 @@ export async function runIndex(path: unknown, flags: IndexFlags, cfg: CliConfig)
     });
     reporter.end();
     process.stdout.write(
-      flags.json === true ? `${JSON.stringify(summary, null, 2)}\n` : formatIndexSummary(summary),
+      flags.json === true
+        ? `${JSON.stringify(summary, null, 2)}\n`
+        : formatIndexSummary(summary, flags.verbose === true),
     );
   } finally {
     reporter.end();

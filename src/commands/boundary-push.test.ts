@@ -75,10 +75,10 @@ describe("pushAtBoundary", () => {
       m,
     );
     expect(first.kind === "pushed" && first.summary.published).toBe(0);
-    expect(first.kind === "pushed" && first.waiting).toEqual({ kind: "more", chunks: 26 });
+    expect(first.kind === "pushed" && first.waiting).toEqual({ kind: "more", chunks: 19 });
     const second = await pushAtBoundary({ spec: "acme/rounds", harness: "codex", now: Date.now }, m);
-    expect(second).toMatchObject({ kind: "pushed", embedded: 26, waiting: { kind: "none" } });
-    expect(second.kind === "pushed" && second.summary.published).toBe(26);
+    expect(second).toMatchObject({ kind: "pushed", embedded: 19, waiting: { kind: "none" } });
+    expect(second.kind === "pushed" && second.summary.published).toBe(19);
   });
 
   it("waits for another run holding the memory, then indexes and publishes", async () => {
@@ -101,8 +101,8 @@ describe("pushAtBoundary", () => {
       m,
     );
     expect(waits).toBe(1);
-    expect(r).toMatchObject({ kind: "pushed", embedded: 26, waiting: { kind: "none" } });
-    expect(r.kind === "pushed" && r.summary.published).toBe(26);
+    expect(r).toMatchObject({ kind: "pushed", embedded: 19, waiting: { kind: "none" } });
+    expect(r.kind === "pushed" && r.summary.published).toBe(19);
   });
 
   it("says why rows can't be embedded here instead of going round again", async () => {

@@ -41,7 +41,8 @@ export async function getTurn(
 export function assembleTurns(rows: HitRow[], turnUuid: string, window: number): TurnView[] | null {
   const center = rows.find((r) => r.turnUuid === turnUuid);
   if (center === undefined) return null;
-  const near = rows.filter((r) => Math.abs(r.seq - center.seq) <= window);
+  // Sessions are keyed by agent and id: another agent's session with the same id is not this one.
+  const near = rows.filter((r) => r.harness === center.harness && Math.abs(r.seq - center.seq) <= window);
   const groups = new Map<string, HitRow[]>();
   for (const r of near) {
     const key = `${r.seq}\u0000${r.turnUuid}`;

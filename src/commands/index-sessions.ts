@@ -5,9 +5,8 @@
  * ids already stored are not written again. A unit is recorded in state.json only after its chunks are in
  * the table, so a run killed at any point leaves a valid memory and the next run finishes the job.
  */
-import { existsSync } from "node:fs";
-import { ALL_TIERS, type Chunk, chunkTurns, elideDataUris } from "../chunk/index.js";
-import { LocalStore } from "../local/index.js";
+import { ALL_TIERS, type Chunk, chunkTurns, elideDataUris, injectedChunkIds } from "../chunk/index.js";
+import { LocalStore, replaceRows } from "../local/index.js";
 import {
   funesPaths,
   isUnitCurrent,
@@ -19,19 +18,17 @@ import { type Embedder, loadEmbedder, ModelLoadError } from "../models/index.js"
 import { redactTexts } from "../redact/index.js";
 import {
   type Harness,
-  KNOWN_ROOTS,
-  knownSources,
   mergeSkips,
   RepoFacets,
   type Session,
   type SkipCounts,
-  sourceForPath,
   type TraceSource,
+  type Turn,
   type Unit,
 } from "../traces/index.js";
 import { backfillVectors } from "./backfill.js";
 import { FunesError } from "./errors.js";
-import { HubTraceSource } from "./hub-traces.js";
+import { resolveSources } from "./index-sources.js";
 import { locateEmbedder, type ModelsConfig } from "./models-config.js";
 import { withWriterLock } from "./writer.js";
 
@@ -47,6 +44,8 @@ export interface IndexOptions {
    */
   path?: string | undefined;
   harness?: Harness | undefined;
+  /** Re-read every unit whatever state.json says (stored ids keep the memory free of duplicates). */
+  force?: boolean | undefined;
   /** Newest N units per source. */
   limit?: number | undefined;
   /** False drops thinking blocks. */
@@ -63,7 +62,18 @@ export interface IndexOptions {
 export type IndexEvent =
   | { kind: "source"; description: string; units: number; owed: number }
   | { kind: "source-failed"; description: string; reason: string }
-  | { kind: "unit"; done: number; total: number; label: string; added: number; present: number }
+  | {
+      kind: "unit";
+      done: number;
+      total: number;
+      /** Bytes of the units read so far and of all owed units (files; 0 when a source has no sizes). */
+      bytesDone: number;
+      bytesTotal: number;
+      label: string;
+      added: number;
+      present: number;
+    }
+  | { kind: "note"; text: string }
   | { kind: "unit-failed"; done: number; total: number; key: string; reason: string }
   | { kind: "redacted"; sessionId: string; counts: Record<string, number> }
   | { kind: "state-discarded"; path: string }
@@ -78,10 +88,22 @@ export interface IndexSummary {
   /** Units read this run and units skipped as unchanged. */
   unitsRead: number;
   unitsUnchanged: number;
+  /** Distinct sessions (agent and id) that yielded at least one chunk. */
   sessions: number;
+  /** Sessions by agent (`claude_code`, `codex`, …). */
+  sessionsByHarness: Record<string, number>;
   turns: number;
   chunksAdded: number;
+  /** Chunks already in the memory before this run. */
   chunksPresent: number;
+  /** Chunks whose id came up again within this run (a transcript repeating itself), stored once. */
+  chunksRepeated: number;
+  /** Rows of agent-injected text an older run stored, removed now that it is recognised. */
+  boilerplateRemoved: number;
+  /** Bytes of transcript read. */
+  bytesRead: number;
+  /** Things a person should know that are not failures (an empty file given). */
+  notes: string[];
   /** Lines or records passed over, by reason. */
   skipped: SkipCounts;
   failed: { key: string; reason: string }[];
@@ -105,11 +127,18 @@ export const DEFAULT_VECTOR_BUDGET_MS = 60_000;
 /** Chunks buffered before one append (one Lance fragment). */
 const FLUSH_CHUNKS = 16_384;
 
+/** Turns cleaned and chunked at a time (bounds the memory a single huge transcript takes). */
+const TURN_SLICE = 500;
+
+/** Chunks buffered within one large unit before an append: smaller, since the unit's text is held too. */
+const UNIT_FLUSH_CHUNKS = 2_048;
+
 /** Runs an index pass. Throws FunesError when nothing could be read or another writer holds the lock. */
 export async function indexSessions(opts: IndexOptions): Promise<IndexSummary> {
   const paths = funesPaths(opts.funesHome);
-  const sources = resolveSources(opts);
-  return withWriterLock(opts.funesHome, () => runLocked(opts, sources, paths));
+  const resolved = resolveSources(opts);
+  if (resolved.kind === "note") return noteOnly(paths.memory, resolved.text, opts.onEvent);
+  return withWriterLock(opts.funesHome, () => runLocked(opts, resolved, paths));
 }
 
 /**
@@ -130,34 +159,41 @@ export async function embedWaiting(
   });
 }
 
-/** `owner/name` or `hf://datasets/owner/name` that is not a local path: a Hub agent-traces dataset. */
-function hubTraceRepo(path: string): string | null {
-  if (existsSync(path)) return null;
-  const m = /^(?:hf:\/\/datasets\/)?([\w.-]+\/[\w.-]+)\/?$/.exec(path);
-  return m === null || /\.(jsonl|json|parquet|db)$/i.test(path) ? null : (m[1] ?? null);
+function emptySummary(memory: string): IndexSummary {
+  return {
+    memory,
+    unitsRead: 0,
+    unitsUnchanged: 0,
+    sessions: 0,
+    sessionsByHarness: {},
+    turns: 0,
+    chunksAdded: 0,
+    chunksPresent: 0,
+    chunksRepeated: 0,
+    boilerplateRemoved: 0,
+    bytesRead: 0,
+    skipped: {},
+    failed: [],
+    redacted: {},
+    notes: [],
+    vectors: { model: null, embedded: 0, remaining: 0, seconds: 0 },
+  };
 }
 
-function resolveSources(opts: IndexOptions): TraceSource[] {
-  const repo = opts.path === undefined ? null : hubTraceRepo(opts.path);
-  if (repo !== null) {
-    if (opts.models === undefined) throw new FunesError("bad_input", `can't reach the Hub to index ${repo}`);
-    const client = { hubUrl: opts.models.hubUrl, token: opts.models.token };
-    return [new HubTraceSource({ client, hubCache: opts.models.hubCache, repo })];
-  }
-  if (opts.path !== undefined) return [sourceForPath(opts.path, opts.harness)];
-  const sources = knownSources(opts.home, opts.harness);
-  if (sources.length > 0) return sources;
-  if (opts.harness !== undefined)
-    throw new FunesError("no_sessions", `no ${opts.harness} session dir found on this machine`);
-  const looked = KNOWN_ROOTS.map((r) => `~/${r.rel}`).join(", ");
-  throw new FunesError("no_sessions", `no local sessions found — looked in ${looked}`);
+/** A run with nothing to read (an empty file): a note, no lock, no memory touched. */
+function noteOnly(memory: string, text: string, onEvent: IndexOptions["onEvent"]): IndexSummary {
+  onEvent?.({ kind: "note", text });
+  const summary = emptySummary(memory);
+  summary.notes.push(text);
+  return summary;
 }
 
 async function runLocked(
   opts: IndexOptions,
-  sources: TraceSource[],
+  resolved: { sources: TraceSource[]; hubGuess: string | null },
   paths: ReturnType<typeof funesPaths>,
 ): Promise<IndexSummary> {
+  const { sources } = resolved;
   const emit = opts.onEvent ?? (() => {});
   const existed = await LocalStore.open(paths.memory);
   const store = existed ?? (await LocalStore.openOrCreate(paths.memory));
@@ -167,19 +203,7 @@ async function runLocked(
   if (loaded.discarded !== null) emit({ kind: "state-discarded", path: paths.state });
   const state = loaded.units;
   const stored = await store.ids();
-  const summary: IndexSummary = {
-    memory: paths.memory,
-    unitsRead: 0,
-    unitsUnchanged: 0,
-    sessions: 0,
-    turns: 0,
-    chunksAdded: 0,
-    chunksPresent: 0,
-    skipped: {},
-    failed: [],
-    redacted: {},
-    vectors: { model: null, embedded: 0, remaining: 0, seconds: 0 },
-  };
+  const summary = emptySummary(paths.memory);
   const work: { source: TraceSource; unit: Unit }[] = [];
   const sourceErrors: string[] = [];
   for (const source of sources) {
@@ -188,13 +212,20 @@ async function runLocked(
       units = await source.listUnits(opts.limit);
     } catch (err) {
       const reason = errorText(err);
-      if (sources.length === 1)
-        throw new FunesError("unreadable_source", `${source.description}: ${reason}`, err);
+      if (sources.length === 1) {
+        const what =
+          resolved.hubGuess !== null
+            ? `no local file or folder "${opts.path}", and as a Hub dataset: ${reason}`
+            : `${source.description}: ${reason}`;
+        throw new FunesError("unreadable_source", what, err);
+      }
       sourceErrors.push(reason);
       emit({ kind: "source-failed", description: source.description, reason });
       continue;
     }
-    const owed = units.filter((u) => !isUnitCurrent(state, u.key, u.signature));
+    const reader = { harness: source.kind, parser: source.parserVersion ?? 1 };
+    const owed =
+      opts.force === true ? units : units.filter((u) => !isUnitCurrent(state, u.key, u.signature, reader));
     summary.unitsUnchanged += units.length - owed.length;
     emit({ kind: "source", description: source.description, units: units.length, owed: owed.length });
     for (const unit of owed) work.push({ source, unit });
@@ -203,20 +234,28 @@ async function runLocked(
     throw new FunesError("unreadable_source", `no session source could be read: ${sourceErrors.join("; ")}`);
 
   const facets = new RepoFacets();
+  const sessionKeys = new Set<string>();
+  const ranThisRun = new Set<string>();
   let buffer: Chunk[] = [];
-  let recordAfterFlush: { key: string; sig: string }[] = [];
-  const flush = async () => {
+  let recordAfterFlush: { key: string; entry: UnitState }[] = [];
+  const appendBuffer = async () => {
     await store.append(buffer);
     summary.chunksAdded += buffer.length;
     buffer = [];
-    for (const { key, sig } of recordAfterFlush) state.set(key, { sig, level: "ToolResult" });
+  };
+  const flush = async () => {
+    await appendBuffer();
+    for (const { key, entry } of recordAfterFlush) state.set(key, entry);
     recordAfterFlush = [];
     await saveIndexState(paths.state, state);
   };
 
+  const bytesTotal = work.reduce((n, w) => n + (w.unit.bytes ?? 0), 0);
+  let bytesDone = 0;
   let done = 0;
   for (const { source, unit } of work) {
     done++;
+    bytesDone += unit.bytes ?? 0;
     let read: Awaited<ReturnType<TraceSource["readUnit"]>>;
     try {
       read = await source.readUnit(unit);
@@ -227,34 +266,86 @@ async function runLocked(
       continue;
     }
     summary.unitsRead++;
+    summary.bytesRead += unit.bytes ?? 0;
     mergeSkips(summary.skipped, read.skipped);
     let added = 0;
     let present = 0;
+    const stale: string[] = [];
     for (const session of read.sessions) {
-      summary.sessions++;
       summary.turns += session.turns.length;
-      const redacted = await cleanSession(session);
+      const repo = await facets.of(session.cwd);
+      const redacted: Record<string, number> = {};
+      let yielded = 0;
+      // A slice of turns at a time: a 50 MB transcript is never held as text, redacted text and chunks at
+      // once, and its chunks go to the table in bounded appends (state is recorded only once all are in).
+      for (let i = 0; i < session.turns.length; i += TURN_SLICE) {
+        const slice = session.turns.slice(i, i + TURN_SLICE);
+        for (const [rule, n] of Object.entries(await cleanTurns(slice)))
+          redacted[rule] = (redacted[rule] ?? 0) + n;
+        // Rows an older funes stored for agent-injected text go, now that it is recognised.
+        for (const id of injectedChunkIds(slice)) if (stored.has(id)) stale.push(id);
+        for (const c of chunkTurns(slice, { tiers: ALL_TIERS, thinking: opts.thinking, repo })) {
+          yielded++;
+          if (ranThisRun.has(c.id)) {
+            summary.chunksRepeated++;
+            continue;
+          }
+          ranThisRun.add(c.id);
+          if (stored.has(c.id)) {
+            present++;
+            continue;
+          }
+          stored.add(c.id);
+          buffer.push(c);
+          added++;
+        }
+        // The slice's text now lives in its chunks.
+        for (const t of slice) t.blocks = [];
+        if (buffer.length >= UNIT_FLUSH_CHUNKS) await appendBuffer();
+      }
       if (Object.keys(redacted).length > 0) {
         emit({ kind: "redacted", sessionId: session.sessionId, counts: redacted });
         for (const [rule, n] of Object.entries(redacted))
           summary.redacted[rule] = (summary.redacted[rule] ?? 0) + n;
       }
-      const repo = await facets.of(session.cwd);
-      for (const c of chunkTurns(session.turns, { tiers: ALL_TIERS, thinking: opts.thinking, repo })) {
-        if (stored.has(c.id)) {
-          present++;
-          continue;
-        }
-        stored.add(c.id);
-        buffer.push(c);
-        added++;
+      // Sessions are keyed by agent and id: two agents' sessions with one file stem are two sessions.
+      const harness = session.turns[0]?.harness ?? source.kind;
+      const key = `${harness}\u0000${session.sessionId}`;
+      if (yielded > 0 && !sessionKeys.has(key)) {
+        sessionKeys.add(key);
+        summary.sessionsByHarness[harness] = (summary.sessionsByHarness[harness] ?? 0) + 1;
       }
     }
     summary.chunksPresent += present;
-    if (unit.signature !== null) recordAfterFlush.push({ key: unit.key, sig: unit.signature });
-    emit({ kind: "unit", done, total: work.length, label: unitLabel(unit, read.sessions), added, present });
+    if (stale.length > 0) {
+      await replaceRows(store.table, stale, []);
+      for (const id of stale) stored.delete(id);
+      summary.boilerplateRemoved += stale.length;
+    }
+    if (unit.signature !== null)
+      recordAfterFlush.push({
+        key: unit.key,
+        entry: {
+          sig: unit.signature,
+          level: "ToolResult",
+          harness: source.kind,
+          parser: source.parserVersion ?? 1,
+          chunks: added + present,
+        },
+      });
+    emit({
+      kind: "unit",
+      done,
+      total: work.length,
+      bytesDone,
+      bytesTotal,
+      label: unitLabel(unit, read.sessions),
+      added,
+      present,
+    });
     if (buffer.length >= FLUSH_CHUNKS) await flush();
   }
+  summary.sessions = sessionKeys.size;
   await flush();
   if (work.length > 0 && summary.unitsRead === 0)
     throw new FunesError(
@@ -330,9 +421,9 @@ async function embedPending(
   }
 }
 
-/** Elides `data:` payloads and redacts secrets in every block of a session, in place. */
-async function cleanSession(session: Session): Promise<Record<string, number>> {
-  const blocks = session.turns.flatMap((t) => t.blocks);
+/** Elides `data:` payloads and redacts secrets in every block of these turns, in place. */
+async function cleanTurns(turns: Turn[]): Promise<Record<string, number>> {
+  const blocks = turns.flatMap((t) => t.blocks);
   for (const b of blocks) b.text = elideDataUris(b.text);
   const r = await redactTexts(blocks.map((b) => b.text));
   if (Object.keys(r.counts).length > 0)

@@ -400,7 +400,8 @@ export async function recall(
         legs: found.get(h.item.id)?.foundBy ?? [],
         neighbors: pickNeighbors(
           h.item,
-          around.filter((n) => n.sessionId === h.item.sessionId),
+          // Keyed by agent and id: another agent's session with the same id is not a neighbour.
+          around.filter((n) => n.sessionId === h.item.sessionId && n.harness === h.item.harness),
           opts.neighbors,
         ).map((n) => ({
           role: n.role,

@@ -18,6 +18,8 @@ export function formatAge(ms: number): string {
 /** The status text; names a memory's rows or metadata carry are kept on their line (safe-text.ts). */
 export function formatStatus(report: StatusReport, now: number): string {
   const r = oneLineNames(report);
+  if (r.kind === "no-index" && r.empty === true)
+    return `memory: ${r.memory}\nchunks: 0 — an index ran but stored nothing (its sessions held no indexable content); \`funes index <path> --verbose\` shows what it passed over\n`;
   if (r.kind === "no-index")
     return r.isDefault
       ? `memory: ${r.memory}\nno index yet — run \`funes index\` to build one, then recall your own history.\n`

@@ -25,7 +25,13 @@ import { type BlockKey, holdBack } from "./secret-blocks.js";
 
 /** The status of one memory, as data (rendered by the CLI or MCP). */
 export type StatusReport =
-  | { kind: "no-index"; memory: string; isDefault: boolean }
+  | {
+      kind: "no-index";
+      memory: string;
+      isDefault: boolean;
+      /** The memory exists but holds no chunk: an index ran and stored nothing. */
+      empty?: boolean;
+    }
   | {
       kind: "ready";
       memory: string;
@@ -78,7 +84,8 @@ export async function memoryStatus(memory: LocalMemory, ctx: StatusContext): Pro
   if (store === null) return { kind: "no-index", memory: memory.label, isDefault: memory.isDefault };
   try {
     const s = await store.stats();
-    if (s.chunks === 0) return { kind: "no-index", memory: memory.label, isDefault: memory.isDefault };
+    if (s.chunks === 0)
+      return { kind: "no-index", memory: memory.label, isDefault: memory.isDefault, empty: true };
     const remote = memory.label.startsWith("hf://");
     // A project memory publishes curated sessions only: its status says what waits for a review instead.
     const project = remote ? await projectStatus(store, memory.label, ctx.funesHome) : null;
@@ -199,7 +206,9 @@ async function countPendingSessions(ctx: { funesHome: string; home: string }): P
   let pending = 0;
   for (const source of knownSources(ctx.home)) {
     try {
-      for (const u of await source.listUnits()) if (!isUnitCurrent(units, u.key, u.signature)) pending++;
+      const reader = { harness: source.kind, parser: source.parserVersion ?? 1 };
+      for (const u of await source.listUnits())
+        if (!isUnitCurrent(units, u.key, u.signature, reader)) pending++;
     } catch {
       // An unreadable source is reported by `funes index`; status only counts what it can see.
     }

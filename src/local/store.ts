@@ -271,7 +271,8 @@ export class LocalStore {
       }
       e.chunks++;
       e.sessions.add(s);
-      all.add(s);
+      // Keyed by agent and id: two agents' sessions that share an id (a file stem) are two sessions.
+      all.add(`${h}\u0000${s}`);
     }
     const versions = await this.table.listVersions();
     const newest = versions.reduce((m, v) => Math.max(m, new Date(v.timestamp).getTime()), 0);

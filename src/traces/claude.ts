@@ -4,7 +4,9 @@
  * response is kept as its own turn, as the reference does (no merge by message id).
  */
 import { ArgumentSerializer, backfillToolNames, flattenToolContent, makeBlock } from "./blocks.js";
+import { markClaudeInjected } from "./boilerplate.js";
 import { asObject, asString, parseJsonl } from "./jsonl.js";
+import { addPersistedOutputs } from "./persisted-output.js";
 import { fallbackWorkdir, fileStem, isBlank, mungeCwd } from "./text.js";
 import { type Block, countSkip, type Session, type Turn, type UnitRead } from "./types.js";
 
@@ -12,6 +14,11 @@ import { type Block, countSkip, type Session, type Turn, type UnitRead } from ".
 export interface ParseContext {
   /** The transcript's path as walked (becomes `source_path`). */
   path: string;
+  /**
+   * Claude Code only: the text of an externalised tool output, `<session>/tool-results/<file>` beside the
+   * transcript (null when absent). Without it, only the transcript's preview is indexed.
+   */
+  readToolResult?: (sessionFolder: string, file: string) => string | null;
 }
 
 /** True for a sub-agent transcript (session id starts with exactly `agent-`). */
@@ -42,6 +49,8 @@ export function parseClaudeTranscript(text: string, ctx: ParseContext): UnitRead
     }
     const message = asObject(r.message);
     const blocks = claudeBlocks(message?.content, new ArgumentSerializer(rec.raw), skipped);
+    markClaudeInjected(asString(message?.role) ?? type, r.isMeta === true, blocks, skipped);
+    if (ctx.readToolResult !== undefined) addPersistedOutputs(blocks, ctx.readToolResult, skipped);
     if (blocks.length === 0) {
       countSkip(skipped, `${type} record with no indexable content`);
       continue;

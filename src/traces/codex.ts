@@ -5,6 +5,7 @@
  * counted twice. Turn ids are `<session_id>-<seq>`, as the reference makes them.
  */
 import { backfillToolNames, makeBlock } from "./blocks.js";
+import { markCodexInjected } from "./boilerplate.js";
 import type { ParseContext } from "./claude.js";
 import { compactJson } from "./json-compact.js";
 import { asObject, asString, type JsonRecord, parseJsonl, SKIP_MALFORMED } from "./jsonl.js";
@@ -119,6 +120,7 @@ function buildSession(items: CodexItem[], o: BuildOptions): UnitRead {
       countSkip(o.skipped, mapped);
       continue;
     }
+    markCodexInjected(mapped.role, mapped.blocks, o.skipped);
     const seq = turns.length;
     turns.push({
       sessionId,

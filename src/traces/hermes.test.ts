@@ -83,6 +83,8 @@ describe("HermesSource", () => {
           ["s2", "10"],
           ["s1", "5"],
         ]);
+        // A size for each session (its content and tool-call text), for progress by bytes.
+        expect(units.every((u) => (u.bytes ?? 0) > 100)).toBe(true);
         const r = await src.readUnit(units[1]!);
         const s = r.sessions[0]!;
         expect(s.workdir).toBe(schema === "v20" || schema === "v30" ? "-home-u-proj" : "hermes");

@@ -31,11 +31,13 @@ const MESSAGE_COLUMNS = [
   "reasoning_content",
 ] as const;
 
-type MessageRow = Record<(typeof MESSAGE_COLUMNS)[number], unknown>;
+/** One `messages` row, by column name (absent columns are null). */
+export type MessageRow = Record<(typeof MESSAGE_COLUMNS)[number], unknown>;
 
 /** The sessions of one hermes database. */
 export class HermesSource implements TraceSource {
   readonly kind = "hermes" as const;
+  readonly parserVersion = 1;
   readonly description: string;
 
   constructor(private readonly dbPath: string) {
@@ -44,15 +46,30 @@ export class HermesSource implements TraceSource {
 
   async listUnits(limit?: number): Promise<Unit[]> {
     return this.withDb((db) => {
+      // `bytes` (the session's text, roughly) lets progress be shown by bytes beside transcript files.
       const rows = db
         .prepare(
-          "SELECT session_id AS sid, MAX(id) AS mark FROM messages GROUP BY session_id ORDER BY mark DESC",
+          "SELECT session_id AS sid, MAX(id) AS mark, SUM(COALESCE(LENGTH(content), 0) + COALESCE(LENGTH(tool_calls), 0)) AS bytes " +
+            "FROM messages GROUP BY session_id ORDER BY mark DESC",
         )
-        .all() as { sid: unknown; mark: unknown }[];
+        .all() as { sid: unknown; mark: unknown; bytes: unknown }[];
       const units = rows
         .filter((r) => typeof r.sid === "string")
-        .map((r) => ({ key: r.sid as string, signature: String(r.mark), isSubagent: false }));
+        .map((r) => ({
+          key: r.sid as string,
+          signature: String(r.mark),
+          isSubagent: false,
+          bytes: typeof r.bytes === "number" ? r.bytes : 0,
+        }));
       return limit === undefined ? units : units.slice(0, limit);
+    });
+  }
+
+  /** Every session id that has messages in the database. */
+  sessionIds(): Set<string> {
+    return this.withDb((db) => {
+      const rows = db.prepare("SELECT DISTINCT session_id AS sid FROM messages").all() as { sid: unknown }[];
+      return new Set(rows.map((r) => r.sid).filter((s): s is string => typeof s === "string"));
     });
   }
 
@@ -133,7 +150,8 @@ export function parseHermesRows(rows: MessageRow[], ctx: HermesContext): UnitRea
   };
 }
 
-function hermesBlocks(role: string, row: MessageRow, skipped: SkipCounts): Block[] | null {
+/** Blocks of one message by role; null for a role that holds no conversation (`session_meta`, …). */
+export function hermesBlocks(role: string, row: MessageRow, skipped: SkipCounts): Block[] | null {
   const blocks: Block[] = [];
   const content = decodeContent(row.content);
   switch (role) {

@@ -3,12 +3,22 @@
  * and the TraceSource interface the index command walks. Knows transcript formats and file layouts; knows
  * nothing of chunks, Lance or the Hub.
  */
+
+export { injectedReason } from "./boilerplate.js";
 export { isSubagentId, type ParseContext, parseClaudeTranscript } from "./claude.js";
 export { parseCodexRollout } from "./codex.js";
+export { sniffFile } from "./detect.js";
 export { epochToRfc3339, HermesSource, parseHermesRows } from "./hermes.js";
+export {
+  HermesFilesSource,
+  parseHermesSessionFile,
+  SKIP_IN_STATE_DB,
+  SKIP_SNAPSHOT_DUPLICATE,
+} from "./hermes-legacy.js";
 export { compactLossless, parseLossless, ryuFormat, serdeNumber } from "./json-compact.js";
 export { SKIP_MALFORMED, SKIP_NOT_OBJECT, SKIP_SURROGATE } from "./jsonl.js";
 export { ParquetLayoutError, ParquetSource, parseTraceRows, readTraceParquet } from "./parquet.js";
+export { SKIP_PERSISTED_MISSING } from "./persisted-output.js";
 export { parsePiSession } from "./pi.js";
 export { RepoFacets, remoteToOwnerName, repoFacetOf } from "./repo.js";
 export {
@@ -18,6 +28,8 @@ export {
   knownSources,
   parseHarness,
   sourceForPath,
+  sourcesForPath,
+  TracePathError,
   UnknownHarnessError,
 } from "./sources.js";
 export { fallbackWorkdir, fileStem, isBlank, mungeCwd, rustTrim } from "./text.js";

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { traceSourceContract } from "../../test/contract/trace-source.js";
 import { copyFixture, TRACES, tempDir } from "../../test/helpers/fixtures.js";
+import { ALL_TIERS, chunkTurns } from "../chunk/index.js";
 import { parsePiSession } from "./pi.js";
 import { JsonlTreeSource } from "./sources.js";
 
@@ -80,5 +81,21 @@ describe("parsePiSession", () => {
       "user message with no indexable content": 1,
       'message role "bashExecution" not indexed': 1,
     });
+  });
+
+  it("pi v1 turn ids break from the reference on purpose: its empty ids would keep a few chunks of a session", () => {
+    // The reference gives every v1 turn the same empty turn id, so the ids of block k of every turn coincide
+    // and all but the first are dropped as already stored. `<session>-<seq>` keeps every turn (README, "pi
+    // format v1 turn ids"); v1 chunk ids therefore differ from the reference's, v2/v3 ids do not.
+    const s = read("pi/pi-mono-large-session.jsonl").sessions[0]!;
+    const opts = { tiers: ALL_TIERS, thinking: true, repo: "" };
+    const ours = chunkTurns(s.turns, opts);
+    const theirs = chunkTurns(
+      s.turns.map((t) => ({ ...t, turnUuid: "" })),
+      opts,
+    );
+    expect(new Set(ours.map((c) => c.id)).size).toBe(ours.length);
+    const kept = new Set(theirs.map((c) => c.id)).size;
+    expect(kept).toBeLessThan(ours.length / 10);
   });
 });

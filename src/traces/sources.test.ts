@@ -29,10 +29,21 @@ describe("source selection", () => {
   });
 
   it("routes parquet, hermes and forced harnesses", () => {
-    expect(sourceForPath("/x/0000.PARQUET", "codex").kind).toBe("parquet");
-    expect(sourceForPath("/h/.hermes/state.db").kind).toBe("hermes");
-    expect(sourceForPath("/h/.hermes").description).toBe("scanning hermes sessions in /h/.hermes/state.db");
-    expect(sourceForPath("/anything", "pi").kind).toBe("pi");
+    const t = tempDir();
+    try {
+      const hermes = join(t.dir, ".hermes");
+      mkdirSync(hermes);
+      writeFileSync(join(hermes, "state.db"), "");
+      writeFileSync(join(t.dir, "anything"), "{}\n");
+      expect(sourceForPath("/x/0000.PARQUET", "codex").kind).toBe("parquet");
+      expect(sourceForPath(join(hermes, "state.db")).kind).toBe("hermes");
+      expect(sourceForPath(hermes).description).toBe(
+        `scanning hermes sessions in ${join(hermes, "state.db")}`,
+      );
+      expect(sourceForPath(join(t.dir, "anything"), "pi").kind).toBe("pi");
+    } finally {
+      t.cleanup();
+    }
   });
 
   it("parses harness spellings and rejects others", () => {

@@ -2,17 +2,19 @@
  * Picking a source for a path, the known agent directories, and the JSONL tree source shared by Claude
  * Code, Codex and pi (shared/spec/core.md §1.2–1.3).
  */
-import { closeSync, type Dirent, openSync, readdirSync, readSync, realpathSync, statSync } from "node:fs";
-import { readdir, stat } from "node:fs/promises";
-import { join } from "node:path";
+import { type Dirent, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
 import { isSubagentId, type ParseContext, parseClaudeTranscript } from "./claude.js";
 import { parseCodexRollout } from "./codex.js";
+import { sniffFile } from "./detect.js";
 import { HermesSource } from "./hermes.js";
-import { asString, parseJsonl, readTextLossy } from "./jsonl.js";
+import { HermesFilesSource, isHermesSessionFile } from "./hermes-legacy.js";
+import { readTextLossy } from "./jsonl.js";
 import { ParquetSource } from "./parquet.js";
 import { parsePiSession } from "./pi.js";
 import { fileStem } from "./text.js";
 import type { Harness, TraceSource, Unit, UnitRead } from "./types.js";
+import { stampFiles, walkFiles } from "./walk.js";
 
 /** An unknown `--harness` value. */
 export class UnknownHarnessError extends Error {
@@ -39,7 +41,18 @@ export function parseHarness(value: string): Harness {
   }
 }
 
-const PARSERS: Record<Exclude<Harness, "hermes">, (text: string, ctx: ParseContext) => UnitRead> = {
+/** Parser versions recorded in state.json: bump when a parser would now read a file differently. */
+const PARSER_VERSIONS: Record<JsonlHarness, number> = {
+  // 2: externalised tool results, agent-injected reminders left out.
+  claude_code: 2,
+  // 2: developer instructions and environment context left out.
+  codex: 2,
+  pi: 1,
+};
+
+type JsonlHarness = Exclude<Harness, "hermes">;
+
+const PARSERS: Record<JsonlHarness, (text: string, ctx: ParseContext) => UnitRead> = {
   claude_code: parseClaudeTranscript,
   codex: parseCodexRollout,
   pi: parsePiSession,
@@ -48,71 +61,70 @@ const PARSERS: Record<Exclude<Harness, "hermes">, (text: string, ctx: ParseConte
 /** A directory (or one file) of JSONL transcripts of one harness: one unit per file. */
 export class JsonlTreeSource implements TraceSource {
   readonly description: string;
+  readonly parserVersion: number;
 
   constructor(
-    readonly kind: Exclude<Harness, "hermes">,
+    readonly kind: JsonlHarness,
     private readonly root: string,
   ) {
     this.description = `scanning ${kind} transcripts under ${root}`;
+    this.parserVersion = PARSER_VERSIONS[kind];
   }
 
   async listUnits(limit?: number): Promise<Unit[]> {
-    const files = await walkTranscripts(this.root, this.kind === "codex");
-    const stamped = await Promise.all(
-      files.map(async (path) => {
-        try {
-          const s = await stat(path);
-          return { path, mtime: s.mtimeMs, signature: `${s.size}:${Math.floor(s.mtimeMs / 1000)}` };
-        } catch {
-          return { path, mtime: 0, signature: null };
-        }
-      }),
-    );
-    stamped.sort((a, b) => b.mtime - a.mtime);
-    const kept = limit === undefined ? stamped : stamped.slice(0, limit);
+    const files = await stampFiles(await walkFiles(this.root, (n) => isTranscriptName(n, this.kind)));
+    const kept = limit === undefined ? files : files.slice(0, limit);
     const units = kept.map((f) => ({
       key: f.path,
       signature: f.signature,
       isSubagent: isSubagentId(fileStem(f.path)),
+      bytes: f.bytes,
     }));
     // Sub-agent sessions go last: the main conversations are what recall needs first.
     return [...units.filter((u) => !u.isSubagent), ...units.filter((u) => u.isSubagent)];
   }
 
   async readUnit(unit: Unit): Promise<UnitRead> {
-    return PARSERS[this.kind](await readTextLossy(unit.key), { path: unit.key });
+    const ctx: ParseContext = { path: unit.key };
+    if (this.kind === "claude_code") ctx.readToolResult = toolResultReader(unit.key);
+    return PARSERS[this.kind](await readTextLossy(unit.key), ctx);
   }
 }
 
-/** Transcript files under `root` (or `root` itself when it is a file), sorted by path; no symlinks. */
-async function walkTranscripts(root: string, withJson: boolean): Promise<string[]> {
-  const wanted = (name: string) => name.endsWith(".jsonl") || (withJson && /^rollout-.*\.json$/.test(name));
-  const s = await stat(root);
-  if (s.isFile()) return [root];
-  const out: string[] = [];
-  const visit = async (dir: string) => {
-    let entries: Dirent[];
-    try {
-      entries = await readdir(dir, { withFileTypes: true });
-    } catch {
-      return;
+/** A transcript file name for a harness: `*.jsonl`, plus Codex's 2025 `rollout-*.json`. */
+function isTranscriptName(name: string, harness: JsonlHarness): boolean {
+  return name.endsWith(".jsonl") || (harness === "codex" && /^rollout-.*\.json$/.test(name));
+}
+
+const lossy = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
+
+/**
+ * Reads `<session>/tool-results/<file>` beside a Claude transcript: next to the main transcript, or two
+ * levels up from a sub-agent's (`<session>/subagents/agent-….jsonl`).
+ */
+function toolResultReader(transcript: string): (folder: string, file: string) => string | null {
+  const here = dirname(transcript);
+  const bases = [here, dirname(dirname(here))];
+  return (folder, file) => {
+    for (const base of bases) {
+      try {
+        return lossy.decode(readFileSync(join(base, folder, "tool-results", file)));
+      } catch {}
     }
-    for (const e of entries) {
-      const p = join(dir, e.name);
-      if (e.isDirectory()) await visit(p);
-      else if (e.isFile() && wanted(e.name)) out.push(p);
-    }
+    return null;
   };
-  await visit(root);
-  return out.sort();
 }
 
 /** Agent session roots under a home directory, in the order a no-path index walks them. */
 export const KNOWN_ROOTS: readonly { harness: Harness; rel: string }[] = [
   { harness: "claude_code", rel: ".claude/projects" },
   { harness: "codex", rel: ".codex/sessions" },
+  // Codex moves sessions here when they are archived; the reference does not walk it.
+  { harness: "codex", rel: ".codex/archived_sessions" },
   { harness: "pi", rel: ".pi/agent/sessions" },
   { harness: "hermes", rel: ".hermes/state.db" },
+  // Older Hermes kept conversations only in session files; the reference does not read them.
+  { harness: "hermes", rel: ".hermes/sessions" },
 ];
 
 /** Sources for every known agent directory that exists under `home` (optionally one harness only). */
@@ -123,7 +135,9 @@ export function knownSources(home: string, only?: Harness): TraceSource[] {
     const p = join(home, rel);
     const st = statOrNull(p);
     if (harness === "hermes") {
-      if (st?.isFile()) out.push(new HermesSource(p));
+      if (rel.endsWith("state.db")) {
+        if (st?.isFile()) out.push(new HermesSource(p));
+      } else if (st?.isDirectory()) out.push(new HermesFilesSource(p, join(home, ".hermes", "state.db")));
     } else if (st?.isDirectory()) out.push(new JsonlTreeSource(harness, p));
   }
   return out;
@@ -137,54 +151,128 @@ function statOrNull(p: string) {
   }
 }
 
-/**
- * The source for an explicit path: `.parquet` → parquet; `state.db`, `.hermes` or `--harness hermes` →
- * hermes; else a JSONL tree of the forced or detected harness.
- */
-export function sourceForPath(path: string, forced?: Harness): TraceSource {
-  if (/\.parquet$/i.test(path)) return new ParquetSource(path);
-  const last = path.split(/[\\/]/).filter(Boolean).pop() ?? "";
-  if (forced === "hermes" || last === "state.db" || last === ".hermes")
-    return new HermesSource(last === "state.db" ? path : join(path, "state.db"));
-  return new JsonlTreeSource(forced ?? detectHarness(path), path);
+/** A path given to `index` that cannot be indexed as asked; `reason` lets the caller pick its answer. */
+export class TracePathError extends Error {
+  constructor(
+    readonly reason: "missing" | "empty" | "not_transcript" | "no_hermes_db",
+    readonly path: string,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 /**
- * Detects a tree's harness: a known directory tail wins; else the first record of the first transcript
- * file (`session_meta` → codex, `session` → pi, a bare Codex 2025 header → codex, else claude).
+ * The sources for an explicit path. `.parquet` → parquet; a SQLite file (whatever its name), a file named
+ * `state.db`, or a folder holding `state.db` with `--harness hermes` or named `.hermes` → the Hermes
+ * database (plus its session files); Hermes session files → those; else a JSONL tree of the forced or
+ * detected harness. Throws TracePathError for a missing path, an empty file, a file no agent writes, and
+ * a Hermes folder without a database or session files.
  */
-export function detectHarness(path: string): Exclude<Harness, "hermes"> {
+export function sourcesForPath(path: string, forced?: Harness): TraceSource[] {
+  if (/\.parquet$/i.test(path)) return [new ParquetSource(path)];
+  const st = statOrNull(path);
+  if (st === null) throw new TracePathError("missing", path, `no such file or folder: "${path}"`);
+  const last = path.split(/[\\/]/).filter(Boolean).pop() ?? "";
+  if (st.isFile()) return [fileSource(path, last, forced)];
+  if (forced === "hermes" || last === ".hermes") return hermesFolderSources(path);
+  const harness = forced ?? detectHarness(path);
+  if (harness === "hermes") {
+    const db = join(dirname(path), "state.db");
+    return [new HermesFilesSource(path, last === "sessions" ? db : null)];
+  }
+  return [new JsonlTreeSource(harness, path)];
+}
+
+/** The one source for `sourcesForPath` (kept for callers that want exactly one). */
+export function sourceForPath(path: string, forced?: Harness): TraceSource {
+  const [first] = sourcesForPath(path, forced);
+  if (first === undefined) throw new TracePathError("missing", path, `no such file or folder: "${path}"`);
+  return first;
+}
+
+function fileSource(path: string, name: string, forced: Harness | undefined): TraceSource {
+  const sniffed = sniffFile(path);
+  if (sniffed.kind === "sqlite" || name === "state.db") return new HermesSource(path);
+  if (sniffed.kind === "empty")
+    throw new TracePathError("empty", path, `"${path}" is empty — nothing to index`);
+  const harness =
+    forced ??
+    (sniffed.kind === "transcript"
+      ? sniffed.harness
+      : sniffed.kind === "undecided"
+        ? detectHarness(path)
+        : null);
+  if (harness === null)
+    throw new TracePathError(
+      "not_transcript",
+      path,
+      `"${path}" is not a transcript funes can read — expected a Claude Code, Codex or pi session (.jsonl), ` +
+        "a Hermes state.db or session file, or a .parquet trace file",
+    );
+  if (harness === "hermes") return new HermesFilesSource(path, null);
+  return new JsonlTreeSource(harness, path);
+}
+
+function hermesFolderSources(dir: string): TraceSource[] {
+  const db = join(dir, "state.db");
+  const out: TraceSource[] = [];
+  if (statOrNull(db)?.isFile()) out.push(new HermesSource(db));
+  const sessions = join(dir, "sessions");
+  if (statOrNull(sessions)?.isDirectory()) out.push(new HermesFilesSource(sessions, db));
+  else if (hasFile(dir, isHermesSessionFile))
+    out.push(
+      new HermesFilesSource(dir, basename(dir) === "sessions" ? join(dirname(dir), "state.db") : null),
+    );
+  if (out.length === 0)
+    throw new TracePathError(
+      "no_hermes_db",
+      dir,
+      `no Hermes database in "${dir}" (looked for state.db and sessions/) — give the database file itself, ` +
+        "e.g. `funes index ~/.hermes/state.db`",
+    );
+  return out;
+}
+
+function hasFile(dir: string, wanted: (name: string) => boolean): boolean {
+  try {
+    return readdirSync(dir, { withFileTypes: true }).some((e) => e.isFile() && wanted(e.name));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Detects a tree's harness: a known directory tail wins; else the first transcript file that its records
+ * identify (Codex, pi, Hermes session files, Claude); else Claude, as the reference does.
+ */
+export function detectHarness(path: string): Harness {
   let real = path;
   try {
     real = realpathSync(path);
   } catch {}
   const norm = real.replaceAll("\\", "/").replace(/\/+$/, "");
   if (norm.endsWith(".claude/projects")) return "claude_code";
-  if (norm.endsWith(".codex/sessions")) return "codex";
+  if (norm.endsWith(".codex/sessions") || norm.endsWith(".codex/archived_sessions")) return "codex";
   if (norm.endsWith(".pi/agent/sessions")) return "pi";
-  const first = firstTranscript(real);
-  if (first === null) return "claude_code";
-  if (first.endsWith(".json")) return "codex";
-  let text: string;
-  try {
-    text = readHead(first);
-  } catch {
-    return "claude_code";
-  }
-  for (const rec of parseJsonl(text, {})) {
-    const type = asString(rec.value.type);
-    if (type === "session_meta") return "codex";
-    if (type === "session") return "pi";
-    if (type === null && "id" in rec.value && "instructions" in rec.value) return "codex";
-    return "claude_code";
+  if (norm.endsWith(".hermes/sessions")) return "hermes";
+  for (const file of transcriptCandidates(real)) {
+    let sniffed: ReturnType<typeof sniffFile>;
+    try {
+      sniffed = sniffFile(file);
+    } catch {
+      continue;
+    }
+    if (sniffed.kind === "transcript") return sniffed.harness;
   }
   return "claude_code";
 }
 
-function firstTranscript(root: string): string | null {
+/** Candidate transcript files under `root`, `.jsonl` first, each group in path order (at most 20). */
+function transcriptCandidates(root: string): string[] {
   const st = statOrNull(root);
-  if (st?.isFile()) return root;
-  if (!st?.isDirectory()) return null;
+  if (st?.isFile()) return [root];
+  if (!st?.isDirectory()) return [];
   const files: string[] = [];
   const visit = (dir: string) => {
     let entries: Dirent[];
@@ -196,22 +284,14 @@ function firstTranscript(root: string): string | null {
     for (const e of entries) {
       const p = join(dir, e.name);
       if (e.isDirectory()) visit(p);
-      else if (e.isFile() && (e.name.endsWith(".jsonl") || /^rollout-.*\.json$/.test(e.name))) files.push(p);
+      else if (e.isFile() && (e.name.endsWith(".jsonl") || /^(rollout|session)[-_].*\.json$/.test(e.name)))
+        files.push(p);
     }
   };
   visit(root);
   files.sort();
-  return files.find((f) => f.endsWith(".jsonl")) ?? files[0] ?? null;
-}
-
-/** The first 64 KiB of a file, enough for its first records. */
-function readHead(path: string): string {
-  const fd = openSync(path, "r");
-  try {
-    const buf = Buffer.alloc(65536);
-    const n = readSync(fd, buf, 0, buf.length, 0);
-    return buf.subarray(0, n).toString("utf8");
-  } finally {
-    closeSync(fd);
-  }
+  return [...files.filter((f) => f.endsWith(".jsonl")), ...files.filter((f) => !f.endsWith(".jsonl"))].slice(
+    0,
+    20,
+  );
 }

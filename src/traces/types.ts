@@ -16,6 +16,13 @@ export interface Block {
   toolName: string | null;
   /** Used only to back-fill tool_result names; never stored. */
   toolUseId: string | null;
+  /**
+   * Set when the agent, not the user or the model, wrote this text (Codex's developer instructions and
+   * `<environment_context>`, Claude's `<system-reminder>` injections…): the block keeps its place, so
+   * block and turn numbering (and so chunk ids) stay the reference's, but it is not indexed. The value
+   * names what it is, for the run's summary.
+   */
+  injected?: string;
 }
 
 /** One record of a session that yielded at least one block. */
@@ -62,6 +69,8 @@ export interface Unit {
   /** Change stamp (`size:mtimeSecs`, hermes watermark); null means always re-read, never recorded. */
   signature: string | null;
   isSubagent: boolean;
+  /** Size in bytes when known (files), for progress by bytes. */
+  bytes?: number;
 }
 
 /** A place sessions come from: one implementation per transcript format. */
@@ -70,6 +79,11 @@ export interface TraceSource {
   readonly kind: Harness | "parquet";
   /** One line saying what is scanned, for progress output. */
   readonly description: string;
+  /**
+   * Version of the parser behind this source, recorded per unit in state.json: a unit read by an older
+   * parser is read again. Absent → 1.
+   */
+  readonly parserVersion?: number;
   /** Units in index order (newest first, sub-agents last); `limit` keeps the newest N. */
   listUnits(limit?: number): Promise<Unit[]>;
   /** Reads one unit; a unit that cannot be read throws. */

@@ -108,6 +108,8 @@ describe("funes server", () => {
     expect(started.code, started.stderr).toBe(0);
     expect((JSON.parse(started.stdout) as Status).running).toBe(true);
     expect(await until(async () => !(await status(idle)).running, 15_000)).toBe(true);
-    expect(readFileSync(join(u.funesHome, "logs", "model-server.log"), "utf8")).toMatch(/stopping: idle for 1 s/);
+    expect(readFileSync(join(u.funesHome, "logs", "model-server.log"), "utf8")).toMatch(
+      /stopping: idle for 1 s/,
+    );
   });
 });

@@ -77,19 +77,20 @@ describe("funes push", () => {
     const push = await runFunes(["push", "acme/mem", "--create", "--json"], a);
     expect(push.code, push.stderr).toBe(0);
     const s = JSON.parse(push.stdout);
+    // The two Codex fixtures give 19 chunks (the catalog's 7 developer-instruction blocks are not indexed).
     expect(s).toMatchObject({
       created: true,
-      published: 26,
+      published: 19,
       present: 0,
       waitingForVectors: 0,
       card: "created",
     });
     const card = hub.repos.get("acme/mem")?.files.get("README.md")?.toString("utf8") ?? "";
     expect(card).toContain("tags:\n  - funes\n");
-    expect(card).toContain("| Chunks | 26 |");
+    expect(card).toContain("| Chunks | 19 |");
     expect(hub.repos.get("acme/mem")?.private).toBe(true);
     expect(hub.committedPaths.some((p) => p.endsWith("latest_version_hint.json"))).toBe(false);
-    expect((await remoteIds("acme/mem")).length).toBe(26);
+    expect((await remoteIds("acme/mem")).length).toBe(19);
     // What we publish opens in lance 7.0.0, the reference's Lance.
     const dir = mkdtempSync(join(t.dir, "lance7-"));
     for (const [p, b] of hub.repos.get("acme/mem")?.files ?? []) {
@@ -99,7 +100,7 @@ describe("funes push", () => {
     const old = createRequire(import.meta.url)("lancedb030");
     const db = await old.connect(dir);
     const table = await db.openTable("chunks");
-    expect(await table.countRows()).toBe(26);
+    expect(await table.countRows()).toBe(19);
     expect(await table.countRows("vector IS NULL")).toBe(0);
     expect((await table.schema()).metadata.get("embedding_model")).toBe("BAAI/bge-small-en-v1.5");
     table.close();
@@ -107,12 +108,12 @@ describe("funes push", () => {
 
     const status = await runFunes(["status", "--memory", "acme/mem"], a);
     expect(status.code, status.stderr).toBe(0);
-    expect(status.stdout).toMatch(/^memory: hf:\/\/datasets\/acme\/mem\nchunks: 26\n/);
+    expect(status.stdout).toMatch(/^memory: hf:\/\/datasets\/acme\/mem\nchunks: 19\n/);
     expect(status.stdout).toMatch(
-      /\nlast push from here: \d{4}-\d\d-\d\d \d\d:\d\d UTC \(just now\), 26 chunks, commit [0-9a-f]{8}\n/,
+      /\nlast push from here: \d{4}-\d\d-\d\d \d\d:\d\d UTC \(just now\), 19 chunks, commit [0-9a-f]{8}\n/,
     );
     const again = await runFunes(["push", "acme/mem"], a);
-    expect(again.stdout).toBe("hf://datasets/acme/mem is up to date (26 chunks already there)\n");
+    expect(again.stdout).toBe("hf://datasets/acme/mem is up to date (19 chunks already there)\n");
 
     const b = readerEnv("b");
     const args = ["recall", "portfolio website", "-k", "2", "--rerank-budget", "0", "--half-life", "0"];
@@ -147,10 +148,10 @@ describe("funes push", () => {
     expect((await runFunes(["index", "--yes"], a)).code).toBe(0);
     const push = await runFunes(["push", "acme/mem", "--json"], a);
     const s = JSON.parse(push.stdout);
-    expect(s).toMatchObject({ published: 1, present: 26, card: "refreshed" });
-    expect(hub.repos.get("acme/mem")?.files.get("README.md")?.toString("utf8")).toContain("| Chunks | 27 |");
+    expect(s).toMatchObject({ published: 1, present: 19, card: "refreshed" });
+    expect(hub.repos.get("acme/mem")?.files.get("README.md")?.toString("utf8")).toContain("| Chunks | 20 |");
     expect(s.bytes).toBeLessThan(20_000);
-    expect((await remoteIds("acme/mem")).length).toBe(27);
+    expect((await remoteIds("acme/mem")).length).toBe(20);
     // The reader from the first test has a cached copy of the old commit: it must still see the new row.
     const b = readerEnv("b");
     const r = await runFunes(
@@ -260,8 +261,8 @@ describe("funes push", () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ published: 1, attempts: 3, card: "hand-written" });
     expect(hub.repos.get("acme/mem")?.files.get("README.md")).toEqual(handWritten);
     const ids = await remoteIds("acme/mem");
-    expect(ids.length).toBe(28);
-    expect(new Set(ids).size).toBe(28);
+    expect(ids.length).toBe(21);
+    expect(new Set(ids).size).toBe(21);
   });
 });
 

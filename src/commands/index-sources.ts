@@ -1,0 +1,70 @@
+/**
+ * What `funes index` reads: the known agent directories, an explicit path judged by its content, or a Hub
+ * agent-traces dataset; and the one-line answers for a path that cannot be indexed.
+ */
+import { existsSync } from "node:fs";
+import {
+  KNOWN_ROOTS,
+  knownSources,
+  sourcesForPath,
+  TracePathError,
+  type TraceSource,
+} from "../traces/index.js";
+import { FunesError } from "./errors.js";
+import { HubTraceSource } from "./hub-traces.js";
+import type { IndexOptions } from "./index-sessions.js";
+
+/** What a run reads: its sources, and whether the one source is a guess that a bare `a/b` names a Hub repo. */
+export type Resolved =
+  | { kind: "sources"; sources: TraceSource[]; hubGuess: string | null }
+  | { kind: "note"; text: string };
+
+/**
+ * `owner/name` or `hf://datasets/owner/name` that is not a local path: a Hub agent-traces dataset. A path
+ * that starts with `/`, `.` or `~`, or has more than two parts, is always local.
+ */
+function hubTraceRepo(path: string): string | null {
+  if (existsSync(path)) return null;
+  if (path.startsWith("hf://")) return /^hf:\/\/datasets\/([\w.-]+\/[\w.-]+)\/?$/.exec(path)?.[1] ?? null;
+  if (/^[/.~\\]/.test(path)) return null;
+  const m = /^([\w-][\w.-]*\/[\w.-]+)\/?$/.exec(path);
+  return m === null || /\.(jsonl|json|parquet|db)$/i.test(path) ? null : (m[1] ?? null);
+}
+
+/** The sources a run reads, or a note when there is nothing to read (an empty file). */
+export function resolveSources(opts: IndexOptions): Resolved {
+  const repo = opts.path === undefined ? null : hubTraceRepo(opts.path);
+  if (repo !== null) {
+    if (opts.models === undefined) throw new FunesError("bad_input", `can't reach the Hub to index ${repo}`);
+    const client = { hubUrl: opts.models.hubUrl, token: opts.models.token };
+    const hubGuess = opts.path?.startsWith("hf://") ? null : repo;
+    return {
+      kind: "sources",
+      sources: [new HubTraceSource({ client, hubCache: opts.models.hubCache, repo })],
+      hubGuess,
+    };
+  }
+  if (opts.path !== undefined) {
+    try {
+      return { kind: "sources", sources: sourcesForPath(opts.path, opts.harness), hubGuess: null };
+    } catch (err) {
+      if (!(err instanceof TracePathError)) throw err;
+      switch (err.reason) {
+        case "empty":
+          return { kind: "note", text: err.message };
+        case "not_transcript":
+          throw new FunesError("bad_input", err.message, err);
+        case "missing":
+          throw new FunesError("no_sessions", `${err.message} — check the path`, err);
+        case "no_hermes_db":
+          throw new FunesError("no_sessions", err.message, err);
+      }
+    }
+  }
+  const sources = knownSources(opts.home, opts.harness);
+  if (sources.length > 0) return { kind: "sources", sources, hubGuess: null };
+  if (opts.harness !== undefined)
+    throw new FunesError("no_sessions", `no ${opts.harness} session dir found on this machine`);
+  const looked = KNOWN_ROOTS.map((r) => `~/${r.rel}`).join(", ");
+  throw new FunesError("no_sessions", `no local sessions found — looked in ${looked}`);
+}

@@ -1,0 +1,89 @@
+/**
+ * Text an agent injects into every session on its own (instructions, environment descriptions, reminders),
+ * recognised so it is not indexed as conversation: after one `codex exec` turn, 7 of 8 recall hits were
+ * Codex's permission, skills and environment blocks. Only whole blocks are recognised, and only by the
+ * wrappers the agents write; anything the user or the model said stays.
+ */
+import { type Block, countSkip, type SkipCounts } from "./types.js";
+
+/** Leading markers of Codex's injected user-role blocks, with what they are. */
+const CODEX_USER: readonly [RegExp, string][] = [
+  [/^<environment_context>/, "codex <environment_context>"],
+  [/^<user_instructions>/, "codex <user_instructions> (AGENTS.md)"],
+  [/^# AGENTS\.md instructions for /, "codex AGENTS.md instructions"],
+  [/^<permissions instructions>/, "codex permission instructions"],
+  [/^<skills_instructions>/, "codex skills instructions"],
+  [/^<INSTRUCTIONS>/, "codex AGENTS.md instructions"],
+];
+
+/** Whole-block wrappers Claude Code injects into user turns. */
+const CLAUDE_WRAPPED: readonly [string, string][] = [
+  ["system-reminder", "claude <system-reminder>"],
+  ["local-command-caveat", "claude <local-command-caveat>"],
+];
+
+/** The skip reason under which an injected block is counted. */
+export function injectedReason(what: string): string {
+  return `agent-injected text left out: ${what}`;
+}
+
+/** Marks `block` as injected (`what` says by whom and what) and counts it. */
+function mark(block: Block, what: string, skipped: SkipCounts): void {
+  block.injected = what;
+  countSkip(skipped, injectedReason(what));
+}
+
+/**
+ * Codex: every developer-role message (permission, sandbox, skills and collaboration-mode instructions)
+ * and user-role blocks that open with one of Codex's context wrappers.
+ */
+export function markCodexInjected(role: string, blocks: Block[], skipped: SkipCounts): void {
+  for (const b of blocks) {
+    if (b.blockType !== "text") continue;
+    if (role === "developer") {
+      mark(b, "codex developer instructions", skipped);
+      continue;
+    }
+    if (role !== "user") continue;
+    const head = b.text.trimStart();
+    const hit = CODEX_USER.find(([re]) => re.test(head));
+    if (hit !== undefined) mark(b, hit[1], skipped);
+  }
+}
+
+/**
+ * Claude Code: user text blocks that are wholly one `<system-reminder>` (CLAUDE.md, todo and file-change
+ * reminders) or `<local-command-caveat>`, and every text block of a record Claude marks `isMeta` (skill
+ * bodies, caveats).
+ */
+export function markClaudeInjected(
+  role: string,
+  isMeta: boolean,
+  blocks: Block[],
+  skipped: SkipCounts,
+): void {
+  if (role !== "user") return;
+  for (const b of blocks) {
+    if (b.blockType !== "text") continue;
+    if (isMeta) {
+      mark(b, "claude meta message (isMeta)", skipped);
+      continue;
+    }
+    const t = b.text.trim();
+    const hit = CLAUDE_WRAPPED.find(([tag]) => t.startsWith(`<${tag}>`) && t.endsWith(`</${tag}>`));
+    if (hit !== undefined && wrapsWhole(t, hit[0])) mark(b, hit[1], skipped);
+  }
+}
+
+/** True when `t` is one or more `<tag>…</tag>` elements back to back and nothing else. */
+function wrapsWhole(t: string, tag: string): boolean {
+  const open = `<${tag}>`;
+  const close = `</${tag}>`;
+  let rest = t;
+  while (rest.startsWith(open)) {
+    const end = rest.indexOf(close);
+    if (end < 0) return false;
+    rest = rest.slice(end + close.length).trimStart();
+  }
+  return rest === "";
+}

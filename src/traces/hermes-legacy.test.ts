@@ -1,0 +1,142 @@
+import { appendFileSync, cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { traceSourceContract } from "../../test/contract/trace-source.js";
+import { TRACES, tempDir } from "../../test/helpers/fixtures.js";
+import { writeHermesDb } from "../../test/helpers/hermes-db.js";
+import {
+  HermesFilesSource,
+  parseHermesSessionFile,
+  SKIP_IN_STATE_DB,
+  SKIP_SNAPSHOT_DUPLICATE,
+} from "./hermes-legacy.js";
+import { sourcesForPath } from "./sources.js";
+
+const JSONL = "20250912_101500_a1b2c3.jsonl";
+const SNAPSHOT = "session_20250913_081200_d4e5f6.json";
+
+function sessionsDir() {
+  const t = tempDir();
+  const dir = join(t.dir, ".hermes", "sessions");
+  mkdirSync(dir, { recursive: true });
+  for (const f of [JSONL, SNAPSHOT]) cpSync(join(TRACES, "hermes", f), join(dir, f));
+  // The gateway's routing map lives beside the sessions and is not a transcript.
+  writeFileSync(join(dir, "sessions.json"), '{"agent:main:telegram:dm:1":{"session_id":"x"}}');
+  return { ...t, sessions: dir };
+}
+
+traceSourceContract("hermes session files", {
+  harness: "hermes",
+  async make() {
+    const t = sessionsDir();
+    return { source: new HermesFilesSource(t.sessions), cleanup: t.cleanup };
+  },
+  async makeDamaged() {
+    const t = sessionsDir();
+    appendFileSync(join(t.sessions, JSONL), '{"role":"user","content":"torn');
+    return { source: new HermesFilesSource(t.sessions), cleanup: t.cleanup };
+  },
+});
+
+describe("Hermes session files", () => {
+  it("reads OpenAI-chat rows: user, tool call with reasoning, tool output, answer", () => {
+    const path = join(TRACES, "hermes", JSONL);
+    const r = parseHermesSessionFile(readFileSync(path, "utf8"), { path });
+    const s = r.sessions[0]!;
+    expect(s.sessionId).toBe("20250912_101500_a1b2c3");
+    expect(s.turns.map((t) => [t.turnUuid, t.role, t.blocks.map((b) => b.blockType)])).toEqual([
+      ["20250912_101500_a1b2c3-0", "user", ["text"]],
+      ["20250912_101500_a1b2c3-1", "assistant", ["thinking", "tool_use"]],
+      ["20250912_101500_a1b2c3-2", "tool", ["tool_result"]],
+      ["20250912_101500_a1b2c3-3", "assistant", ["text"]],
+    ]);
+    expect(s.turns[1]!.blocks[1]).toMatchObject({
+      toolName: "terminal",
+      text: '{"command": "ss -ltnp | grep 8080"}',
+    });
+    expect(s.turns[0]!.ts).toBe("2025-09-12T10:15:03.118204");
+    expect(r.skipped).toEqual({});
+  });
+
+  it("reads a session_<id>.json snapshot; its system prompt is counted, not indexed", () => {
+    const path = join(TRACES, "hermes", SNAPSHOT);
+    const r = parseHermesSessionFile(readFileSync(path, "utf8"), { path });
+    const s = r.sessions[0]!;
+    expect(s.sessionId).toBe("20250913_081200_d4e5f6");
+    expect(s.turns.map((t) => t.role)).toEqual(["user", "assistant", "tool", "assistant"]);
+    expect(s.turns[0]!.ts).toBe("2025-09-13T08:12:00.512391");
+    expect(s.turns[1]!.blocks[0]!.toolName).toBe("terminal");
+    expect(r.skipped).toEqual({ "hermes system prompt (agent-injected) not indexed": 1 });
+    expect(r.records).toBe(5);
+  });
+
+  it("leaves to state.db the sessions it holds, and to <id>.jsonl its snapshot — counted, never silent", async () => {
+    const t = sessionsDir();
+    try {
+      const twin = join(t.sessions, "session_20250912_101500_a1b2c3.json");
+      writeFileSync(
+        twin,
+        JSON.stringify({ session_id: "20250912_101500_a1b2c3", messages: [{ role: "user", content: "hi" }] }),
+      );
+      const db = join(t.dir, ".hermes", "state.db");
+      writeHermesDb(
+        db,
+        "v20",
+        [{ id: "20250913_081200_d4e5f6", cwd: "/srv" }],
+        [
+          {
+            session_id: "20250913_081200_d4e5f6",
+            role: "user",
+            content: "rotate the logs",
+            timestamp: 1_757_751_120,
+          },
+        ],
+      );
+      const [dbSource, files] = sourcesForPath(join(t.dir, ".hermes"));
+      expect(dbSource!.description).toContain("state.db");
+      expect(files!.description).toBe(`scanning hermes session files under ${t.sessions}`);
+      const reads = new Map<string, Awaited<ReturnType<HermesFilesSource["readUnit"]>>>();
+      for (const u of await files!.listUnits()) reads.set(u.key, await files!.readUnit(u));
+      expect([...reads.keys()].map((k) => k.slice(t.sessions.length + 1)).sort()).toEqual([
+        JSONL,
+        "session_20250912_101500_a1b2c3.json",
+        SNAPSHOT,
+      ]);
+      expect(reads.get(join(t.sessions, JSONL))!.sessions[0]!.turns).toHaveLength(4);
+      expect(reads.get(join(t.sessions, SNAPSHOT))).toMatchObject({
+        sessions: [],
+        skipped: { [SKIP_IN_STATE_DB]: 4 },
+      });
+      expect(reads.get(twin)).toMatchObject({ sessions: [], skipped: { [SKIP_SNAPSHOT_DUPLICATE]: 1 } });
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it("reads agent-sessions' Hermes fixtures: cwd from the snapshot or its model_config, extra fields ignored", () => {
+    const large = join(TRACES, "hermes", "agent-sessions-hermes-large.json");
+    const a = parseHermesSessionFile(readFileSync(large, "utf8"), { path: large });
+    expect(a.sessions[0]).toMatchObject({
+      sessionId: "20260429_hermes_large",
+      workdir: "--Repository-Codex-History",
+    });
+    expect(a.sessions[0]!.turns.map((t) => [t.role, t.blocks.map((b) => b.blockType)])).toEqual([
+      ["user", ["text"]],
+      ["assistant", ["thinking", "text", "tool_use"]],
+      ["tool", ["tool_result"]],
+      ["assistant", ["text"]],
+    ]);
+    expect(a.skipped).toEqual({ 'message role "session_meta" not indexed': 1 });
+    const drift = join(TRACES, "hermes", "agent-sessions-hermes-schema-drift.json");
+    const b = parseHermesSessionFile(readFileSync(drift, "utf8"), { path: drift });
+    expect(b.sessions[0]).toMatchObject({ workdir: "-tmp-hermes-drift", cwd: "/tmp/hermes-drift" });
+    expect(b.sessions[0]!.turns[1]!.blocks[1]).toMatchObject({
+      toolName: "memory",
+      text: '{"query":"session format"}',
+    });
+    expect(b.sessions[0]!.turns[2]!.blocks[0]).toMatchObject({
+      blockType: "tool_result",
+      toolName: "memory",
+    });
+  });
+});

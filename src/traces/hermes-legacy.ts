@@ -1,0 +1,198 @@
+/**
+ * Hermes's session files (shared/spec/trace-formats.md §4.4): `~/.hermes/sessions/<id>.jsonl`, one
+ * OpenAI-chat message per line, and `sessions/session_<id>.json` snapshots (`{session_id, …, messages}`).
+ * The reference does not read them; older Hermes kept conversations only there. Newer Hermes writes the
+ * same conversation to `state.db` as well, so a session the database beside them holds is left to it
+ * (counted, never silent), and a snapshot whose `<id>.jsonl` exists is left to that file.
+ * Turn ids are `<session_id>-<seq>`, as for other sources without message ids.
+ */
+import { existsSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { HermesSource, hermesBlocks, type MessageRow } from "./hermes.js";
+import { compactJson } from "./json-compact.js";
+import { asObject, asString, parseJsonl, readTextLossy, SKIP_MALFORMED } from "./jsonl.js";
+import { fileStem, mungeCwd } from "./text.js";
+import {
+  countSkip,
+  type SkipCounts,
+  type TraceSource,
+  type Turn,
+  type Unit,
+  type UnitRead,
+} from "./types.js";
+import { stampFiles, walkFiles } from "./walk.js";
+
+/** Skip reason for a session file whose conversation the database beside it already holds. */
+export const SKIP_IN_STATE_DB = "hermes session file also in state.db (read from there)";
+/** Skip reason for a `session_<id>.json` snapshot whose `<id>.jsonl` transcript exists. */
+export const SKIP_SNAPSHOT_DUPLICATE = "hermes session snapshot also kept as <id>.jsonl (read from there)";
+
+/** True for a Hermes session file name: `<id>.jsonl` or `session_<id>.json` (not the `sessions.json` map). */
+export function isHermesSessionFile(name: string): boolean {
+  return name.endsWith(".jsonl") || /^session_.+\.json$/.test(name);
+}
+
+/** Parses a Hermes `<id>.jsonl` transcript or `session_<id>.json` snapshot. */
+export function parseHermesSessionFile(text: string, ctx: { path: string }): UnitRead {
+  const skipped: SkipCounts = {};
+  const stem = fileStem(ctx.path);
+  if (ctx.path.toLowerCase().endsWith(".json")) {
+    let doc: Record<string, unknown> | null = null;
+    try {
+      doc = asObject(JSON.parse(text));
+    } catch {
+      countSkip(skipped, SKIP_MALFORMED);
+    }
+    const messages = Array.isArray(doc?.messages) ? (doc.messages as unknown[]) : [];
+    const sessionId = asString(doc?.session_id) ?? stem.replace(/^session_/, "");
+    const rows: Record<string, unknown>[] = [];
+    for (const m of messages) {
+      const o = asObject(m);
+      if (o === null) countSkip(skipped, "message that is not an object");
+      else rows.push(o);
+    }
+    // Snapshot messages carry no time of their own: the session's start stands in for it.
+    const ts = asString(doc?.session_start) ?? "";
+    const cwd = asString(doc?.cwd) ?? asString(asObject(doc?.model_config)?.cwd);
+    return buildRead(rows, { sessionId, path: ctx.path, skipped, records: messages.length, ts, cwd });
+  }
+  const rows: Record<string, unknown>[] = [];
+  for (const rec of parseJsonl(text, skipped)) rows.push(rec.value);
+  return buildRead(rows, {
+    sessionId: stem,
+    path: ctx.path,
+    skipped,
+    records: rows.length,
+    ts: "",
+    cwd: null,
+  });
+}
+
+interface BuildContext {
+  sessionId: string;
+  path: string;
+  skipped: SkipCounts;
+  records: number;
+  /** Timestamp for a message without one. */
+  ts: string;
+  /** The session's working directory, when the snapshot names one. */
+  cwd: string | null;
+}
+
+function buildRead(rows: Record<string, unknown>[], c: BuildContext): UnitRead {
+  const munged = c.cwd === null ? null : mungeCwd(c.cwd);
+  const workdir = munged ?? "hermes";
+  const turns: Turn[] = [];
+  for (const r of rows) {
+    const role = asString(r.role) ?? "(none)";
+    if (role === "system") {
+      // The system prompt Hermes assembles (persona, tool list, memory): the agent's words, not the user's.
+      countSkip(c.skipped, "hermes system prompt (agent-injected) not indexed");
+      continue;
+    }
+    const blocks = hermesBlocks(role, toMessageRow(r), c.skipped);
+    if (blocks === null) {
+      countSkip(c.skipped, `message role "${role}" not indexed`);
+      continue;
+    }
+    if (blocks.length === 0) {
+      countSkip(c.skipped, `${role} message with no indexable content`);
+      continue;
+    }
+    const seq = turns.length;
+    turns.push({
+      sessionId: c.sessionId,
+      workdir,
+      turnUuid: `${c.sessionId}-${seq}`,
+      parentUuid: seq === 0 ? null : `${c.sessionId}-${seq - 1}`,
+      seq,
+      ts: asString(r.timestamp) ?? (typeof r.timestamp === "number" ? String(r.timestamp) : c.ts),
+      role,
+      blocks,
+      sourcePath: c.path,
+      harness: "hermes",
+    });
+  }
+  const session = {
+    sessionId: c.sessionId,
+    workdir,
+    cwd: munged === null ? null : c.cwd,
+    turns,
+    isSubagent: false,
+  };
+  return { sessions: [session], skipped: c.skipped, records: c.records };
+}
+
+/** An OpenAI-chat message as a `messages` row: tool calls as their JSON text, list content as its text. */
+function toMessageRow(r: Record<string, unknown>): MessageRow {
+  const calls = r.tool_calls;
+  const content = r.content;
+  return {
+    id: null,
+    session_id: null,
+    role: r.role,
+    content:
+      typeof content === "string" || content === null || content === undefined
+        ? (content ?? null)
+        : `\u0000json:${compactJson(content)}`,
+    tool_call_id: r.tool_call_id ?? null,
+    tool_calls: typeof calls === "string" || calls === undefined ? (calls ?? null) : compactJson(calls),
+    tool_name: r.tool_name ?? r.name ?? null,
+    timestamp: null,
+    reasoning: r.reasoning ?? null,
+    reasoning_content: r.reasoning_content ?? null,
+  };
+}
+
+/** A folder (or one file) of Hermes session files; `dbPath` is the `state.db` that may hold them too. */
+export class HermesFilesSource implements TraceSource {
+  readonly kind = "hermes" as const;
+  readonly parserVersion = 1;
+  readonly description: string;
+  private inDb: Set<string> | null = null;
+
+  constructor(
+    private readonly root: string,
+    private readonly dbPath: string | null = null,
+  ) {
+    this.description = `scanning hermes session files under ${root}`;
+  }
+
+  async listUnits(limit?: number): Promise<Unit[]> {
+    const files = await stampFiles(await walkFiles(this.root, isHermesSessionFile));
+    const kept = limit === undefined ? files : files.slice(0, limit);
+    return kept.map((f) => ({ key: f.path, signature: f.signature, isSubagent: false, bytes: f.bytes }));
+  }
+
+  async readUnit(unit: Unit): Promise<UnitRead> {
+    const read = parseHermesSessionFile(await readTextLossy(unit.key), { path: unit.key });
+    const name = basename(unit.key);
+    const twin = /^session_(.+)\.json$/.exec(name);
+    if (twin !== null && existsSync(join(dirname(unit.key), `${twin[1]}.jsonl`)))
+      return leftOut(read, SKIP_SNAPSHOT_DUPLICATE);
+    const sid = read.sessions[0]?.sessionId;
+    if (sid !== undefined && this.databaseSessions().has(sid)) return leftOut(read, SKIP_IN_STATE_DB);
+    return read;
+  }
+
+  private databaseSessions(): Set<string> {
+    if (this.inDb !== null) return this.inDb;
+    this.inDb = new Set();
+    if (this.dbPath !== null && existsSync(this.dbPath)) {
+      try {
+        this.inDb = new HermesSource(this.dbPath).sessionIds();
+      } catch {
+        // An unreadable database is reported by its own source; its files are read here meanwhile.
+      }
+    }
+    return this.inDb;
+  }
+}
+
+/** The same read with its turns left out and counted under `reason`. */
+function leftOut(read: UnitRead, reason: string): UnitRead {
+  const turns = read.sessions.reduce((n, s) => n + s.turns.length, 0);
+  const skipped = { ...read.skipped };
+  countSkip(skipped, reason, turns);
+  return { sessions: [], skipped, records: read.records };
+}

@@ -1,0 +1,48 @@
+/**
+ * Claude Code's externalised tool outputs (shared/spec/trace-formats.md §1.1): an output too large for the
+ * transcript is saved to `<session>/tool-results/<id>.txt`, and the transcript's tool_result holds only
+ * `<persisted-output>` with the saved path and a 2 KB preview. The full output is indexed as one more
+ * tool_result block of the same turn, after the turn's own blocks, so every block the reference numbers
+ * keeps its number (and its chunk id) and the preview stays as the reference stores it.
+ */
+import { makeBlock } from "./blocks.js";
+import { isBlank } from "./text.js";
+import { type Block, countSkip, type SkipCounts } from "./types.js";
+
+/** Skip reason for a saved output the transcript names but that is not on disk. */
+export const SKIP_PERSISTED_MISSING =
+  "externalised tool output not found beside the transcript (preview kept)";
+
+const SAVED_TO = /^<persisted-output>[\s\S]*?Full output saved to: ([^\r\n]+)/;
+
+/**
+ * The `[sessionFolder, file]` a persisted-output preview names: the last three components of the saved
+ * path must be `<session>/tool-results/<file>` (the path itself may be another machine's).
+ */
+export function persistedOutputRef(text: string): [string, string] | null {
+  const m = SAVED_TO.exec(text.trimStart());
+  if (m === null) return null;
+  const parts = (m[1] ?? "").trim().split(/[\\/]/);
+  const [folder, dir, file] = parts.slice(-3);
+  if (folder === undefined || dir !== "tool-results" || file === undefined) return null;
+  if ([folder, file].some((p) => p === "" || p === "." || p === "..")) return null;
+  return [folder, file];
+}
+
+/** Appends the full text of each persisted output a tool_result block of `blocks` names. */
+export function addPersistedOutputs(
+  blocks: Block[],
+  read: (sessionFolder: string, file: string) => string | null,
+  skipped: SkipCounts,
+): void {
+  const found: Block[] = [];
+  for (const b of blocks) {
+    if (b.blockType !== "tool_result") continue;
+    const ref = persistedOutputRef(b.text);
+    if (ref === null) continue;
+    const full = read(ref[0], ref[1]);
+    if (full === null) countSkip(skipped, SKIP_PERSISTED_MISSING);
+    else if (!isBlank(full)) found.push(makeBlock("tool_result", full, b.toolName, b.toolUseId));
+  }
+  blocks.push(...found);
+}

@@ -1,0 +1,79 @@
+/**
+ * A generated Claude Code transcript of a chosen size, shaped like a long real session: prompts, thinking,
+ * prose answers, Bash calls and their (sometimes very large) outputs, as streamed one block per line.
+ * Deterministic (a seeded generator over plain words), so runs compare and no secret rule fires on it.
+ */
+import { closeSync, openSync, writeSync } from "node:fs";
+
+const WORDS = (
+  "the index reads each transcript once and stores its chunks so recall finds them later lance table " +
+  "fragment vector keyword search session turn block tool output error retry build test commit branch " +
+  "parser record line file folder memory dataset publish token cache model rerank recency window agent " +
+  "claude codex hermes pi config hook worker progress summary skipped reason bytes estimate"
+).split(" ");
+
+function words(next: () => number, n: number): string {
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) out.push(WORDS[Math.floor(next() * WORDS.length)] ?? "the");
+  return out.join(" ");
+}
+
+/** What was written. */
+export interface LargeTranscript {
+  bytes: number;
+  lines: number;
+  /** Exchanges of prompt, thinking, answer, tool call and tool output. */
+  exchanges: number;
+}
+
+/** Writes at least `targetBytes` of transcript to `path`. */
+export function writeLargeClaudeTranscript(path: string, targetBytes: number): LargeTranscript {
+  let seed = 42;
+  const next = () => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return seed / 2_147_483_648;
+  };
+  const fd = openSync(path, "w");
+  let bytes = 0;
+  let lines = 0;
+  let exchanges = 0;
+  let parent: string | null = null;
+  const put = (type: "user" | "assistant", content: unknown) => {
+    const uuid = `00000000-0000-4000-8000-${String(lines).padStart(12, "0")}`;
+    const line = `${JSON.stringify({
+      parentUuid: parent,
+      isSidechain: false,
+      type,
+      message: { role: type, content },
+      uuid,
+      timestamp: new Date(Date.UTC(2026, 0, 1) + lines * 1000).toISOString(),
+      cwd: "/home/dev/app",
+      sessionId: "large-session",
+      version: "2.1.111",
+    })}\n`;
+    bytes += writeSync(fd, line);
+    lines++;
+    parent = uuid;
+  };
+  try {
+    while (bytes < targetBytes) {
+      const id = `toolu_${String(exchanges).padStart(8, "0")}`;
+      put("user", words(next, 40));
+      put("assistant", [{ type: "thinking", thinking: words(next, 120), signature: "sig" }]);
+      put("assistant", [{ type: "text", text: words(next, 250) }]);
+      put("assistant", [
+        { type: "tool_use", id, name: "Bash", input: { command: `grep -rn ${words(next, 2)} src` } },
+      ]);
+      // Most outputs are a few KB; every tenth is the size Claude Code would otherwise externalise.
+      const output = Array.from(
+        { length: exchanges % 10 === 0 ? 600 : 40 },
+        (_, i) => `src/f${i}.ts:${i}: ${words(next, 12)}`,
+      );
+      put("user", [{ type: "tool_result", tool_use_id: id, content: output.join("\n") }]);
+      exchanges++;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return { bytes, lines, exchanges };
+}
