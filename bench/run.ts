@@ -61,15 +61,13 @@ function printRows(title: string, rows: Row[]): void {
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "funes-bench-"));
-  const only = process.argv.includes("--quality")
-    ? "quality"
-    : process.argv.includes("--latency")
-      ? "latency"
-      : null;
-  if (only !== null) {
+  const only = ["quality", "latency", "scale"].find((f) => process.argv.includes(`--${f}`));
+  if (only !== undefined) {
     try {
       if (only === "quality") process.stdout.write(await benchQuality(dir));
-      else printRows("funes benchmark — shell and MCP latency", await benchLatency(dir));
+      else if (only === "latency")
+        printRows("funes benchmark — shell and MCP latency", await benchLatency(dir));
+      else printRows("funes benchmark — the cost curve", await benchScale(dir));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
