@@ -4,7 +4,8 @@
  * columns), so schema versions 12 through 30 read alike. One unit per session, signed by its highest
  * message id, so a session is re-read only when it grew.
  */
-import Database from "better-sqlite3";
+import { createRequire } from "node:module";
+import type Database from "better-sqlite3";
 import { ArgumentSerializer, flattenToolContent, makeBlock } from "./blocks.js";
 import { asObject, asString } from "./jsonl.js";
 import { isBlank, mungeCwd } from "./text.js";
@@ -92,13 +93,18 @@ export class HermesSource implements TraceSource {
   }
 
   private withDb<T>(fn: (db: Database.Database) => T): T {
-    const db = new Database(this.dbPath, { readonly: true, fileMustExist: true });
+    const db = new (openSqlite())(this.dbPath, { readonly: true, fileMustExist: true });
     try {
       return fn(db);
     } finally {
       db.close();
     }
   }
+}
+
+/** better-sqlite3, loaded when a Hermes database is first read (a shell recall never pays for it). */
+function openSqlite(): typeof Database {
+  return createRequire(import.meta.url)("better-sqlite3") as typeof Database;
 }
 
 function columnsOf(db: Database.Database, table: string): Set<string> {
