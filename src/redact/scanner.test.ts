@@ -35,11 +35,14 @@ const CLEAN = [
   `cache_key = "${t("{h:64}", 17)}"; digest: sha256:${t("{h:64}", 18)}`,
   // code and config that name secrets without holding one
   "const password = getPassword(); token = os.environ['GITHUB_TOKEN']; api_key = settings.API_KEY",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell and template references, kept literally
   'password: "${DB_PASSWORD}"\nsecret_key: {{ .Values.secretKey }}\ntoken: <your token here>',
   '"max_tokens": 4096, "input_tokens": 123456, "cache_read_input_tokens": 98765432',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell and template references, kept literally
   'Authorization: Bearer ${TOKEN}\ncurl -H "Authorization: Bearer $GITHUB_TOKEN" https://api.github.com',
   'secret_name = "my-app-secret"; token_type: bearer; auth: required; tokenizer: bert-base-uncased',
   "const password = result.groups?.password; const accessToken = await getAccessToken();",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell and template references, kept literally
   "postgres://user:password@localhost:5432/db and https://user:${PASS}@example.com/",
   "password_hash = $2b$12$abcdefghijklmnopqrstuv; PASSWORD=/run/secrets/db_password",
   "[REDACTED:github] was here; the AWS docs key AKIAIOSFODNN7EXAMPLE",
