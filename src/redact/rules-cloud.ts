@@ -18,7 +18,7 @@ export const CLOUD_RULES: readonly SecretRule[] = [
     id: "aws-secret-access-key",
     description: "AWS secret access key assigned to an aws secret key name",
     keywords: ["secret"],
-    source: String.raw`aws_?secret_?(?:access_?)?key[\w.-]{0,10}["'\\]{0,2}\s*(?:=|:|=>)\s*["'\\]{0,2}([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])`,
+    source: String.raw`aws_?secret_?(?:access_?)?key[\w.-]{0,10}["'\\]{0,4}\s*(?:=|:|=>)\s*["'\\]{0,6}([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])`,
     flags: "i",
     group: 1,
   }),
@@ -210,7 +210,7 @@ export const CLOUD_RULES: readonly SecretRule[] = [
     description:
       "Yandex Cloud IAM token (t1.…), API key (AQVN…) and static access key (YC…) under a yandex name",
     keywords: ["yandex", "aqvn", "t1."],
-    source: String.raw`t1\.[A-Za-z0-9_-]+={0,2}\.[A-Za-z0-9_-]{86}={0,2}|AQVN[A-Za-z0-9_-]{35,38}(?![A-Za-z0-9_-])|yandex[\w.-]{0,24}["'\\]{0,2}\s*[=:]\s*["'\\]{0,2}(YC[A-Za-z0-9_-]{38})`,
+    source: String.raw`t1\.[A-Za-z0-9_-]+={0,2}\.[A-Za-z0-9_-]{86}={0,2}|AQVN[A-Za-z0-9_-]{35,38}(?![A-Za-z0-9_-])|yandex[\w.-]{0,24}["'\\]{0,4}\s*[=:]\s*["'\\]{0,6}(YC[A-Za-z0-9_-]{38})`,
     group: 1,
     flags: "i",
     check: mixedAlnum,
