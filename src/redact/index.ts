@@ -5,7 +5,7 @@
  */
 export { entropy, type SecretRule } from "./catalogue.js";
 export { CATALOGUE } from "./rules.js";
-export { looksSecret } from "./rules-generic.js";
+export { GENERIC_ENTROPY, looksSecret } from "./rules-generic.js";
 export {
   applyRedactions,
   type Finding,

@@ -233,6 +233,6 @@ export const CLOUD_RULES: readonly SecretRule[] = [
     edge: false,
     flags: "i",
     group: 1,
-    check: (s) => !/^[{$<%/~.]/.test(s),
+    check: (s) => !/^[{$<%/~.]/.test(s) && !/^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+$/.test(s),
   }),
 ];

@@ -27,14 +27,25 @@ function looksLikeCode(v: string): boolean {
 }
 
 /**
+ * Minimum entropy (bits per character) of a value under a password name, and under a token/secret/key name.
+ * Chosen on the measurements in docs/secret-coverage.md: a little under the lowest entropy of the measured
+ * secrets (generated keys and passwords, word-like passwords, 16-hex keys), which they all pass; on the clean texts
+ * measured, the other conditions (a digit, two character classes, not code or a placeholder) already
+ * reject every captured value, so the margin goes to keeping low-entropy keys out of the findings.
+ */
+export const GENERIC_ENTROPY = { strong: 2.5, weak: 3 } as const;
+
+/**
  * Is a value assigned to a secret-looking name a secret? `strong`: the name is a password/connection key,
  * where short mixed values count; otherwise (token, secret, key…) only long high-entropy values do.
  */
-export function looksSecret(v: string, strong: boolean): boolean {
+export function looksSecret(v: string, strong: boolean, minEntropy?: number): boolean {
   if (PLACEHOLDER.test(v) || looksLikeCode(v)) return false;
   const classes = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9]/].filter((re) => re.test(v)).length;
-  if (strong) return v.length >= 6 && classes >= 2 && entropy(v) >= 2.3;
-  return v.length >= 16 && classes >= 2 && /[0-9]/.test(v) && entropy(v) >= 3.3;
+  if (strong) return v.length >= 6 && classes >= 2 && entropy(v) >= (minEntropy ?? GENERIC_ENTROPY.strong);
+  return (
+    v.length >= 16 && classes >= 2 && /[0-9]/.test(v) && entropy(v) >= (minEntropy ?? GENERIC_ENTROPY.weak)
+  );
 }
 
 /** Names whose values are passwords (short values count). */
