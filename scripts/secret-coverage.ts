@@ -187,8 +187,8 @@ async function main(): Promise<void> {
   say();
   for (const d of details) say(d);
   if (details.length > 0) say();
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell reference, printed literally
   say(
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell reference, printed literally
     "Never redacted (unit tests in src/redact/scanner.test.ts): git SHAs, UUIDs, 16-hex chunk ids, npm `sha512-` integrity hashes, hex digests and etags in logs, plain base64, environment references (`${TOKEN}`, `process.env.X`), identifiers (`getPassword()`, `settings.SECRET_KEY`), token counts.",
   );
   say();
