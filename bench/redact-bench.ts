@@ -50,13 +50,21 @@ export async function benchRedact(minMs = 3000): Promise<Row[]> {
   }
   let done = 0;
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   while (performance.now() - t0 < minMs) {
     for (const t of texts) await redactTexts(t);
     done += chunks;
   }
   const perS = done / ((performance.now() - t0) / 1000);
+  const cpu = process.cpuUsage(cpu0);
+  // CPU time too: on a shared machine the wall-clock figure moves with other processes' load.
+  const perCpuS = done / ((cpu.user + cpu.system) / 1e6);
   return [
-    ["secret scan alone (text pass, in process)", `${Math.round(perS)} chunks/s`, "≥ 10,000 chunks/s"],
+    [
+      "secret scan alone (text pass, in process)",
+      `${Math.round(perS)} chunks/s (${Math.round(perCpuS)} per CPU-second)`,
+      "≥ 10,000 chunks/s",
+    ],
     ["  findings in the fixture transcripts (no credentials)", `${found} in ${chunks} chunks`, "≈ 0"],
   ];
 }

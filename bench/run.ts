@@ -4,6 +4,7 @@
  *
  * Index (text first): throughput in chunks/s over a cold `funes index` of ≥ 100k chunks (goal ≥ 3,000/s on
  * 2 cores), its peak RSS (goal ≤ 1.5 GB), disk bytes per chunk, Lance fragments, and keyword query latency.
+ * Secret scan alone (the text pass's redaction, in process): chunks/s (goal ≥ 10,000) and findings on clean text.
  */
 import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -17,6 +18,7 @@ import { writeSyntheticHistory } from "../test/helpers/synth.js";
 import { benchHooks } from "./hooks-bench.js";
 import { BENCH_HUB, benchModels, ensureBenchModels, type Row } from "./models-bench.js";
 import { benchRecall } from "./recall-bench.js";
+import { benchRedact } from "./redact-bench.js";
 import { benchRemote } from "./remote-bench.js";
 
 const COPIES = Number(process.env.BENCH_COPIES ?? 75);
@@ -182,6 +184,7 @@ async function main(): Promise<void> {
         "≤ 1.5 GB",
       ],
     ];
+    rows.push(...(await benchRedact()));
     rows.push(...(await benchRecall(funesHome, home, BENCH_HUB, join(dir, "none"))));
     rows.push(...(await benchRemote({ home, funesHome, tinyHub, benchHub: BENCH_HUB, dir })));
     rows.push(...(await benchHooks()));
