@@ -1,4 +1,7 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { ROOT } from "../../test/helpers/fixtures.js";
 import { GITLEAKS_FILE_RULES, GITLEAKS_RULE_IDS } from "../../test/helpers/gitleaks-rules.js";
 import { formatSamples, renderTemplate, secretGone } from "../../test/helpers/secret-corpus.js";
 import { SECRET_FORMATS } from "../../test/helpers/secret-formats.js";
@@ -85,6 +88,14 @@ describe("the catalogue", () => {
       expect(r.pattern.global, r.id).toBe(true);
       for (const k of r.keywords) expect(k, r.id).toBe(k.toLowerCase());
     }
+  });
+
+  it("is counted right in SECURITY.md and README.md", () => {
+    const security = readFileSync(join(ROOT, "SECURITY.md"), "utf8");
+    expect(security).toContain(`**funes's catalogue: ${CATALOGUE.length} rules**`);
+    expect(readFileSync(join(ROOT, "README.md"), "utf8")).toContain(
+      `a scan of ${CATALOGUE.length} pattern rules`,
+    );
   });
 
   it("answers for every gitleaks default rule that applies to text, each with test formats", () => {
