@@ -129,7 +129,7 @@ async function main(): Promise<void> {
     `- Generated corpus: ${SECRET_FORMATS.length} formats (${SECRET_FORMATS.filter((f) => f.gitleaks).length} of them gitleaks rules), ${corpus.length} samples (three values per format — shortest, longest, with \`-\`/\`_\` — in prose, shell-quoted, env/YAML/JSON/TOML, JSON-escaped, tool output, split across two chunks).`,
   );
   say(
-    `- Through the built CLI: ${allCaught ? "every sample was caught" : "**some samples were missed (bold below)**"} at index time, by the push gate (the push published only the ${run.cleanRows} clean rows planted beside them: ${run.push.published} published) and by scrub.`,
+    `- Through the built CLI: ${allCaught ? "every sample was caught" : "**some samples were missed (bold below)**"} at index time, by the push gate (the push published only the ${run.cleanRows} clean rows planted beside them: ${run.push.published} published) and by scrub (${run.scrub.redactedBlocks} blocks redacted in place, ${run.scrub.droppedBlocks} dropped).`,
   );
   say();
 

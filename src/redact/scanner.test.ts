@@ -134,6 +134,16 @@ describe("the catalogue", () => {
     expect(applyRedactions(stripe, scanPatterns(stripe)).text).toBe('STRIPE_SECRET_KEY="[REDACTED:stripe]"');
   });
 
+  it("never takes a redaction marker for a secret, so a redacted text rescans clean", async () => {
+    for (const text of [
+      "curl -u admin:[REDACTED:curl-user] https://ci.example.com/",
+      '<add key="ClearTextPassword" value="[REDACTED:nuget]" />',
+      "http://admin:http://admin:[REDACTED:url-credentials]@localhost:8080/@localhost:8080/",
+      "Server=db;Password=[REDACTED:database-password-param];",
+    ])
+      expect(await scanSecrets(text), text).toEqual([]);
+  });
+
   it("scans each text on its own, in its own offsets", async () => {
     const token = `glpat-${t("{w:20}", 24)}`;
     const found = await findingsPerText(["nothing", `x ${token}`, ""]);

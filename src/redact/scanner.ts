@@ -76,7 +76,8 @@ export function scanPatterns(text: string): Finding[] {
           break;
         }
       }
-      if (secret.length === 0) continue;
+      // A value already redacted (scrub rescans what it redacted) is not a secret again.
+      if (secret.length === 0 || secret.includes("[REDACTED:")) continue;
       if (rule.entropy !== undefined && entropy(secret) < rule.entropy) continue;
       if (rule.check !== undefined && !rule.check(secret)) continue;
       out.push({ rule: rule.id, start, end: start + secret.length });

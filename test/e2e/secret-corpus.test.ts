@@ -35,5 +35,7 @@ describe("the secret corpus, end to end", () => {
     // The gate held back the samples' chunks and published the clean ones.
     expect(run.push.published).toBe(run.cleanRows);
     expect(Object.keys(run.push.heldBack).length).toBeGreaterThan(50);
+    // Scrub redacted every sample's block in place: a redacted block rescans clean.
+    expect(run.scrub).toMatchObject({ redactedBlocks: samples.length, droppedBlocks: 0 });
   }, 120_000);
 });

@@ -34,6 +34,8 @@ export interface CorpusRun {
   cleanRows: number;
   /** Samples whose turn is not in the indexed memory at all (must be none). */
   missingTurns: number;
+  /** `funes scrub --json` summary: blocks redacted in place, and blocks dropped whole. */
+  scrub: { redactedBlocks: number; droppedBlocks: number };
 }
 
 /** A Claude Code transcript line per sample: text blocks, tool calls (input JSON-escaped again) and results. */
@@ -145,5 +147,6 @@ export async function runCorpus(
     push: JSON.parse(pushed.stdout),
     cleanRows,
     missingTurns: samples.filter((_, i) => !byTurn.has(`turn-${i}`)).length,
+    scrub: JSON.parse(scrubbed.stdout),
   };
 }
