@@ -13,6 +13,7 @@ import { fixtureSessions } from "../bench/redact-bench.js";
 import { ALL_TIERS, chunkTurns, splitText } from "../src/chunk/index.js";
 import {
   CATALOGUE,
+  entropy,
   findingsPerText,
   GENERIC_ENTROPY,
   looksSecret,
@@ -237,11 +238,13 @@ async function main(): Promise<void> {
       `\`${ruleId}\` (${pos.length} secret values, ${neg.length} clean values captured; chosen: ${chosen}):`,
     );
     say();
-    say("| min entropy (bits/char) | secrets kept | clean values flagged |");
-    say("|---:|---:|---:|");
+    say(
+      "| min entropy (bits/char) | secrets kept | clean values flagged | clean values at or over it (entropy alone) |",
+    );
+    say("|---:|---:|---:|---:|");
     for (const h of thresholds)
       say(
-        `| ${h}${h === chosen ? " (chosen)" : ""} | ${pos.filter((v) => looksSecret(v, strong, h)).length}/${pos.length} | ${neg.filter((v) => looksSecret(v, strong, h)).length} |`,
+        `| ${h}${h === chosen ? " (chosen)" : ""} | ${pos.filter((v) => looksSecret(v, strong, h)).length}/${pos.length} | ${neg.filter((v) => looksSecret(v, strong, h)).length} | ${neg.filter((v) => entropy(v) >= h).length} |`,
       );
     say();
   }

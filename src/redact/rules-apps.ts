@@ -47,7 +47,7 @@ const LLM: readonly SecretRule[] = [
     id: "replicate",
     description: "Replicate API token (r8_)",
     keywords: ["r8_"],
-    source: `r8_[A-Za-z0-9]{37}${END}`,
+    source: `r8_[A-Za-z0-9_-]{37}${END_URL}`,
   }),
   token({
     id: "perplexity",
@@ -60,7 +60,7 @@ const LLM: readonly SecretRule[] = [
     id: "xai",
     description: "xAI API key (xai-)",
     keywords: ["xai-"],
-    source: `xai-[A-Za-z0-9]{70,90}${END}`,
+    source: `xai-[A-Za-z0-9_]{70,90}${END}`,
   }),
   token({
     id: "fireworks",
@@ -310,9 +310,9 @@ const SAAS: readonly SecretRule[] = [
   }),
   token({
     id: "figma",
-    description: "Figma personal access token (figd_)",
-    keywords: ["figd_"],
-    source: `figd_[A-Za-z0-9_-]{40,}${END_URL}`,
+    description: "Figma personal access and OAuth tokens (figd_, figp_, figu_, figo_…)",
+    keywords: ["figd_", "figp_", "figu_", "figo_", "figur_", "figuh_", "figor_", "figoh_"],
+    source: `fig[dpuo][rh]?_[A-Za-z0-9_=-]{40,60}(?![A-Za-z0-9_=-])`,
   }),
   token({
     id: "airtable",

@@ -1,7 +1,7 @@
 /**
  * Catalogue: cloud providers, hosting, databases and observability (tokens with their own shape).
  */
-import { END, END_URL, END_VALUE, mixedAlnum, type SecretRule, token } from "./catalogue.js";
+import { END, END_URL, mixedAlnum, type SecretRule, token } from "./catalogue.js";
 
 /** Rules for cloud, hosting, databases and observability. */
 export const CLOUD_RULES: readonly SecretRule[] = [
@@ -39,9 +39,9 @@ export const CLOUD_RULES: readonly SecretRule[] = [
   }),
   token({
     id: "google-oauth",
-    description: "Google OAuth client secret (GOCSPX-…) and refresh token (1//…)",
-    keywords: ["gocspx-", "1//"],
-    source: "GOCSPX-[A-Za-z0-9_-]{28}(?![A-Za-z0-9_-])|1//0[A-Za-z0-9_-]{40,}",
+    description: "Google OAuth client secret (GOCSPX-…), access token (ya29.…) and refresh token (1//…)",
+    keywords: ["gocspx-", "1//", "ya29."],
+    source: String.raw`GOCSPX-[A-Za-z0-9_-]{28}(?![A-Za-z0-9_-])|ya29\.[A-Za-z0-9_-]{20,}|1//0[A-Za-z0-9_-]{40,}`,
   }),
   token({
     id: "azure-ad-client-secret",
@@ -59,6 +59,34 @@ export const CLOUD_RULES: readonly SecretRule[] = [
     edge: false,
     flags: "i",
     group: 1,
+  }),
+  token({
+    id: "azure-storage-key",
+    description:
+      "Azure storage/Cosmos DB account key (86–88 base64 characters) under an access/account/storage key name",
+    keywords: [
+      "accountkey",
+      "account_key",
+      "account-key",
+      "storagekey",
+      "storage_key",
+      "storage-key",
+      "accesskey",
+      "access_key",
+      "access-key",
+      "cosmos",
+    ],
+    source: String.raw`(?:access|account|storage|cosmos\w{0,20})[_.-]?key[\w.-]{0,20}?[\s'"\\]{0,4}(?:=>|:=|=|:)[\s'"\\]{0,6}([A-Za-z0-9+/-]{86}(?:==|[A-Za-z0-9+/-]{2}))`,
+    edge: false,
+    flags: "i",
+    group: 1,
+  }),
+  token({
+    id: "azure-container-registry",
+    description: "Azure Container Registry password (…+ACR…)",
+    keywords: ["+acr"],
+    source: `[A-Za-z0-9+/]{42}\\+ACR[A-Za-z0-9]{6}${END}`,
+    edge: false,
   }),
   token({
     id: "azure-sas",
@@ -116,7 +144,7 @@ export const CLOUD_RULES: readonly SecretRule[] = [
     id: "supabase",
     description: "Supabase personal access token (sbp_) and secret key (sb_secret_)",
     keywords: ["sbp_", "sb_secret_"],
-    source: `(?:sbp_[a-f0-9]{40}|sb_secret_[A-Za-z0-9_-]{20,})${END_URL}`,
+    source: `(?:sbp_[a-z0-9]{40}|sb_secret_[A-Za-z0-9_-]{20,})${END_URL}`,
   }),
   token({
     id: "render",
@@ -129,7 +157,7 @@ export const CLOUD_RULES: readonly SecretRule[] = [
     id: "tailscale",
     description: "Tailscale auth/API/OAuth keys (tskey-…)",
     keywords: ["tskey-"],
-    source: `tskey-(?:auth|api|client|scim|webhook)-[A-Za-z0-9]{6,}-[A-Za-z0-9]{16,}${END}`,
+    source: `tskey-[a-z]+-[A-Za-z0-9_]{6,}-[A-Za-z0-9_]{16,}${END}`,
   }),
   token({
     id: "scaleway",
@@ -229,7 +257,7 @@ export const CLOUD_RULES: readonly SecretRule[] = [
     id: "database-password-param",
     description: "passwords in key=value connection strings (Password=…; Pwd=…;)",
     keywords: ["password=", "pwd="],
-    source: String.raw`(?:^|[;\s"'])(?:Password|Pwd)\s*=\s*([^;\s"'\\]{4,})(?=;|\s|"|'|\\|$)${END_VALUE}`,
+    source: String.raw`(?:^|[;,\s"'])(?:Password|Pwd)\s*=\s*([^;,\s"'\\]{4,})(?=[;,\s"'\\]|$)`,
     edge: false,
     flags: "i",
     group: 1,

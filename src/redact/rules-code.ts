@@ -168,10 +168,22 @@ export const CODE_RULES: readonly SecretRule[] = [
     source: `CCIPAT_[A-Za-z0-9]{22}_[a-f0-9]{40}${END}`,
   }),
   token({
+    id: "cloudflare-token",
+    description: "Cloudflare user and account API tokens (cfut_/cfat_)",
+    keywords: ["cfut_", "cfat_"],
+    source: `cf[ua]t_[A-Za-z0-9]{40}[a-f0-9]{8}${END}`,
+  }),
+  token({
+    id: "netlify",
+    description: "Netlify personal access token (nfp_)",
+    keywords: ["nfp_"],
+    source: `nfp_[A-Za-z0-9_]{36}${END}`,
+  }),
+  token({
     id: "buildkite",
     description: "Buildkite agent and API tokens (bkua_/bkat_)",
     keywords: ["bkua_", "bkat_"],
-    source: `bk(?:ua|at)_[a-f0-9]{40}${END}`,
+    source: `bk(?:ua|at)_[a-z0-9]{40}${END}`,
   }),
   token({
     id: "sourcegraph",

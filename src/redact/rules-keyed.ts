@@ -1,6 +1,7 @@
 /**
  * Catalogue: credentials recognisable only by the service named in their key (`DISCORD_CLIENT_SECRET=…`,
- * `"algolia_api_key": "…"`), with the value shape each service issues.
+ * `"algolia_api_key": "…"`), with the value shape each service issues. Long because it is a table, one
+ * entry per service.
  */
 import { keyed, type SecretRule } from "./catalogue.js";
 
@@ -320,7 +321,7 @@ export const KEYED_RULES: readonly SecretRule[] = [
     gitleaks: ["messagebird-api-token", "messagebird-client-id"],
   }),
   keyed({
-    id: "netlify",
+    id: "netlify-keyed",
     description: "Netlify access token",
     names: ["netlify"],
     value: "[a-z0-9=_-]{40,46}",
@@ -428,6 +429,67 @@ export const KEYED_RULES: readonly SecretRule[] = [
     names: ["zendesk"],
     value: "[a-z0-9]{40}",
     gitleaks: ["zendesk-secret-key"],
+  }),
+  keyed({
+    id: "vercel-keyed",
+    description: "Vercel access token",
+    names: ["vercel"],
+    value: "[a-z0-9]{24}",
+    entropy: 3.5,
+  }),
+  keyed({
+    id: "scaleway-secret",
+    description: "Scaleway secret key",
+    names: ["scaleway", "scw_secret"],
+    value: UUID,
+  }),
+  keyed({
+    id: "buildkite-keyed",
+    description: "Buildkite API token (legacy, unprefixed)",
+    names: ["buildkite"],
+    value: "[a-z0-9]{40}",
+    entropy: 3,
+  }),
+  keyed({
+    id: "circleci-keyed",
+    description: "CircleCI API token (legacy, unprefixed)",
+    names: ["circle"],
+    value: "[a-f0-9]{40}",
+    entropy: 3,
+  }),
+  keyed({
+    id: "elevenlabs-keyed",
+    description: "ElevenLabs API key (32 hex)",
+    names: ["elevenlabs", "xi-api-key", "xi_api_key"],
+    value: "[a-f0-9]{32}",
+    entropy: 3,
+  }),
+  keyed({
+    id: "telegram",
+    description: "Telegram bot token under a telegram name",
+    names: ["telegram", "tgram"],
+    value: "[0-9]{8,10}:[a-z0-9_-]{35}",
+  }),
+  keyed({
+    id: "razorpay",
+    description: "Razorpay key secret",
+    names: ["razorpay"],
+    value: "[a-z0-9]{24}",
+    entropy: 3.5,
+  }),
+  keyed({
+    id: "paypal",
+    description: "PayPal client secret",
+    names: ["paypal"],
+    value: "[a-z0-9_.-]{44,80}",
+    entropy: 3.5,
+  }),
+  keyed({
+    id: "azure-devops",
+    description: "Azure DevOps personal access token (52 characters)",
+    names: ["azure_devops", "azure-devops", "azuredevops", "ado_pat", "ado_token", "devops_pat"],
+    value: "[a-z0-9]{52}",
+    entropy: 3.5,
   }),
   keyed({
     id: "twilio-auth-token",
