@@ -33,13 +33,15 @@ export interface SecretRule {
 }
 
 /**
- * Is `at` a token's left edge in `text`: the start, after a character that cannot be part of a token, or after
+ * Is `at` a token's left edge in `text`: the start, after a character that cannot be part of a token (not a
+ * letter, digit, `_` or `-`), or after
  * a JSON/shell escape (`\n` before a token in escaped tool output is a newline, not the letter n).
  */
 export function atEdge(text: string, at: number): boolean {
   if (at === 0) return true;
   const c = text.charCodeAt(at - 1);
-  const word = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+  // Tokens hold `-` and `_`: after either, a "token" is only the tail of a longer one.
+  const word = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 45;
   if (!word) return true;
   return (c === 110 || c === 114 || c === 116) && at >= 2 && text.charCodeAt(at - 2) === 92;
 }
@@ -63,6 +65,32 @@ export function entropy(s: string): number {
   return h;
 }
 
+/** Longest run an open-ended `{n,}` may take: no credential is longer, and a bound keeps scans linear. */
+const MAX_RUN = 1024;
+
+/** Regex for a token's left edge, as `atEdge` decides it. */
+const EDGE_BEFORE = String.raw`(?:^|[^A-Za-z0-9_-]|\\[nrt])`;
+
+/**
+ * `source` with its token-edge check put right after its leading literal (`sk-` in `sk-[…]{32,}`): the engine
+ * still scans fast for the literal, and never starts inside a run that merely contains it (which would rescan
+ * the run from each occurrence: quadratic on `sk-sk-sk-…`). Null when the source has no leading literal.
+ */
+function edgeAfterLiteral(source: string): string | null {
+  const m = /^(?:[A-Za-z0-9_~-]|\\\.)+/.exec(source);
+  if (m === null) return null;
+  let lit = m[0];
+  // A quantifier binds the literal's last character: leave that one out.
+  if (/^[{*+?]/.test(source.slice(lit.length))) lit = lit.replace(/(?:\\\.|.)$/, "");
+  if (lit.length === 0) return null;
+  return `${lit}(?<=${EDGE_BEFORE}${lit})${source.slice(lit.length)}`;
+}
+
+/** `source` with every `{n,}` bounded by MAX_RUN. */
+function bounded(source: string): string {
+  return source.replace(/\{(\d+),\}/g, `{$1,${MAX_RUN}}`);
+}
+
 /** Options of a token rule. */
 export interface TokenOptions {
   id: string;
@@ -84,9 +112,13 @@ export function token(o: TokenOptions): SecretRule {
     id: o.id,
     description: o.description,
     keywords: o.keywords,
-    pattern: new RegExp(o.source, `g${o.group === undefined ? "" : "d"}${o.flags ?? ""}`),
+    pattern: new RegExp(bounded(o.source), `g${o.group === undefined ? "" : "d"}${o.flags ?? ""}`),
   };
-  if (o.edge !== false) rule.edge = true;
+  if (o.edge !== false) {
+    const withEdge = edgeAfterLiteral(o.source);
+    if (withEdge === null) rule.edge = true;
+    else rule.pattern = new RegExp(bounded(withEdge), rule.pattern.flags);
+  }
   if (o.group !== undefined) rule.group = o.group;
   if (o.entropy !== undefined) rule.entropy = o.entropy;
   if (o.check !== undefined) rule.check = o.check;
@@ -121,7 +153,7 @@ export function keyed(o: KeyedOptions): SecretRule {
     id: o.id,
     description: o.description,
     keywords: o.names,
-    pattern: new RegExp(source, "gdi"),
+    pattern: new RegExp(bounded(source), "gdi"),
     group: 1,
     entropy: o.entropy ?? 2.5,
     check: (v) => !wordsIdentifier(v),

@@ -20,6 +20,7 @@ export const CLOUD_RULES: readonly SecretRule[] = [
     keywords: ["secret"],
     source: String.raw`aws_?secret_?(?:access_?)?key[\w.-]{0,10}["'\\]{0,4}\s*(?:=|:|=>)\s*["'\\]{0,6}([A-Za-z0-9/+=]{40})(?![A-Za-z0-9/+=])`,
     flags: "i",
+    edge: false,
     group: 1,
   }),
   token({

@@ -67,7 +67,7 @@ export const GENERIC_RULES: readonly SecretRule[] = [
     description:
       "PEM/OpenSSH/PGP private keys, also with JSON-escaped newlines or cut off before their END line",
     keywords: ["-----begin"],
-    source: String.raw`-----BEGIN[A-Z0-9 _-]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END[A-Z0-9 _-]{0,40}PRIVATE KEY(?: BLOCK)?-----|(?:\\[nr]|[\sA-Za-z0-9+/=:,-])*)`,
+    source: String.raw`-----BEGIN[A-Z0-9 _-]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]{0,20000}?-----END[A-Z0-9 _-]{0,40}PRIVATE KEY(?: BLOCK)?-----|(?:\\[nr]|[\sA-Za-z0-9+/=:,-])*)`,
     edge: false,
     gitleaks: ["private-key"],
   }),
