@@ -83,9 +83,12 @@ async function main(): Promise<void> {
   const corpus = secretCorpus();
   const rulesFor = new Map<string, Set<string>>();
   const unitMiss = new Map<string, number>();
+  const sampleRules = new Map<CorpusSample, Set<string>>();
   for (const s of corpus) {
     const by = rulesFor.get(s.format) ?? new Set<string>();
-    for (const r of await caughtBy(s)) by.add(r);
+    const rules = await caughtBy(s);
+    sampleRules.set(s, rules);
+    for (const r of rules) by.add(r);
     rulesFor.set(s.format, by);
     const { texts } = await redactTexts([s.text]);
     if (!secretGone(s, texts[0] ?? "")) unitMiss.set(s.format, (unitMiss.get(s.format) ?? 0) + 1);
@@ -265,12 +268,22 @@ async function main(): Promise<void> {
   }
   say();
 
-  // Catalogue.
+  // Catalogue: per rule, the samples it finds and what became of them through the CLI.
   say("## The catalogue");
   say();
-  say("| rule | finds | gitleaks rules answered for |");
-  say("|---|---|---|");
-  for (const r of CATALOGUE) say(`| ${r.id} | ${r.description} | ${(r.gitleaks ?? []).join(", ")} |`);
+  say(
+    "Per rule: the corpus samples it finds (alone or with another rule), and of those, how many were caught at index time, by the push gate and by scrub.",
+  );
+  say();
+  say("| rule | finds | samples | index | push | scrub | gitleaks rules answered for |");
+  say("|---|---|---:|---:|---:|---:|---|");
+  for (const r of CATALOGUE) {
+    const v = run.verdicts.filter((x) => sampleRules.get(x.sample)?.has(r.id));
+    const n = (k: "index" | "push" | "scrub") => v.filter((x) => x[k]).length;
+    say(
+      `| ${r.id} | ${r.description.replaceAll("|", "\\|")} | ${v.length} | ${n("index")} | ${n("push")} | ${n("scrub")} | ${(r.gitleaks ?? []).join(", ")} |`,
+    );
+  }
   say();
   process.stdout.write(`${out.join("\n")}`);
 }

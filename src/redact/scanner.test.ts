@@ -121,6 +121,13 @@ describe("the catalogue", () => {
     expect(missed).toEqual([]);
   });
 
+  it("has every rule find samples of its own in the corpus (no rule goes untested)", () => {
+    const fired = new Set<string>();
+    for (const f of SECRET_FORMATS)
+      for (const s of formatSamples(f, [0])) for (const x of scanPatterns(s.text)) fired.add(x.rule);
+    expect(CATALOGUE.map((r) => r.id).filter((id) => !fired.has(id))).toEqual([]);
+  });
+
   it("finds a token after a JSON-escaped newline but not inside a longer word", () => {
     const token = `ghp_${t("{a:36}", 21)}`;
     expect(scanPatterns(`"out":"line\\n${token}\\n"`).map((f) => f.rule)).toEqual(["github"]);
