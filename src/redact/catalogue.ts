@@ -26,16 +26,16 @@ export interface SecretRule {
   /** gitleaks default-configuration rule ids this entry answers for (the coverage checklist). */
   gitleaks?: readonly string[];
   /**
-   * The match must start at a token's left edge (see `atEdge`). Checked in code rather than by a lookbehind:
-   * a leading lookbehind keeps the regex engine from skipping ahead to the pattern's first literal.
+   * The match must start at a token's left edge (see `atEdge`), checked in code after each match. Only for
+   * patterns without a leading literal: the others assert the edge in the regex, right after the literal.
    */
   edge?: boolean;
 }
 
 /**
  * Is `at` a token's left edge in `text`: the start, after a character that cannot be part of a token (not a
- * letter, digit, `_` or `-`), or after
- * a JSON/shell escape (`\n` before a token in escaped tool output is a newline, not the letter n).
+ * letter, digit, `_` or `-`), or after a JSON/shell escape (`\n` before a token in escaped tool output is a
+ * newline, not the letter n).
  */
 export function atEdge(text: string, at: number): boolean {
   if (at === 0) return true;
@@ -45,6 +45,7 @@ export function atEdge(text: string, at: number): boolean {
   if (!word) return true;
   return (c === 110 || c === 114 || c === 116) && at >= 2 && text.charCodeAt(at - 2) === 92;
 }
+
 /** Right edge of an alphanumeric token. */
 export const END = "(?![A-Za-z0-9])";
 /** Right edge of a token that may hold `_` and `-`. */

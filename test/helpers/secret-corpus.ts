@@ -153,6 +153,24 @@ function specialContexts(name: string, v: string): [string, string, string][] | 
         ["shell", v, `curl -u admin:${v} https://ci.example.com/api/json`],
         ["shell-long", v, `curl --silent --user "deploy:${v}" https://registry.example.com/v2/`],
       ];
+    case "password-flag":
+      return [
+        ["shell", v, `mysqldump --user=root --password=${v} shop > dump.sql`],
+        ["shell-space", v, `docker login --username ci --password ${v} registry.example.com`],
+        ["shell-quoted", v, `pg_restore --password='${v}' -d app dump.sql`],
+      ];
+    case "token-flag":
+      return [
+        ["shell", v, `vault login --token=${v}`],
+        ["shell-space", v, `./deploy.sh --api-key ${v} --region eu-west-1`],
+        ["shell-quoted", v, `terraform apply -var region=eu --auth-token "${v}"`],
+      ];
+    case "basic-auth":
+      return [
+        ["shell", v, `curl -H "Authorization: Basic ${v}" https://ci.example.com/api/json`],
+        ["header", v, `Authorization: Basic ${v}`],
+        ["json", v, `{"headers":{"Authorization":"Basic ${v}"}}`],
+      ];
     case "freemius":
       return [["php", v, `$config = array('secret_key' => '${v}', 'public_key' => 'pk_123');`]];
     case "nuget":

@@ -349,6 +349,9 @@ const KEYED: [string, string, string, boolean?][] = [
   ["generic-access-token", "ACCESS_TOKEN", "{b:44}"],
   ["generic-private-key-value", "PRIVATE_KEY", "{h:64}"],
   ["generic-auth-token", "authToken", "{a:32}"],
+  ["generic-password-flag", "password-flag", "{a:14}"],
+  ["generic-token-flag", "token-flag", "{a:32}"],
+  ["generic-basic-auth-header", "basic-auth", "{b:32}=="],
 ];
 
 /** Every format. */
