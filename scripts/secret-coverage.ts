@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { fixtureSessions } from "../bench/redact-bench.js";
 import { ALL_TIERS, chunkTurns, splitText } from "../src/chunk/index.js";
 import {
-  CATALOGUE,
+  catalogue,
   entropy,
   findingsPerText,
   GENERIC_ENTROPY,
@@ -80,6 +80,7 @@ function sourceSet(name: string, files: string[]): CleanSet {
 }
 
 async function main(): Promise<void> {
+  const CATALOGUE = catalogue();
   const corpus = secretCorpus();
   const rulesFor = new Map<string, Set<string>>();
   const unitMiss = new Map<string, number>();

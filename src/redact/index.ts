@@ -4,7 +4,7 @@
  * transcripts, chunks, Lance or the Hub.
  */
 export { entropy, type SecretRule } from "./catalogue.js";
-export { CATALOGUE } from "./rules.js";
+export { catalogue } from "./rules.js";
 export { GENERIC_ENTROPY, looksSecret } from "./rules-generic.js";
 export {
   applyRedactions,

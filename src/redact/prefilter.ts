@@ -43,24 +43,22 @@ export class KeywordIndex {
     const next = new Int32Array(n * 128);
     const fail = new Int32Array(n);
     const queue: number[] = [];
-    for (let c = 0; c < 128; c++) {
-      const t = goto[0]?.get(c);
-      if (t !== undefined) {
-        next[c] = t;
-        queue.push(t);
-      }
+    for (const [c, t] of goto[0] ?? []) {
+      next[c] = t;
+      queue.push(t);
     }
+    // Breadth first, so a state's failure state (shallower) has its full row already: start from a copy of
+    // that row, then put the state's own children over it.
     for (let q = 0; q < queue.length; q++) {
-      const s = queue[q] ?? 0;
-      const f = fail[s] ?? 0;
-      out[s] = [...(out[s] ?? []), ...(out[f] ?? [])];
-      for (let c = 0; c < 128; c++) {
-        const t = goto[s]?.get(c);
-        if (t !== undefined) {
-          fail[t] = next[f * 128 + c] ?? 0;
-          next[s * 128 + c] = t;
-          queue.push(t);
-        } else next[s * 128 + c] = next[f * 128 + c] ?? 0;
+      const s = queue[q] as number;
+      const f = fail[s] as number;
+      const inherited = out[f] ?? [];
+      if (inherited.length > 0) out[s] = [...(out[s] ?? []), ...inherited];
+      next.copyWithin(s * 128, f * 128, f * 128 + 128);
+      for (const [c, t] of goto[s] ?? []) {
+        fail[t] = next[f * 128 + c] as number;
+        next[s * 128 + c] = t;
+        queue.push(t);
       }
     }
     this.next = next;

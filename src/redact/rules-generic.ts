@@ -61,87 +61,90 @@ const VALUE = String.raw`[^\s'"\x60\\;,<>(){}\[\]]`;
 const TOKEN_CHAR = "[A-Za-z0-9_.~+/=:-]";
 
 /** Generic rules. */
-export const GENERIC_RULES: readonly SecretRule[] = [
-  token({
-    id: "private-key",
-    description:
-      "PEM/OpenSSH/PGP private keys, also with JSON-escaped newlines or cut off before their END line",
-    keywords: ["-----begin"],
-    source: String.raw`-----BEGIN[A-Z0-9 _-]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]{0,20000}?-----END[A-Z0-9 _-]{0,40}PRIVATE KEY(?: BLOCK)?-----|(?:\\[nr]|[\sA-Za-z0-9+/=:,-])*)`,
-    edge: false,
-    gitleaks: ["private-key"],
-  }),
-  token({
-    id: "jwt",
-    description: "JSON Web Token (eyJ….eyJ….signature), also an unsigned one",
-    keywords: ["eyj"],
-    source: String.raw`eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_/\\-]{8,}\.(?:[A-Za-z0-9_/\\-]{10,}={0,2})?`,
-    gitleaks: ["jwt"],
-  }),
-  token({
-    id: "jwt-base64",
-    description: "a JWT, base64-encoded again (ZXlK…)",
-    keywords: ["zxlk"],
-    source: "ZXlK[A-Za-z0-9+/]{40,}={0,2}",
-    check: (s) => {
-      try {
-        return /^eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]/.test(atob(s.slice(0, s.length - (s.length % 4))));
-      } catch {
-        return false;
-      }
-    },
-    gitleaks: ["jwt-base64"],
-  }),
-  token({
-    id: "url-credentials",
-    description: "a password in a URL's user info (scheme://user:password@host), also without a TLD or user",
-    keywords: ["://"],
-    source: String.raw`[a-zA-Z][a-zA-Z0-9+.-]{1,20}:\/\/[^\s:/?#@"'<>\x60]{0,128}:([^\s/?#@"'<>\x60]{3,256})@[^\s/?#"'<>\x60]+`,
-    group: 1,
-    check: (s) => !PLACEHOLDER.test(s) && !PLACEHOLDER_WORD.test(s),
-  }),
-  token({
-    id: "auth-header",
-    description: "Authorization: Bearer/Basic/Token credentials and X-API-Key style headers",
-    keywords: ["bearer", "basic", "authorization", "api-key", "x-auth-token", "apikey"],
-    source: String.raw`(?:(?:Authorization|Proxy-Authorization)["'\\]{0,4}\s*[:=]\s*["'\\]{0,6}(?:Bearer|Basic|Token|Bot|token)\s+|(?:X-[A-Za-z-]{0,20}(?:Api-?Key|Auth-Token|Token)|Api-?Key)["'\\]{0,4}\s*:\s*["'\\]{0,6}|\bBearer\s+)([A-Za-z0-9_~+/.=-]{12,})`,
-    edge: false,
-    flags: "i",
-    group: 1,
-    check: (s) =>
-      !PLACEHOLDER.test(s) && !looksLikeCode(s) && (/[0-9]/.test(s) || s.length >= 24) && entropy(s) >= 3,
-    gitleaks: ["curl-auth-header"],
-  }),
-  token({
-    id: "curl-user",
-    description: "curl -u/--user user:password",
-    keywords: ["curl"],
-    source: String.raw`\bcurl\b[^\n]*?\s(?:-u|--user)(?:=|\s+)(?:\\?["'])?[^\s:"'\\]{1,64}:([^\s"'\\]{3,128})`,
-    edge: false,
-    group: 1,
-    check: (s) => !/^\$\{?[A-Za-z_]+\}?$/.test(s),
-    gitleaks: ["curl-auth-user"],
-  }),
-  token({
-    id: "password-assignment",
-    description: "a value assigned to a password name (env, YAML, JSON, TOML, code, --password flags)",
-    keywords: ["pass", "pwd"],
-    source: String.raw`(?:${STRONG})[\w.-]{0,24}?[\s'"\\]{0,4}(?:=>|:=|=|:)[\s'"\x60\\]{0,6}(${VALUE}{6,200})${END_VALUE}|--(?:password|passwd|pass)(?:=|\s+)(?:\\?["'])?(${VALUE}{6,200})${END_VALUE}`,
-    edge: false,
-    flags: "i",
-    group: 1,
-    check: (s) => looksSecret(s, true),
-    gitleaks: ["hashicorp-tf-password"],
-  }),
-  token({
-    id: "generic-secret",
-    description: "a long high-entropy value assigned to a secret-looking name (token, secret, api_key, …)",
-    keywords: ["secret", "token", "key", "credential", "auth"],
-    source: String.raw`(?:${WEAK})[\w.-]{0,24}?[\s'"\\]{0,4}(?:=>|:=|=|:)[\s'"\x60\\]{0,6}(${TOKEN_CHAR}{16,300})${END_VALUE}|--(?:${WEAK})[\w-]{0,20}(?:=|\s+)(?:\\?["'])?(${TOKEN_CHAR}{16,300})${END_VALUE}`,
-    edge: false,
-    flags: "i",
-    group: 1,
-    check: (s) => looksSecret(s, false),
-    gitleaks: ["generic-api-key"],
-  }),
-];
+export function genericRules(): SecretRule[] {
+  return [
+    token({
+      id: "private-key",
+      description:
+        "PEM/OpenSSH/PGP private keys, also with JSON-escaped newlines or cut off before their END line",
+      keywords: ["-----begin"],
+      source: String.raw`-----BEGIN[A-Z0-9 _-]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]{0,20000}?-----END[A-Z0-9 _-]{0,40}PRIVATE KEY(?: BLOCK)?-----|(?:\\[nr]|[\sA-Za-z0-9+/=:,-])*)`,
+      edge: false,
+      gitleaks: ["private-key"],
+    }),
+    token({
+      id: "jwt",
+      description: "JSON Web Token (eyJ….eyJ….signature), also an unsigned one",
+      keywords: ["eyj"],
+      source: String.raw`eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_/\\-]{8,}\.(?:[A-Za-z0-9_/\\-]{10,}={0,2})?`,
+      gitleaks: ["jwt"],
+    }),
+    token({
+      id: "jwt-base64",
+      description: "a JWT, base64-encoded again (ZXlK…)",
+      keywords: ["zxlk"],
+      source: "ZXlK[A-Za-z0-9+/]{40,}={0,2}",
+      check: (s) => {
+        try {
+          return /^eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]/.test(atob(s.slice(0, s.length - (s.length % 4))));
+        } catch {
+          return false;
+        }
+      },
+      gitleaks: ["jwt-base64"],
+    }),
+    token({
+      id: "url-credentials",
+      description:
+        "a password in a URL's user info (scheme://user:password@host), also without a TLD or user",
+      keywords: ["://"],
+      source: String.raw`[a-zA-Z][a-zA-Z0-9+.-]{1,20}:\/\/[^\s:/?#@"'<>\x60]{0,128}:([^\s/?#@"'<>\x60]{3,256})@[^\s/?#"'<>\x60]+`,
+      group: 1,
+      check: (s) => !PLACEHOLDER.test(s) && !PLACEHOLDER_WORD.test(s),
+    }),
+    token({
+      id: "auth-header",
+      description: "Authorization: Bearer/Basic/Token credentials and X-API-Key style headers",
+      keywords: ["bearer", "basic", "authorization", "api-key", "x-auth-token", "apikey"],
+      source: String.raw`(?:(?:Authorization|Proxy-Authorization)["'\\]{0,4}\s*[:=]\s*["'\\]{0,6}(?:Bearer|Basic|Token|Bot|token)\s+|(?:X-[A-Za-z-]{0,20}(?:Api-?Key|Auth-Token|Token)|Api-?Key)["'\\]{0,4}\s*:\s*["'\\]{0,6}|\bBearer\s+)([A-Za-z0-9_~+/.=-]{12,})`,
+      edge: false,
+      flags: "i",
+      group: 1,
+      check: (s) =>
+        !PLACEHOLDER.test(s) && !looksLikeCode(s) && (/[0-9]/.test(s) || s.length >= 24) && entropy(s) >= 3,
+      gitleaks: ["curl-auth-header"],
+    }),
+    token({
+      id: "curl-user",
+      description: "curl -u/--user user:password",
+      keywords: ["curl"],
+      source: String.raw`\bcurl\b[^\n]*?\s(?:-u|--user)(?:=|\s+)(?:\\?["'])?[^\s:"'\\]{1,64}:([^\s"'\\]{3,128})`,
+      edge: false,
+      group: 1,
+      check: (s) => !/^\$\{?[A-Za-z_]+\}?$/.test(s),
+      gitleaks: ["curl-auth-user"],
+    }),
+    token({
+      id: "password-assignment",
+      description: "a value assigned to a password name (env, YAML, JSON, TOML, code, --password flags)",
+      keywords: ["pass", "pwd"],
+      source: String.raw`(?:${STRONG})[\w.-]{0,24}?[\s'"\\]{0,4}(?:=>|:=|=|:)[\s'"\x60\\]{0,6}(${VALUE}{6,200})${END_VALUE}|--(?:password|passwd|pass)(?:=|\s+)(?:\\?["'])?(${VALUE}{6,200})${END_VALUE}`,
+      edge: false,
+      flags: "i",
+      group: 1,
+      check: (s) => looksSecret(s, true),
+      gitleaks: ["hashicorp-tf-password"],
+    }),
+    token({
+      id: "generic-secret",
+      description: "a long high-entropy value assigned to a secret-looking name (token, secret, api_key, …)",
+      keywords: ["secret", "token", "key", "credential", "auth"],
+      source: String.raw`(?:${WEAK})[\w.-]{0,24}?[\s'"\\]{0,4}(?:=>|:=|=|:)[\s'"\x60\\]{0,6}(${TOKEN_CHAR}{16,300})${END_VALUE}|--(?:${WEAK})[\w-]{0,20}(?:=|\s+)(?:\\?["'])?(${TOKEN_CHAR}{16,300})${END_VALUE}`,
+      edge: false,
+      flags: "i",
+      group: 1,
+      check: (s) => looksSecret(s, false),
+      gitleaks: ["generic-api-key"],
+    }),
+  ];
+}

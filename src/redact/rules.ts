@@ -5,17 +5,19 @@
  * catches and how gitleaks' default rules map onto these.
  */
 import type { SecretRule } from "./catalogue.js";
-import { APP_RULES } from "./rules-apps.js";
-import { CLOUD_RULES } from "./rules-cloud.js";
-import { CODE_RULES } from "./rules-code.js";
-import { GENERIC_RULES } from "./rules-generic.js";
-import { KEYED_RULES } from "./rules-keyed.js";
+import { appRules } from "./rules-apps.js";
+import { cloudRules } from "./rules-cloud.js";
+import { codeRules } from "./rules-code.js";
+import { genericRules } from "./rules-generic.js";
+import { keyedRules } from "./rules-keyed.js";
 
-/** Every rule of funes's catalogue; ids are unique. */
-export const CATALOGUE: readonly SecretRule[] = [
-  ...APP_RULES,
-  ...CODE_RULES,
-  ...CLOUD_RULES,
-  ...KEYED_RULES,
-  ...GENERIC_RULES,
-];
+let built: readonly SecretRule[] | null = null;
+
+/**
+ * Every rule of funes's catalogue; ids are unique. Built on the first call, so importing the redact layer (every
+ * CLI command does) costs nothing until something is scanned.
+ */
+export function catalogue(): readonly SecretRule[] {
+  built ??= [...appRules(), ...codeRules(), ...cloudRules(), ...keyedRules(), ...genericRules()];
+  return built;
+}

@@ -6,7 +6,7 @@
 import type { lintSource } from "@secretlint/core";
 import { atEdge, entropy } from "./catalogue.js";
 import { KeywordIndex } from "./prefilter.js";
-import { CATALOGUE } from "./rules.js";
+import { catalogue } from "./rules.js";
 
 /** One secret: its rule and its UTF-16 range in the scanned text. */
 export interface Finding {
@@ -51,10 +51,11 @@ let keywordIndex: KeywordIndex | null = null;
 
 /** Findings of funes's catalogue in `text`. */
 export function scanPatterns(text: string): Finding[] {
-  keywordIndex ??= new KeywordIndex(CATALOGUE.map((r) => r.keywords));
+  const rules = catalogue();
+  keywordIndex ??= new KeywordIndex(rules.map((r) => r.keywords));
   const out: Finding[] = [];
   for (const i of keywordIndex.rulesOf(text)) {
-    const rule = CATALOGUE[i];
+    const rule = rules[i];
     if (rule === undefined) continue;
     const re = rule.pattern;
     re.lastIndex = 0;
