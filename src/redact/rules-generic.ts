@@ -27,6 +27,20 @@ function looksLikeCode(v: string): boolean {
 }
 
 /**
+ * Shapes of names and references that a token/secret/key name is often set to: a secret's name
+ * (`app-secret-v2-2024`), a cloud resource (`arn:aws:…`, `urn:…`, `sha256:…`), a lower-case resource path
+ * (`projects/123/secrets/db/versions/latest`). Not applied under password names, where a word-made value
+ * may well be the password.
+ */
+function looksLikeName(v: string): boolean {
+  return (
+    /^(?:[a-z]+\d*|\d+)(?:[_.-](?:[a-z]+\d*|\d+))+$/i.test(v) ||
+    /^[a-z][a-z0-9+.-]{1,15}:[a-z/]/i.test(v) ||
+    /^[a-z0-9._-]+(?:\/[a-z0-9._-]+){2,}$/.test(v)
+  );
+}
+
+/**
  * Minimum entropy (bits per character) of a value under a password name, and under a token/secret/key name.
  * Chosen on the measurements in docs/secret-coverage.md: a little under the lowest entropy of the measured
  * secrets (generated keys and passwords, word-like passwords, 16-hex keys), which they all pass; on the clean texts
@@ -41,6 +55,7 @@ export const GENERIC_ENTROPY = { strong: 2.5, weak: 3 } as const;
  */
 export function looksSecret(v: string, strong: boolean, minEntropy?: number): boolean {
   if (PLACEHOLDER.test(v) || looksLikeCode(v)) return false;
+  if (!strong && looksLikeName(v)) return false;
   const classes = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9]/].filter((re) => re.test(v)).length;
   if (strong) return v.length >= 6 && classes >= 2 && entropy(v) >= (minEntropy ?? GENERIC_ENTROPY.strong);
   return (

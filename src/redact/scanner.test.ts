@@ -49,6 +49,9 @@ const CLEAN = [
   "postgres://user:password@localhost:5432/db and https://user:${PASS}@example.com/",
   "password_hash = $2b$12$abcdefghijklmnopqrstuv; PASSWORD=/run/secrets/db_password",
   "[REDACTED:github] was here; the AWS docs key AKIAIOSFODNN7EXAMPLE",
+  "secret_arn: arn:aws:secretsmanager:us-east-1:123456789012:secret:prod/db-AbCdEf",
+  "token_secret_ref: projects/123456/secrets/db-token/versions/latest",
+  "secretName: app-secret-v2-2024-01-15-prod; auth_provider: google-oauth2-2024",
 ];
 
 describe("scanSecrets", () => {
