@@ -7,7 +7,8 @@
  *
  * Index (text first): throughput in chunks/s over a cold `funes index` of ≥ 100k chunks (goal ≥ 3,000/s on
  * 2 cores), its peak RSS (goal ≤ 1.5 GB), disk bytes per chunk, Lance fragments, and keyword query latency;
- * one generated 50 MB transcript's peak RSS (goal < 500 MiB).
+ * one generated 50 MB transcript's peak RSS (goal < 500 MiB). Secret scan alone (the text pass's
+ * redaction, in process): chunks/s (goal ≥ 10,000) and findings on clean text.
  */
 import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -24,6 +25,7 @@ import { benchLatency } from "./latency-bench.js";
 import { BENCH_HUB, benchModels, ensureBenchModels, type Row } from "./models-bench.js";
 import { benchQuality } from "./quality-bench.js";
 import { benchRecall } from "./recall-bench.js";
+import { benchRedact } from "./redact-bench.js";
 import { benchRemote } from "./remote-bench.js";
 import { benchScale } from "./scale-bench.js";
 
@@ -209,6 +211,7 @@ async function main(): Promise<void> {
         "≤ 1.5 GB",
       ],
     ];
+    rows.push(...(await benchRedact()));
     rows.push(...(await benchRecall(funesHome, home, BENCH_HUB, join(dir, "none"))));
     rows.push(...(await benchRemote({ home, funesHome, tinyHub, benchHub: BENCH_HUB, dir })));
     rows.push(...(await benchLargeTranscript()));

@@ -33,6 +33,13 @@ describe("dataset card", () => {
     expect(card).not.toMatch(/license|configs|dataset_info/);
   });
 
+  it("says what was scanned for secrets and its limits, without promising that secrets are gone", () => {
+    const card = renderCard(stats);
+    expect(card).toContain("funes scanned this text for credentials");
+    expect(card).toContain("not every secret");
+    expect(card).not.toMatch(/secrets are redacted/i);
+  });
+
   it("rewrites only the stats block, and never a hand-written card", () => {
     expect(mergeCard(null, stats).action).toBe("created");
     const owned = `# Our team memory\n\nNotes by hand.\n\n${renderCard(stats).slice(renderCard(stats).indexOf("<!-- funes:stats -->"))}`;

@@ -66,8 +66,13 @@ size_categories:
 
 This dataset is a memory of coding-agent sessions (Claude Code, Codex, pi, Hermes), published with funes:
 the sessions' own words in chunks, each with its place in its session and a \`BAAI/bge-small-en-v1.5\`
-vector, in one [Lance](https://lancedb.github.io/lance/) table \`chunks\`. Secrets are redacted before
-anything is published.
+vector, in one [Lance](https://lancedb.github.io/lance/) table \`chunks\`.
+
+Before publishing, funes scanned this text for credentials: when it was indexed (values found were replaced
+by \`[REDACTED:<rule>]\`) and again before upload (blocks with a finding were held back). The scan is
+pattern-based: a catalogue of credential formats, and high-entropy values assigned to secret-looking names.
+It finds credentials that have a recognisable shape or label, not every secret; a password written in plain
+prose, for example, is not recognised.
 
 Recall from it with funes:
 

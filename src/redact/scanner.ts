@@ -1,9 +1,12 @@
 /**
- * Is this text secret? secretlint's recommended preset plus our patterns. Pure: text in, findings out
- * (the preset's rules are async, hence the promise). Used at index time to redact and by the push gate.
+ * Is this text secret? funes's catalogue (keyword prefilter, then only the rules that could match) plus
+ * secretlint's recommended preset. Pure: text in, findings out (the preset's rules are async, hence the
+ * promise). Used at index time to redact, by the push gate and by scrub.
  */
 import type { lintSource } from "@secretlint/core";
-import { PATTERN_RULES } from "./rules.js";
+import { atEdge, entropy } from "./catalogue.js";
+import { KeywordIndex } from "./prefilter.js";
+import { catalogue } from "./rules.js";
 
 /** One secret: its rule and its UTF-16 range in the scanned text. */
 export interface Finding {
@@ -44,16 +47,41 @@ function shortRule(ruleId: string): string {
   return ruleId.replace(/^@secretlint\/secretlint-rule-/, "");
 }
 
-/** Findings of our own patterns. */
+let keywordIndex: KeywordIndex | null = null;
+
+/** Findings of funes's catalogue in `text`. */
 export function scanPatterns(text: string): Finding[] {
+  const rules = catalogue();
+  keywordIndex ??= new KeywordIndex(rules.map((r) => r.keywords));
   const out: Finding[] = [];
-  for (const { id, pattern, group } of PATTERN_RULES) {
-    pattern.lastIndex = 0;
-    for (const m of text.matchAll(pattern)) {
-      const g = group === undefined ? m[0] : m[group];
-      if (g === undefined || m.index === undefined) continue;
-      const start = m.index + (group === undefined ? 0 : m[0].indexOf(g));
-      out.push({ rule: id, start, end: start + g.length });
+  for (const i of keywordIndex.rulesOf(text)) {
+    const rule = rules[i];
+    if (rule === undefined) continue;
+    const re = rule.pattern;
+    re.lastIndex = 0;
+    for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+      if (m[0].length === 0) re.lastIndex++;
+      if (rule.edge === true && !atEdge(text, m.index)) {
+        re.lastIndex = m.index + 1;
+        continue;
+      }
+      let secret = m[0];
+      let start = m.index;
+      if (rule.group !== undefined) {
+        // Alternations put the secret in different captures: the first one that took part is it.
+        for (let k = rule.group; k < m.length; k++) {
+          const at = m.indices?.[k];
+          if (at === undefined) continue;
+          secret = text.slice(at[0], at[1]);
+          start = at[0];
+          break;
+        }
+      }
+      // A value already redacted (scrub rescans what it redacted) is not a secret again.
+      if (secret.length === 0 || secret.includes("[REDACTED:")) continue;
+      if (rule.entropy !== undefined && entropy(secret) < rule.entropy) continue;
+      if (rule.check !== undefined && !rule.check(secret)) continue;
+      out.push({ rule: rule.id, start, end: start + secret.length });
     }
   }
   return out;
@@ -62,6 +90,17 @@ export function scanPatterns(text: string): Finding[] {
 /** Every finding in `text`, from secretlint's recommended preset and our patterns, sorted by start. */
 export async function scanSecrets(text: string): Promise<Finding[]> {
   const found = scanPatterns(text);
+  return sortFindings([...found, ...(await scanSecretlint(text))]);
+}
+
+/** Findings sorted by start, the widest first at one start; ties keep their order (catalogue order). */
+function sortFindings(found: Finding[]): Finding[] {
+  return found.sort((a, b) => a.start - b.start || b.end - a.end);
+}
+
+/** Findings of secretlint's recommended preset. */
+async function scanSecretlint(text: string): Promise<Finding[]> {
+  const found: Finding[] = [];
   const { lint, config } = await secretlint();
   const result = await lint({
     source: { content: text, filePath: "transcript.txt", ext: ".txt", contentType: "text" },
@@ -69,7 +108,7 @@ export async function scanSecrets(text: string): Promise<Finding[]> {
   });
   for (const m of result.messages)
     found.push({ rule: shortRule(m.ruleId), start: m.range[0], end: m.range[1] });
-  return found.sort((a, b) => a.start - b.start || b.end - a.end);
+  return found;
 }
 
 /** What redaction did to a text. */
@@ -119,22 +158,25 @@ export async function redactTexts(
 }
 
 /**
- * Scans several texts in one scanner call (texts joined by newlines) and returns each text's findings, in
- * its own offsets. A finding that spans a join is given to every text it touches: fail-closed.
+ * Scans several texts and returns each text's findings, in its own offsets. The catalogue scans each text on
+ * its own; secretlint scans them in one call (texts joined by newlines), and a finding of it that spans a
+ * join is given to every text it touches: fail-closed.
  */
 export async function findingsPerText(texts: string[]): Promise<Finding[][]> {
-  const findings = await scanSecrets(texts.join("\n"));
+  const findings = await scanSecretlint(texts.join("\n"));
   let offset = 0;
   return texts.map((t) => {
     const end = offset + t.length;
     const start = offset;
     offset = end + 1;
-    return findings
-      .filter((f) => f.start < end && f.end > start)
-      .map((f) => ({
-        rule: f.rule,
-        start: Math.max(f.start, start) - start,
-        end: Math.min(f.end, end) - start,
-      }));
+    const own = scanPatterns(t);
+    for (const f of findings)
+      if (f.start < end && f.end > start)
+        own.push({
+          rule: f.rule,
+          start: Math.max(f.start, start) - start,
+          end: Math.min(f.end, end) - start,
+        });
+    return sortFindings(own);
   });
 }

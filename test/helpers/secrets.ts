@@ -58,4 +58,19 @@ export const PLANTED: [string, string, (s: string) => string][] = [
   ["gitlab token", `glpat-${r(20, b64url)}`, (s) => `GITLAB_TOKEN=${s}`],
   ["sendgrid key", `SG.${r(22, b64url)}.${r(43, b64url)}`, (s) => `SENDGRID_API_KEY=${s}`],
   ["shopify token", `shpat_${r(32, HEX)}`, (s) => `token=${s}`],
+  // The six kinds issue 12 found published: each reached the Hub before the catalogue.
+  ["sendgrid key with - in its first part", `SG.-${r(21, b64url)}.${r(43, b64url)}`, (s) => `sg = "${s}"`],
+  ["twilio api key", `SK${r(32, "0123456789abcdefABCDEF")}`, (s) => `twilio: ${s}`],
+  [
+    "discord bot token (its first part is the bot's id, base64url)",
+    `${btoa(`1${r(17, "0123456789")}`).replace(/=+$/, "")}.${r(6, b64url)}.${r(38, b64url)}`,
+    (s) => `client.login("${s}")`,
+  ],
+  ["telegram bot token", `${r(10, "0123456789")}:AA${r(33, b64url)}`, (s) => `bot = Bot("${s}")`],
+  ["digitalocean token", `dop_v1_${r(64, "0123456789abcdef0123456789")}`, (s) => `doctl auth init -t ${s}`],
+  [
+    "azure storage account key",
+    `${r(86, `${LETTERS}0123456789+/`)}==`,
+    (s) => `DefaultEndpointsProtocol=https;AccountName=acme;AccountKey=${s};EndpointSuffix=core.windows.net`,
+  ],
 ];

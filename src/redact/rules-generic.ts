@@ -1,0 +1,165 @@
+/**
+ * Catalogue: shapes that belong to no one vendor — private keys, JWTs, credentials in URLs, auth headers,
+ * `curl -u`, and high-entropy values assigned to secret-looking names (env files, YAML, JSON, TOML, shell
+ * flags, connection strings). The generic rules decide with `looksSecret`, whose thresholds were chosen on
+ * measurements (docs/secret-coverage.md): real fixture transcripts and this repository's own source.
+ */
+import { END_VALUE, entropy, type SecretRule, token, wordsIdentifier } from "./catalogue.js";
+
+/** Placeholders and references that are not secrets themselves. */
+const PLACEHOLDER =
+  /x{4,}|\*{3,}|\.{3}|<|>|\$\{|\$\(|\{\{|%[sd(]|^\$|^%|example|sample|your|changeme|placeholder|dummy|redacted|xxxx|here$|^none$|^null$|^true$|^false$|^undefined$|^env\b|process\.env|os\.environ|getenv/i;
+
+/** Words documentation puts where a password goes. */
+const PLACEHOLDER_WORD = /^(?:pass(?:word|wd)?|pwd|secret|token|key|user(?:name)?|pw|apikey|api_key|admin)$/i;
+
+/** Shapes that are identifiers, paths or references rather than secret values. */
+function looksLikeCode(v: string): boolean {
+  return (
+    /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(v) || // an environment variable's name
+    /^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+$/.test(v) || // a dotted path (settings.SECRET_KEY, a?.b)
+    wordsIdentifier(v) ||
+    /^[a-z]+(?:[_-][a-z]+)+$/.test(v) || // snake/kebab words
+    /^(?:[.~]?\/|[a-z][a-z0-9+.-]*:\/\/)/i.test(v) || // a path or URL
+    /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v) || // a UUID
+    /^\d+(?:\.\d+)*$/.test(v) // a number or version
+  );
+}
+
+/**
+ * Shapes of names and references that a token/secret/key name is often set to: a secret's name
+ * (`app-secret-v2-2024`), a cloud resource (`arn:aws:…`, `urn:…`, `sha256:…`), a lower-case resource path
+ * (`projects/123/secrets/db/versions/latest`). Not applied under password names, where a word-made value
+ * may well be the password.
+ */
+function looksLikeName(v: string): boolean {
+  return (
+    /^(?:[a-z]+\d*|\d+)(?:[_.-](?:[a-z]+\d*|\d+))+$/i.test(v) ||
+    /^[a-z][a-z0-9+.-]{1,15}:[a-z/]/i.test(v) ||
+    /^[a-z0-9._-]+(?:\/[a-z0-9._-]+){2,}$/.test(v)
+  );
+}
+
+/**
+ * Minimum entropy (bits per character) of a value under a password name, and under a token/secret/key name.
+ * Chosen on the measurements in docs/secret-coverage.md: a little under the lowest entropy of the measured
+ * secrets (generated keys and passwords, word-like passwords, 16-hex keys), which they all pass; on the clean texts
+ * measured, the other conditions (a digit, two character classes, not code or a placeholder) already
+ * reject every captured value, so the margin goes to keeping low-entropy keys out of the findings.
+ */
+export const GENERIC_ENTROPY = { strong: 2.5, weak: 3 } as const;
+
+/**
+ * Is a value assigned to a secret-looking name a secret? `strong`: the name is a password/connection key,
+ * where short mixed values count; otherwise (token, secret, key…) only long high-entropy values do.
+ */
+export function looksSecret(v: string, strong: boolean, minEntropy?: number): boolean {
+  if (PLACEHOLDER.test(v) || looksLikeCode(v)) return false;
+  if (!strong && looksLikeName(v)) return false;
+  const classes = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9]/].filter((re) => re.test(v)).length;
+  if (strong) return v.length >= 6 && classes >= 2 && entropy(v) >= (minEntropy ?? GENERIC_ENTROPY.strong);
+  return (
+    v.length >= 16 && classes >= 2 && /[0-9]/.test(v) && entropy(v) >= (minEntropy ?? GENERIC_ENTROPY.weak)
+  );
+}
+
+/** Names whose values are passwords (short values count). */
+const STRONG = "password|passwd|passphrase|pwd|db_pass|mysql_pwd|pgpassword";
+/** Names whose values are keys and tokens (only long random values count). */
+const WEAK =
+  "secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|signing[_-]?key|encryption[_-]?key|master[_-]?key|client[_-]?secret|credentials?|auth";
+
+/** A value's characters: anything but whitespace, quotes, escapes, separators and brackets. */
+const VALUE = String.raw`[^\s'"\x60\\;,<>(){}\[\]]`;
+
+/** A token's characters (keys and tokens are drawn from base64/base64url/hex alphabets). */
+const TOKEN_CHAR = "[A-Za-z0-9_.~+/=:-]";
+
+/** Generic rules. */
+export function genericRules(): SecretRule[] {
+  return [
+    token({
+      id: "private-key",
+      description:
+        "PEM/OpenSSH/PGP private keys, also with JSON-escaped newlines or cut off before their END line",
+      keywords: ["-----begin"],
+      source: String.raw`-----BEGIN[A-Z0-9 _-]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]{0,20000}?-----END[A-Z0-9 _-]{0,40}PRIVATE KEY(?: BLOCK)?-----|(?:\\[nr]|[\sA-Za-z0-9+/=:,-])*)`,
+      edge: false,
+      gitleaks: ["private-key"],
+    }),
+    token({
+      id: "jwt",
+      description: "JSON Web Token (eyJ….eyJ….signature), also an unsigned one",
+      keywords: ["eyj"],
+      source: String.raw`eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_/\\-]{8,}\.(?:[A-Za-z0-9_/\\-]{10,}={0,2})?`,
+      gitleaks: ["jwt"],
+    }),
+    token({
+      id: "jwt-base64",
+      description: "a JWT, base64-encoded again (ZXlK…)",
+      keywords: ["zxlk"],
+      source: "ZXlK[A-Za-z0-9+/]{40,}={0,2}",
+      check: (s) => {
+        try {
+          return /^eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]/.test(atob(s.slice(0, s.length - (s.length % 4))));
+        } catch {
+          return false;
+        }
+      },
+      gitleaks: ["jwt-base64"],
+    }),
+    token({
+      id: "url-credentials",
+      description:
+        "a password in a URL's user info (scheme://user:password@host), also without a TLD or user",
+      keywords: ["://"],
+      source: String.raw`[a-zA-Z][a-zA-Z0-9+.-]{1,20}:\/\/[^\s:/?#@"'<>\x60]{0,128}:([^\s/?#@"'<>\x60]{3,256})@[^\s/?#"'<>\x60]+`,
+      group: 1,
+      check: (s) => !PLACEHOLDER.test(s) && !PLACEHOLDER_WORD.test(s),
+    }),
+    token({
+      id: "auth-header",
+      description: "Authorization: Bearer/Basic/Token credentials and X-API-Key style headers",
+      keywords: ["bearer", "basic", "authorization", "api-key", "x-auth-token", "apikey"],
+      source: String.raw`(?:(?:Authorization|Proxy-Authorization)["'\\]{0,4}\s*[:=]\s*["'\\]{0,6}(?:Bearer|Basic|Token|Bot|token)\s+|(?:X-[A-Za-z-]{0,20}(?:Api-?Key|Auth-Token|Token)|Api-?Key)["'\\]{0,4}\s*:\s*["'\\]{0,6}|\bBearer\s+)([A-Za-z0-9_~+/.=-]{12,})`,
+      edge: false,
+      flags: "i",
+      group: 1,
+      check: (s) =>
+        !PLACEHOLDER.test(s) && !looksLikeCode(s) && (/[0-9]/.test(s) || s.length >= 24) && entropy(s) >= 3,
+      gitleaks: ["curl-auth-header"],
+    }),
+    token({
+      id: "curl-user",
+      description: "curl -u/--user user:password",
+      keywords: ["curl"],
+      source: String.raw`\bcurl\b[^\n]*?\s(?:-u|--user)(?:=|\s+)(?:\\?["'])?[^\s:"'\\]{1,64}:([^\s"'\\]{3,128})`,
+      edge: false,
+      group: 1,
+      check: (s) => !/^\$\{?[A-Za-z_]+\}?$/.test(s),
+      gitleaks: ["curl-auth-user"],
+    }),
+    token({
+      id: "password-assignment",
+      description: "a value assigned to a password name (env, YAML, JSON, TOML, code, --password flags)",
+      keywords: ["pass", "pwd"],
+      source: String.raw`(?:${STRONG})[\w.-]{0,24}?[\s'"\\]{0,4}(?:=>|:=|=|:)[\s'"\x60\\]{0,6}(${VALUE}{6,200})${END_VALUE}|--(?:password|passwd|pass)(?:=|\s+)(?:\\?["'])?(${VALUE}{6,200})${END_VALUE}`,
+      edge: false,
+      flags: "i",
+      group: 1,
+      check: (s) => looksSecret(s, true),
+      gitleaks: ["hashicorp-tf-password"],
+    }),
+    token({
+      id: "generic-secret",
+      description: "a long high-entropy value assigned to a secret-looking name (token, secret, api_key, …)",
+      keywords: ["secret", "token", "key", "credential", "auth"],
+      source: String.raw`(?:${WEAK})[\w.-]{0,24}?[\s'"\\]{0,4}(?:=>|:=|=|:)[\s'"\x60\\]{0,6}(${TOKEN_CHAR}{16,300})${END_VALUE}|--(?:${WEAK})[\w-]{0,20}(?:=|\s+)(?:\\?["'])?(${TOKEN_CHAR}{16,300})${END_VALUE}`,
+      edge: false,
+      flags: "i",
+      group: 1,
+      check: (s) => looksSecret(s, false),
+      gitleaks: ["generic-api-key"],
+    }),
+  ];
+}
