@@ -5,6 +5,16 @@
 export { ANN_MIN_ROWS, annDir, annSearch, buildAnnIndex } from "./ann.js";
 export { arrow } from "./arrow.js";
 export {
+  deleteIds,
+  dropOldVersions,
+  type ForgetCandidate,
+  forgetCandidates,
+  purgeRows,
+  rebuildTextIndex,
+  rewriteWithout,
+  withStagedTable,
+} from "./forget-rows.js";
+export {
   appendMissing,
   blockRows,
   countRowsIn,

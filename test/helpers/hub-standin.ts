@@ -2,7 +2,10 @@
  * A loopback stand-in for the Hub's read endpoints, enough for the real @huggingface/hub client:
  * `GET /api/{models|datasets}/{repo}/revision/{rev}` (info with sha), `GET /api/…/tree/{rev}/{path}` (recursive,
  * paged with `Link`), `POST /api/…/paths-info/{rev}`, and `GET /[datasets/]{repo}/resolve/{rev}/{path}` with
- * Range. Private repos answer 401 without a token. Every request is recorded; `offline` refuses them all.
+ * Range, commits with `parentCommit` (412 when the head moved) and `POST /api/datasets/{repo}/super-squash/main`
+ * (the history becomes one commit holding the head's files; LFS objects no remaining commit of any repo uses
+ * are dropped, as the Hub's garbage collection eventually does). Private repos answer 401 without a token.
+ * Every request is recorded; `offline` refuses them all.
  */
 import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -24,12 +27,14 @@ export interface HubStandin {
   uploadedBytes: number;
   /** Every file path committed, in order. */
   committedPaths: string[];
-  /** Every commit's full file set, by sha (repo name → commits in order). */
+  /** Every commit's full file set, by sha (repo name → commits in order); a squash leaves only its own. */
   history: Map<string, { sha: string; files: Map<string, Buffer> }[]>;
   url: string;
   requests: { method: string; path: string }[];
   /** Repos by name; tests may change them (new commits) while the server runs. */
   repos: Map<string, StandinRepo>;
+  /** Every LFS object the stand-in holds, by sha256. */
+  lfs: Map<string, Buffer>;
   /** When true every request gets a 503. */
   offline: boolean;
   /** This many next commits are refused with 412, as if someone had just published. */
@@ -70,9 +75,10 @@ export async function startHubStandin(
     uploadedBytes: 0,
     committedPaths: [],
     history: new Map(),
+    lfs: new Map(),
     close: async () => {},
   };
-  const lfs = new Map<string, Buffer>();
+  const lfs = state.lfs;
   const pageSize = opts.pageSize ?? 1000;
   const find = (type: string, rest: string): [string, StandinRepo, string] | null => {
     for (const [name, repo] of repos)
@@ -237,6 +243,17 @@ export async function startHubStandin(
           commitUrl: `${state.url}/datasets/${name}/commit/${repo.commit}`,
         }),
       );
+    }
+    if (api && kind === "super-squash" && req.method === "POST") {
+      if (req.headers.authorization === undefined) return send(res, 401, '{"error":"Unauthorized"}');
+      repo.commit = createHash("sha1").update(`${repo.commit}:squash:${Math.random()}`).digest("hex");
+      state.history.set(name, [{ sha: repo.commit, files: repo.files }]);
+      const used = new Set<string>();
+      for (const r of repos.values()) for (const b of r.files.values()) used.add(sha256(b));
+      for (const h of state.history.values())
+        for (const c of h) for (const b of c.files.values()) used.add(sha256(b));
+      for (const oid of [...lfs.keys()]) if (!used.has(oid)) lfs.delete(oid);
+      return send(res, 200, JSON.stringify({ commitId: repo.commit }));
     }
     if (api && kind === "revision")
       return send(
