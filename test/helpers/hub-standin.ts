@@ -183,8 +183,16 @@ export async function startHubStandin(
       main.convert !== undefined &&
       (decodeURIComponent(rawRev) === "refs/convert/parquet" ||
         decodeURIComponent(rawRev) === main.convert.commit);
+    // Reads pinned to an earlier commit see that commit's files, as on the Hub (until a squash drops it).
+    const past = state.history
+      .get(name)
+      ?.find((c) => c.sha === decodeURIComponent(rawRev) && c.sha !== main.commit);
     const repo: StandinRepo =
-      wantsConvert && main.convert !== undefined ? { ...main, ...main.convert } : main;
+      wantsConvert && main.convert !== undefined
+        ? { ...main, ...main.convert }
+        : past !== undefined
+          ? { ...main, commit: past.sha, files: past.files }
+          : main;
     if (repo.private === true && req.headers.authorization === undefined)
       return send(res, 401, '{"error":"Invalid username or password."}', { "X-Error-Code": "RepoNotFound" });
     const [kind = "", ...afterKind] = rawTail.split("/");
