@@ -2,6 +2,7 @@
  * `funes status`: what the local memory holds (chunks and sessions by agent, rows waiting for vectors,
  * last write) and how many sessions on this machine are not indexed yet.
  */
+import { basename } from "node:path";
 import { type HarnessCounts, LocalStore, TEXT_INDEX } from "../local/index.js";
 import {
   curationPath,
@@ -10,6 +11,8 @@ import {
   type LocalMemory,
   loadIndexState,
   readDecisions,
+  readForgotten,
+  remoteForgottenIds,
 } from "../memory/index.js";
 import { parseHubUri } from "../remote/index.js";
 import { knownSources } from "../traces/index.js";
@@ -43,6 +46,8 @@ export type StatusReport =
       localPush: LocalPushStatus | null;
       /** Hub project memories: whose, and how many local sessions wait for a review. */
       project: { name: string; pendingReview: number } | null;
+      /** Chunks `funes forget` took out (kept out of re-indexing here, of every push there); null when unknown. */
+      forgotten: number | null;
     };
 
 /** This machine's embedded rows missing from a Hub memory, and what the secret gate would hold back. */
@@ -68,6 +73,9 @@ export async function memoryStatus(
     const remote = memory.label.startsWith("hf://");
     // A project memory publishes curated sessions only: its status says what waits for a review instead.
     const project = remote ? await projectStatus(store, memory.label, ctx.funesHome) : null;
+    const forgotten = remote
+      ? await remoteForgotten(memory, ctx.models)
+      : localForgotten(memory, ctx.funesHome);
     return {
       kind: "ready",
       memory: memory.label,
@@ -80,8 +88,12 @@ export async function memoryStatus(
       lastIndexed: s.lastWrite,
       pendingSessions: memory.isDefault ? await countPendingSessions(ctx) : null,
       unindexed: remote ? await unindexedRows(store) : null,
-      localPush: remote && project === null ? await localPushStatus(store, ctx.funesHome) : null,
+      localPush:
+        remote && project === null
+          ? await localPushStatus(store, ctx.funesHome, forgotten ?? new Set())
+          : null,
       project,
+      forgotten: forgotten?.size ?? null,
     };
   } finally {
     store.close();
@@ -124,8 +136,38 @@ async function unindexedRows(store: LocalStore): Promise<number> {
   return (await store.table.indexStats(TEXT_INDEX))?.numUnindexedRows ?? 0;
 }
 
-/** Compares this machine's embedded rows with the remote's ids; null without a local memory. */
-async function localPushStatus(remote: LocalStore, funesHome: string): Promise<LocalPushStatus | null> {
+/** The ids a Hub memory (a cached view: its folder is named by its commit) has forgotten; null when unreadable. */
+async function remoteForgotten(
+  memory: LocalMemory,
+  models: ModelsConfig | undefined,
+): Promise<Set<string> | null> {
+  if (models === undefined) return null;
+  try {
+    const client = { hubUrl: models.hubUrl, token: models.token };
+    return await remoteForgottenIds(client, parseHubUri(memory.label), basename(memory.dir));
+  } catch {
+    return null;
+  }
+}
+
+function localForgotten(memory: LocalMemory, funesHome: string): Set<string> | null {
+  if (!memory.isDefault) return null;
+  try {
+    return new Set(readForgotten(funesHome).keys());
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Compares this machine's embedded rows with the remote's ids (rows the remote forgot are not pending: no
+ * push sends them); null without a local memory.
+ */
+async function localPushStatus(
+  remote: LocalStore,
+  funesHome: string,
+  forgotten: Set<string>,
+): Promise<LocalPushStatus | null> {
   const local = await LocalStore.open(funesPaths(funesHome).memory);
   if (local === null) return null;
   try {
@@ -142,7 +184,7 @@ async function localPushStatus(remote: LocalStore, funesHome: string): Promise<L
     for (const r of rows) {
       const sessionId = String(r.session_id);
       sessions.add(sessionId);
-      if (remoteIds.has(String(r.id))) continue;
+      if (remoteIds.has(String(r.id)) || forgotten.has(String(r.id))) continue;
       pendingChunks++;
       pendingSessions.add(sessionId);
       pending.push({

@@ -5,6 +5,8 @@
  * forgotten row (its other rows are written again, which empties the old fragment and drops it), rebuilds
  * the text index (it holds the forgotten rows' words), then removes every older version's files.
  */
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
 import type { Table } from "@lancedb/lancedb";
 import { lancedb } from "./arrow.js";
 import { COLUMNS, TABLE_NAME } from "./schema.js";
@@ -63,10 +65,18 @@ export async function deleteIds(table: Table, ids: string[]): Promise<void> {
  * that held one are written again (one merge: update those, delete the forgotten), which leaves the old
  * fragments empty, so the new version no longer references their files. Returns the rows written again.
  */
-export async function rewriteWithout(table: Table, ids: Set<string>): Promise<number> {
-  if (ids.size === 0) return 0;
+export async function rewriteWithout(
+  table: Table,
+  ids: Set<string>,
+  alsoFragments: Set<bigint> = new Set(),
+): Promise<number> {
   const live = await rowAddresses(table);
-  const touched = await fragmentsHolding(table, ids, live);
+  const touched = new Set(alsoFragments);
+  for (const id of ids) {
+    const f = live.get(id);
+    if (f !== undefined) touched.add(f);
+  }
+  if (touched.size === 0) return 0;
   const keep: string[] = [];
   for (const [id, fragment] of live) if (!ids.has(id) && touched.has(fragment)) keep.push(id);
   const forgotten = [...ids].filter((id) => live.has(id));
@@ -101,31 +111,16 @@ async function rowAddresses(table: Table): Promise<Map<string, bigint>> {
 }
 
 /**
- * Fragments whose data files hold any of `ids`: live rows by their address, and rows deleted earlier (a
- * forget without a purge) by their address in the newest older version that still shows them.
+ * Fragments whose data files hold rows deleted earlier (a forget without a purge, a scrub, a vector write):
+ * Lance names deletion files `_deletions/<fragment>-<version>-<random>.<ext>`.
  */
-async function fragmentsHolding(
-  table: Table,
-  ids: Set<string>,
-  live: Map<string, bigint>,
-): Promise<Set<bigint>> {
+export function fragmentsWithDeletions(dir: string): Set<bigint> {
+  const folder = join(dir, `${TABLE_NAME}.lance`, "_deletions");
+  if (!existsSync(folder)) return new Set();
   const out = new Set<bigint>();
-  const missing = new Set<string>();
-  for (const id of ids) {
-    const f = live.get(id);
-    if (f === undefined) missing.add(id);
-    else out.add(f);
-  }
-  if (missing.size === 0) return out;
-  const versions = (await table.listVersions()).map((v) => v.version).sort((a, b) => b - a);
-  try {
-    for (const v of versions.slice(1)) {
-      if (missing.size === 0) break;
-      await table.checkout(v);
-      for (const [id, f] of await rowAddresses(table)) if (missing.delete(id)) out.add(f);
-    }
-  } finally {
-    await table.checkoutLatest();
+  for (const name of readdirSync(folder)) {
+    const m = /^(\d+)-/.exec(name);
+    if (m !== null) out.add(BigInt(m[1] as string));
   }
   return out;
 }
@@ -160,13 +155,17 @@ export async function dropOldVersions(table: Table, now: Date): Promise<number> 
   return r.prune.bytesRemoved;
 }
 
-/** Forgets rows so their bytes leave the folder: rewrite, reindex, clean up (see the file header). */
+/**
+ * Forgets rows of the memory in `dir` so their bytes leave the folder: rewrite (the fragments holding them,
+ * and every fragment holding rows deleted before), reindex, clean up (see the file header).
+ */
 export async function purgeRows(
   table: Table,
+  dir: string,
   ids: Set<string>,
   now: Date,
 ): Promise<{ rewritten: number; bytesRemoved: number }> {
-  const rewritten = await rewriteWithout(table, ids);
+  const rewritten = await rewriteWithout(table, ids, fragmentsWithDeletions(dir));
   await rebuildTextIndex(table);
   const bytesRemoved = await dropOldVersions(table, now);
   return { rewritten, bytesRemoved };

@@ -10,7 +10,7 @@
  * and then the branch is squashed into that one commit (old commit ids stop resolving).
  */
 import { existsSync, readFileSync, rmSync } from "node:fs";
-import { basename, join } from "node:path";
+import { join } from "node:path";
 import type { Table as ArrowTable } from "apache-arrow";
 import { addedFiles, adoptAsView, materializeView, stageFrom } from "../cache/index.js";
 import { mergeCard } from "../card/index.js";
@@ -33,6 +33,7 @@ import {
   HubConflictError,
   type HubLocation,
   lancePath,
+  listTree,
   readRepoText,
   superSquash,
 } from "../remote/index.js";
@@ -132,7 +133,6 @@ export interface HubForgetOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
-const HINT = "latest_version_hint.json";
 const wait = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** Forgets the selected rows of a Hub memory in one commit (see the file header). */
@@ -177,9 +177,7 @@ export async function forgetRemoteRows(o: HubForgetOptions): Promise<HubForgetRe
     try {
       if (o.purgeHistory)
         plan.rewritten = (
-          await withStagedTable(stage.dir, (t) =>
-            purgeRows(t, new Set([...ids, ...forgotten]), new Date(o.now())),
-          )
+          await withStagedTable(stage.dir, (t) => purgeRows(t, stage.dir, ids, new Date(o.now())))
         ).rewritten;
       else await withStagedTable(stage.dir, (t) => deleteIds(t, [...ids]));
       const base = lancePath(o.loc);
@@ -188,10 +186,11 @@ export async function forgetRemoteRows(o: HubForgetOptions): Promise<HubForgetRe
         path: toRepo(rel),
         content: new Blob([readFileSync(join(stage.dir, rel))]),
       }));
+      // Against the repo's listing, not the cached copy: a pruned cache may lack files the repo still has.
       const deletions = o.purgeHistory
-        ? [...stage.base]
-            .filter((rel) => basename(rel) !== HINT && !existsSync(join(stage.dir, rel)))
-            .map(toRepo)
+        ? (await listTree(o.client, o.loc.repo, head.sha, base))
+            .map((f) => f.path)
+            .filter((p) => !existsSync(join(stage.dir, "chunks.lance", p.slice(base.length + 1))))
         : [];
       for (const id of ids) forgotten.add(id);
       files.push({ path: remoteForgottenPath(o.loc), content: new Blob([renderRemoteForgotten(forgotten)]) });

@@ -103,6 +103,7 @@ describe("funes forget, locally", () => {
     expect(memoryFiles().some((b) => holds(b, PHRASE))).toBe(false);
     const status = await runFunes(["status"], a);
     expect(status.stdout).toContain("chunks: 25\n");
+    expect(status.stdout).toContain("forgotten: 1 chunks (`funes forget`; `funes index` leaves them out)\n");
 
     const again = await runFunes(["index", "--yes", "--json"], a);
     expect(JSON.parse(again.stdout)).toMatchObject({ chunksAdded: 0 });
@@ -208,6 +209,10 @@ describe("funes forget --memory (the Hub)", () => {
     // Readers stop seeing them; the append-only commit only added files (deletion files, a manifest).
     const status = await runFunes(["status", "--memory", "acme/forget"], userEnv("hub-reader"));
     expect(status.stdout).toContain(`chunks: ${26 - gone + 1}\n`);
+    expect(status.stdout).toContain(`forgotten: ${gone} chunks (\`funes forget\`; every push leaves them out)\n`);
+    // The forgetter still holds those rows locally; they are not "pending" (no push sends them).
+    const mine = await runFunes(["status", "--memory", "acme/forget"], a);
+    expect(mine.stdout).toContain("local push: up to date (2 sessions)\n");
     expect(hub.committedPaths.some((x) => x.startsWith("chunks.lance/_deletions/"))).toBe(true);
   });
 
