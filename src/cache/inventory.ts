@@ -5,6 +5,7 @@
  */
 import { existsSync, lstatSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { unreferencedDataFiles } from "../local/index.js";
 
 /** One cached Hub memory. */
 export interface CachedMemory {
@@ -48,6 +49,8 @@ export function listCachedMemories(viewsRoot: string): CachedMemory[] {
 /** What pruning removed. */
 export interface PruneResult {
   views: number;
+  /** Files of kept views that no current row uses (rows a `funes forget` took out). */
+  unused: number;
   blobs: number;
   bytes: number;
 }
@@ -57,7 +60,7 @@ export interface PruneResult {
  * datasets that no remaining view and no snapshot link uses.
  */
 export function pruneCache(viewsRoot: string, hubCache: string): PruneResult {
-  const result: PruneResult = { views: 0, blobs: 0, bytes: 0 };
+  const result: PruneResult = { views: 0, unused: 0, blobs: 0, bytes: 0 };
   const keptInodes = new Set<number>();
   const repos = new Set<string>();
   for (const m of listCachedMemories(viewsRoot)) {
@@ -67,6 +70,10 @@ export function pruneCache(viewsRoot: string, hubCache: string): PruneResult {
     for (const sha of readdirSync(root)) {
       if (sha === `${newest}.ann`) continue; // the newest view's side index (federated recall)
       if (sha === newest) {
+        for (const f of unreferencedDataFiles(join(root, sha))) {
+          rmSync(f, { force: true });
+          result.unused++;
+        }
         for (const f of filesUnder(join(root, sha))) keptInodes.add(statSync(f).ino);
         continue;
       }

@@ -26,7 +26,7 @@ export async function runCache(action: unknown, flags: { json?: boolean }, cfg: 
     process.stdout.write(
       flags.json === true
         ? `${JSON.stringify(r)}\n`
-        : `removed ${r.views} older view${r.views === 1 ? "" : "s"} and ${r.blobs} file${r.blobs === 1 ? "" : "s"} (${(r.bytes / 1048576).toFixed(1)} MiB); each memory keeps its newest commit\n`,
+        : `removed ${r.views} older view${r.views === 1 ? "" : "s"} and ${r.blobs} file${r.blobs === 1 ? "" : "s"} (${(r.bytes / 1048576).toFixed(1)} MiB); each memory keeps its newest commit${r.unused > 0 ? ` (less ${r.unused} file${r.unused === 1 ? "" : "s"} only forgotten rows used)` : ""}\n`,
     );
   } else throw new FunesError("bad_input", `unknown cache action "${what}" (expected status or prune)`);
 }

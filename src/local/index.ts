@@ -4,6 +4,7 @@
  */
 export { ANN_MIN_ROWS, annDir, annSearch, buildAnnIndex } from "./ann.js";
 export { arrow } from "./arrow.js";
+export { unreferencedDataFiles } from "./data-files.js";
 export {
   deleteIds,
   dropOldVersions,

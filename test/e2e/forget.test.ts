@@ -209,11 +209,26 @@ describe("funes forget --memory (the Hub)", () => {
     // Readers stop seeing them; the append-only commit only added files (deletion files, a manifest).
     const status = await runFunes(["status", "--memory", "acme/forget"], userEnv("hub-reader"));
     expect(status.stdout).toContain(`chunks: ${26 - gone + 1}\n`);
-    expect(status.stdout).toContain(`forgotten: ${gone} chunks (\`funes forget\`; every push leaves them out)\n`);
+    expect(status.stdout).toContain(
+      `forgotten: ${gone} chunks (\`funes forget\`; every push leaves them out)\n`,
+    );
     // The forgetter still holds those rows locally; they are not "pending" (no push sends them).
     const mine = await runFunes(["status", "--memory", "acme/forget"], a);
     expect(mine.stdout).toContain("local push: up to date (2 sessions)\n");
     expect(hub.committedPaths.some((x) => x.startsWith("chunks.lance/_deletions/"))).toBe(true);
+
+    // The teammate's session was pushed as its own data file: once forgotten, no current row uses that
+    // file, and `cache prune` drops it from the cached copy, which still reads the same.
+    const extra = await runFunes(
+      ["forget", "--session", "extra-session", "--memory", "acme/forget", "--yes"],
+      a,
+    );
+    expect(extra.code, extra.stderr).toBe(0);
+    const prune = await runFunes(["cache", "prune", "--json"], a);
+    expect(JSON.parse(prune.stdout).unused).toBe(1);
+    const left = await runFunes(["status", "--memory", "acme/forget"], a);
+    expect(left.stdout).toContain(`chunks: ${26 - gone}\n`);
+    expect(left.stdout).toContain(`forgotten: ${gone + 1} chunks`);
   });
 
   it("--purge-history leaves no published byte of the row; lance 7.0.0 reads the rest, 17 columns as the reference's", async () => {
