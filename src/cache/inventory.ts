@@ -57,13 +57,14 @@ export interface PruneResult {
 
 /**
  * Keeps each memory's newest view; removes older views, incomplete ones, and HF-cache blobs of those
- * datasets that no remaining view and no snapshot link uses.
+ * datasets that no remaining view and no snapshot link uses. `onlyRepo` (`owner/name`) limits it to one repo.
  */
-export function pruneCache(viewsRoot: string, hubCache: string): PruneResult {
+export function pruneCache(viewsRoot: string, hubCache: string, onlyRepo?: string): PruneResult {
   const result: PruneResult = { views: 0, unused: 0, blobs: 0, bytes: 0 };
   const keptInodes = new Set<number>();
   const repos = new Set<string>();
   for (const m of listCachedMemories(viewsRoot)) {
+    if (onlyRepo !== undefined && m.key.split("/")[0] !== onlyRepo.replace("/", "--")) continue;
     const root = join(viewsRoot, m.key);
     repos.add(m.key.split("/")[0] as string);
     const newest = m.views[0]?.sha;

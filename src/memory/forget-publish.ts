@@ -12,7 +12,7 @@
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Table as ArrowTable } from "apache-arrow";
-import { addedFiles, adoptAsView, materializeView, stageFrom } from "../cache/index.js";
+import { addedFiles, adoptAsView, materializeView, pruneCache, stageFrom } from "../cache/index.js";
 import { mergeCard } from "../card/index.js";
 import {
   countRowsIn,
@@ -225,6 +225,8 @@ export async function forgetRemoteRows(o: HubForgetOptions): Promise<HubForgetRe
         }
       }
       adoptAsView(stage.dir, viewsRoot(o.funesHome), o.loc, squashed ?? commit);
+      // This machine's copies of the commits the squash erased go too (they hold the forgotten rows).
+      if (o.purgeHistory) pruneCache(viewsRoot(o.funesHome), o.hubCache, o.loc.repo);
       return { plan, done: true, commit, squashed, attempts: attempt, card: card.state };
     } catch (err) {
       if (err instanceof HubCommitUnreachableError) throw new PublishUnreachableError(err.message);

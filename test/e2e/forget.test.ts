@@ -248,6 +248,11 @@ describe("funes forget --memory (the Hub)", () => {
     // Every file of every commit the repo's history holds.
     const published = () => [...(hub.history.get("acme/purge") ?? [])].flatMap((c) => [...c.files.values()]);
     expect(published().some((b) => holds(b, PHRASE))).toBe(true);
+    const cachedFiles = () => [
+      ...filesUnder(join(a.funesHome, "views")),
+      ...filesUnder(join(t.dir, "purge-hf")),
+    ];
+    expect(cachedFiles().some((f) => holds(readFileSync(f), PHRASE))).toBe(true);
 
     // A purge with a selector that matches nothing new still rewrites what the earlier forget only hid.
     const purge = await runFunes(
@@ -260,6 +265,9 @@ describe("funes forget --memory (the Hub)", () => {
     expect(purge.stdout).toMatch(/history squashed: the branch is now one commit \([0-9a-f]{8}\)/);
     expect(hub.history.get("acme/purge")?.length).toBe(1);
     expect(published().some((b) => holds(b, PHRASE))).toBe(false);
+    // This machine's cached copies of the erased commits are gone too (its own memory is its own business).
+    expect(cachedFiles().length).toBeGreaterThan(0);
+    expect(cachedFiles().some((f) => holds(readFileSync(f), PHRASE))).toBe(false);
 
     // lance 7.0.0 opens what is left: 25 rows, every one with its vector, the reference's schema.
     const dir = mkdtempSync(join(t.dir, "lance7-"));
