@@ -32,6 +32,7 @@ import {
   HubCommitUnreachableError,
   HubConflictError,
   type HubLocation,
+  isUnreachable,
   lancePath,
   listTree,
   readRepoText,
@@ -50,7 +51,14 @@ export async function remoteForgottenIds(
   loc: HubLocation,
   sha: string,
 ): Promise<Set<string>> {
-  const text = await readRepoText(client, loc.repo, sha, remoteForgottenPath(loc));
+  let text: string | null;
+  try {
+    text = await readRepoText(client, loc.repo, sha, remoteForgottenPath(loc));
+  } catch (err) {
+    if (isUnreachable(err))
+      throw new PublishUnreachableError(err instanceof Error ? err.message : String(err));
+    throw err;
+  }
   try {
     return parseRemoteForgotten(text);
   } catch {
