@@ -159,12 +159,7 @@ async function forgetLocal(
       summary.remembered = !opts.allowReindex;
     }
     if (selected.length > 0) {
-      const done = await purgeRows(
-        store.table,
-        where.dir,
-        new Set(selected.map((r) => r.id)),
-        new Date(opts.now()),
-      );
+      const done = await purgeRows(store.table, where.dir, new Set(selected.map((r) => r.id)), opts.now);
       summary.rewritten = done.rewritten;
       summary.bytesRemoved = done.bytesRemoved;
     }

@@ -145,13 +145,21 @@ export async function rebuildTextIndex(table: Table): Promise<boolean> {
   return true;
 }
 
+/** Margin past the current time for "older than": every version this run wrote is older, the newest kept. */
+const CLEANUP_MARGIN_MS = 60_000;
+
 /**
  * Removes every version but the newest, with their files (old data, deletion files, index generations,
- * manifests). Lance's optimize also compacts small fragments first; that is the price of the only cleanup
+ * manifests): "older than" a moment past `now`, since the versions this run just wrote (the rewrite, the
+ * new index) still reference the old index and the untouched fragments' old files. Lance never removes the
+ * newest version. Its optimize also compacts small fragments first; that is the price of the only cleanup
  * Node's Lance offers. Returns the bytes removed.
  */
-export async function dropOldVersions(table: Table, now: Date): Promise<number> {
-  const r = await table.optimize({ cleanupOlderThan: now, deleteUnverified: true });
+export async function dropOldVersions(table: Table, now: number): Promise<number> {
+  const r = await table.optimize({
+    cleanupOlderThan: new Date(now + CLEANUP_MARGIN_MS),
+    deleteUnverified: true,
+  });
   return r.prune.bytesRemoved;
 }
 
@@ -163,11 +171,11 @@ export async function purgeRows(
   table: Table,
   dir: string,
   ids: Set<string>,
-  now: Date,
+  now: () => number,
 ): Promise<{ rewritten: number; bytesRemoved: number }> {
   const rewritten = await rewriteWithout(table, ids, fragmentsWithDeletions(dir));
   await rebuildTextIndex(table);
-  const bytesRemoved = await dropOldVersions(table, now);
+  const bytesRemoved = await dropOldVersions(table, now());
   return { rewritten, bytesRemoved };
 }
 

@@ -185,7 +185,7 @@ export async function forgetRemoteRows(o: HubForgetOptions): Promise<HubForgetRe
     try {
       if (o.purgeHistory)
         plan.rewritten = (
-          await withStagedTable(stage.dir, (t) => purgeRows(t, stage.dir, ids, new Date(o.now())))
+          await withStagedTable(stage.dir, (t) => purgeRows(t, stage.dir, ids, o.now))
         ).rewritten;
       else await withStagedTable(stage.dir, (t) => deleteIds(t, [...ids]));
       const base = lancePath(o.loc);
