@@ -72,6 +72,24 @@ function wait(child: ReturnType<typeof startFunes>): Promise<{ code: number | nu
   return new Promise((resolve) => child.on("close", (code) => resolve({ code, out })));
 }
 
+/** A commit's files opened with lance 7.0.0 (lancedb 0.30), the reference's Lance. */
+async function openWithLance7(files: Map<string, Buffer>) {
+  const dir = mkdtempSync(join(t.dir, "lance7-"));
+  for (const [p, b] of files) {
+    mkdirSync(join(dir, p, ".."), { recursive: true });
+    writeFileSync(join(dir, p), b);
+  }
+  const db = await createRequire(import.meta.url)("lancedb030").connect(dir);
+  const table = await db.openTable("chunks");
+  return {
+    table,
+    close: () => {
+      table.close();
+      db.close();
+    },
+  };
+}
+
 beforeAll(async () => {
   t = tempDir();
   hub = await startHubStandin(new Map());
@@ -194,6 +212,11 @@ describe("funes forget --memory (the Hub)", () => {
     expect(rows.filter((r) => r.session_id === SESSION)).toEqual([]);
     expect(rows.length).toBe(26 - gone + 1);
     expect(rows.some((r) => r.text === "a question only the teammate asked")).toBe(true);
+    // lance 7.0.0 (the reference's) honours the deletion files lance 8 wrote.
+    const lance7 = await openWithLance7(repo?.files ?? new Map());
+    expect(await lance7.table.countRows()).toBe(26 - gone + 1);
+    expect(await lance7.table.countRows(`session_id = '${SESSION}'`)).toBe(0);
+    lance7.close();
     const forgotten = JSON.parse(repo?.files.get(".funes-forgotten.json")?.toString("utf8") ?? "{}");
     expect(forgotten.ids.length).toBe(gone);
     expect(repo?.files.get("README.md")?.toString("utf8")).toContain(`| Chunks | ${26 - gone + 1} |`);
@@ -270,14 +293,8 @@ describe("funes forget --memory (the Hub)", () => {
     expect(cachedFiles().some((f) => holds(readFileSync(f), PHRASE))).toBe(false);
 
     // lance 7.0.0 opens what is left: 25 rows, every one with its vector, the reference's schema.
-    const dir = mkdtempSync(join(t.dir, "lance7-"));
-    for (const [p, b] of hub.repos.get("acme/purge")?.files ?? []) {
-      mkdirSync(join(dir, p, ".."), { recursive: true });
-      writeFileSync(join(dir, p), b);
-    }
-    const old = createRequire(import.meta.url)("lancedb030");
-    const db = await old.connect(dir);
-    const table = await db.openTable("chunks");
+    const lance7 = await openWithLance7(hub.repos.get("acme/purge")?.files ?? new Map());
+    const table = lance7.table;
     expect(await table.countRows()).toBe(25);
     expect(await table.countRows("vector IS NULL")).toBe(0);
     const schema = await table.schema();
@@ -286,8 +303,7 @@ describe("funes forget --memory (the Hub)", () => {
     expect(schema.metadata.get("embedding_model")).toBe("BAAI/bge-small-en-v1.5");
     const texts = (await table.query().select(["text"]).toArray()).map((r: { text: string }) => r.text);
     expect(texts.some((x: string) => x.includes(PHRASE))).toBe(false);
-    table.close();
-    db.close();
+    lance7.close();
     // And the next push from the same home sends nothing back.
     const push = await runFunes(["push", "acme/purge", "--json"], a);
     expect(JSON.parse(push.stdout).published).toBe(0);
