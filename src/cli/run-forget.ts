@@ -41,9 +41,11 @@ export function previewLines(p: ForgetProposal): string[] {
   const where = p.memory === "local" ? "the local memory" : p.memory;
   const s = p.preview;
   const lines = [
-    s.chunks === 0
-      ? `nothing in ${where} matches`
-      : `to forget from ${where}: ${s.chunks} chunk(s) in ${s.sessions.length} session(s)`,
+    s.chunks > 0
+      ? `to forget from ${where}: ${s.chunks} chunk(s) in ${s.sessions.length} session(s)`
+      : p.hub?.purgeHistory === true
+        ? `nothing more in ${where} matches; --purge-history still removes what earlier forgets only hid`
+        : `nothing in ${where} matches`,
   ];
   for (const x of s.sessions.slice(0, 10)) {
     const when = x.first === "" ? "" : `, ${x.first.slice(0, 16)} → ${x.last.slice(0, 16)}`;
@@ -140,7 +142,10 @@ export async function runForget(
         if (!json) process.stdout.write(`${previewLines(p).join("\n")}\n`);
         shown = true;
         if (flags.yes === true) return true;
-        if (cfg.stdinTty && cfg.stderrTty) return askYesNo(`forget these ${p.preview.chunks} chunk(s)?`);
+        if (cfg.stdinTty && cfg.stderrTty)
+          return askYesNo(
+            p.preview.chunks === 0 ? "purge the history?" : `forget these ${p.preview.chunks} chunk(s)?`,
+          );
         if (json) process.stdout.write(`${JSON.stringify({ ...p, done: false }, null, 2)}\n`);
         throw new FunesError(
           "bad_input",

@@ -9,7 +9,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COLUMNS } from "../../src/local/index.js";
-import { type CliEnv, runFunes, startFunes } from "../helpers/cli.js";
+import { type CliEnv, runFunes, runFunesInTerminal, startFunes } from "../helpers/cli.js";
 import { commitIds, commitRows } from "../helpers/commit-table.js";
 import { copyFixture, TEST_HUB_CACHE, tempDir } from "../helpers/fixtures.js";
 import { type HubStandin, startHubStandin } from "../helpers/hub-standin.js";
@@ -177,6 +177,13 @@ describe("funes forget, locally", () => {
     expect(s.preview.sessions[0].sessionId).toBe(SESSION);
     const later = await runFunes(["forget", "--since", "2030-01-01", "--yes"], a);
     expect(later.stdout).toBe("nothing in the local memory matches\n");
+    // On a terminal it asks: "no" changes nothing, "yes" forgets.
+    const no = await runFunesInTerminal(["forget", "--match", "Found 2 files."], a, ["n"]);
+    expect(no.stdout).toMatch(/forget these 1 chunk\(s\)\? \[y\/N\] /);
+    expect(no.stdout).toContain("nothing was forgotten");
+    const yes = await runFunesInTerminal(["forget", "--match", "Found 2 files."], a, ["y"]);
+    expect(yes.code, yes.stdout).toBe(0);
+    expect(yes.stdout).toContain("forgot 1 chunk(s) from the local memory");
   });
 });
 
