@@ -55,9 +55,12 @@ export async function remoteForgottenIds(
   try {
     text = await readRepoText(client, loc.repo, sha, remoteForgottenPath(loc));
   } catch (err) {
-    if (isUnreachable(err))
-      throw new PublishUnreachableError(err instanceof Error ? err.message : String(err));
-    throw err;
+    // Fail closed: without the list, a push could bring forgotten rows back.
+    const why = err instanceof Error ? err.message : String(err);
+    if (isUnreachable(err)) throw new PublishUnreachableError(why);
+    throw new PublishUnreachableError(
+      `couldn't read ${remoteForgottenPath(loc)} at ${sha.slice(0, 8)}: ${why}`,
+    );
   }
   try {
     return parseRemoteForgotten(text);

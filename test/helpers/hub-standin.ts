@@ -79,6 +79,8 @@ export async function startHubStandin(
     close: async () => {},
   };
   const lfs = state.lfs;
+  /** Heads replaced by a commit that the history does not list (a test's initial commit): still readable. */
+  const earlier = new Map<string, { sha: string; files: Map<string, Buffer> }>();
   const pageSize = opts.pageSize ?? 1000;
   const find = (type: string, rest: string): [string, StandinRepo, string] | null => {
     for (const [name, repo] of repos)
@@ -184,9 +186,11 @@ export async function startHubStandin(
       (decodeURIComponent(rawRev) === "refs/convert/parquet" ||
         decodeURIComponent(rawRev) === main.convert.commit);
     // Reads pinned to an earlier commit see that commit's files, as on the Hub (until a squash drops it).
-    const past = state.history
-      .get(name)
-      ?.find((c) => c.sha === decodeURIComponent(rawRev) && c.sha !== main.commit);
+    const rev0 = decodeURIComponent(rawRev);
+    const past =
+      rev0 === main.commit
+        ? undefined
+        : (state.history.get(name)?.find((c) => c.sha === rev0) ?? earlier.get(`${name}@${rev0}`));
     const repo: StandinRepo =
       wantsConvert && main.convert !== undefined
         ? { ...main, ...main.convert }
@@ -223,6 +227,7 @@ export async function startHubStandin(
       }
       if (typeof header.parentCommit === "string" && header.parentCommit !== repo.commit)
         return send(res, 412, '{"error":"A commit has happened since. Please refresh and try again."}');
+      earlier.set(`${name}@${repo.commit}`, { sha: repo.commit, files: repo.files });
       const next = new Map(repo.files);
       for (const l of lines) {
         const p = String(l.value.path);
@@ -254,6 +259,7 @@ export async function startHubStandin(
     }
     if (api && kind === "super-squash" && req.method === "POST") {
       if (req.headers.authorization === undefined) return send(res, 401, '{"error":"Unauthorized"}');
+      for (const k of [...earlier.keys()]) if (k.startsWith(`${name}@`)) earlier.delete(k);
       repo.commit = createHash("sha1").update(`${repo.commit}:squash:${Math.random()}`).digest("hex");
       state.history.set(name, [{ sha: repo.commit, files: repo.files }]);
       const used = new Set<string>();
