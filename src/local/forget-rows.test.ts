@@ -4,7 +4,9 @@ import { describe, expect, it } from "vitest";
 import { tempDir } from "../../test/helpers/fixtures.js";
 import { leakyRow } from "../../test/helpers/leaky.js";
 import { unitVectors } from "../../test/helpers/vectors.js";
+import { lancedb } from "./arrow.js";
 import { deleteIds, fragmentsWithDeletions, purgeRows } from "./forget-rows.js";
+import { VECTOR_INDEX } from "./publish-rows.js";
 import { LocalStore } from "./store.js";
 import { writeVectors } from "./vectors.js";
 
@@ -53,6 +55,30 @@ describe("purging rows", () => {
         );
       expect((await store.searchText("plain row 4", 5)).map((h) => h.id)).toContain("id-4");
       expect(await store.searchText("zq", 5)).toEqual([]);
+      expect((await store.table.listIndices()).map((i) => i.name)).toContain("text_idx");
+      store.close();
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it("rebuilds a published memory's vector index, which still answers", async () => {
+    const t = tempDir();
+    try {
+      const store = await LocalStore.openOrCreate(t.dir);
+      await store.append(Array.from({ length: 300 }, (_, i) => leakyRow(`id-${i}`, `row ${i}`, i)));
+      const vectors = unitVectors(300, 3);
+      await writeVectors(store.table, vectors);
+      await store.table.createIndex("vector", {
+        config: lancedb.Index.ivfPq({ distanceType: "l2", numSubVectors: 24, numBits: 8, maxIterations: 50 }),
+        name: VECTOR_INDEX,
+      });
+      await purgeRows(store.table, t.dir, new Set(["id-7"]), () => Date.now());
+      expect((await store.table.listIndices()).map((i) => i.name)).toContain(VECTOR_INDEX);
+      expect((await store.table.indexStats(VECTOR_INDEX))?.numIndexedRows).toBe(299);
+      const probe = Array.from(vectors.get("id-42") ?? []);
+      const hits = await store.table.vectorSearch(probe).limit(1).select(["id"]).toArray();
+      expect(hits[0]?.id).toBe("id-42");
       store.close();
     } finally {
       t.cleanup();

@@ -3,12 +3,14 @@
  * the data file, and compaction leaves a fragment alone when few of its rows are deleted (measured: one
  * deleted row of 3,000 left the data file as it was). So a purge rewrites every fragment that held a
  * forgotten row (its other rows are written again, which empties the old fragment and drops it), rebuilds
- * the text index (it holds the forgotten rows' words), then removes every older version's files.
+ * the indexes (the text index holds the forgotten rows' words, the vector index codes of their vectors),
+ * then removes every older version's files.
  */
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Table } from "@lancedb/lancedb";
 import { lancedb } from "./arrow.js";
+import { VECTOR_INDEX } from "./publish-rows.js";
 import { COLUMNS, TABLE_NAME } from "./schema.js";
 import { sqlString } from "./sql.js";
 import { TEXT_INDEX } from "./store.js";
@@ -134,13 +136,29 @@ async function readRows(table: Table, ids: string[]) {
 }
 
 /** Rebuilds the full-text index when the table has one, so it no longer holds forgotten rows' words. */
-export async function rebuildTextIndex(table: Table): Promise<boolean> {
-  if (!(await table.listIndices()).some((i) => i.name === TEXT_INDEX)) return false;
+export async function rebuildTextIndex(table: Table, had?: boolean): Promise<boolean> {
+  if (!(had ?? (await table.listIndices()).some((i) => i.name === TEXT_INDEX))) return false;
   if ((await table.countRows()) === 0) return false;
   await table.createIndex("text", {
     config: lancedb.Index.fts({ withPosition: false }),
     replace: true,
     name: TEXT_INDEX,
+  });
+  return true;
+}
+
+/**
+ * Rebuilds the vector index when the table has one: its codes were computed from the forgotten rows'
+ * vectors too. Same settings as a push builds it (publish-rows.ts: IVF_PQ, L2, 24 sub-vectors of 8 bits,
+ * 50 iterations, a type lance 7.0.0 reads).
+ */
+export async function rebuildVectorIndex(table: Table, had?: boolean): Promise<boolean> {
+  if (!(had ?? (await table.listIndices()).some((i) => i.name === VECTOR_INDEX))) return false;
+  if ((await table.countRows("vector IS NOT NULL")) < 256) return false; // PQ training needs 256 vectors
+  await table.createIndex("vector", {
+    config: lancedb.Index.ivfPq({ distanceType: "l2", numSubVectors: 24, numBits: 8, maxIterations: 50 }),
+    replace: true,
+    name: VECTOR_INDEX,
   });
   return true;
 }
@@ -173,8 +191,11 @@ export async function purgeRows(
   ids: Set<string>,
   now: () => number,
 ): Promise<{ rewritten: number; bytesRemoved: number }> {
+  // Asked before the rewrite: Lance drops an index whose fragments were all rewritten.
+  const had = new Set((await table.listIndices()).map((i) => i.name));
   const rewritten = await rewriteWithout(table, ids, fragmentsWithDeletions(dir));
-  await rebuildTextIndex(table);
+  await rebuildTextIndex(table, had.has(TEXT_INDEX));
+  await rebuildVectorIndex(table, had.has(VECTOR_INDEX));
   const bytesRemoved = await dropOldVersions(table, now());
   return { rewritten, bytesRemoved };
 }
