@@ -307,6 +307,7 @@ describe("funes forget --memory (the Hub)", () => {
     const schema = await table.schema();
     expect(schema.fields.map((f: { name: string }) => f.name)).toEqual([...COLUMNS]);
     expect(schema.fields.length).toBe(17);
+    expect((await table.listIndices()).map((i: { name: string }) => i.name)).toContain("text_idx");
     expect(schema.metadata.get("embedding_model")).toBe("BAAI/bge-small-en-v1.5");
     const texts = (await table.query().select(["text"]).toArray()).map((r: { text: string }) => r.text);
     expect(texts.some((x: string) => x.includes(PHRASE))).toBe(false);
