@@ -9,6 +9,7 @@
  */
 import { existsSync, lstatSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { unreferencedDataFiles } from "../local/index.js";
 import { isCommitSha } from "../remote/index.js";
 import { blobIntact, repoCacheDir } from "./blob-store.js";
 import { processGone } from "./leftovers.js";
@@ -117,6 +118,8 @@ export async function verifyCache(viewsRoot: string, hubCache: string): Promise<
 /** What pruning removed. */
 export interface PruneResult {
   views: number;
+  /** Files of kept views that no current row uses (rows a `funes forget` took out). */
+  unused: number;
   blobs: number;
   bytes: number;
   /** Leftovers of processes that died (views built aside, stages, partial downloads). */
@@ -127,17 +130,24 @@ export interface PruneResult {
 
 /**
  * Keeps each memory's newest intact view; removes older views, incomplete ones, dead processes'
- * leftovers, whatever fails verification, and HF-cache blobs of those datasets that no remaining view
- * and no snapshot link uses.
+ * leftovers, whatever fails verification, data files of the kept views that no current row uses, and
+ * HF-cache blobs of those datasets that no remaining view and no snapshot link uses. `onlyRepo`
+ * (`owner/name`) limits it to one repo.
  */
-export async function pruneCache(viewsRoot: string, hubCache: string): Promise<PruneResult> {
-  const result: PruneResult = { views: 0, blobs: 0, bytes: 0, leftovers: 0, damaged: 0 };
+export async function pruneCache(
+  viewsRoot: string,
+  hubCache: string,
+  onlyRepo?: string,
+): Promise<PruneResult> {
+  const result: PruneResult = { views: 0, unused: 0, blobs: 0, bytes: 0, leftovers: 0, damaged: 0 };
+  const mine = (key: string) => onlyRepo === undefined || key === onlyRepo.replace("/", "--");
   const verified = await verifyCache(viewsRoot, hubCache);
   result.damaged = verified.failures.length;
   const damagedViews = new Set(verified.failures.flatMap((f) => (f.view === undefined ? [] : [f.view])));
   for (const f of verified.failures) if (f.kind === "blob") rmSync(f.path, { force: true });
   const keptInodes = new Set<number>();
   for (const m of listCachedMemories(viewsRoot)) {
+    if (!mine(m.key.split("/")[0] as string)) continue;
     const root = join(viewsRoot, m.key);
     const newest = m.views.find((v) => !damagedViews.has(join(root, v.sha)))?.sha;
     for (const name of readdirSync(root)) {
@@ -153,6 +163,10 @@ export async function pruneCache(viewsRoot: string, hubCache: string): Promise<P
       if (!isDir(path)) continue; // a stray file: not ours to judge
       if (name === `${newest}.ann`) continue; // the newest view's side index (federated recall)
       if (name === newest) {
+        for (const f of unreferencedDataFiles(path)) {
+          rmSync(f, { force: true });
+          result.unused++;
+        }
         for (const f of filesUnder(path)) keptInodes.add(statSync(f).ino);
         continue;
       }
@@ -161,6 +175,7 @@ export async function pruneCache(viewsRoot: string, hubCache: string): Promise<P
     }
   }
   for (const repo of viewRepos(viewsRoot)) {
+    if (!mine(repo)) continue;
     const cacheDir = repoCacheDir(hubCache, repo.replace("--", "/"));
     // A blob stays if a kept view hard-links it; blobs only older commits used go, with their snapshot links.
     for (const blob of filesUnder(join(cacheDir, "blobs"))) {

@@ -20,6 +20,7 @@ const runRemove = lazy(() => import("./run-agents.js"), "runRemove");
 const runAsk = lazy(() => import("./run-ask.js"), "runAsk");
 const runCache = lazy(() => import("./run-cache.js"), "runCache");
 const runCurate = lazy(() => import("./run-curate.js"), "runCurate");
+const runForget = lazy(() => import("./run-forget.js"), "runForget");
 const runGet = lazy(() => import("./run-get.js"), "runGet");
 const runIndex = lazy(() => import("./run-index.js"), "runIndex");
 const runMcp = lazy(() => import("./run-mcp.js"), "runMcp");
@@ -166,6 +167,26 @@ async function main(argv: string[]): Promise<number> {
     .option("--json", "Print the summary as JSON")
     .example("funes scrub")
     .action((flags) => runScrub(flags, cfg));
+  cli
+    .command("forget [...turn]", "Take chunks back out of the local memory or a Hub memory (preview first)")
+    .option("--session <id>", "Forget these sessions (repeat, or comma-separate)")
+    .option("--turn <session>", "Forget one turn: --turn <session_id> <turn_uuid> (repeat for more)")
+    .option("--match <text>", "Forget chunks containing this text (repeat for more)")
+    .option("--regex", "Read --match values as regular expressions")
+    .option("--since <when>", "Only chunks at or after a date, timestamp or span back (7d, 12h, 2w)")
+    .option("--until <when>", "Only chunks at or before a date, timestamp or span back")
+    .option(
+      "--memory <spec>",
+      "org/repo or hf://datasets/org/repo[/path] to forget on the Hub (default: local)",
+    )
+    .option("--purge-history", "Hub: also rewrite the files that held them and squash the repo's history")
+    .option("--allow-reindex", "Local: let `funes index` bring them (and earlier forgotten turns) back")
+    .option("--yes", "Forget without asking (required off a terminal)")
+    .option("--json", "Print the preview and result as JSON")
+    .example('funes forget --match "sk-live-1234" --yes')
+    .example("funes forget --session 019ef2fb-6574-7f83-bd99-9118713271f2 --memory acme/team-memory")
+    .example('funes forget --match "ghp_" --memory acme/team-memory --purge-history')
+    .action((turn, flags) => runForget(turn, flags, process.argv.slice(2), cfg));
   cli
     .command("get <session_id> <turn_uuid>", "Read a turn and the turns around it")
     .option("--window <n>", "Turns either side (default 3)")

@@ -49,7 +49,7 @@ export async function runCache(
     process.stdout.write(
       flags.json === true
         ? `${JSON.stringify(r)}\n`
-        : `removed ${r.views} older view${r.views === 1 ? "" : "s"} and ${r.blobs} file${r.blobs === 1 ? "" : "s"} (${(r.bytes / 1048576).toFixed(1)} MiB)${r.damaged > 0 ? `, ${r.damaged} damaged file${r.damaged === 1 ? "" : "s"}` : ""}${r.leftovers > 0 ? `, ${r.leftovers} leftover${r.leftovers === 1 ? "" : "s"} of interrupted runs` : ""}; each memory keeps its newest intact commit\n`,
+        : `removed ${r.views} older view${r.views === 1 ? "" : "s"} and ${r.blobs} file${r.blobs === 1 ? "" : "s"} (${(r.bytes / 1048576).toFixed(1)} MiB)${r.damaged > 0 ? `, ${r.damaged} damaged file${r.damaged === 1 ? "" : "s"}` : ""}${r.leftovers > 0 ? `, ${r.leftovers} leftover${r.leftovers === 1 ? "" : "s"} of interrupted runs` : ""}; each memory keeps its newest intact commit${r.unused > 0 ? ` (less ${r.unused} file${r.unused === 1 ? "" : "s"} only forgotten rows used)` : ""}\n`,
     );
   } else throw new FunesError("bad_input", `unknown cache action "${what}" (expected status or prune)`);
 }

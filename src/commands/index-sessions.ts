@@ -8,9 +8,11 @@
 import { ALL_TIERS, type Chunk, chunkTurns, elideDataUris, injectedChunkIds } from "../chunk/index.js";
 import { LocalStore, replaceRows } from "../local/index.js";
 import {
+  forgottenPath,
   funesPaths,
   isUnitCurrent,
   loadIndexState,
+  readForgotten,
   saveIndexState,
   type UnitState,
 } from "../memory/index.js";
@@ -203,6 +205,8 @@ async function runLocked(
   if (loaded.discarded !== null) emit({ kind: "state-discarded", path: paths.state });
   const state = loaded.units;
   const stored = await store.ids();
+  // Chunks `funes forget` took out count as stored: a re-index never brings them back.
+  for (const id of forgottenIds(opts.funesHome)) stored.add(id);
   const summary = emptySummary(paths.memory);
   const work: { source: TraceSource; unit: Unit }[] = [];
   const sourceErrors: string[] = [];
@@ -418,6 +422,17 @@ async function embedPending(
     return { model: null, embedded: 0, remaining: await waiting(), seconds: 0 };
   } finally {
     await embedder.close();
+  }
+}
+
+function forgottenIds(funesHome: string): Iterable<string> {
+  try {
+    return readForgotten(funesHome).keys();
+  } catch {
+    throw new FunesError(
+      "bad_input",
+      `${forgottenPath(funesHome)} is damaged — fix or remove it (it lists chunks \`funes forget\` took out), then index again`,
+    );
   }
 }
 

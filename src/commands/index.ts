@@ -24,6 +24,8 @@ export {
 } from "./boundary-push.js";
 export { type CurateOptions, type CurateSummary, curate, type ReviewAnswer } from "./curate.js";
 export { FunesError, type FunesErrorCode } from "./errors.js";
+export { type ForgetOptions, type ForgetProposal, type ForgetSummary, forgetRows } from "./forget.js";
+export type { ForgetPreview, ForgetSelectors, PreviewSession } from "./forget-select.js";
 export { assembleTurns, formatGetAgent, getTurn, type TurnView } from "./get.js";
 export {
   DEFAULT_VECTOR_BUDGET_MS,

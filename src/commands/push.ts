@@ -11,6 +11,7 @@ import { materializeView } from "../cache/index.js";
 import { embeddedRows, idsIn, LocalStore, selectRows } from "../local/index.js";
 import {
   curationPath,
+  ForgottenFileError,
   funesPaths,
   PublishConflictError,
   PublishUnreachableError,
@@ -229,6 +230,7 @@ async function pushChecked(opts: PushOptions, ctx: ReadContext): Promise<PushSum
           "unreachable",
           `${loc.uri} became unreachable while pushing (${err.message}) — nothing was committed and the remote is unchanged; run the push again once you're back online`,
         );
+      if (err instanceof ForgottenFileError) throw new FunesError("bad_input", err.message);
       if (err instanceof PublishConflictError)
         throw new FunesError(
           "busy",

@@ -4,6 +4,7 @@
  * machine is not published there yet, and why: waiting for vectors, held back by the secret gate, or the
  * agents' hooks failed to push (the last outcome in their logs).
  */
+import { basename } from "node:path";
 import { type HookPushOutcome, readHookPushes } from "../agents/index.js";
 import { type HarnessCounts, LocalStore, TEXT_INDEX } from "../local/index.js";
 import {
@@ -13,6 +14,8 @@ import {
   type LocalMemory,
   loadIndexState,
   readDecisions,
+  readForgotten,
+  remoteForgottenIds,
   resolveMemorySpec,
 } from "../memory/index.js";
 import { parseHubUri } from "../remote/index.js";
@@ -55,6 +58,8 @@ export type StatusReport =
       project: { name: string; pendingReview: number } | null;
       /** Hub memories: the last push an agent's hook made to it from this machine (from the hook logs). */
       hookPush: HookPushOutcome | null;
+      /** Chunks `funes forget` took out (kept out of re-indexing here, of every push there); null when unknown. */
+      forgotten: number | null;
     };
 
 /** This machine's embedded rows missing from a Hub memory, and what the secret gate would hold back. */
@@ -89,6 +94,9 @@ export async function memoryStatus(memory: LocalMemory, ctx: StatusContext): Pro
     const remote = memory.label.startsWith("hf://");
     // A project memory publishes curated sessions only: its status says what waits for a review instead.
     const project = remote ? await projectStatus(store, memory.label, ctx.funesHome) : null;
+    const forgotten = remote
+      ? await remoteForgotten(memory, ctx.models)
+      : localForgotten(memory, ctx.funesHome);
     return {
       kind: "ready",
       memory: memory.label,
@@ -101,9 +109,13 @@ export async function memoryStatus(memory: LocalMemory, ctx: StatusContext): Pro
       lastIndexed: s.lastWrite,
       pendingSessions: memory.isDefault ? await countPendingSessions(ctx) : null,
       unindexed: remote ? await unindexedRows(store) : null,
-      localPush: remote && project === null ? await localPushStatus(store, ctx.funesHome) : null,
+      localPush:
+        remote && project === null
+          ? await localPushStatus(store, ctx.funesHome, forgotten ?? new Set())
+          : null,
       project,
       hookPush: remote ? lastHookPush(memory.label, ctx) : null,
+      forgotten: forgotten?.size ?? null,
     };
   } finally {
     store.close();
@@ -146,8 +158,38 @@ async function unindexedRows(store: LocalStore): Promise<number> {
   return (await store.table.indexStats(TEXT_INDEX))?.numUnindexedRows ?? 0;
 }
 
-/** Compares this machine's embedded rows with the remote's ids; null without a local memory. */
-async function localPushStatus(remote: LocalStore, funesHome: string): Promise<LocalPushStatus | null> {
+/** The ids a Hub memory (a cached view: its folder is named by its commit) has forgotten; null when unreadable. */
+async function remoteForgotten(
+  memory: LocalMemory,
+  models: ModelsConfig | undefined,
+): Promise<Set<string> | null> {
+  if (models === undefined) return null;
+  try {
+    const client = { hubUrl: models.hubUrl, token: models.token };
+    return await remoteForgottenIds(client, parseHubUri(memory.label), basename(memory.dir));
+  } catch {
+    return null;
+  }
+}
+
+function localForgotten(memory: LocalMemory, funesHome: string): Set<string> | null {
+  if (!memory.isDefault) return null;
+  try {
+    return new Set(readForgotten(funesHome).keys());
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Compares this machine's embedded rows with the remote's ids (rows the remote forgot are not pending: no
+ * push sends them); null without a local memory.
+ */
+async function localPushStatus(
+  remote: LocalStore,
+  funesHome: string,
+  forgotten: Set<string>,
+): Promise<LocalPushStatus | null> {
   const local = await LocalStore.open(funesPaths(funesHome).memory);
   if (local === null) return null;
   try {
@@ -166,7 +208,7 @@ async function localPushStatus(remote: LocalStore, funesHome: string): Promise<L
     for (const r of rows) {
       const sessionId = String(r.session_id);
       sessions.add(sessionId);
-      if (remoteIds.has(String(r.id))) continue;
+      if (remoteIds.has(String(r.id)) || forgotten.has(String(r.id))) continue;
       pendingChunks++;
       pendingSessions.add(sessionId);
       pending.push({

@@ -4,6 +4,17 @@
  */
 export { ANN_MIN_ROWS, annDir, annSearch, buildAnnIndex } from "./ann.js";
 export { arrow } from "./arrow.js";
+export { unreferencedDataFiles } from "./data-files.js";
+export {
+  deleteIds,
+  dropOldVersions,
+  type ForgetCandidate,
+  forgetCandidates,
+  purgeRows,
+  rebuildTextIndex,
+  rewriteWithout,
+  withStagedTable,
+} from "./forget-rows.js";
 export { checkManifests, UnsafeManifestError } from "./manifest-check.js";
 export {
   appendMissing,

@@ -13,6 +13,21 @@ export {
   recordDecisions,
 } from "./curation.js";
 export {
+  ForgottenFileError,
+  forgetRemoteRows,
+  HistoryNotSquashedError,
+  type HubForgetOptions,
+  type HubForgetPlan,
+  type HubForgetResult,
+  remoteForgottenIds,
+} from "./forget-publish.js";
+export {
+  type ForgottenEntry,
+  forgottenPath,
+  readForgotten,
+  writeForgotten,
+} from "./forgotten.js";
+export {
   isUnitCurrent,
   LEVELS,
   type Level,

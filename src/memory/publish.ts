@@ -36,6 +36,7 @@ import {
   readRepoText,
   type UploadProgress,
 } from "../remote/index.js";
+import { withoutRemoteForgotten } from "./forget-publish.js";
 import { viewsRoot } from "./remote-memory.js";
 
 /** What a publish did. */
@@ -125,7 +126,9 @@ export async function publishRows(o: PublishOptions): Promise<PublishResult> {
       view?.dir ?? null,
       join(o.funesHome, "staging", `${process.pid}-${attempt}-${head.sha.slice(0, 8)}`),
     );
-    const { added, created } = await appendMissing(stage.dir, o.rows, o.project);
+    // Rows a `funes forget` took out of this remote never come back, whoever pushes them.
+    const rows = await withoutRemoteForgotten(o.client, o.loc, head.sha, o.rows);
+    const { added, created } = await appendMissing(stage.dir, rows, o.project);
     const renamed = o.project !== undefined && !created ? await nameProject(stage.dir, o.project) : false;
     if (added === 0 && !created && !renamed) {
       rmSync(stage.dir, { recursive: true, force: true });

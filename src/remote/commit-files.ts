@@ -29,6 +29,8 @@ export async function commitFiles(o: {
   parentCommit: string;
   title: string;
   files: NewFile[];
+  /** Paths to delete in the same commit (only `funes forget --purge-history` deletes). */
+  deletions?: string[] | undefined;
   onProgress?: UploadProgress | undefined;
 }): Promise<string> {
   const sizes = new Map(o.files.map((f) => [f.path, f.content.size]));
@@ -41,11 +43,14 @@ export async function commitFiles(o: {
         branch: "main",
         parentCommit: o.parentCommit,
         title: o.title,
-        operations: o.files.map((f) => ({
-          operation: "addOrUpdate" as const,
-          path: f.path,
-          content: f.content,
-        })),
+        operations: [
+          ...o.files.map((f) => ({
+            operation: "addOrUpdate" as const,
+            path: f.path,
+            content: f.content,
+          })),
+          ...(o.deletions ?? []).map((path) => ({ operation: "delete" as const, path })),
+        ],
         ...hubParams(o.client),
       });
       for (;;) {

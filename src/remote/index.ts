@@ -17,4 +17,5 @@ export { type HubLocation, HubUriError, lancePath, parseHubUri } from "./hub-uri
 export { listTree, type RemoteFile } from "./list-tree.js";
 export { readRepoText } from "./read-text.js";
 export { fetchRepoHead, isModelRepo, PROBE_TIMEOUT_MS, type RepoHead } from "./repo-head.js";
+export { superSquash } from "./super-squash.js";
 export { isCommitSha, isSha256, UnsafeHubAnswerError } from "./validate.js";

@@ -2,7 +2,10 @@
  * A loopback stand-in for the Hub's read endpoints, enough for the real @huggingface/hub client:
  * `GET /api/{models|datasets}/{repo}/revision/{rev}` (info with sha), `GET /api/…/tree/{rev}/{path}` (recursive,
  * paged with `Link`), `POST /api/…/paths-info/{rev}`, and `GET /[datasets/]{repo}/resolve/{rev}/{path}` with
- * Range. Private repos answer 401 without a token. Every request is recorded; `offline` refuses them all.
+ * Range, commits with `parentCommit` (412 when the head moved) and `POST /api/datasets/{repo}/super-squash/main`
+ * (the history becomes one commit holding the head's files; LFS objects no remaining commit of any repo uses
+ * are dropped, as the Hub's garbage collection eventually does). Private repos answer 401 without a token.
+ * Every request is recorded; `offline` refuses them all.
  */
 import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -24,12 +27,14 @@ export interface HubStandin {
   uploadedBytes: number;
   /** Every file path committed, in order. */
   committedPaths: string[];
-  /** Every commit's full file set, by sha (repo name → commits in order). */
+  /** Every commit's full file set, by sha (repo name → commits in order); a squash leaves only its own. */
   history: Map<string, { sha: string; files: Map<string, Buffer> }[]>;
   url: string;
   requests: { method: string; path: string }[];
   /** Repos by name; tests may change them (new commits) while the server runs. */
   repos: Map<string, StandinRepo>;
+  /** Every LFS object the stand-in holds, by sha256. */
+  lfs: Map<string, Buffer>;
   /** When true every request gets a 503. */
   offline: boolean;
   /** This many next commits are refused with 412, as if someone had just published. */
@@ -74,9 +79,12 @@ export async function startHubStandin(
     uploadedBytes: 0,
     committedPaths: [],
     history: new Map(),
+    lfs: new Map(),
     close: async () => {},
   };
-  const lfs = new Map<string, Buffer>();
+  const lfs = state.lfs;
+  /** Heads replaced by a commit that the history does not list (a test's initial commit): still readable. */
+  const earlier = new Map<string, { sha: string; files: Map<string, Buffer> }>();
   const pageSize = opts.pageSize ?? 1000;
   const find = (type: string, rest: string): [string, StandinRepo, string] | null => {
     for (const [name, repo] of repos)
@@ -181,8 +189,18 @@ export async function startHubStandin(
       main.convert !== undefined &&
       (decodeURIComponent(rawRev) === "refs/convert/parquet" ||
         decodeURIComponent(rawRev) === main.convert.commit);
+    // Reads pinned to an earlier commit see that commit's files, as on the Hub (until a squash drops it).
+    const rev0 = decodeURIComponent(rawRev);
+    const past =
+      rev0 === main.commit
+        ? undefined
+        : (state.history.get(name)?.find((c) => c.sha === rev0) ?? earlier.get(`${name}@${rev0}`));
     const repo: StandinRepo =
-      wantsConvert && main.convert !== undefined ? { ...main, ...main.convert } : main;
+      wantsConvert && main.convert !== undefined
+        ? { ...main, ...main.convert }
+        : past !== undefined
+          ? { ...main, commit: past.sha, files: past.files }
+          : main;
     if (repo.private === true && req.headers.authorization === undefined)
       return send(res, 401, '{"error":"Invalid username or password."}', { "X-Error-Code": "RepoNotFound" });
     const [kind = "", ...afterKind] = rawTail.split("/");
@@ -213,6 +231,7 @@ export async function startHubStandin(
       }
       if (typeof header.parentCommit === "string" && header.parentCommit !== repo.commit)
         return send(res, 412, '{"error":"A commit has happened since. Please refresh and try again."}');
+      earlier.set(`${name}@${repo.commit}`, { sha: repo.commit, files: repo.files });
       const next = new Map(repo.files);
       for (const l of lines) {
         const p = String(l.value.path);
@@ -241,6 +260,18 @@ export async function startHubStandin(
           commitUrl: `${state.url}/datasets/${name}/commit/${repo.commit}`,
         }),
       );
+    }
+    if (api && kind === "super-squash" && req.method === "POST") {
+      if (req.headers.authorization === undefined) return send(res, 401, '{"error":"Unauthorized"}');
+      for (const k of [...earlier.keys()]) if (k.startsWith(`${name}@`)) earlier.delete(k);
+      repo.commit = createHash("sha1").update(`${repo.commit}:squash:${Math.random()}`).digest("hex");
+      state.history.set(name, [{ sha: repo.commit, files: repo.files }]);
+      const used = new Set<string>();
+      for (const r of repos.values()) for (const b of r.files.values()) used.add(sha256(b));
+      for (const h of state.history.values())
+        for (const c of h) for (const b of c.files.values()) used.add(sha256(b));
+      for (const oid of [...lfs.keys()]) if (!used.has(oid)) lfs.delete(oid);
+      return send(res, 200, JSON.stringify({ commitId: repo.commit }));
     }
     if (api && kind === "revision")
       return send(

@@ -1,0 +1,171 @@
+/**
+ * `funes forget`: selectors from argv (read raw, so ids and texts keep their exact spelling: cac turns digit
+ * strings into numbers), the preview, the question (on a terminal) or `--yes`, and what was done.
+ */
+import { type ForgetProposal, type ForgetSummary, FunesError, forgetRows } from "../commands/index.js";
+import type { CliConfig } from "./config.js";
+import { askYesNo } from "./prompt.js";
+
+/** Values of `--flag v` and `--flag=v` in argv, in order. */
+export function rawValues(argv: string[], flag: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] as string;
+    if (a === "--") break;
+    if (a === flag && i + 1 < argv.length) out.push(argv[++i] as string);
+    else if (a.startsWith(`${flag}=`)) out.push(a.slice(flag.length + 1));
+  }
+  return out;
+}
+
+/** `--turn <session> <turn>` pairs in argv. */
+export function turnPairs(argv: string[]): { session: string; turn: string }[] {
+  const out: { session: string; turn: string }[] = [];
+  for (let i = 0; i < argv.length; i++)
+    if (argv[i] === "--turn") {
+      const session = argv[i + 1];
+      const turn = argv[i + 2];
+      if (session === undefined || turn === undefined || turn.startsWith("--"))
+        throw new FunesError("bad_input", "--turn takes two values: --turn <session_id> <turn_uuid>");
+      out.push({ session, turn });
+      i += 2;
+    }
+  return out;
+}
+
+const kib = (n: number) =>
+  n >= 1048576 ? `${(n / 1048576).toFixed(1)} MiB` : `${(n / 1024).toFixed(1)} KiB`;
+
+/** The preview as lines. */
+export function previewLines(p: ForgetProposal): string[] {
+  const where = p.memory === "local" ? "the local memory" : p.memory;
+  const s = p.preview;
+  const lines = [
+    s.chunks > 0
+      ? `to forget from ${where}: ${s.chunks} chunk(s) in ${s.sessions.length} session(s)`
+      : p.hub?.purgeHistory === true
+        ? `nothing more in ${where} matches; --purge-history still removes what earlier forgets only hid`
+        : `nothing in ${where} matches`,
+  ];
+  for (const x of s.sessions.slice(0, 10)) {
+    const when = x.first === "" ? "" : `, ${x.first.slice(0, 16)} → ${x.last.slice(0, 16)}`;
+    lines.push(`  session ${x.sessionId}: ${x.chunks} chunk(s), ${x.turns} turn(s)${when}`);
+    for (const l of x.samples) lines.push(`    ${l}`);
+  }
+  if (s.sessions.length > 10) lines.push(`  … and ${s.sessions.length - 10} more session(s)`);
+  if (p.released > 0) lines.push(`  ${p.released} chunk(s) forgotten earlier become indexable again`);
+  if (p.hub !== null) {
+    const h = p.hub;
+    lines.push(
+      `  one commit: ${h.adds} file(s) added (${kib(h.bytes)})${h.deletes > 0 ? `, ${h.deletes} deleted` : ""}; every funes push leaves these chunks out from now on`,
+    );
+    if (h.purgeHistory)
+      lines.push(
+        `  --purge-history: ${h.rewritten} other chunk(s) are written again, the branch's history is squashed into one commit — old commit ids stop resolving and readers re-download the rewritten files`,
+        "  out of reach: forks, PR refs, copies already downloaded, other machines' caches — rotate any leaked credential",
+      );
+    else
+      lines.push(
+        "  the rows stay in the repo's history (older commits); add --purge-history to remove them from it too",
+      );
+  }
+  return lines;
+}
+
+function doneLines(s: ForgetSummary): string[] {
+  const where = s.memory === "local" ? "the local memory" : s.memory;
+  if (s.memory === "local" || s.hub === null) {
+    const lines = [
+      `forgot ${s.forgotten} chunk(s) from ${where}${s.rewritten > 0 ? ` (${s.rewritten} kept chunk(s) rewritten)` : ""}; ${kib(s.bytesRemoved)} of old files removed from disk`,
+    ];
+    if (s.remembered) lines.push("  `funes index` will not bring them back (`--allow-reindex` lets it)");
+    else if (s.memory === "local")
+      lines.push("  the next `funes index` may index them again from the transcripts");
+    return lines;
+  }
+  const lines = [
+    `forgot ${s.forgotten} chunk(s) from ${where} (commit ${(s.commit ?? "").slice(0, 8)}${s.attempts > 1 ? `, ${s.attempts} attempts` : ""})`,
+  ];
+  if (s.squashed !== null)
+    lines.push(`  history squashed: the branch is now one commit (${s.squashed.slice(0, 8)})`);
+  if (s.card === "refreshed") lines.push("  dataset card refreshed");
+  lines.push(
+    "  note: this machine's memory is unchanged; run the same forget without --memory to forget locally too",
+  );
+  return lines;
+}
+
+/** Runs a forget and prints what it did. */
+export async function runForget(
+  rest: unknown,
+  flags: {
+    memory?: unknown;
+    regex?: boolean;
+    purgeHistory?: boolean;
+    allowReindex?: boolean;
+    yes?: boolean;
+    json?: boolean;
+  },
+  argv: string[],
+  cfg: CliConfig,
+): Promise<void> {
+  const turns = turnPairs(argv);
+  const extra = (Array.isArray(rest) ? rest : []).length - turns.length;
+  if (extra > 0)
+    throw new FunesError(
+      "bad_input",
+      "forget takes no arguments — say what to forget with --session, --turn, --match, --since or --until",
+    );
+  const memory = rawValues(argv, "--memory");
+  const since = rawValues(argv, "--since");
+  const until = rawValues(argv, "--until");
+  const json = flags.json === true;
+  let shown = false;
+  const s = await forgetRows(
+    {
+      selectors: {
+        sessions: rawValues(argv, "--session")
+          .flatMap((v) => v.split(","))
+          .map((v) => v.trim())
+          .filter((v) => v !== ""),
+        turns,
+        match: rawValues(argv, "--match"),
+        regex: flags.regex === true,
+        since: since[since.length - 1],
+        until: until[until.length - 1],
+      },
+      memory: memory[memory.length - 1],
+      purgeHistory: flags.purgeHistory === true,
+      allowReindex: flags.allowReindex === true,
+      now: cfg.now,
+      confirm: async (p) => {
+        if (!json) process.stdout.write(`${previewLines(p).join("\n")}\n`);
+        shown = true;
+        if (flags.yes === true) return true;
+        if (cfg.stdinTty && cfg.stderrTty)
+          return askYesNo(
+            p.preview.chunks === 0 ? "purge the history?" : `forget these ${p.preview.chunks} chunk(s)?`,
+          );
+        if (json) process.stdout.write(`${JSON.stringify({ ...p, done: false }, null, 2)}\n`);
+        throw new FunesError(
+          "bad_input",
+          "nothing was forgotten — re-run with --yes to forget what the preview shows",
+        );
+      },
+    },
+    cfg,
+  );
+  if (json) {
+    process.stdout.write(`${JSON.stringify(s, null, 2)}\n`);
+    return;
+  }
+  if (!shown) {
+    process.stdout.write(`${previewLines(s).join("\n")}\n`);
+    return;
+  }
+  if (!s.done) {
+    process.stdout.write("nothing was forgotten\n");
+    return;
+  }
+  process.stdout.write(`${doneLines(s).join("\n")}\n`);
+}

@@ -1,0 +1,137 @@
+/**
+ * Which rows `funes forget` takes: selectors of different kinds combine (a row must satisfy each kind
+ * given), values of one kind add up (any session named, any text matched). And the preview shown before
+ * anything is forgotten: sessions, chunk counts and a few lines of each, with matched text masked so a
+ * preview never prints the secret being taken back.
+ */
+import type { ForgetCandidate } from "../local/index.js";
+import { parseTimeBound, withinTime } from "../search/index.js";
+import { FunesError } from "./errors.js";
+
+/** What to forget, as given on the command line. */
+export interface ForgetSelectors {
+  sessions: string[];
+  turns: { session: string; turn: string }[];
+  /** Texts a chunk contains (or regular expressions, with `regex`). */
+  match: string[];
+  regex: boolean;
+  since?: string | undefined;
+  until?: string | undefined;
+}
+
+/** One session in a preview. */
+export interface PreviewSession {
+  sessionId: string;
+  chunks: number;
+  turns: number;
+  first: string;
+  last: string;
+  /** A few chunk lines, one line each, matches masked. */
+  samples: string[];
+}
+
+/** What a forget would take. */
+export interface ForgetPreview {
+  chunks: number;
+  sessions: PreviewSession[];
+}
+
+const SAMPLES = 3;
+const SAMPLE_CHARS = 110;
+const MASK = "[…]";
+
+/** A row test for the selectors; throws FunesError on none given or on a bad value. */
+export function compileSelectors(s: ForgetSelectors, now: number): (r: ForgetCandidate) => boolean {
+  if (
+    s.sessions.length === 0 &&
+    s.turns.length === 0 &&
+    s.match.length === 0 &&
+    s.since === undefined &&
+    s.until === undefined
+  )
+    throw new FunesError(
+      "bad_input",
+      "say what to forget: --session <id>, --turn <session> <turn>, --match <text> (--regex), --since/--until",
+    );
+  if (s.regex && s.match.length === 0)
+    throw new FunesError("bad_input", "--regex applies to --match: add --match <pattern>");
+  const bound = (v: string | undefined, flag: string): number | null => {
+    if (v === undefined) return null;
+    const t = parseTimeBound(v, now);
+    if (t === null)
+      throw new FunesError(
+        "bad_input",
+        `${flag} "${v}" is not a date, a timestamp or a span like 7d, 12h, 2w`,
+      );
+    return t;
+  };
+  const since = bound(s.since, "--since");
+  const until = bound(s.until, "--until");
+  const matchers = s.match.map((m) => matcher(m, s.regex));
+  const sessions = new Set(s.sessions);
+  const turns = new Set(s.turns.map((t) => `${t.session}\u0000${t.turn}`));
+  return (r) =>
+    (sessions.size === 0 || sessions.has(r.sessionId)) &&
+    (turns.size === 0 || turns.has(`${r.sessionId}\u0000${r.turnUuid}`)) &&
+    (matchers.length === 0 || matchers.some((m) => m.test(r.text))) &&
+    (since === null && until === null ? true : withinTime(r.ts, since, until));
+}
+
+/** A global matcher for one --match value. */
+function matcher(m: string, regex: boolean): RegExp {
+  if (m === "") throw new FunesError("bad_input", "--match needs a non-empty text");
+  if (!regex) return new RegExp(m.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+  try {
+    return new RegExp(m, "u");
+  } catch (err) {
+    throw new FunesError(
+      "bad_input",
+      `--regex "${m}" is not a valid regular expression (${err instanceof Error ? err.message : String(err)})`,
+    );
+  }
+}
+
+/** The preview of `rows` (the selected ones), sessions by newest activity first. */
+export function previewOf(rows: ForgetCandidate[], s: ForgetSelectors): ForgetPreview {
+  const masks = s.match.map((m) => new RegExp(matcher(m, s.regex).source, s.regex ? "gu" : "g"));
+  const by = new Map<string, ForgetCandidate[]>();
+  for (const r of rows) {
+    const list = by.get(r.sessionId) ?? [];
+    list.push(r);
+    by.set(r.sessionId, list);
+  }
+  const sessions = [...by.entries()].map(([sessionId, list]) => {
+    const sorted = [...list].sort((a, b) => a.seq - b.seq);
+    const ts = sorted
+      .map((r) => r.ts)
+      .filter((t) => t !== "")
+      .sort();
+    return {
+      sessionId,
+      chunks: list.length,
+      turns: new Set(list.map((r) => r.turnUuid)).size,
+      first: ts[0] ?? "",
+      last: ts[ts.length - 1] ?? "",
+      samples: sorted.slice(0, SAMPLES).map((r) => sampleLine(r, masks)),
+    };
+  });
+  sessions.sort((a, b) => (a.last < b.last ? 1 : a.last > b.last ? -1 : 0));
+  return { chunks: rows.length, sessions };
+}
+
+/** `role: text` on one line, around the first match when there is one, matches masked. */
+function sampleLine(r: ForgetCandidate, masks: RegExp[]): string {
+  let text = r.text.replace(/\s+/g, " ").trim();
+  let at = -1;
+  for (const m of masks) {
+    m.lastIndex = 0;
+    const hit = m.exec(text);
+    if (hit !== null && (at < 0 || hit.index < at)) at = hit.index;
+  }
+  for (const m of masks) text = text.replace(m, MASK);
+  const start = at > SAMPLE_CHARS / 2 ? at - Math.floor(SAMPLE_CHARS / 3) : 0;
+  let line = text.slice(start, start + SAMPLE_CHARS);
+  if (start > 0) line = `…${line}`;
+  if (start + SAMPLE_CHARS < text.length) line = `${line}…`;
+  return `${r.role || r.blockType}: ${line}`;
+}

@@ -1,0 +1,279 @@
+/**
+ * `funes forget`: take rows back. Always a preview first (the caller confirms it or not).
+ * - Local (default): under the writer lock the rows leave `chunks.lance` and every older version's files are
+ *   removed, so their bytes leave the disk; their ids are remembered in `$FUNES_HOME/forgotten.json` so the
+ *   next `funes index` does not bring them back (`--allow-reindex` skips that, and releases ids forgotten
+ *   earlier for the sessions or turns named).
+ * - Hub (`--memory org/repo`): one compare-and-swap commit of deletion files, a manifest and the remote's
+ *   forgotten-ids file that every funes push honours; `--purge-history` also rewrites the data files that held
+ *   the rows and squashes the branch's history (memory/forget-publish.ts).
+ */
+import { type ForgetCandidate, forgetCandidates, LocalStore, purgeRows } from "../local/index.js";
+import {
+  type ForgottenEntry,
+  ForgottenFileError,
+  forgetRemoteRows,
+  funesPaths,
+  HistoryNotSquashedError,
+  type HubForgetPlan,
+  loadIndexState,
+  PublishConflictError,
+  PublishUnreachableError,
+  readForgotten,
+  resolveMemorySpec,
+  saveIndexState,
+  writeForgotten,
+} from "../memory/index.js";
+import { fetchRepoHead, HubReadOnlyError, isModelRepo } from "../remote/index.js";
+import { FunesError } from "./errors.js";
+import { compileSelectors, type ForgetPreview, type ForgetSelectors, previewOf } from "./forget-select.js";
+import { modelRepoMessage, type ReadContext } from "./open-memory.js";
+import { hubLocation } from "./push.js";
+import { withWriterLock } from "./writer.js";
+
+/** What the caller is asked to confirm. */
+export interface ForgetProposal {
+  /** The memory: `local`, a folder, or the Hub URI. */
+  memory: string;
+  preview: ForgetPreview;
+  /** Hub only: the commit about to be made. */
+  hub: { adds: number; deletes: number; bytes: number; rewritten: number; purgeHistory: boolean } | null;
+  /** Local only: forgotten ids released for re-indexing (`--allow-reindex`). */
+  released: number;
+}
+
+/** Options of a forget. */
+export interface ForgetOptions {
+  selectors: ForgetSelectors;
+  /** A memory spec; absent or `local` → this machine's memory. */
+  memory?: string | undefined;
+  purgeHistory: boolean;
+  allowReindex: boolean;
+  now: () => number;
+  /** Shown the proposal; true goes ahead. Not called when nothing matched. */
+  confirm: (p: ForgetProposal) => Promise<boolean>;
+}
+
+/** What a forget did. */
+export interface ForgetSummary extends ForgetProposal {
+  /** False when the proposal was declined or nothing matched. */
+  done: boolean;
+  forgotten: number;
+  /** Rows written again because they shared a data file with a forgotten row. */
+  rewritten: number;
+  /** Local: bytes of old files removed from disk. */
+  bytesRemoved: number;
+  /** Local: whether the ids were remembered against re-indexing. */
+  remembered: boolean;
+  commit: string | null;
+  squashed: string | null;
+  attempts: number;
+  card: string;
+}
+
+/** Forgets the selected rows of a memory (see the file header). */
+export async function forgetRows(opts: ForgetOptions, ctx: ReadContext): Promise<ForgetSummary> {
+  const select = compileSelectors(opts.selectors, opts.now());
+  const r = resolveMemorySpec(opts.memory, ctx);
+  if (r.kind === "remote") {
+    if (opts.allowReindex)
+      throw new FunesError(
+        "bad_input",
+        "--allow-reindex is about this machine's memory; a Hub memory's forgotten ids stay (every push leaves them out)",
+      );
+    return forgetOnHub(opts, ctx, (rows) => rows.filter(select));
+  }
+  const isHome = r.memory.isDefault || r.memory.dir === funesPaths(ctx.funesHome).memory;
+  const where = {
+    dir: r.memory.dir,
+    label: isHome ? "local" : r.memory.dir,
+    home: isHome ? ctx.funesHome : null,
+  };
+  return withWriterLock(ctx.funesHome, () => forgetLocal(opts, where, select));
+}
+
+function blank(memory: string, preview: ForgetPreview): ForgetSummary {
+  return {
+    memory,
+    preview,
+    hub: null,
+    released: 0,
+    done: false,
+    forgotten: 0,
+    rewritten: 0,
+    bytesRemoved: 0,
+    remembered: false,
+    commit: null,
+    squashed: null,
+    attempts: 0,
+    card: "none",
+  };
+}
+
+async function forgetLocal(
+  opts: ForgetOptions,
+  where: { dir: string; label: string; home: string | null },
+  select: (r: ForgetCandidate) => boolean,
+): Promise<ForgetSummary> {
+  const store = await LocalStore.open(where.dir);
+  if (store === null)
+    throw new FunesError(
+      "no_memory",
+      `no memory at ${where.label === "local" ? where.dir : where.label} — nothing to forget`,
+    );
+  try {
+    const selected = (await forgetCandidates(store.table)).filter(select);
+    const summary = blank(where.label, previewOf(selected, opts.selectors));
+    let known: Map<string, ForgottenEntry>;
+    try {
+      known = where.home === null ? new Map() : readForgotten(where.home);
+    } catch {
+      throw new FunesError(
+        "bad_input",
+        `${where.home}/forgotten.json is damaged — fix or remove it, then forget again`,
+      );
+    }
+    const released = opts.allowReindex ? releasable(known, opts.selectors) : [];
+    summary.released = released.length;
+    if (selected.length === 0 && released.length === 0) {
+      summary.done = true;
+      return summary;
+    }
+    if (!(await opts.confirm(summary))) return summary;
+    // Remember first: a run cut short after the delete must not let a re-index bring the rows back.
+    if (where.home !== null) {
+      const at = new Date(opts.now()).toISOString();
+      const sources = new Set<string>();
+      for (const id of released) {
+        sources.add(known.get(id)?.source ?? "");
+        known.delete(id);
+      }
+      for (const r of selected)
+        if (opts.allowReindex) {
+          known.delete(r.id);
+          sources.add(r.sourcePath);
+        } else known.set(r.id, { session: r.sessionId, turn: r.turnUuid, source: r.sourcePath, at });
+      await writeForgotten(where.home, known);
+      // Released transcripts are read again by the next `funes index`, even unchanged.
+      if (opts.allowReindex) await forgetUnits(where.home, sources);
+      summary.remembered = !opts.allowReindex;
+    }
+    if (selected.length > 0) {
+      const done = await purgeRows(store.table, where.dir, new Set(selected.map((r) => r.id)), opts.now);
+      summary.rewritten = done.rewritten;
+      summary.bytesRemoved = done.bytesRemoved;
+    }
+    summary.forgotten = selected.length;
+    summary.done = true;
+    return summary;
+  } finally {
+    store.close();
+  }
+}
+
+async function forgetUnits(funesHome: string, sources: Set<string>): Promise<void> {
+  const path = funesPaths(funesHome).state;
+  const { units } = loadIndexState(path);
+  let changed = false;
+  for (const s of sources) changed = units.delete(s) || changed;
+  if (changed) await saveIndexState(path, units);
+}
+
+/** Ids forgotten earlier that `--allow-reindex` releases: those of the sessions or turns named. */
+function releasable(known: Map<string, ForgottenEntry>, s: ForgetSelectors): string[] {
+  if (s.sessions.length === 0 && s.turns.length === 0) return [];
+  const sessions = new Set(s.sessions);
+  const turns = new Set(s.turns.map((t) => `${t.session}\u0000${t.turn}`));
+  return [...known.entries()]
+    .filter(
+      ([, e]) =>
+        (sessions.size === 0 || sessions.has(e.session)) &&
+        (turns.size === 0 || turns.has(`${e.session}\u0000${e.turn}`)),
+    )
+    .map(([id]) => id);
+}
+
+async function forgetOnHub(
+  opts: ForgetOptions,
+  ctx: ReadContext,
+  select: (rows: ForgetCandidate[]) => ForgetCandidate[],
+): Promise<ForgetSummary> {
+  const loc = hubLocation(opts.memory ?? "", ctx);
+  const client = { hubUrl: ctx.models.hubUrl, token: ctx.models.token };
+  const head = await fetchRepoHead(client, loc.repo);
+  switch (head.kind) {
+    case "offline":
+      throw new FunesError(
+        "unreachable",
+        `${loc.uri} is unreachable — can't forget while offline (check your connection)`,
+      );
+    case "unauthorized":
+      throw new FunesError(
+        "no_memory",
+        `not authorized to read ${loc.uri} — set a Hugging Face token with write access (HF_TOKEN, or \`hf auth login\`)`,
+      );
+    case "missing":
+      if (await isModelRepo(client, loc.repo)) throw new FunesError("bad_input", modelRepoMessage(loc.repo));
+      throw new FunesError("no_memory", `${loc.uri} doesn't exist on the Hub — nothing to forget there`);
+    case "found":
+      break;
+  }
+  const proposal = (plan: HubForgetPlan): ForgetProposal => ({
+    memory: loc.uri,
+    preview: previewOf(plan.selected, opts.selectors),
+    hub: {
+      adds: plan.adds,
+      deletes: plan.deletes,
+      bytes: plan.bytes,
+      rewritten: plan.rewritten,
+      purgeHistory: opts.purgeHistory,
+    },
+    released: 0,
+  });
+  try {
+    const r = await forgetRemoteRows({
+      loc,
+      client,
+      hubCache: ctx.models.hubCache,
+      funesHome: ctx.funesHome,
+      select,
+      purgeHistory: opts.purgeHistory,
+      confirm: (plan) => opts.confirm(proposal(plan)),
+      now: opts.now,
+    });
+    const summary = blank(loc.uri, previewOf([], opts.selectors));
+    if (r.plan !== null) Object.assign(summary, proposal(r.plan));
+    return Object.assign(summary, {
+      done: r.done,
+      forgotten: r.done && r.commit !== null ? (r.plan?.selected.length ?? 0) : 0,
+      rewritten: r.plan?.rewritten ?? 0,
+      commit: r.commit,
+      squashed: r.squashed,
+      attempts: r.attempts,
+      card: r.card,
+    });
+  } catch (err) {
+    if (err instanceof HubReadOnlyError)
+      throw new FunesError(
+        "no_memory",
+        `${loc.uri} is read-only for your token — forgetting needs write access (check your HF token)`,
+      );
+    if (err instanceof PublishUnreachableError)
+      throw new FunesError(
+        "unreachable",
+        `${loc.uri} could not be reached (${err.message}) — nothing was forgotten there; run the forget again once you're back online`,
+      );
+    if (err instanceof PublishConflictError)
+      throw new FunesError(
+        "busy",
+        `${loc.uri}: ${err.message} (others are publishing) — nothing was forgotten; run it again in a moment`,
+      );
+    if (err instanceof ForgottenFileError) throw new FunesError("bad_input", err.message);
+    if (err instanceof HistoryNotSquashedError)
+      throw new FunesError(
+        "unreachable",
+        `the rows are gone from ${loc.uri} (commit ${err.commit.slice(0, 8)}) but its history still holds them: squashing failed (${err.message}) — run the same forget again, or squash on the Hub (dataset Settings)`,
+      );
+    throw err;
+  }
+}

@@ -1,0 +1,287 @@
+/**
+ * Forgetting rows of a Hub memory, through the same compare-and-swap as publishing
+ * (shared/spec/publish-protocol.md): stage a copy of the remote at its head S, delete the selected rows there
+ * (Lance writes deletion files, a transaction and a manifest: new files only), add the ids to the
+ * forgotten-ids file beside the table, refresh the card's stats, and commit with `parentCommit = S`. A 412
+ * means someone published meanwhile: refresh, select again on the new head, retry.
+ *
+ * With `purgeHistory`, the rows also leave the repo's history: the fragments that held them are written
+ * again without them, the text index is rebuilt, every older version's files are deleted in the same commit,
+ * and then the branch is squashed into that one commit (old commit ids stop resolving).
+ */
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import type { Table as ArrowTable } from "apache-arrow";
+import {
+  addedFiles,
+  adoptAsView,
+  materializeView,
+  pruneCache,
+  stageEtags,
+  stageFrom,
+} from "../cache/index.js";
+import { mergeCard } from "../card/index.js";
+import {
+  countRowsIn,
+  deleteIds,
+  EMBEDDING_MODEL,
+  type ForgetCandidate,
+  forgetCandidates,
+  LocalStore,
+  purgeRows,
+  selectRows,
+  withStagedTable,
+} from "../local/index.js";
+import {
+  commitFiles,
+  fetchRepoHead,
+  type HubClient,
+  HubCommitUnreachableError,
+  HubConflictError,
+  type HubLocation,
+  isUnreachable,
+  lancePath,
+  listTree,
+  readRepoText,
+  superSquash,
+} from "../remote/index.js";
+import { parseRemoteForgotten, remoteForgottenPath, renderRemoteForgotten } from "./forgotten.js";
+import { PublishConflictError, PublishUnreachableError } from "./publish.js";
+import { viewsRoot } from "./remote-memory.js";
+
+/** The remote's forgotten-ids file could not be read as one: pushing could bring forgotten rows back. */
+export class ForgottenFileError extends Error {}
+
+/** The ids a Hub memory has forgotten, at one commit. */
+export async function remoteForgottenIds(
+  client: HubClient,
+  loc: HubLocation,
+  sha: string,
+): Promise<Set<string>> {
+  let text: string | null;
+  try {
+    text = await readRepoText(client, loc.repo, sha, remoteForgottenPath(loc));
+  } catch (err) {
+    // Fail closed: without the list, a push could bring forgotten rows back.
+    const why = err instanceof Error ? err.message : String(err);
+    if (isUnreachable(err)) throw new PublishUnreachableError(why);
+    throw new PublishUnreachableError(
+      `couldn't read ${remoteForgottenPath(loc)} at ${sha.slice(0, 8)}: ${why}`,
+    );
+  }
+  try {
+    return parseRemoteForgotten(text);
+  } catch {
+    throw new ForgottenFileError(
+      `${remoteForgottenPath(loc)} in ${loc.repo} is not a list of forgotten ids — fix or delete it on the Hub`,
+    );
+  }
+}
+
+/** `rows` minus those the remote has forgotten (as of commit `sha`). */
+export async function withoutRemoteForgotten(
+  client: HubClient,
+  loc: HubLocation,
+  sha: string,
+  rows: ArrowTable,
+): Promise<ArrowTable> {
+  const forgotten = await remoteForgottenIds(client, loc, sha);
+  if (forgotten.size === 0) return rows;
+  const ids = rows.getChild("id");
+  const keep = new Set<string>();
+  let dropped = 0;
+  for (let i = 0; i < rows.numRows; i++) {
+    const id = String(ids?.get(i));
+    if (forgotten.has(id)) dropped++;
+    else keep.add(id);
+  }
+  return dropped === 0 ? rows : selectRows(rows, keep);
+}
+
+/** The forget was committed but squashing the history failed: the head is clean, older commits are not. */
+export class HistoryNotSquashedError extends Error {
+  constructor(
+    readonly commit: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** What a Hub forget is about to do, for the preview. */
+export interface HubForgetPlan {
+  /** The head it was computed on. */
+  sha: string;
+  selected: ForgetCandidate[];
+  /** Rows the memory keeps. */
+  remaining: number;
+  /** Files the commit adds and deletes, and the bytes it uploads. */
+  adds: number;
+  deletes: number;
+  bytes: number;
+  /** Purge only: rows written again because they shared a data file with a forgotten row. */
+  rewritten: number;
+}
+
+/** What a Hub forget did. */
+export interface HubForgetResult {
+  plan: HubForgetPlan | null;
+  /** False when the confirmation was declined (nothing changed). */
+  done: boolean;
+  commit: string | null;
+  /** The squashed head (purge only). */
+  squashed: string | null;
+  attempts: number;
+  card: "created" | "refreshed" | "unchanged" | "hand-written" | "unreadable" | "none";
+}
+
+/** Options of a Hub forget. */
+export interface HubForgetOptions {
+  loc: HubLocation;
+  client: HubClient;
+  hubCache: string;
+  funesHome: string;
+  /** Picks the ids to forget among the head's rows (run again on each new head). */
+  select: (rows: ForgetCandidate[]) => ForgetCandidate[];
+  purgeHistory: boolean;
+  /** Asked once, with the first plan; false cancels. */
+  confirm: (plan: HubForgetPlan) => Promise<boolean>;
+  now: () => number;
+  maxAttempts?: number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const wait = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Forgets the selected rows of a Hub memory in one commit (see the file header). */
+export async function forgetRemoteRows(o: HubForgetOptions): Promise<HubForgetResult> {
+  const max = o.maxAttempts ?? 12;
+  const sleep = o.sleep ?? wait;
+  let confirmed = false;
+  for (let attempt = 1; attempt <= max; attempt++) {
+    const head = await fetchRepoHead(o.client, o.loc.repo);
+    if (head.kind !== "found")
+      throw new PublishUnreachableError(head.kind === "offline" ? head.reason : head.kind);
+    const view = await materializeView({
+      client: o.client,
+      hubCache: o.hubCache,
+      viewsRoot: viewsRoot(o.funesHome),
+      loc: o.loc,
+      sha: head.sha,
+    });
+    const none = { done: true, commit: null, squashed: null, attempts: attempt, card: "none" as const };
+    if (view === null) return { plan: null, ...none };
+    const store = await LocalStore.open(view.dir);
+    const rows = store === null ? [] : await forgetCandidates(store.table);
+    store?.close();
+    const selected = o.select(rows);
+    const forgotten = await remoteForgottenIds(o.client, o.loc, head.sha);
+    const plan: HubForgetPlan = {
+      sha: head.sha,
+      selected,
+      remaining: rows.length - selected.length,
+      adds: 0,
+      deletes: 0,
+      bytes: 0,
+      rewritten: 0,
+    };
+    // A purge also rewrites what earlier forgets only hid; a plain forget of nothing has nothing to do.
+    if (selected.length === 0 && (!o.purgeHistory || forgotten.size === 0)) return { plan, ...none };
+    const ids = new Set(selected.map((r) => r.id));
+    const stage = stageFrom(
+      view.dir,
+      join(o.funesHome, "staging", `${process.pid}-forget-${attempt}-${head.sha.slice(0, 8)}`),
+    );
+    try {
+      if (o.purgeHistory)
+        plan.rewritten = (
+          await withStagedTable(stage.dir, (t) => purgeRows(t, stage.dir, ids, o.now))
+        ).rewritten;
+      else await withStagedTable(stage.dir, (t) => deleteIds(t, [...ids]));
+      const base = lancePath(o.loc);
+      const toRepo = (rel: string) => `${base}/${rel.slice("chunks.lance/".length)}`;
+      const files = addedFiles(stage).map((rel) => ({
+        path: toRepo(rel),
+        content: new Blob([readFileSync(join(stage.dir, rel))]),
+      }));
+      // Against the repo's listing, not the cached copy: a pruned cache may lack files the repo still has.
+      const deletions = o.purgeHistory
+        ? (await listTree(o.client, o.loc.repo, head.sha, base))
+            .map((f) => f.path)
+            .filter((p) => !existsSync(join(stage.dir, "chunks.lance", p.slice(base.length + 1))))
+        : [];
+      for (const id of ids) forgotten.add(id);
+      files.push({ path: remoteForgottenPath(o.loc), content: new Blob([renderRemoteForgotten(forgotten)]) });
+      const card = await cardFile(o, head.sha, await countRowsIn(stage.dir));
+      if (card.file !== undefined) files.push(card.file);
+      plan.adds = files.length;
+      plan.deletes = deletions.length;
+      plan.bytes = files.reduce((n, f) => n + f.content.size, 0);
+      if (!confirmed) {
+        if (!(await o.confirm(plan))) return { plan, ...none, done: false };
+        confirmed = true;
+      }
+      const commit = await commitFiles({
+        client: o.client,
+        repo: o.loc.repo,
+        parentCommit: head.sha,
+        title: `funes forget: -${selected.length} chunks${o.purgeHistory ? " (history purged)" : ""}`,
+        files,
+        deletions,
+      });
+      let squashed: string | null = null;
+      if (o.purgeHistory) {
+        try {
+          squashed =
+            (await superSquash({
+              client: o.client,
+              repo: o.loc.repo,
+              message: `funes forget --purge-history: -${selected.length} chunks`,
+            })) ?? (await headSha(o.client, o.loc.repo));
+        } catch (err) {
+          throw new HistoryNotSquashedError(commit, err instanceof Error ? err.message : String(err));
+        }
+      }
+      adoptAsView(stage.dir, viewsRoot(o.funesHome), o.loc, squashed ?? commit, stageEtags(stage, view.dir));
+      // This machine's copies of the commits the squash erased go too (they hold the forgotten rows).
+      if (o.purgeHistory) await pruneCache(viewsRoot(o.funesHome), o.hubCache, o.loc.repo);
+      return { plan, done: true, commit, squashed, attempts: attempt, card: card.state };
+    } catch (err) {
+      if (err instanceof HubCommitUnreachableError) throw new PublishUnreachableError(err.message);
+      if (!(err instanceof HubConflictError)) throw err;
+      if (attempt === max) throw new PublishConflictError(max);
+      await sleep(Math.random() * Math.min(4000, 100 * 2 ** attempt));
+    } finally {
+      rmSync(stage.dir, { recursive: true, force: true });
+    }
+  }
+  throw new PublishConflictError(max);
+}
+
+async function headSha(client: HubClient, repo: string): Promise<string | null> {
+  const h = await fetchRepoHead(client, repo);
+  return h.kind === "found" ? h.sha : null;
+}
+
+/** The card with refreshed stats (root memories only; a hand-written or unreadable card is left alone). */
+async function cardFile(
+  o: HubForgetOptions,
+  sha: string,
+  chunks: number,
+): Promise<{ state: HubForgetResult["card"]; file?: { path: string; content: Blob } }> {
+  if (o.loc.prefix !== "") return { state: "none" };
+  let current: string | null;
+  try {
+    current = await readRepoText(o.client, o.loc.repo, sha, "README.md");
+  } catch {
+    return { state: "unreadable" };
+  }
+  const merged = mergeCard(current, {
+    repo: o.loc.repo,
+    chunks,
+    embeddingModel: EMBEDDING_MODEL,
+    date: new Date(o.now()).toISOString().slice(0, 10),
+  });
+  if (merged.text === null) return { state: merged.action };
+  return { state: merged.action, file: { path: "README.md", content: new Blob([merged.text]) } };
+}
