@@ -32,16 +32,38 @@ const GET_DESCRIPTION = `Read a recalled turn in full with the turns around it (
 const STATUS_DESCRIPTION =
   "Show what a memory holds: chunks and sessions by agent, rows with vectors, sessions not indexed yet, and when it was last indexed.";
 
+/**
+ * Every tool only reads: agents (Codex with `approval_policy = "never"`, Claude's permission modes) run a
+ * tool hinted read-only without asking. Open world: a Hub memory is read over the network.
+ */
+const READ_ONLY = (title: string) => ({
+  title,
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: true,
+});
+
 function text(t: string) {
   return { content: [{ type: "text" as const, text: t }] };
 }
 
+/**
+ * A tool's answer; a failure is a tool result with `isError: true` (so the agent knows the call failed) whose
+ * text names the tool's own argument (`since`), never the CLI flag (`--since`).
+ */
 async function answer(prefix: string, fn: () => Promise<string>) {
   try {
     return text(await fn());
   } catch (err) {
-    if (err instanceof (await commands()).FunesError) return text(`${prefix} error: ${err.message}`);
-    return { ...text(`${prefix} error: ${err instanceof Error ? err.message : String(err)}`), isError: true };
+    const { BadArgumentError } = await commands();
+    const message =
+      err instanceof BadArgumentError
+        ? err.messageForArg()
+        : err instanceof Error
+          ? err.message
+          : String(err);
+    return { ...text(`${prefix} error: ${message}`), isError: true };
   }
 }
 
@@ -74,7 +96,9 @@ export function createMcpServer(ctx: McpContext): McpServer {
   server.registerTool(
     "recall",
     {
+      title: "Recall past sessions",
       description: RECALL_DESCRIPTION,
+      annotations: READ_ONLY("Recall past sessions"),
       inputSchema: {
         query: z.string().describe("What to recall, in natural language"),
         k: z.number().int().min(1).max(50).optional().describe("Number of results (default 8)"),
@@ -114,7 +138,9 @@ export function createMcpServer(ctx: McpContext): McpServer {
   server.registerTool(
     "get",
     {
+      title: "Read a recalled turn",
       description: GET_DESCRIPTION,
+      annotations: READ_ONLY("Read a recalled turn"),
       inputSchema: {
         session_id: z.string().describe("The session id from a hit's → get line"),
         turn_uuid: z.string().describe("The turn id from a hit's → get line"),
@@ -143,7 +169,12 @@ export function createMcpServer(ctx: McpContext): McpServer {
 
   server.registerTool(
     "status",
-    { description: STATUS_DESCRIPTION, inputSchema: { memory: memoryArg } },
+    {
+      title: "Memory status",
+      description: STATUS_DESCRIPTION,
+      annotations: READ_ONLY("Memory status"),
+      inputSchema: { memory: memoryArg },
+    },
     async (a) =>
       answer("status", async () => {
         const { formatStatus, memoryStatus } = await commands();

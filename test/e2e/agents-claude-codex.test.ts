@@ -158,6 +158,40 @@ describe("funes add codex", () => {
     ).toBe(true);
     expect(await rows(u.funesHome)).toBeGreaterThan(0);
 
+    // A turn whose model calls funes's recall: Codex runs the read-only tool without asking, though
+    // `codex exec` never asks (approval policy "never" refuses any call that needs approval).
+    const caller = await startModelStub("Recalled it.", {
+      namespace: "mcp__funes",
+      name: "recall",
+      arguments: { query: "what is in this repo", k: 2 },
+    });
+    try {
+      const turn = await runCli(
+        "codex",
+        ["exec", "--json", "--skip-git-repo-check", ...codexStubArgs(caller.url), "--", "what did we do?"],
+        { env: u.env, cwd: work },
+      );
+      const events = (turn.kind === "ran" ? turn.stdout : "")
+        .split("\n")
+        .filter((l) => l.startsWith("{"))
+        .map((l) => JSON.parse(l) as { type: string; item?: Record<string, unknown> });
+      const call = events.find((e) => e.type === "item.completed" && e.item?.type === "mcp_tool_call")?.item;
+      expect(call, turn.kind === "ran" ? turn.stdout : turn.kind).toMatchObject({
+        server: "funes",
+        tool: "recall",
+        status: "completed",
+        error: null,
+      });
+      expect(JSON.stringify(call?.result)).toContain("→ get ");
+      expect(turn.kind === "ran" && turn.stdout).toContain("Recalled it.");
+    } finally {
+      await caller.close();
+    }
+    // That turn's Stop hook indexes too: let its worker finish before remove takes the hooks out.
+    expect(await until(() => readFileSync(log, "utf8").split("index[codex]: ok").length > 2, 60_000)).toBe(
+      true,
+    );
+
     const rm = await runFunes(["remove", "codex"], u);
     expect(rm.code, rm.stderr).toBe(0);
     expect(readFileSync(join(codexDir, "hooks.json"), "utf8")).toBe(userHooks);

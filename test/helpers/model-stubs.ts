@@ -6,6 +6,13 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
+/** A tool call the Responses stub makes before it answers (Codex's MCP tools live in a `mcp__<server>` namespace). */
+export interface StubToolCall {
+  namespace?: string;
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
 /** A running stub. */
 export interface ModelStub {
   url: string;
@@ -53,13 +60,37 @@ function anthropic(res: ServerResponse, body: Record<string, unknown>, text: str
   ]);
 }
 
-function responses(res: ServerResponse, text: string): void {
+/** The text of the last `function_call_output` in a Responses request, or null when there is none. */
+function lastToolOutput(body: Record<string, unknown>): string | null {
+  const input = Array.isArray(body.input) ? (body.input as Record<string, unknown>[]) : [];
+  const outputs = input.filter((i) => i.type === "function_call_output");
+  const last = outputs.at(-1);
+  return last === undefined ? null : JSON.stringify(last.output ?? "");
+}
+
+function responses(
+  res: ServerResponse,
+  body: Record<string, unknown>,
+  text: string,
+  call?: StubToolCall,
+): void {
+  const output = lastToolOutput(body);
+  // Codex 0.171 sometimes routes a call that comes back before its MCP tools are registered to "unsupported
+  // call"; asking again (as a model would) keeps the turn deterministic.
+  const ask = call !== undefined && (output === null || output.includes("unsupported call"));
+  const item = ask
+    ? {
+        type: "function_call",
+        id: "fc_stub",
+        call_id: `call_${Math.random().toString(36).slice(2)}`,
+        name: call.name,
+        ...(call.namespace === undefined ? {} : { namespace: call.namespace }),
+        arguments: JSON.stringify(call.arguments),
+      }
+    : { type: "message", role: "assistant", id: "msg_stub", content: [{ type: "output_text", text }] };
   sse(res, [
     { type: "response.created", response: { id: "resp_stub" } } as { type: string },
-    {
-      type: "response.output_item.done",
-      item: { type: "message", role: "assistant", id: "msg_stub", content: [{ type: "output_text", text }] },
-    } as { type: string },
+    { type: "response.output_item.done", item } as { type: string },
     {
       type: "response.completed",
       response: {
@@ -76,8 +107,11 @@ function responses(res: ServerResponse, text: string): void {
   ]);
 }
 
-/** Starts the stub on 127.0.0.1. */
-export async function startModelStub(answer = "The stub's answer."): Promise<ModelStub> {
+/**
+ * Starts the stub on 127.0.0.1. With `call`, the Responses API first asks for that tool call and answers only
+ * once the request carries its output.
+ */
+export async function startModelStub(answer = "The stub's answer.", call?: StubToolCall): Promise<ModelStub> {
   const state: ModelStub = { url: "", requests: [], answer, close: async () => {} };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
@@ -92,7 +126,8 @@ export async function startModelStub(answer = "The stub's answer."): Promise<Mod
       }
       state.requests.push({ path, body });
       if (req.method === "POST" && path.endsWith("/messages")) return anthropic(res, body, state.answer);
-      if (req.method === "POST" && path.endsWith("/responses")) return responses(res, state.answer);
+      if (req.method === "POST" && path.endsWith("/responses"))
+        return responses(res, body, state.answer, call);
       res.writeHead(404, { "Content-Type": "application/json" });
       res.end('{"error":"not found"}');
     });
