@@ -169,6 +169,23 @@ async function firstIndex(o: AddOptions, agent: AgentName, ctx: ReadContext, not
   });
 }
 
+/**
+ * Whether Claude Code may run funes's read-only tools without asking: `--yes` takes it, a terminal asks, and
+ * off a terminal without `--yes` nothing is allowed and a note says how to.
+ */
+async function allowToolsConsent(o: AddOptions, notes: string[]): Promise<boolean> {
+  if (o.yes) return true;
+  if (o.ask !== undefined)
+    return o.ask(
+      "Let Claude Code run funes's read-only tools (recall, get, status) without asking? Headless `claude -p` runs need it.",
+      true,
+    );
+  notes.push(
+    "Claude Code will ask before each funes tool call, and headless `claude -p` runs can't use them — `funes add claude --yes` allows the three read-only tools",
+  );
+  return false;
+}
+
 const INSTALL = { claude: installClaude, codex: installCodex, hermes: installHermes, pi: installPi };
 const REMOVE = { claude: removeClaude, codex: removeCodex, hermes: removeHermes, pi: removePi };
 
@@ -178,9 +195,10 @@ export async function addAgent(o: AddOptions, ctx: ReadContext): Promise<AddSumm
   const notes: string[] = [];
   const { memory, created } = await bindMemory(o, ctx, notes);
   const indexed = agent === "pi" ? null : await firstIndex(o, agent, ctx, notes);
+  const allowTools = agent === "claude" ? await allowToolsConsent(o, notes) : undefined;
   let installed: SetupReport;
   try {
-    installed = await INSTALL[agent]({ home: ctx.home, memory, funes: o.funes, env: o.env });
+    installed = await INSTALL[agent]({ home: ctx.home, memory, funes: o.funes, env: o.env, allowTools });
   } catch (err) {
     setupError(err);
   }

@@ -65,6 +65,11 @@ describe("funes add claude", () => {
     const claude = (args: string[]) => runCli("claude", args, { env: u.env, cwd: u.home });
     // The user's own MCP server, which funes must leave alone.
     expect((await claude(["mcp", "add", "notes", "-s", "user", "--", "echo", "notes"])).kind).toBe("ran");
+    mkdirSync(join(u.home, ".claude"), { recursive: true });
+    writeFileSync(
+      join(u.home, ".claude", "settings.json"),
+      '{\n  "permissions": { "allow": ["Bash(ls)"] }\n}\n',
+    );
 
     const off = await runFunes(["add", "claude"], u);
     expect(off.code).toBe(2);
@@ -74,6 +79,48 @@ describe("funes add claude", () => {
     expect(add.stdout).toContain("indexed 1 sessions");
     expect(add.stdout).toContain("installed the funes hooks plugin into Claude Code");
     expect(await rows(u.funesHome)).toBeGreaterThan(0);
+
+    // The three read-only tools allowed (the user said yes), beside the user's own rule.
+    const settingsPath = join(u.home, ".claude", "settings.json");
+    const allowed = () => JSON.parse(readFileSync(settingsPath, "utf8")).permissions?.allow ?? [];
+    expect(allowed()).toEqual(["Bash(ls)", "mcp__funes__recall", "mcp__funes__get", "mcp__funes__status"]);
+    // So a headless turn can recall: the loopback model asks for the tool, Claude runs it unprompted.
+    const caller = await startModelStub("Recalled it.", {
+      name: "mcp__funes__recall",
+      arguments: { query: "fix the failing test", k: 2 },
+    });
+    try {
+      const turn = await runCli("claude", ["-p", "what did we do last time?", "--output-format", "json"], {
+        env: { ...u.env, ANTHROPIC_BASE_URL: caller.url, ANTHROPIC_API_KEY: "sk-ant-stub" },
+        cwd: u.home,
+      });
+      expect(turn.kind === "ran" && turn.stdout, turn.kind === "ran" ? turn.stderr : "").toContain(
+        "Recalled it.",
+      );
+      type Block = { type: string; is_error?: boolean; content?: { text?: string }[] };
+      const results = caller.requests.flatMap((r) =>
+        ((r.body.messages ?? []) as { content: Block[] | string }[]).flatMap((m) =>
+          typeof m.content === "string" ? [] : m.content.filter((b) => b.type === "tool_result"),
+        ),
+      );
+      expect(results.length).toBeGreaterThan(0);
+      expect(results.at(-1)?.is_error).not.toBe(true);
+      expect(results.at(-1)?.content?.[0]?.text).toContain("→ get ");
+    } finally {
+      await caller.close();
+    }
+    // That turn's Stop hook indexes in the background: let its worker finish before remove deletes its folder.
+    const scripts = join(u.home, ".funes", "integrations", "claude-plugin", "funes", "scripts");
+    const log = join(scripts, "funes-sync.log");
+    expect(
+      await until(
+        () =>
+          existsSync(log) &&
+          /index\[claude\]: (ok|FAILED)/.test(readFileSync(log, "utf8")) &&
+          !existsSync(join(scripts, ".index-claude.lock")),
+        60_000,
+      ),
+    ).toBe(true);
 
     const list = await claude(["mcp", "list"]);
     expect(list.kind === "ran" && list.stdout).toMatch(/funes: .*main\.js mcp - ✔ Connected/);
@@ -103,6 +150,7 @@ describe("funes add claude", () => {
     const pluginsAfter = await claude(["plugin", "list"]);
     expect(pluginsAfter.kind === "ran" && pluginsAfter.stdout).not.toContain("funes@huggingface");
     expect(existsSync(join(u.home, ".funes", "integrations"))).toBe(false);
+    expect(allowed()).toEqual(["Bash(ls)"]);
     expect((await runFunes(["remove", "claude"], u)).code).toBe(0);
   }, 120_000);
 

@@ -29,7 +29,58 @@ function sse(res: ServerResponse, events: { type: string }[]): void {
   res.end();
 }
 
-function anthropic(res: ServerResponse, body: Record<string, unknown>, text: string): void {
+function anthropicToolUse(res: ServerResponse, body: Record<string, unknown>, call: StubToolCall): void {
+  const message = {
+    id: "msg_stub_tool",
+    type: "message",
+    role: "assistant",
+    model: String(body.model ?? "claude-stub"),
+    content: [] as unknown[],
+    stop_reason: null,
+    stop_sequence: null,
+    usage: { input_tokens: 10, output_tokens: 0 },
+  };
+  const block = { type: "tool_use", id: "toolu_stub", name: call.name, input: call.arguments };
+  if (body.stream !== true) {
+    res.writeHead(200, { "Content-Type": "application/json" });
+    res.end(JSON.stringify({ ...message, content: [block], stop_reason: "tool_use" }));
+    return;
+  }
+  sse(res, [
+    { type: "message_start", message } as { type: string },
+    { type: "content_block_start", index: 0, content_block: { ...block, input: {} } } as { type: string },
+    {
+      type: "content_block_delta",
+      index: 0,
+      delta: { type: "input_json_delta", partial_json: JSON.stringify(call.arguments) },
+    } as { type: string },
+    { type: "content_block_stop", index: 0 } as { type: string },
+    {
+      type: "message_delta",
+      delta: { stop_reason: "tool_use", stop_sequence: null },
+      usage: { output_tokens: 5 },
+    } as { type: string },
+    { type: "message_stop" },
+  ]);
+}
+
+/** Whether an Anthropic Messages request already carries a tool result. */
+function hasToolResult(body: Record<string, unknown>): boolean {
+  return JSON.stringify(body.messages ?? []).includes('"type":"tool_result"');
+}
+
+function anthropic(
+  res: ServerResponse,
+  body: Record<string, unknown>,
+  text: string,
+  call?: StubToolCall,
+): void {
+  // Only the agent's own turn (the request that offers the tool) is asked to call it.
+  const offered = JSON.stringify(body.tools ?? []).includes(`"${call?.name}"`);
+  if (call !== undefined && offered && !hasToolResult(body)) {
+    anthropicToolUse(res, body, call);
+    return;
+  }
   const message = {
     id: "msg_stub",
     type: "message",
@@ -125,7 +176,8 @@ export async function startModelStub(answer = "The stub's answer.", call?: StubT
         body = {};
       }
       state.requests.push({ path, body });
-      if (req.method === "POST" && path.endsWith("/messages")) return anthropic(res, body, state.answer);
+      if (req.method === "POST" && path.endsWith("/messages"))
+        return anthropic(res, body, state.answer, call);
       if (req.method === "POST" && path.endsWith("/responses"))
         return responses(res, body, state.answer, call);
       res.writeHead(404, { "Content-Type": "application/json" });
