@@ -77,6 +77,7 @@ async function main(argv: string[]): Promise<number> {
       "--memory <spec>",
       "org/repo, hf://datasets/org/repo[/path], a memory directory, or local (default); repeat or comma-separate to search several",
     )
+    .option("--format <f>", "human or agent (default: human on a terminal, else agent)")
     .option("--json", "Print hits as JSON")
     .example('funes recall "why did the lance fts build hang"')
     .example("funes recall deadlock --type tool_result --since 7d")

@@ -18,7 +18,7 @@ export interface CliConfig {
   stdoutTty: boolean;
   stdinTty: boolean;
   color: boolean;
-  /** `$COLUMNS`, when set. */
+  /** The terminal's width when stdout is one, else `$COLUMNS` when set. */
   columns: number | null;
   now: () => number;
   models: ModelsConfig;
@@ -89,8 +89,14 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): CliConfig {
     stderrTty: process.stderr.isTTY === true,
     stdoutTty: process.stdout.isTTY === true,
     stdinTty: process.stdin.isTTY === true,
-    color: env.NO_COLOR === undefined && process.stdout.isTTY === true,
-    columns: Number.isInteger(Number(env.COLUMNS)) && Number(env.COLUMNS) > 0 ? Number(env.COLUMNS) : null,
+    // no-color.org: any non-empty NO_COLOR turns colour off.
+    color: nonEmpty(env.NO_COLOR) === undefined && process.stdout.isTTY === true,
+    columns:
+      process.stdout.isTTY === true && process.stdout.columns > 0
+        ? process.stdout.columns
+        : Number.isInteger(Number(env.COLUMNS)) && Number(env.COLUMNS) > 0
+          ? Number(env.COLUMNS)
+          : null,
     now: () => Date.now(),
     models: readModels(env, home),
     funesCommand: funesCommand(env),

@@ -11,6 +11,7 @@ import {
 } from "../commands/index.js";
 import type { CliConfig } from "./config.js";
 import { nonNegativeInt } from "./parse-args.js";
+import { layoutWidth, oneLine, readableTool } from "./terminal-text.js";
 
 /** Flags of `funes get`. */
 export interface GetFlags {
@@ -58,7 +59,7 @@ export function formatGetHuman(
     out += `${t.center ? bold(head) : dim(head)}\n`;
     for (const b of t.blocks) {
       if (b.blockType === "tool_use" || b.blockType === "tool_result") {
-        const one = b.text.replace(/\s+/g, " ");
+        const one = oneLine(readableTool(b.text, b.blockType));
         out += `${dim(`  ${one.length > opts.width - 2 ? `${one.slice(0, opts.width - 3)}…` : one}`)}\n`;
       } else out += `${mark(wrap(b.text))}\n`;
     }
@@ -89,7 +90,7 @@ export async function runGet(
     process.stdout.write(formatGetAgent(turns, sid, tid, notes));
     return;
   }
-  const width = Math.min(120, Math.max(40, cfg.columns ?? 100));
+  const width = layoutWidth(cfg.columns);
   const highlight = flags.highlight === undefined ? {} : { highlight: String(flags.highlight) };
   for (const n of notes) process.stderr.write(`${n}\n`);
   process.stdout.write(formatGetHuman(turns, { width, color: cfg.color, ...highlight }));

@@ -10,7 +10,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { localMemoryFor, ModelSession, type RecallOptions, recall } from "../../src/commands/index.js";
 import { RECENCY_SPAN } from "../../src/search/index.js";
-import { CLI, type CliEnv, runFunes } from "../helpers/cli.js";
+import { CLI, type CliEnv, runFunes, runFunesInTerminal } from "../helpers/cli.js";
 import { copyFixture, TEST_HUB_CACHE, tempDir } from "../helpers/fixtures.js";
 
 /** Planted facts: [question, the answer turn's text]. Each answer sits in its own turn of a planted session. */
@@ -288,7 +288,17 @@ describe("agent format and bad input (CLI)", () => {
     );
     // Vector search always has nearest rows; a filter that matches nothing leaves none.
     const none = await runFunes(["recall", "fts index", "--harness", "hermes"], env);
-    expect(none.stdout).toBe("no results");
+    expect(none.stdout).toBe("no results\n");
+    // On a terminal, the view for people: a numbered header, the passage, the get command.
+    const term = await runFunesInTerminal(
+      ["recall", "fts index build hang", "-k", "1", "--rerank-budget", "0", "--harness", "claude"],
+      { ...env, extra: { ...env.extra, COLUMNS: "80" } },
+      [],
+    );
+    expect(term.code).toBe(0);
+    expect(term.stdout.replaceAll("\r", "")).toMatch(
+      /^1\. 2026-11-02 10:00 · claude · -home-dev-funes\/planted · text {2}score \d\.\d\d\nThe fts index build hangs on two cores unless LANCE_CPU_THREADS is set to 2 or\nmore\.\n {2}~ user text: next\n {2}~ user text: next\n {2}→ funes get planted a-1\n$/,
+    );
     const get = await runFunes(["get", "planted", "a-1", "--window", "1"], env);
     expect(get.stdout).toBe(
       "[2026-11-02T10:00:00.000Z] user seq2 turn=q-1\nnext\n---\n" +
