@@ -5,7 +5,9 @@ import { readFileSync } from "node:fs";
 import { cac } from "cac";
 import { FunesError, type FunesErrorCode } from "../commands/index.js";
 import { UnknownHarnessError } from "../traces/index.js";
+import { completionScript, SHELLS, type Shell } from "./completion.js";
 import { readConfig } from "./config.js";
+import { flagsOf, reshapeHelp, unknownCommandMessage, unknownOptionMessage } from "./help.js";
 import { runAdd, runRemove } from "./run-agents.js";
 import { runAsk } from "./run-ask.js";
 import { runCache } from "./run-cache.js";
@@ -34,8 +36,55 @@ const EXIT: Record<FunesErrorCode, number> = {
   unreachable: 1,
 };
 
+/** The actions of commands that take one, for their --help and shell completion. */
+const ACTIONS: Record<string, [string, string][]> = {
+  models: [
+    ["status", "Show the embedder and reranker, and whether each is present (default)"],
+    ["pull", "Download the missing ones into the Hugging Face cache"],
+  ],
+  cache: [
+    ["status", "List the Hub memories read on this machine and their size (default)"],
+    ["prune", "Remove the older copies, keeping each memory's newest"],
+  ],
+};
+
+/** `funes completion <shell>`. */
+function runCompletion(shell: unknown, cli: ReturnType<typeof cac>): void {
+  const name = String(shell ?? "");
+  if (!(SHELLS as readonly string[]).includes(name))
+    throw new FunesError(
+      "bad_input",
+      `completion takes ${SHELLS.join(", ")}${shell === undefined ? "" : `, not "${name}"`} — e.g. eval "$(funes completion bash)"`,
+    );
+  const agents = ["claude", "codex", "hermes", "pi"];
+  const words: Record<string, string[]> = {
+    add: agents,
+    remove: agents,
+    ask: ["claude", "codex"],
+    completion: [...SHELLS],
+    models: (ACTIONS.models ?? []).map(([a]) => a),
+    cache: (ACTIONS.cache ?? []).map(([a]) => a),
+  };
+  process.stdout.write(
+    completionScript(
+      name as Shell,
+      cli.commands.map((c) => ({
+        name: c.name,
+        description: c.description,
+        flags: flagsOf(cli, c).filter((f) => f !== "--help" && f !== "-h"),
+        words: words[c.name] ?? [],
+      })),
+    ),
+  );
+}
+
 async function main(argv: string[]): Promise<number> {
   const cfg = readConfig();
+  const args = argv.slice(2);
+  if (args.length === 1 && ["--version", "-v", "-V"].includes(args[0] ?? "")) {
+    process.stdout.write(`${pkg.version}\n`);
+    return 0;
+  }
   const cli = cac("funes");
   cli
     .command(
@@ -62,7 +111,7 @@ async function main(argv: string[]): Promise<number> {
     .example("funes status")
     .action((flags) => runStatus(flags, cfg));
   cli
-    .command("recall [...query]", "Find past passages: hybrid search, bounded rerank, recency (agent format)")
+    .command("recall [...query]", "Find past passages: hybrid search, bounded rerank, recency")
     .option("-k, --k <n>", "Number of results (default 8)")
     .option("--candidates <n>", "Candidates from each of vector and keyword search (default 30)")
     .option("--type <block_type>", "Only text, thinking, tool_use or tool_result")
@@ -156,7 +205,7 @@ async function main(argv: string[]): Promise<number> {
     )
     .option("--format <f>", "human or agent (default: human on a terminal, else agent)")
     .option("--highlight <text>", "Mark this text in the human view")
-    .example("funes get 019ef2fb-6574-7f83-bd99-9118713271f2 019ef2fb-6574-7f83-bd99-9118713271f2-0")
+    .example("funes get 7028acdd-e85a-4fa0-88a5-71f4103333a0 765a0228 --window 1")
     .action((sid, tid, flags) => runGet(sid, tid, flags, cfg));
   cli
     .command("mcp [memory]", "Serve recall, get and status to an agent over MCP (stdio)")
@@ -172,16 +221,30 @@ async function main(argv: string[]): Promise<number> {
     .example("funes cache")
     .example("funes cache prune")
     .action((action, flags) => runCache(action, flags, cfg));
-  cli.help();
+  cli
+    .command("completion <shell>", "Print a shell completion script for bash, zsh or fish")
+    .example('eval "$(funes completion bash)"    # in ~/.bashrc')
+    .example('eval "$(funes completion zsh)"     # in ~/.zshrc')
+    .example("funes completion fish > ~/.config/fish/completions/funes.fish")
+    .action((shell) => runCompletion(shell, cli));
+  const width = Math.min(100, Math.max(60, cfg.columns ?? 80));
+  cli.help(reshapeHelp(cli, { actions: ACTIONS, width }));
   cli.version(pkg.version);
   cli.parse(argv, { run: false });
   if (cli.matchedCommand === undefined) {
     if (cli.args.length > 0)
-      throw new FunesError("bad_input", `unknown command "${String(cli.args[0])}" — see funes --help`);
+      throw new FunesError("bad_input", unknownCommandMessage(String(cli.args[0]), cli));
     if (!cli.options.help && !cli.options.version) cli.outputHelp();
     return 0;
   }
-  await cli.runMatchedCommand();
+  try {
+    await cli.runMatchedCommand();
+  } catch (err) {
+    const better =
+      err instanceof Error && err.name === "CACError" ? unknownOptionMessage(err.message, args, cli) : null;
+    if (better !== null) throw new FunesError("bad_input", better);
+    throw err;
+  }
   return 0;
 }
 
