@@ -6,6 +6,7 @@
 export { type CachedMemory, listCachedMemories, type PruneResult, pruneCache } from "./inventory.js";
 export {
   adoptAsView,
+  cachedView,
   IncompleteDownloadError,
   materializeView,
   newestView,

@@ -147,8 +147,10 @@ async function main(argv: string[]): Promise<number> {
     .option("--create", "Create the dataset (private) if it does not exist")
     .option("--yes", "Publish even to a remote that shares no chunk with this memory")
     .option("--sessions <id>", "Publish only these sessions (repeat, or comma-separate)")
+    .option("--dry-run", "Say what would be published and held back; change nothing (one head request)")
     .option("--json", "Print the summary as JSON")
     .example("funes push acme/funes-memory --create")
+    .example("funes push acme/funes-memory --dry-run")
     .action((memory, flags) => runPush(memory, flags, cfg));
   cli
     .command(
