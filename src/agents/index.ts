@@ -8,6 +8,7 @@ export { claudePluginRoot, installClaude, removeClaude } from "./claude.js";
 export { codexHome, installCodex, removeCodex } from "./codex.js";
 export { installHermes, removeHermes } from "./hermes-entry.js";
 export { type FunesCommand, INDEX_SCRIPT, PUSH_SCRIPT, SYNC_LOG } from "./hook-scripts.js";
+export { type AgentWiring, inspectAgents } from "./inspect.js";
 export { installPi, piExtensionDir, removePi } from "./pi.js";
 export { type AgentEnv, type CliOutcome, runCli } from "./run-cli.js";
 export {

@@ -12,6 +12,7 @@ import { runAdd, runRemove } from "./run-agents.js";
 import { runAsk } from "./run-ask.js";
 import { runCache } from "./run-cache.js";
 import { runCurate } from "./run-curate.js";
+import { runDoctorCommand } from "./run-doctor.js";
 import { runGet } from "./run-get.js";
 import { runIndex } from "./run-index.js";
 import { runMcp } from "./run-mcp.js";
@@ -223,6 +224,14 @@ async function main(argv: string[]): Promise<number> {
     .example("funes cache")
     .example("funes cache prune")
     .action((action, flags) => runCache(action, flags, cfg));
+  cli
+    .command(
+      "doctor",
+      "Check Node, the models, the Hub and token, each agent's wiring, the memory and the cache; say how to fix each problem",
+    )
+    .option("--json", "Print the checks as JSON")
+    .example("funes doctor")
+    .action((flags) => runDoctorCommand(flags, cfg));
   cli
     .command("completion <shell>", "Print a shell completion script for bash, zsh or fish")
     .example('eval "$(funes completion bash)"    # in ~/.bashrc')

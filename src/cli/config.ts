@@ -3,7 +3,7 @@
  */
 import { readFileSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
-import { join, resolve } from "node:path";
+import { delimiter, isAbsolute, join, resolve } from "node:path";
 import type { ModelsConfig } from "../commands/index.js";
 import { DEFAULT_RERANKER } from "../models/index.js";
 
@@ -28,16 +28,32 @@ export interface CliConfig {
   env: Record<string, string | undefined>;
 }
 
+/**
+ * How agents should run this funes: `$FUNES_BIN`; else the `funes` on PATH when it is this very install (its
+ * path, e.g. npm's global bin link, stays valid when the package is reinstalled or the checkout it links to
+ * moves); else this Node and this script.
+ */
 function funesCommand(env: NodeJS.ProcessEnv): string[] {
   const bin = nonEmpty(env.FUNES_BIN);
   if (bin !== undefined) return [bin];
   const script = process.argv[1];
   if (script === undefined) return ["funes"];
+  let real: string;
   try {
-    return [process.execPath, realpathSync(script)];
+    real = realpathSync(script);
   } catch {
     return [process.execPath, resolve(script)];
   }
+  for (const dir of (env.PATH ?? "").split(delimiter)) {
+    if (dir === "" || !isAbsolute(dir)) continue;
+    const candidate = join(dir, "funes");
+    try {
+      if (realpathSync(candidate) === real) return [candidate];
+    } catch {
+      // not there
+    }
+  }
+  return [process.execPath, real];
 }
 
 const nonEmpty = (v: string | undefined): string | undefined =>

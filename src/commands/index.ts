@@ -16,6 +16,7 @@ export {
 export { type AskOptions, type AskResult, ask, askPrompt, DEFAULT_ASK_TIMEOUT_S } from "./ask.js";
 export { type BackfillResult, backfillOrder } from "./backfill.js";
 export { type CurateOptions, type CurateSummary, curate, type ReviewAnswer } from "./curate.js";
+export { type DoctorCheck, type DoctorContext, runDoctor } from "./doctor.js";
 export { BadArgumentError, FunesError, type FunesErrorCode } from "./errors.js";
 export { assembleTurns, formatGetAgent, getTurn, type TurnView } from "./get.js";
 export {

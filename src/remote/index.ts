@@ -15,5 +15,7 @@ export { createPrivateDataset } from "./create-repo.js";
 export { fetchToCache } from "./fetch-file.js";
 export { type HubLocation, HubUriError, lancePath, parseHubUri } from "./hub-uri.js";
 export { listTree, type RemoteFile } from "./list-tree.js";
+export { describeNetworkError } from "./network-error.js";
 export { readRepoText } from "./read-text.js";
 export { fetchRepoHead, isModelRepo, PROBE_TIMEOUT_MS, type RepoHead } from "./repo-head.js";
+export { fetchIdentity, type HubIdentity } from "./whoami.js";

@@ -30,6 +30,7 @@ const COMMANDS = [
   "get",
   "mcp",
   "cache",
+  "doctor",
   "completion",
 ];
 
