@@ -165,9 +165,14 @@ async function main(argv: string[]): Promise<number> {
     .example("funes add codex acme/funes-memory --create")
     .action((agent, memory, flags) => runAdd(agent, memory, flags, cfg));
   cli
-    .command("remove <agent>", "Take funes out of an agent: its hooks, recall registration and files")
+    .command(
+      "remove [agent]",
+      "Take funes out of an agent (or every agent, --all): its hooks, recall registration and files",
+    )
+    .option("--all", "Take funes out of every agent it is set up in")
     .example("funes remove codex")
-    .action((agent) => runRemove(agent, cfg));
+    .example("funes remove --all")
+    .action((agent, flags) => runRemove(agent, flags, cfg));
   cli
     .command(
       "ask <agent> [...question]",

@@ -7,6 +7,7 @@
 import {
   AgentSetupError,
   type FunesCommand,
+  inspectAgents,
   installClaude,
   installCodex,
   installHermes,
@@ -237,4 +238,37 @@ export async function removeAgent(
   } catch (err) {
     setupError(err);
   }
+}
+
+/** What `funes remove --all` did for one agent. */
+export interface RemovedAgent {
+  agent: AgentName;
+  report: SetupReport;
+  /** Why it could not be taken out completely, or null. */
+  error: string | null;
+}
+
+/**
+ * Runs `funes remove --all`: takes funes out of every agent it is found in (its files, or its MCP entry),
+ * going on past an agent that fails so one broken agent does not keep funes in the others.
+ */
+export async function removeAllAgents(
+  o: { env: Record<string, string | undefined> },
+  ctx: { home: string },
+): Promise<RemovedAgent[]> {
+  const out: RemovedAgent[] = [];
+  for (const w of inspectAgents(ctx.home, o.env)) {
+    if (!w.installed) continue;
+    try {
+      out.push({
+        agent: w.agent,
+        report: await REMOVE[w.agent]({ home: ctx.home, env: o.env }),
+        error: null,
+      });
+    } catch (err) {
+      if (!(err instanceof AgentSetupError)) throw err;
+      out.push({ agent: w.agent, report: [], error: err.message });
+    }
+  }
+  return out;
 }

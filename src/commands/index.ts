@@ -11,7 +11,9 @@ export {
   type AgentName,
   addAgent,
   parseAgent,
+  type RemovedAgent,
   removeAgent,
+  removeAllAgents,
 } from "./add-agent.js";
 export { type AskOptions, type AskResult, ask, askPrompt, DEFAULT_ASK_TIMEOUT_S } from "./ask.js";
 export { type BackfillResult, backfillOrder } from "./backfill.js";

@@ -2,7 +2,15 @@
  * `funes doctor` and how agents are registered: each check with its fix, a broken agent wiring caught,
  * HF_HUB_OFFLINE honoured; agents run the `funes` on PATH when it is this install.
  */
-import { chmodSync, copyFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, type CliEnv, runFunes } from "../helpers/cli.js";
@@ -84,5 +92,22 @@ describe("funes doctor", () => {
     const off = await runFunes(["doctor"], user("off", { HF_HUB_OFFLINE: "1", HF_TOKEN: "hf_x" }));
     expect(off.stdout).toMatch(/\n-- {2}hub +HF_HUB_OFFLINE is set: http:\/\/127\.0\.0\.1:\d+ not asked\n/);
     expect(hub.requests.length).toBe(before);
+  });
+
+  it("add says what recall does without models; remove --all takes funes out of every agent", async () => {
+    const u = user("all", { HF_HUB_CACHE: join(t.dir, "empty-hf") });
+    const add = await runFunes(["add", "pi"], u);
+    expect(add.code, add.stderr).toBe(0);
+    expect(add.stdout).toContain(
+      "the models are not here (BAAI/bge-small-en-v1.5 and Xenova/ms-marco-MiniLM-L-6-v2): until `funes models pull`, recall finds passages by keyword only",
+    );
+    const all = await runFunes(["remove", "--all"], u);
+    expect(all.code, all.stderr).toBe(0);
+    expect(all.stdout).toContain("pi");
+    expect(existsSync(join(u.home, ".funes", "integrations", "pi"))).toBe(false);
+    const none = await runFunes(["remove", "--all"], u);
+    expect(none.stdout).toBe("funes is not set up in any agent — nothing to remove\n");
+    const both = await runFunes(["remove", "pi", "--all"], u);
+    expect(both.code).toBe(2);
   });
 });
