@@ -4,6 +4,7 @@
 import { readFileSync } from "node:fs";
 import { cac } from "cac";
 import { FunesError, type FunesErrorCode } from "../commands/index.js";
+import { applyNetworkEnv, networkEnv } from "../remote/index.js";
 import { UnknownHarnessError } from "../traces/index.js";
 import { completionScript, SHELLS, type Shell } from "./completion.js";
 import { readConfig } from "./config.js";
@@ -81,6 +82,8 @@ function runCompletion(shell: unknown, cli: ReturnType<typeof cac>): void {
 
 async function main(argv: string[]): Promise<number> {
   const cfg = readConfig();
+  // Before any request: HF_HUB_OFFLINE and HTTPS_PROXY/HTTP_PROXY/NO_PROXY for every connection.
+  await applyNetworkEnv(networkEnv(cfg.env));
   const args = argv.slice(2);
   if (args.length === 1 && ["--version", "-v", "-V"].includes(args[0] ?? "")) {
     process.stdout.write(`${pkg.version}\n`);
@@ -108,6 +111,10 @@ async function main(argv: string[]): Promise<number> {
       "--memory <spec>",
       "org/repo, hf://datasets/org/repo[/path], a memory directory, or local (default)",
     )
+    .option(
+      "--fallback-local",
+      "If the Hub memory can't be read and isn't cached, read the local memory instead",
+    )
     .option("--json", "Print as JSON")
     .example("funes status")
     .action((flags) => runStatus(flags, cfg));
@@ -126,6 +133,10 @@ async function main(argv: string[]): Promise<number> {
     .option(
       "--memory <spec>",
       "org/repo, hf://datasets/org/repo[/path], a memory directory, or local (default); repeat or comma-separate to search several",
+    )
+    .option(
+      "--fallback-local",
+      "If the Hub memory can't be read and isn't cached, read the local memory instead",
     )
     .option("--format <f>", "human or agent (default: human on a terminal, else agent)")
     .option("--json", "Print hits as JSON")
@@ -210,6 +221,10 @@ async function main(argv: string[]): Promise<number> {
     .option(
       "--memory <spec>",
       "org/repo, hf://datasets/org/repo[/path], a memory directory, or local (default)",
+    )
+    .option(
+      "--fallback-local",
+      "If the Hub memory can't be read and isn't cached, read the local memory instead",
     )
     .option("--format <f>", "human or agent (default: human on a terminal, else agent)")
     .option("--highlight <text>", "Mark this text in the human view")

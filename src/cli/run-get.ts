@@ -19,6 +19,7 @@ export interface GetFlags {
   memory?: unknown;
   format?: unknown;
   highlight?: unknown;
+  fallbackLocal?: boolean;
 }
 
 /** A compact view for people: tool blocks on one line, prose wrapped, the asked-for turn marked. */
@@ -76,7 +77,10 @@ export async function runGet(
   cfg: CliConfig,
 ): Promise<void> {
   const { memory, notes } = await settledTarget(
-    await openReadTarget(flags.memory === undefined ? undefined : String(flags.memory), cfg),
+    await openReadTarget(flags.memory === undefined ? undefined : String(flags.memory), {
+      ...cfg,
+      fallbackLocal: flags.fallbackLocal === true,
+    }),
   );
   const window = flags.window === undefined ? 3 : nonNegativeInt(flags.window, "--window");
   const format =

@@ -23,6 +23,8 @@ export async function runMcp(memory: unknown, cfg: CliConfig, version: string): 
     funesHome: cfg.funesHome,
     home: cfg.home,
     models: cfg.models,
+    // An agent can't be asked: an unreachable Hub memory answers from the local one, and says so.
+    fallbackLocal: true,
     session: getSession,
     now: cfg.now,
     version,

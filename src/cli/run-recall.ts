@@ -31,6 +31,7 @@ export interface RecallFlags {
   memory?: unknown;
   json?: boolean;
   format?: unknown;
+  fallbackLocal?: boolean;
   /** Words after `--` (a query starting with `-`). */
   "--"?: unknown[];
 }
@@ -72,7 +73,7 @@ export async function runRecall(words: unknown[], flags: RecallFlags, cfg: CliCo
             : nonNegativeInt(flags.rerankBudget, "--rerank-budget"),
         now: cfg.now(),
       },
-      cfg,
+      { ...cfg, fallbackLocal: flags.fallbackLocal === true },
       models,
     );
     if (flags.json === true) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);

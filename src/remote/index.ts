@@ -12,6 +12,7 @@ export {
   type UploadProgress,
 } from "./commit-files.js";
 export { createPrivateDataset } from "./create-repo.js";
+export { applyNetworkEnv, bypassesProxy, type NetworkEnv, networkEnv } from "./dispatcher.js";
 export { fetchToCache } from "./fetch-file.js";
 export { type HubLocation, HubUriError, lancePath, parseHubUri } from "./hub-uri.js";
 export { listTree, type RemoteFile } from "./list-tree.js";

@@ -4,6 +4,9 @@
  */
 
 const CODES: Record<string, string> = {
+  HF_HUB_OFFLINE: "HF_HUB_OFFLINE is set, so no request was made",
+  PROXY_REFUSED: "the proxy refused the tunnel",
+  PROXY_INVALID: "the proxy setting is not a URL",
   ENOTFOUND: "DNS lookup failed",
   EAI_AGAIN: "DNS lookup failed (temporary)",
   ECONNREFUSED: "connection refused",

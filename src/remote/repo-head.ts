@@ -4,6 +4,7 @@
  */
 import { datasetInfo, modelInfo } from "@huggingface/hub";
 import { type HubClient, httpStatus, hubParams, isUnreachable } from "./access.js";
+import { describeNetworkError } from "./network-error.js";
 
 /** What the Hub said about a dataset repo. */
 export type RepoHead =
@@ -58,7 +59,10 @@ async function probeOnce(
     if (isUnreachable(err))
       return {
         kind: "offline",
-        reason: err instanceof Error ? err.message : String(err),
+        reason:
+          status === null
+            ? describeNetworkError(err, client.hubUrl)
+            : `${new URL(client.hubUrl).host}: HTTP ${status}`,
         dropped: status === null && (err as { name?: string } | null)?.name === "TypeError",
       };
     throw err;
