@@ -20,15 +20,10 @@ import {
 } from "../agents/index.js";
 import { storeExists } from "../local/index.js";
 import { funesPaths, resolveMemorySpec } from "../memory/index.js";
-import {
-  createPrivateDataset,
-  fetchRepoHead,
-  HubUriError,
-  isModelRepo,
-  parseHubUri,
-} from "../remote/index.js";
+import { fetchRepoHead, HubUriError, isModelRepo, parseHubUri } from "../remote/index.js";
 import { type Harness, knownSources } from "../traces/index.js";
 import { FunesError } from "./errors.js";
+import { createDataset, requireToken } from "./hub-write.js";
 import { DEFAULT_VECTOR_BUDGET_MS, type IndexSummary, indexSessions } from "./index-sessions.js";
 import { modelRepoMessage, type ReadContext } from "./open-memory.js";
 import { type PushSummary, pushMemory } from "./push.js";
@@ -131,7 +126,8 @@ async function bindMemory(
           "no_memory",
           `${r.uri} doesn't exist on the Hub — pass --create to create it (private), or create the dataset repo first`,
         );
-      await createPrivateDataset(client, repo);
+      requireToken(ctx.models.token, r.uri);
+      await createDataset(client, repo, r.uri);
       notes.push(`created ${r.uri} as a private dataset`);
       return { memory: spec, created: true };
     }

@@ -20,7 +20,6 @@ import {
   viewsRoot,
 } from "../memory/index.js";
 import {
-  createPrivateDataset,
   fetchRepoHead,
   type HubLocation,
   HubReadOnlyError,
@@ -30,6 +29,7 @@ import {
 } from "../remote/index.js";
 import { publishScope } from "./curation-gate.js";
 import { FunesError } from "./errors.js";
+import { createDataset, requireToken } from "./hub-write.js";
 import { modelRepoMessage, type ReadContext } from "./open-memory.js";
 import { holdBack } from "./secret-blocks.js";
 
@@ -121,7 +121,7 @@ export async function pushMemory(opts: PushOptions, ctx: ReadContext): Promise<P
     case "offline":
       throw new FunesError(
         "unreachable",
-        `${loc.uri} is unreachable — can't push while offline (check your connection)`,
+        `${loc.uri} is unreachable (${head.reason}) — can't push while offline (check your connection)`,
       );
     case "unauthorized":
       throw new FunesError(
@@ -136,7 +136,8 @@ export async function pushMemory(opts: PushOptions, ctx: ReadContext): Promise<P
           `${loc.uri} doesn't exist on the Hub — run \`funes push ${opts.spec} --create\` to create it (private), or create the dataset repo first`,
         );
       if (opts.dryRun === true) break;
-      created = await createPrivateDataset(client, loc.repo);
+      requireToken(ctx.models.token, loc.uri);
+      created = await createDataset(client, loc.repo, loc.uri);
       break;
     case "found":
       break;
@@ -245,6 +246,7 @@ export async function pushMemory(opts: PushOptions, ctx: ReadContext): Promise<P
       return summary;
     }
     if (keep.size === 0) return summary;
+    requireToken(ctx.models.token, loc.uri);
     let result: Awaited<ReturnType<typeof publishRows>>;
     try {
       result = await publishRows({
