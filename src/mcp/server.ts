@@ -22,6 +22,8 @@ export interface McpContext extends ReadContext {
   session: () => Promise<ModelSession>;
   now: () => number;
   version: string;
+  /** Runs once before the first tool call does any work (the network environment: proxy, offline). */
+  prepare?: (() => Promise<void>) | undefined;
 }
 
 const RECALL_DESCRIPTION = `Recall passages from past coding-agent sessions (Claude Code, Codex, pi, Hermes): the decisions made, why, what was tried and rejected, errors met before and how they were fixed, and what research or sub-agents found. Hybrid search (meaning + keywords), cross-encoder rerank and recency; each hit shows when and where it happened and a "→ get <session> <turn>" line to read around it.
@@ -52,8 +54,9 @@ function text(t: string) {
  * A tool's answer; a failure is a tool result with `isError: true` (so the agent knows the call failed) whose
  * text names the tool's own argument (`since`), never the CLI flag (`--since`).
  */
-async function answer(prefix: string, fn: () => Promise<string>) {
+async function answer(prefix: string, fn: () => Promise<string>, prepare?: () => Promise<void>) {
   try {
+    await prepare?.();
     return text(await fn());
   } catch (err) {
     const { BadArgumentError } = await commands();
@@ -88,6 +91,11 @@ export function createMcpServer(ctx: McpContext): McpServer {
     .describe(
       "Which memory: org/repo (a Hub memory), a local memory directory, or `local` — or several, comma-separated, searched together; defaults to the server's memory",
     );
+  let prepared: Promise<void> | null = null;
+  const prepare = () => {
+    prepared ??= ctx.prepare?.() ?? Promise.resolve();
+    return prepared;
+  };
   const settledFor = async (m: string | undefined) => {
     const { openReadTarget, settledTarget } = await commands();
     return settledTarget(await openReadTarget(m !== undefined && m.trim() !== "" ? m : ctx.memory, ctx));
@@ -116,23 +124,27 @@ export function createMcpServer(ctx: McpContext): McpServer {
       },
     },
     async (a) =>
-      answer("recall", async () => {
-        const { formatRecallAgent, listValues, recallMemories, recallOptions } = await commands();
-        return formatRecallAgent(
-          await recallMemories(
-            listValues(a.memory !== undefined && a.memory.trim() !== "" ? a.memory : ctx.memory),
-            recallOptions(a.query, ctx.now(), {
-              k: a.k ?? 8,
-              blockType: a.block_type,
-              harness: a.harness,
-              since: a.since,
-              until: a.until,
-            }),
-            ctx,
-            await ctx.session(),
-          ),
-        );
-      }),
+      answer(
+        "recall",
+        async () => {
+          const { formatRecallAgent, listValues, recallMemories, recallOptions } = await commands();
+          return formatRecallAgent(
+            await recallMemories(
+              listValues(a.memory !== undefined && a.memory.trim() !== "" ? a.memory : ctx.memory),
+              recallOptions(a.query, ctx.now(), {
+                k: a.k ?? 8,
+                blockType: a.block_type,
+                harness: a.harness,
+                since: a.since,
+                until: a.until,
+              }),
+              ctx,
+              await ctx.session(),
+            ),
+          );
+        },
+        prepare,
+      ),
   );
 
   server.registerTool(
@@ -155,16 +167,20 @@ export function createMcpServer(ctx: McpContext): McpServer {
       },
     },
     async (a) =>
-      answer("get", async () => {
-        const { formatGetAgent, getTurn } = await commands();
-        const { memory, notes } = await settledFor(a.memory);
-        return formatGetAgent(
-          await getTurn(memory, a.session_id, a.turn_uuid, a.window ?? 3),
-          a.session_id,
-          a.turn_uuid,
-          notes,
-        );
-      }),
+      answer(
+        "get",
+        async () => {
+          const { formatGetAgent, getTurn } = await commands();
+          const { memory, notes } = await settledFor(a.memory);
+          return formatGetAgent(
+            await getTurn(memory, a.session_id, a.turn_uuid, a.window ?? 3),
+            a.session_id,
+            a.turn_uuid,
+            notes,
+          );
+        },
+        prepare,
+      ),
   );
 
   server.registerTool(
@@ -176,12 +192,16 @@ export function createMcpServer(ctx: McpContext): McpServer {
       inputSchema: { memory: memoryArg },
     },
     async (a) =>
-      answer("status", async () => {
-        const { formatStatus, memoryStatus } = await commands();
-        const { memory, notes } = await settledFor(a.memory);
-        const report = await memoryStatus(memory, ctx);
-        return `${notes.map((n) => `${n}\n`).join("")}${formatStatus(report, ctx.now())}`;
-      }),
+      answer(
+        "status",
+        async () => {
+          const { formatStatus, memoryStatus } = await commands();
+          const { memory, notes } = await settledFor(a.memory);
+          const report = await memoryStatus(memory, ctx);
+          return `${notes.map((n) => `${n}\n`).join("")}${formatStatus(report, ctx.now())}`;
+        },
+        prepare,
+      ),
   );
   return server;
 }

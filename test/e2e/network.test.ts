@@ -5,8 +5,10 @@
 import { createServer, type Server } from "node:http";
 import { type AddressInfo, connect, type Socket } from "node:net";
 import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CliEnv, runFunes } from "../helpers/cli.js";
+import { CLI, type CliEnv, runFunes } from "../helpers/cli.js";
 import { TEST_HUB_CACHE, tempDir } from "../helpers/fixtures.js";
 import { type HubStandin, startHubStandin } from "../helpers/hub-standin.js";
 
@@ -113,5 +115,35 @@ describe("network environment", () => {
     // Only reads (the head probe, and whether the name is a model) reached the Hub.
     expect(hub.requests.slice(before).every((q) => q.method === "GET")).toBe(true);
     expect(hub.repos.has("acme/new")).toBe(false);
+  });
+
+  it("holds the MCP server to HF_HUB_OFFLINE too", async () => {
+    const before = hub.requests.length;
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, "mcp"],
+      env: {
+        PATH: process.env.PATH ?? "",
+        HOME: t.dir,
+        FUNES_HOME: join(t.dir, ".funes"),
+        HF_HUB_CACHE: TEST_HUB_CACHE,
+        HF_ENDPOINT: hub.url,
+        HF_HUB_OFFLINE: "1",
+      },
+      stderr: "pipe",
+    });
+    const client = new Client({ name: "funes-test", version: "0" });
+    await client.connect(transport);
+    try {
+      const r = (await client.callTool({ name: "recall", arguments: { query: "x", memory: "acme/kb" } })) as {
+        content: { text: string }[];
+        isError?: boolean;
+      };
+      expect(r.isError).toBe(true);
+      expect(r.content[0]?.text).toContain("unreachable and no local index yet");
+    } finally {
+      await client.close();
+    }
+    expect(hub.requests.length).toBe(before);
   });
 });
