@@ -42,6 +42,16 @@ function allowList(s: Settings): string[] {
   return Array.isArray(allow) ? allow.filter((x): x is string => typeof x === "string") : [];
 }
 
+/** Whether every one of funes's tools is already in `permissions.allow` (an unreadable file: false). */
+export function claudeToolsAllowed(home: string): boolean {
+  try {
+    const allow = allowList(readSettings(claudeSettingsPath(home)));
+    return CLAUDE_FUNES_TOOLS.every((t) => allow.includes(t));
+  } catch {
+    return false;
+  }
+}
+
 /** Adds the tools to `permissions.allow`; returns the rules it added (none when all were there). */
 export function allowClaudeTools(home: string): string[] {
   const path = claudeSettingsPath(home);

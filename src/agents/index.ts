@@ -5,6 +5,7 @@
  */
 export { type AskAgent, type AskOutcome, askArgs, parseAskLine, runAsk } from "./ask-run.js";
 export { claudePluginRoot, installClaude, removeClaude } from "./claude.js";
+export { claudeToolsAllowed } from "./claude-permissions.js";
 export { codexHome, installCodex, removeCodex } from "./codex.js";
 export { installHermes, removeHermes } from "./hermes-entry.js";
 export { type FunesCommand, INDEX_SCRIPT, PUSH_SCRIPT, SYNC_LOG } from "./hook-scripts.js";

@@ -6,6 +6,7 @@
  */
 import {
   AgentSetupError,
+  claudeToolsAllowed,
   type FunesCommand,
   inspectAgents,
   installClaude,
@@ -170,8 +171,8 @@ async function firstIndex(o: AddOptions, agent: AgentName, ctx: ReadContext, not
  * Whether Claude Code may run funes's read-only tools without asking: `--yes` takes it, a terminal asks, and
  * off a terminal without `--yes` nothing is allowed and a note says how to.
  */
-async function allowToolsConsent(o: AddOptions, notes: string[]): Promise<boolean> {
-  if (o.yes) return true;
+async function allowToolsConsent(o: AddOptions, home: string, notes: string[]): Promise<boolean> {
+  if (o.yes || claudeToolsAllowed(home)) return true;
   if (o.ask !== undefined)
     return o.ask(
       "Let Claude Code run funes's read-only tools (recall, get, status) without asking? Headless `claude -p` runs need it.",
@@ -192,7 +193,7 @@ export async function addAgent(o: AddOptions, ctx: ReadContext): Promise<AddSumm
   const notes: string[] = [];
   const { memory, created } = await bindMemory(o, ctx, notes);
   const indexed = agent === "pi" ? null : await firstIndex(o, agent, ctx, notes);
-  const allowTools = agent === "claude" ? await allowToolsConsent(o, notes) : undefined;
+  const allowTools = agent === "claude" ? await allowToolsConsent(o, ctx.home, notes) : undefined;
   let installed: SetupReport;
   try {
     installed = await INSTALL[agent]({ home: ctx.home, memory, funes: o.funes, env: o.env, allowTools });

@@ -141,6 +141,7 @@ describe("funes add claude", () => {
     // Again: nothing to index, same result.
     const again = await runFunes(["add", "claude"], u);
     expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain("funes's read-only tools were already allowed in Claude Code");
 
     const rm = await runFunes(["remove", "claude"], u);
     expect(rm.code, rm.stderr).toBe(0);
