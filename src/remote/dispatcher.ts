@@ -7,7 +7,7 @@
  * so the bundled Agent class is reused with a custom connector and installed under undici's global
  * dispatcher symbol (the one `setGlobalDispatcher` writes).
  */
-import { connect as netConnect, type Socket } from "node:net";
+import { isIP, connect as netConnect, type Socket } from "node:net";
 import { connect as tlsConnect } from "node:tls";
 
 const GLOBAL_DISPATCHER = Symbol.for("undici.globalDispatcher.1");
@@ -61,6 +61,12 @@ export function bypassesProxy(host: string, port: number, noProxy: string[]): bo
   });
 }
 
+/** The TLS server name for `host`: none for an IP address (RFC 6066 allows names only). */
+function serverName(host: string, given?: string | null): { servername?: string } {
+  const name = given ?? host;
+  return isIP(name) === 0 ? { servername: name } : {};
+}
+
 function defaultPort(protocol: string): number {
   return protocol === "https:" ? 443 : 80;
 }
@@ -71,7 +77,7 @@ function viaProxy(proxy: URL, o: ConnectOptions, cb: (err: Error | null, socket:
   const proxyPort = Number(proxy.port) || defaultPort(proxy.protocol);
   const raw: Socket =
     proxy.protocol === "https:"
-      ? tlsConnect({ host: proxy.hostname, port: proxyPort, servername: proxy.hostname })
+      ? tlsConnect({ host: proxy.hostname, port: proxyPort, ...serverName(proxy.hostname) })
       : netConnect({ host: proxy.hostname, port: proxyPort });
   const fail = (err: Error) => {
     raw.destroy();
@@ -102,7 +108,7 @@ function viaProxy(proxy: URL, o: ConnectOptions, cb: (err: Error | null, socket:
       return;
     }
     if (o.protocol !== "https:") return cb(null, raw);
-    const tls = tlsConnect({ socket: raw, servername: o.servername ?? o.hostname });
+    const tls = tlsConnect({ socket: raw, ...serverName(o.hostname, o.servername) });
     tls.once("secureConnect", () => cb(null, tls));
     tls.once("error", (err) => cb(err, null));
   };
@@ -114,7 +120,7 @@ function direct(o: ConnectOptions, cb: (err: Error | null, socket: Socket | null
   const port = Number(o.port) || defaultPort(o.protocol);
   const s: Socket =
     o.protocol === "https:"
-      ? tlsConnect({ host: o.hostname, port, servername: o.servername ?? o.hostname })
+      ? tlsConnect({ host: o.hostname, port, ...serverName(o.hostname, o.servername) })
       : netConnect({ host: o.hostname, port });
   s.once(o.protocol === "https:" ? "secureConnect" : "connect", () => cb(null, s));
   s.once("error", (err) => cb(err, null));

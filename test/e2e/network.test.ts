@@ -2,7 +2,10 @@
  * The network environment of the Hugging Face tools, honoured by every request: HTTPS_PROXY/HTTP_PROXY
  * (a loopback CONNECT proxy that records each tunnel), NO_PROXY, and HF_HUB_OFFLINE=1 (no request at all).
  */
-import { createServer, type Server } from "node:http";
+import { execFileSync, spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { createServer, request, type Server } from "node:http";
+import { createServer as createTlsServer } from "node:https";
 import { type AddressInfo, connect, type Socket } from "node:net";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -146,4 +149,66 @@ describe("network environment", () => {
     }
     expect(hub.requests.length).toBe(before);
   });
+
+  it.skipIf(spawnSync("openssl", ["version"]).status !== 0)(
+    "tunnels HTTPS through HTTPS_PROXY and verifies the Hub's certificate at the end of the tunnel",
+    async () => {
+      const key = join(t.dir, "key.pem");
+      const cert = join(t.dir, "cert.pem");
+      execFileSync(
+        "openssl",
+        [
+          "req",
+          "-x509",
+          "-newkey",
+          "rsa:2048",
+          "-nodes",
+          "-keyout",
+          key,
+          "-out",
+          cert,
+          "-days",
+          "1",
+          "-subj",
+          "/CN=localhost",
+          "-addext",
+          "subjectAltName=IP:127.0.0.1",
+        ],
+        { stdio: "ignore" },
+      );
+      // An HTTPS front for the stand-in Hub.
+      const front = createTlsServer({ key: readFileSync(key), cert: readFileSync(cert) }, (req, res) => {
+        const up = request(
+          `${hub.url}${req.url ?? "/"}`,
+          { method: req.method, headers: req.headers },
+          (r) => {
+            res.writeHead(r.statusCode ?? 502, r.headers);
+            r.pipe(res);
+          },
+        );
+        req.pipe(up);
+      });
+      await new Promise<void>((r) => front.listen(0, "127.0.0.1", r));
+      const port = (front.address() as AddressInfo).port;
+      tunnels.length = 0;
+      try {
+        const r = await runFunes(
+          ["recall", "x", "--memory", "acme/nope"],
+          env({ HF_ENDPOINT: `https://127.0.0.1:${port}`, HTTPS_PROXY: proxyUrl, NODE_EXTRA_CA_CERTS: cert }),
+        );
+        expect(r.stderr).toContain("hf://datasets/acme/nope doesn't exist on the Hub");
+        expect(tunnels).toContain(`127.0.0.1:${port}`);
+        // Without the certificate trusted, the TLS failure is named.
+        const untrusted = await runFunes(
+          ["recall", "x", "--memory", "acme/nope"],
+          env({ HF_ENDPOINT: `https://127.0.0.1:${port}`, HTTPS_PROXY: proxyUrl }),
+        );
+        expect(untrusted.code).toBe(1);
+        expect(untrusted.stderr).toMatch(/\(127\.0\.0\.1:\d+: TLS: /);
+      } finally {
+        front.closeAllConnections();
+        await new Promise((r) => front.close(r));
+      }
+    },
+  );
 });
