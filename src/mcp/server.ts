@@ -54,9 +54,8 @@ function text(t: string) {
  * A tool's answer; a failure is a tool result with `isError: true` (so the agent knows the call failed) whose
  * text names the tool's own argument (`since`), never the CLI flag (`--since`).
  */
-async function answer(prefix: string, fn: () => Promise<string>, prepare?: () => Promise<void>) {
+async function answerTool(prefix: string, fn: () => Promise<string>) {
   try {
-    await prepare?.();
     return text(await fn());
   } catch (err) {
     const { BadArgumentError } = await commands();
@@ -92,10 +91,12 @@ export function createMcpServer(ctx: McpContext): McpServer {
       "Which memory: org/repo (a Hub memory), a local memory directory, or `local` — or several, comma-separated, searched together; defaults to the server's memory",
     );
   let prepared: Promise<void> | null = null;
-  const prepare = () => {
-    prepared ??= ctx.prepare?.() ?? Promise.resolve();
-    return prepared;
-  };
+  const answer = (prefix: string, fn: () => Promise<string>) =>
+    answerTool(prefix, async () => {
+      prepared ??= ctx.prepare?.() ?? Promise.resolve();
+      await prepared;
+      return fn();
+    });
   const settledFor = async (m: string | undefined) => {
     const { openReadTarget, settledTarget } = await commands();
     return settledTarget(await openReadTarget(m !== undefined && m.trim() !== "" ? m : ctx.memory, ctx));
@@ -124,27 +125,23 @@ export function createMcpServer(ctx: McpContext): McpServer {
       },
     },
     async (a) =>
-      answer(
-        "recall",
-        async () => {
-          const { formatRecallAgent, listValues, recallMemories, recallOptions } = await commands();
-          return formatRecallAgent(
-            await recallMemories(
-              listValues(a.memory !== undefined && a.memory.trim() !== "" ? a.memory : ctx.memory),
-              recallOptions(a.query, ctx.now(), {
-                k: a.k ?? 8,
-                blockType: a.block_type,
-                harness: a.harness,
-                since: a.since,
-                until: a.until,
-              }),
-              ctx,
-              await ctx.session(),
-            ),
-          );
-        },
-        prepare,
-      ),
+      answer("recall", async () => {
+        const { formatRecallAgent, listValues, recallMemories, recallOptions } = await commands();
+        return formatRecallAgent(
+          await recallMemories(
+            listValues(a.memory !== undefined && a.memory.trim() !== "" ? a.memory : ctx.memory),
+            recallOptions(a.query, ctx.now(), {
+              k: a.k ?? 8,
+              blockType: a.block_type,
+              harness: a.harness,
+              since: a.since,
+              until: a.until,
+            }),
+            ctx,
+            await ctx.session(),
+          ),
+        );
+      }),
   );
 
   server.registerTool(
@@ -167,20 +164,16 @@ export function createMcpServer(ctx: McpContext): McpServer {
       },
     },
     async (a) =>
-      answer(
-        "get",
-        async () => {
-          const { formatGetAgent, getTurn } = await commands();
-          const { memory, notes } = await settledFor(a.memory);
-          return formatGetAgent(
-            await getTurn(memory, a.session_id, a.turn_uuid, a.window ?? 3),
-            a.session_id,
-            a.turn_uuid,
-            notes,
-          );
-        },
-        prepare,
-      ),
+      answer("get", async () => {
+        const { formatGetAgent, getTurn } = await commands();
+        const { memory, notes } = await settledFor(a.memory);
+        return formatGetAgent(
+          await getTurn(memory, a.session_id, a.turn_uuid, a.window ?? 3),
+          a.session_id,
+          a.turn_uuid,
+          notes,
+        );
+      }),
   );
 
   server.registerTool(
@@ -192,16 +185,12 @@ export function createMcpServer(ctx: McpContext): McpServer {
       inputSchema: { memory: memoryArg },
     },
     async (a) =>
-      answer(
-        "status",
-        async () => {
-          const { formatStatus, memoryStatus } = await commands();
-          const { memory, notes } = await settledFor(a.memory);
-          const report = await memoryStatus(memory, ctx);
-          return `${notes.map((n) => `${n}\n`).join("")}${formatStatus(report, ctx.now())}`;
-        },
-        prepare,
-      ),
+      answer("status", async () => {
+        const { formatStatus, memoryStatus } = await commands();
+        const { memory, notes } = await settledFor(a.memory);
+        const report = await memoryStatus(memory, ctx);
+        return `${notes.map((n) => `${n}\n`).join("")}${formatStatus(report, ctx.now())}`;
+      }),
   );
   return server;
 }
