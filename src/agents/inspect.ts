@@ -7,6 +7,7 @@
 import { accessSync, constants, existsSync, readFileSync } from "node:fs";
 import { delimiter, isAbsolute, join } from "node:path";
 import { claudePluginRoot } from "./claude.js";
+import { claudeSettingsPath } from "./claude-permissions.js";
 import { codexHome } from "./codex.js";
 import { INDEX_SCRIPT } from "./hook-scripts.js";
 import { piExtensionDir } from "./pi.js";
@@ -78,7 +79,17 @@ function claude(home: string, path: string | undefined): AgentWiring {
   else checkCommand("Claude's funes MCP entry", [mcp.command ?? "", ...(mcp.args ?? [])], path, problems);
   const script = join(root, "funes", "scripts", INDEX_SCRIPT);
   if (!existsSync(script)) problems.push(`the hooks plugin is missing (${script})`);
-  else checkCommand("the Claude hooks plugin", scriptCommand(script), path, problems);
+  else {
+    checkCommand("the Claude hooks plugin", scriptCommand(script), path, problems);
+    // Claude records `claude plugin disable` as false here; a plugin it never installed is absent.
+    const enabled = (readJson(claudeSettingsPath(home))?.enabledPlugins ?? {}) as Record<string, unknown>;
+    if (enabled["funes@huggingface"] === false)
+      problems.push(
+        "the funes hooks plugin is disabled in Claude Code (`claude plugin enable funes@huggingface`)",
+      );
+    else if (enabled["funes@huggingface"] !== true)
+      problems.push("the funes hooks plugin is not installed in Claude Code, so its hooks do not run");
+  }
   return { agent: "claude", installed, problems };
 }
 

@@ -110,4 +110,27 @@ describe("funes doctor", () => {
     const both = await runFunes(["remove", "pi", "--all"], u);
     expect(both.code).toBe(2);
   });
+
+  it("catches a disabled Claude hooks plugin", async () => {
+    const u = user("claude-off");
+    // What `funes add claude` and Claude's own commands leave, with the plugin then disabled by the user.
+    const scripts = join(u.home, ".funes", "integrations", "claude-plugin", "funes", "scripts");
+    mkdirSync(scripts, { recursive: true });
+    writeFileSync(join(scripts, "funes-index.sh"), `FUNES=('${join(u.bin, "funes")}')\n`);
+    writeFileSync(
+      join(u.home, ".claude.json"),
+      JSON.stringify({ mcpServers: { funes: { command: join(u.bin, "funes"), args: ["mcp"] } } }),
+    );
+    mkdirSync(join(u.home, ".claude"), { recursive: true });
+    writeFileSync(
+      join(u.home, ".claude", "settings.json"),
+      JSON.stringify({ enabledPlugins: { "funes@huggingface": false } }),
+    );
+    const r = await runFunes(["doctor", "--json"], u);
+    const claude = (JSON.parse(r.stdout) as { name: string }[]).find((c) => c.name === "agent claude");
+    expect(claude).toMatchObject({
+      status: "fail",
+      detail: "the funes hooks plugin is disabled in Claude Code (`claude plugin enable funes@huggingface`)",
+    });
+  });
 });
