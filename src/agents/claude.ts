@@ -7,6 +7,7 @@
  */
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { allowClaudeTools, claudeSettingsPath, disallowClaudeTools } from "./claude-permissions.js";
 import { writeIfChanged } from "./files.js";
 import { hookCommand, INDEX_SCRIPT, PUSH_SCRIPT, writeHookScripts } from "./hook-scripts.js";
 import { formatHooksFile, type HookSpec, mergeFunesHooks } from "./json-hooks.js";
@@ -122,6 +123,14 @@ export async function installClaude(o: InstallOptions): Promise<SetupReport> {
   report.push(
     "registered funes recall with Claude Code (user scope) — `recall` and `get` are available (restart Claude Code if it's running)",
   );
+  if (o.allowTools === true) {
+    const added = allowClaudeTools(o.home);
+    report.push(
+      added.length > 0
+        ? `allowed funes's read-only tools (recall, get, status) in ${claudeSettingsPath(o.home)} — headless \`claude -p\` runs can use them; \`funes remove claude\` takes them out`
+        : "funes's read-only tools were already allowed in Claude Code",
+    );
+  }
   return report;
 }
 
@@ -146,6 +155,8 @@ export async function removeClaude(o: RemoveOptions): Promise<SetupReport> {
     if (out.code !== 0 && !`${out.stdout}${out.stderr}`.includes(absent))
       problems.push(`\`claude ${args.join(" ")}\` failed (${lastLine(out)})`);
   }
+  if (disallowClaudeTools(o.home).length > 0)
+    report.push(`took funes's tools out of permissions.allow in ${claudeSettingsPath(o.home)}`);
   if (existsSync(root)) {
     rmSync(root, { recursive: true, force: true });
     report.push(`removed the extracted plugin files (${root})`);

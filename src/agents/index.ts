@@ -5,6 +5,7 @@
  */
 export { type AskAgent, type AskOutcome, askArgs, parseAskLine, runAsk } from "./ask-run.js";
 export { claudePluginRoot, installClaude, removeClaude } from "./claude.js";
+export { claudeToolsAllowed } from "./claude-permissions.js";
 export { codexHome, installCodex, removeCodex } from "./codex.js";
 export { installHermes, removeHermes } from "./hermes-entry.js";
 export {
@@ -15,6 +16,7 @@ export {
   readHookPushes,
 } from "./hook-log.js";
 export { type FunesCommand, INDEX_SCRIPT, PUSH_SCRIPT, SYNC_LOG } from "./hook-scripts.js";
+export { type AgentWiring, inspectAgents } from "./inspect.js";
 export { installPi, piExtensionDir, removePi } from "./pi.js";
 export { type AgentEnv, type CliOutcome, runCli } from "./run-cli.js";
 export {

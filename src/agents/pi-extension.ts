@@ -43,14 +43,15 @@ class FunesMcp {
       stdio: ["pipe", "pipe", "ignore"],
     });
     this.child = child;
+    child.unref();
+    (child.stdin as unknown as { unref?: () => void } | null)?.unref?.();
+    (child.stdout as unknown as { unref?: () => void } | null)?.unref?.();
     child.stdout?.setEncoding("utf8");
     child.stdout?.on("data", (d: string) => this.read(d));
     const fail = (why: string) => {
-      for (const p of this.pending.values()) {
-        clearTimeout(p.timer);
-        p.reject(new Error(why));
-      }
-      this.pending.clear();
+      // A child closed earlier may exit after a new one started: only the current one's failure counts.
+      if (this.child !== child) return;
+      this.rejectAll(why);
       this.child = null;
       this.ready = null;
     };
@@ -61,6 +62,15 @@ class FunesMcp {
       capabilities: {},
       clientInfo: { name: "funes-pi", version: "0.1.0" },
     }).then(() => this.notify("notifications/initialized"));
+  }
+
+  private rejectAll(why: string): void {
+    for (const p of this.pending.values()) {
+      clearTimeout(p.timer);
+      p.reject(new Error(why));
+    }
+    this.pending.clear();
+    this.buffer = "";
   }
 
   private read(data: string): void {
@@ -109,7 +119,13 @@ class FunesMcp {
   }
 
   close(): void {
-    this.child?.kill();
+    const child = this.child;
+    if (child === null) return;
+    this.child = null;
+    this.ready = null;
+    this.rejectAll("the pi session ended");
+    child.stdin?.end();
+    child.kill();
   }
 }
 
@@ -171,6 +187,8 @@ export default function funes(pi: any): void {
     },
     execute: run("get"),
   });
+  // pi's cleanup event (print mode never reaches process exit while a child's pipes are open).
+  pi.on?.("session_shutdown", () => mcp.close());
   process.once("exit", () => mcp.close());
 }
 `;

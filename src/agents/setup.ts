@@ -13,6 +13,8 @@ export interface InstallOptions extends AgentEnv {
   memory: string | null;
   /** How hooks and MCP registrations run funes. */
   funes: FunesCommand;
+  /** Let the agent run funes's read-only tools without asking (the user agreed); Claude Code only. */
+  allowTools?: boolean | undefined;
 }
 
 /** Options of removing funes from an agent. */

@@ -15,6 +15,7 @@ export {
 } from "./inventory.js";
 export {
   adoptAsView,
+  cachedView,
   DEFAULT_MAX_DOWNLOAD_BYTES,
   materializeView,
   newestView,

@@ -204,6 +204,12 @@ export function adoptAsView(
   return { dir, sha, files: -1 };
 }
 
+/** The complete view of `loc` at `sha` already on this machine, or null; never a request. */
+export function cachedView(viewsRoot: string, loc: HubLocation, sha: string): SnapshotView | null {
+  const dir = join(repoViews(viewsRoot, loc), sha);
+  return existsSync(join(dir, MARKER)) ? { dir, sha, files: -1 } : null;
+}
+
 /** The most recently completed view of `loc`, for reading while the Hub is unreachable. */
 export function newestView(viewsRoot: string, loc: HubLocation): SnapshotView | null {
   const root = repoViews(viewsRoot, loc);

@@ -4,7 +4,10 @@
 import { readFileSync } from "node:fs";
 import { cac } from "cac";
 import type { FunesErrorCode } from "../commands/index.js";
+import { applyNetworkEnv, networkEnv } from "../remote/index.js";
+import { completionScript, SHELLS, type Shell } from "./completion.js";
 import { readConfig } from "./config.js";
+import { flagsOf, reshapeHelp, unknownCommandMessage, unknownOptionMessage } from "./help.js";
 
 /**
  * Each command's module is imported when that command runs: a `funes recall` from a shell loads Lance and
@@ -20,6 +23,7 @@ const runRemove = lazy(() => import("./run-agents.js"), "runRemove");
 const runAsk = lazy(() => import("./run-ask.js"), "runAsk");
 const runCache = lazy(() => import("./run-cache.js"), "runCache");
 const runCurate = lazy(() => import("./run-curate.js"), "runCurate");
+const runDoctorCommand = lazy(() => import("./run-doctor.js"), "runDoctorCommand");
 const runForget = lazy(() => import("./run-forget.js"), "runForget");
 const runGet = lazy(() => import("./run-get.js"), "runGet");
 const runIndex = lazy(() => import("./run-index.js"), "runIndex");
@@ -30,6 +34,9 @@ const runRecall = lazy(() => import("./run-recall.js"), "runRecall");
 const runScrub = lazy(() => import("./run-scrub.js"), "runScrub");
 const runServer = lazy(() => import("./run-server.js"), "runServer");
 const runStatus = lazy(() => import("./run-status.js"), "runStatus");
+
+/** Bad usage, thrown where the commands layer is not loaded yet; reported like its FunesError("bad_input"). */
+class BadInput extends Error {}
 
 const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
   version: string;
@@ -47,8 +54,56 @@ const EXIT: Record<FunesErrorCode, number> = {
   refused_memory: 1,
 };
 
+/** The actions of commands that take one, for their --help and shell completion. */
+const ACTIONS: Record<string, [string, string][]> = {
+  models: [
+    ["status", "Show the embedder and reranker, and whether each is present (default)"],
+    ["pull", "Download the missing ones into the Hugging Face cache"],
+  ],
+  cache: [
+    ["status", "List the Hub memories read on this machine and their size (default)"],
+    ["prune", "Remove the older copies, keeping each memory's newest"],
+  ],
+};
+
+/** `funes completion <shell>`. */
+function runCompletion(shell: unknown, cli: ReturnType<typeof cac>): void {
+  const name = String(shell ?? "");
+  if (!(SHELLS as readonly string[]).includes(name))
+    throw new BadInput(
+      `completion takes ${SHELLS.join(", ")}${shell === undefined ? "" : `, not "${name}"`} — e.g. eval "$(funes completion bash)"`,
+    );
+  const agents = ["claude", "codex", "hermes", "pi"];
+  const words: Record<string, string[]> = {
+    add: agents,
+    remove: agents,
+    ask: ["claude", "codex"],
+    completion: [...SHELLS],
+    models: (ACTIONS.models ?? []).map(([a]) => a),
+    cache: (ACTIONS.cache ?? []).map(([a]) => a),
+  };
+  process.stdout.write(
+    completionScript(
+      name as Shell,
+      cli.commands.map((c) => ({
+        name: c.name,
+        description: c.description,
+        flags: flagsOf(cli, c).filter((f) => f !== "--help" && f !== "-h"),
+        words: words[c.name] ?? [],
+      })),
+    ),
+  );
+}
+
 async function main(argv: string[]): Promise<number> {
   const cfg = readConfig();
+  // Before any request: HF_HUB_OFFLINE and HTTPS_PROXY/HTTP_PROXY/NO_PROXY for every connection.
+  await applyNetworkEnv(networkEnv(cfg.env));
+  const args = argv.slice(2);
+  if (args.length === 1 && ["--version", "-v", "-V"].includes(args[0] ?? "")) {
+    process.stdout.write(`${pkg.version}\n`);
+    return 0;
+  }
   const cli = cac("funes");
   cli
     .command(
@@ -74,11 +129,15 @@ async function main(argv: string[]): Promise<number> {
       "--memory <spec>",
       "org/repo, hf://datasets/org/repo[/path], a memory directory, or local (default)",
     )
+    .option(
+      "--fallback-local",
+      "If the Hub memory can't be read and isn't cached, read the local memory instead",
+    )
     .option("--json", "Print as JSON")
     .example("funes status")
     .action((flags) => runStatus(flags, cfg));
   cli
-    .command("recall [...query]", "Find past passages: hybrid search, bounded rerank, recency (agent format)")
+    .command("recall [...query]", "Find past passages: hybrid search, bounded rerank, recency")
     .option("-k, --k <n>", "Number of results (default 8)")
     .option("--candidates <n>", "Candidates from each of vector and keyword search (default 30)")
     .option("--type <block_type>", "Only text, thinking, tool_use or tool_result")
@@ -93,6 +152,11 @@ async function main(argv: string[]): Promise<number> {
       "--memory <spec>",
       "org/repo, hf://datasets/org/repo[/path], a memory directory, or local (default); repeat or comma-separate to search several",
     )
+    .option(
+      "--fallback-local",
+      "If the Hub memory can't be read and isn't cached, read the local memory instead",
+    )
+    .option("--format <f>", "human or agent (default: human on a terminal, else agent)")
     .option("--json", "Print hits as JSON")
     .example('funes recall "why did the lance fts build hang"')
     .example("funes recall deadlock --type tool_result --since 7d")
@@ -113,6 +177,7 @@ async function main(argv: string[]): Promise<number> {
     .option("--create", "Create the dataset (private) if it does not exist")
     .option("--yes", "Publish even to a remote that shares no chunk with this memory")
     .option("--sessions <id>", "Publish only these sessions (repeat, or comma-separate)")
+    .option("--dry-run", "Say what would be published and held back; change nothing (one head request)")
     .option(
       "--hook",
       "As an agent's hook at a session boundary: index that agent's new turns (--harness) and embed waiting rows first; exit 75 when more remains",
@@ -120,6 +185,7 @@ async function main(argv: string[]): Promise<number> {
     .option("--harness <agent>", "With --hook: the agent whose session ended (claude, codex, pi or hermes)")
     .option("--json", "Print the summary as JSON")
     .example("funes push acme/funes-memory --create")
+    .example("funes push acme/funes-memory --dry-run")
     .action((memory, flags) => runPush(memory, flags, cfg));
   cli
     .command(
@@ -133,9 +199,14 @@ async function main(argv: string[]): Promise<number> {
     .example("funes add codex acme/funes-memory --create")
     .action((agent, memory, flags) => runAdd(agent, memory, flags, cfg));
   cli
-    .command("remove <agent>", "Take funes out of an agent: its hooks, recall registration and files")
+    .command(
+      "remove [agent]",
+      "Take funes out of an agent (or every agent, --all): its hooks, recall registration and files",
+    )
+    .option("--all", "Take funes out of every agent it is set up in")
     .example("funes remove codex")
-    .action((agent) => runRemove(agent, cfg));
+    .example("funes remove --all")
+    .action((agent, flags) => runRemove(agent, flags, cfg));
   cli
     .command(
       "ask <agent> [...question]",
@@ -194,9 +265,13 @@ async function main(argv: string[]): Promise<number> {
       "--memory <spec>",
       "org/repo, hf://datasets/org/repo[/path], a memory directory, or local (default)",
     )
+    .option(
+      "--fallback-local",
+      "If the Hub memory can't be read and isn't cached, read the local memory instead",
+    )
     .option("--format <f>", "human or agent (default: human on a terminal, else agent)")
     .option("--highlight <text>", "Mark this text in the human view")
-    .example("funes get 019ef2fb-6574-7f83-bd99-9118713271f2 019ef2fb-6574-7f83-bd99-9118713271f2-0")
+    .example("funes get 7028acdd-e85a-4fa0-88a5-71f4103333a0 765a0228 --window 1")
     .action((sid, tid, flags) => runGet(sid, tid, flags, cfg));
   cli
     .command("mcp [memory]", "Serve recall, get and status to an agent over MCP (stdio)")
@@ -223,21 +298,39 @@ async function main(argv: string[]): Promise<number> {
     .example("funes server")
     .example("funes server stop")
     .action((action, flags) => runServer(action, flags, cfg));
-  cli.help();
+  cli
+    .command(
+      "doctor",
+      "Check Node, the models, the Hub and token, each agent's wiring, the memory and the cache; say how to fix each problem",
+    )
+    .option("--json", "Print the checks as JSON")
+    .example("funes doctor")
+    .action((flags) => runDoctorCommand(flags, cfg));
+  cli
+    .command("completion <shell>", "Print a shell completion script for bash, zsh or fish")
+    .example('eval "$(funes completion bash)"    # in ~/.bashrc')
+    .example('eval "$(funes completion zsh)"     # in ~/.zshrc')
+    .example("funes completion fish > ~/.config/fish/completions/funes.fish")
+    .action((shell) => runCompletion(shell, cli));
+  const width = Math.min(100, Math.max(60, cfg.columns ?? 80));
+  cli.help(reshapeHelp(cli, { actions: ACTIONS, width }));
   cli.version(pkg.version);
   cli.parse(argv, { run: false });
   if (cli.matchedCommand === undefined) {
-    if (cli.args.length > 0)
-      throw new (await import("../commands/index.js")).FunesError(
-        "bad_input",
-        `unknown command "${String(cli.args[0])}" — see funes --help`,
-      );
+    if (cli.args.length > 0) throw new BadInput(unknownCommandMessage(String(cli.args[0]), cli));
     if (!cli.options.help && !cli.options.version) cli.outputHelp();
     return 0;
   }
-  // A command may return its exit code (a hook push that has more to publish returns 75).
-  const code: unknown = await cli.runMatchedCommand();
-  return typeof code === "number" ? code : 0;
+  try {
+    // A command may return its exit code (a hook push that has more to publish returns 75).
+    const code: unknown = await cli.runMatchedCommand();
+    return typeof code === "number" ? code : 0;
+  } catch (err) {
+    const better =
+      err instanceof Error && err.name === "CACError" ? unknownOptionMessage(err.message, args, cli) : null;
+    if (better !== null) throw new BadInput(better);
+    throw err;
+  }
 }
 
 main(process.argv).then(
@@ -253,8 +346,8 @@ main(process.argv).then(
       // Messages may name a stranger's files or ids: no control character reaches the terminal raw.
       process.stderr.write(`funes: ${safeText(err.message)}\n`);
       process.exitCode = EXIT[err.code];
-    } else if (err instanceof UnknownHarnessError) {
-      process.stderr.write(`funes: ${err.message}\n`);
+    } else if (err instanceof UnknownHarnessError || err instanceof BadInput) {
+      process.stderr.write(`funes: ${safeText(err.message)}\n`);
       process.exitCode = 2;
     } else if (err instanceof Error && err.name === "CACError") {
       process.stderr.write(`funes: ${err.message} — see funes --help\n`);

@@ -3,7 +3,7 @@
  */
 import { readFileSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
-import { join, resolve } from "node:path";
+import { delimiter, isAbsolute, join, resolve } from "node:path";
 import type { ModelsConfig } from "../commands/index.js";
 import { DEFAULT_RERANKER } from "../models/index.js";
 
@@ -18,7 +18,7 @@ export interface CliConfig {
   stdoutTty: boolean;
   stdinTty: boolean;
   color: boolean;
-  /** `$COLUMNS`, when set. */
+  /** The terminal's width when stdout is one, else `$COLUMNS` when set. */
   columns: number | null;
   now: () => number;
   models: ModelsConfig;
@@ -30,16 +30,32 @@ export interface CliConfig {
   server: { enabled: boolean; idleMs: number };
 }
 
+/**
+ * How agents should run this funes: `$FUNES_BIN`; else the `funes` on PATH when it is this very install (its
+ * path, e.g. npm's global bin link, stays valid when the package is reinstalled or the checkout it links to
+ * moves); else this Node and this script.
+ */
 function funesCommand(env: NodeJS.ProcessEnv): string[] {
   const bin = nonEmpty(env.FUNES_BIN);
   if (bin !== undefined) return [bin];
   const script = process.argv[1];
   if (script === undefined) return ["funes"];
+  let real: string;
   try {
-    return [process.execPath, realpathSync(script)];
+    real = realpathSync(script);
   } catch {
     return [process.execPath, resolve(script)];
   }
+  for (const dir of (env.PATH ?? "").split(delimiter)) {
+    if (dir === "" || !isAbsolute(dir)) continue;
+    const candidate = join(dir, "funes");
+    try {
+      if (realpathSync(candidate) === real) return [candidate];
+    } catch {
+      // not there
+    }
+  }
+  return [process.execPath, real];
 }
 
 const nonEmpty = (v: string | undefined): string | undefined =>
@@ -95,8 +111,14 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): CliConfig {
     stderrTty: process.stderr.isTTY === true,
     stdoutTty: process.stdout.isTTY === true,
     stdinTty: process.stdin.isTTY === true,
-    color: env.NO_COLOR === undefined && process.stdout.isTTY === true,
-    columns: Number.isInteger(Number(env.COLUMNS)) && Number(env.COLUMNS) > 0 ? Number(env.COLUMNS) : null,
+    // no-color.org: any non-empty NO_COLOR turns colour off.
+    color: nonEmpty(env.NO_COLOR) === undefined && process.stdout.isTTY === true,
+    columns:
+      process.stdout.isTTY === true && process.stdout.columns > 0
+        ? process.stdout.columns
+        : Number.isInteger(Number(env.COLUMNS)) && Number(env.COLUMNS) > 0
+          ? Number(env.COLUMNS)
+          : null,
     now: () => Date.now(),
     models: readModels(env, home),
     funesCommand: funesCommand(env),

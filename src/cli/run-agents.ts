@@ -1,9 +1,10 @@
 /**
  * `funes add <agent> [memory]` and `funes remove <agent>`.
  */
-import { addAgent, removeAgent } from "../commands/index.js";
+import { addAgent, FunesError, modelsStatus, removeAgent, removeAllAgents } from "../commands/index.js";
 import type { CliConfig } from "./config.js";
 import { askYesNo } from "./prompt.js";
+import { runModels } from "./run-models.js";
 
 /** Flags of `funes add`. */
 export interface AddFlags {
@@ -39,11 +40,23 @@ export async function runAdd(
     return;
   }
   const lines = [...s.notes];
+  const missing = modelsStatus(cfg.models).filter((m) => m.dir === null);
+  const embedderMissing = missing.some((m) => m.role === "embedder");
   if (s.indexed !== null)
     lines.push(
-      `indexed ${s.indexed.sessions} sessions (${s.indexed.chunksAdded} chunks) — recall works now; vectors fill in as you work`,
+      `indexed ${s.indexed.sessions} sessions (${s.indexed.chunksAdded} chunks) — recall works now${embedderMissing ? "" : "; vectors fill in as you work"}`,
     );
   lines.push(...s.installed);
+  if (missing.length > 0) {
+    const what = missing.map((m) => m.repo).join(" and ");
+    const meanwhile = embedderMissing
+      ? "recall finds passages by keyword only, and new chunks wait for their vectors"
+      : "recall is not reranked";
+    const pull =
+      interactive && (await askYesNo(`The models (${what}) are not here: download them now?`, true));
+    if (pull) await runModels("pull", {}, cfg);
+    else lines.push(`the models are not here (${what}): until \`funes models pull\`, ${meanwhile}`);
+  }
   if (s.pushed !== null)
     lines.push(
       s.pushed.commit === null
@@ -53,8 +66,31 @@ export async function runAdd(
   process.stdout.write(`${lines.join("\n")}\n`);
 }
 
-/** Removes funes from an agent and prints what changed. */
-export async function runRemove(agent: unknown, cfg: CliConfig): Promise<void> {
-  const report = await removeAgent({ agent: String(agent), env: cfg.env }, cfg);
-  process.stdout.write(`${report.join("\n")}\n`);
+/** Removes funes from an agent (or, with --all, from every agent it is in) and prints what changed. */
+export async function runRemove(agent: unknown, flags: { all?: boolean }, cfg: CliConfig): Promise<void> {
+  if (flags.all !== true) {
+    if (agent === undefined)
+      throw new FunesError("bad_input", "remove needs an agent (claude, codex, hermes or pi), or --all");
+    const report = await removeAgent({ agent: String(agent), env: cfg.env }, cfg);
+    process.stdout.write(`${report.join("\n")}\n`);
+    return;
+  }
+  if (agent !== undefined)
+    throw new FunesError(
+      "bad_input",
+      `remove takes an agent or --all, not both ("${String(agent)}" and --all)`,
+    );
+  const done = await removeAllAgents({ env: cfg.env }, cfg);
+  if (done.length === 0) {
+    process.stdout.write("funes is not set up in any agent — nothing to remove\n");
+    return;
+  }
+  const lines = done.flatMap((d) => (d.error === null ? d.report : [`${d.agent}: ${d.error}`]));
+  process.stdout.write(`${lines.join("\n")}\n`);
+  const failed = done.filter((d) => d.error !== null).map((d) => d.agent);
+  if (failed.length > 0)
+    throw new FunesError(
+      "unreadable_source",
+      `funes could not be taken out of ${failed.join(", ")} completely — see above; the others are done`,
+    );
 }

@@ -24,13 +24,13 @@ describe("formatGetHuman", () => {
     },
   ];
 
-  it("marks the asked-for turn, folds tool blocks to one line, wraps prose and highlights", () => {
+  it("marks the asked-for turn, folds tool blocks to one unescaped line, wraps prose and highlights", () => {
     const out = formatGetHuman(turns, { width: 40, color: false, highlight: "lance_cpu_threads  is" });
     expect(out).toBe(
       "  user · seq 2 · 2026-11-02T10:00:00Z\nwhy does it hang?\n\n" +
         "▶ assistant · seq 3 · 2026-11-02T10:00:05Z\n" +
         "The fts build hangs on two cores unless\n»LANCE_CPU_THREADS is« set.\n" +
-        '  [tool_use Bash] {"command": "export L…\n\n',
+        "  [tool_use Bash] command: export LANCE…\n\n",
     );
   });
 

@@ -13,6 +13,7 @@ import {
 } from "../commands/index.js";
 import type { CliConfig } from "./config.js";
 import { nonNegativeInt } from "./parse-args.js";
+import { flattenSpaces, layoutWidth, readableTool } from "./terminal-text.js";
 
 /** Flags of `funes get`. */
 export interface GetFlags {
@@ -20,6 +21,7 @@ export interface GetFlags {
   memory?: unknown;
   format?: unknown;
   highlight?: unknown;
+  fallbackLocal?: boolean;
 }
 
 /** A compact view for people: tool blocks on one line, prose wrapped, the asked-for turn marked. */
@@ -60,7 +62,7 @@ export function formatGetHuman(
     out += `${t.center ? bold(head) : dim(head)}\n`;
     for (const b of t.blocks) {
       if (b.blockType === "tool_use" || b.blockType === "tool_result") {
-        const one = b.text.replace(/\s+/g, " ");
+        const one = flattenSpaces(readableTool(b.text, b.blockType));
         out += `${dim(`  ${one.length > opts.width - 2 ? `${one.slice(0, opts.width - 3)}…` : one}`)}\n`;
       } else out += `${mark(wrap(b.text))}\n`;
     }
@@ -77,7 +79,10 @@ export async function runGet(
   cfg: CliConfig,
 ): Promise<void> {
   const { memory, notes } = await settledTarget(
-    await openReadTarget(flags.memory === undefined ? undefined : String(flags.memory), cfg),
+    await openReadTarget(flags.memory === undefined ? undefined : String(flags.memory), {
+      ...cfg,
+      fallbackLocal: flags.fallbackLocal === true,
+    }),
   );
   const window = flags.window === undefined ? 3 : nonNegativeInt(flags.window, "--window");
   const format =
@@ -91,7 +96,7 @@ export async function runGet(
     process.stdout.write(formatGetAgent(turns, sid, tid, notes));
     return;
   }
-  const width = Math.min(120, Math.max(40, cfg.columns ?? 100));
+  const width = layoutWidth(cfg.columns);
   const highlight = flags.highlight === undefined ? {} : { highlight: String(flags.highlight) };
   for (const n of notes) process.stderr.write(`${oneLine(n)}\n`);
   // A stranger's texts lose their control characters before any colour of ours is added.

@@ -23,6 +23,13 @@ export async function runMcp(memory: unknown, cfg: CliConfig, version: string): 
     funesHome: cfg.funesHome,
     home: cfg.home,
     models: cfg.models,
+    // An agent can't be asked: an unreachable Hub memory answers from the local one, and says so.
+    fallbackLocal: true,
+    // Loaded on the first call, off the path to the tool list.
+    prepare: async () => {
+      const { applyNetworkEnv, networkEnv } = await import("../remote/index.js");
+      await applyNetworkEnv(networkEnv(cfg.env));
+    },
     session: getSession,
     now: cfg.now,
     version,

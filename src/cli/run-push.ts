@@ -19,6 +19,51 @@ export interface PushFlags {
   sessions?: unknown;
   hook?: boolean;
   harness?: string;
+  dryRun?: boolean;
+}
+
+const COMPARED: Record<string, string> = {
+  head: "compared with its current head, cached here",
+  "older-copy":
+    "compared with an older copy cached here (it has changed since: a real push may find more there)",
+  nothing:
+    "no copy of it is cached here, so counted as if it held none of yours (a real push downloads it first)",
+  "new-repo": "it doesn't exist yet",
+};
+
+/** What a dry run would do, for people. */
+function formatDryRun(
+  s: Awaited<ReturnType<typeof pushMemory>> & {
+    dryRun: NonNullable<Awaited<ReturnType<typeof pushMemory>>["dryRun"]>;
+  },
+  held: number,
+): string {
+  const d = s.dryRun;
+  const lines = [
+    `dry run: nothing was changed on ${s.memory} (${COMPARED[d.comparedWith] ?? d.comparedWith})`,
+    d.chunks === 0
+      ? "  would publish nothing"
+      : `  would publish ${d.chunks} chunks from ${d.sessions} session(s), about ${(d.bytes / 1024).toFixed(1)} KiB of rows`,
+  ];
+  if (s.present > 0) lines.push(`  ${s.present} of your chunks are already there`);
+  if (d.wouldCreate) lines.push(`  would create ${s.memory} (private)`);
+  if (held > 0)
+    lines.push(
+      `  would hold back ${held} chunks whose blocks contain secrets (${formatCounts(s.heldBack)}) — \`funes scrub\` redacts them`,
+    );
+  if (d.wouldAsk)
+    lines.push(
+      "  it shares no chunk with your memory: a real push asks first (off a terminal, it needs --yes)",
+    );
+  if (s.pendingReview > 0)
+    lines.push(
+      `  ${s.pendingReview} session(s) pending review for ${s.project} — \`funes curate ${s.memory}\``,
+    );
+  if (s.waitingForVectors > 0)
+    lines.push(
+      `  ${s.waitingForVectors} chunks wait for vectors and would not go yet (\`funes index --yes\`)`,
+    );
+  return `${lines.join("\n")}\n`;
 }
 
 /**
@@ -46,6 +91,7 @@ export async function runPush(spec: unknown, flags: PushFlags, cfg: CliConfig): 
         now: cfg.now,
         confirm: cfg.stdinTty && cfg.stderrTty ? askYesNo : undefined,
         sessions,
+        dryRun: flags.dryRun === true,
         onUpload: (sent, total) => bar.update(sent, total, `uploading ${mib(sent)} / ${mib(total)}`, false),
       },
       cfg,
@@ -54,7 +100,12 @@ export async function runPush(spec: unknown, flags: PushFlags, cfg: CliConfig): 
     bar.clear();
   }
   if (flags.json === true) process.stdout.write(`${JSON.stringify(s, null, 2)}\n`);
-  else process.stdout.write(summaryText(s));
+  else if (s.dryRun !== undefined) {
+    process.stdout.write(
+      formatDryRun(s as typeof s & { dryRun: NonNullable<typeof s.dryRun> }, heldCount(s)),
+    );
+    return 0;
+  } else process.stdout.write(summaryText(s));
   throwIfAllHeld(s);
   return 0;
 }

@@ -1,16 +1,21 @@
 /**
  * `funes recall <query…>`.
  */
+import { join } from "node:path";
 import {
   DEFAULT_RERANK_BUDGET_MS,
   FunesError,
   formatRecallAgent,
   listValues,
   recallMemories,
+  safeText,
+  terminalSafeRecall,
 } from "../commands/index.js";
 import type { CliConfig } from "./config.js";
 import { nonNegativeInt, nonNegativeNumber, positiveInt } from "./parse-args.js";
+import { formatRecallHuman } from "./render-recall.js";
 import { recallModels } from "./run-server.js";
+import { layoutWidth } from "./terminal-text.js";
 
 /** Flags of `funes recall`. */
 export interface RecallFlags {
@@ -26,17 +31,26 @@ export interface RecallFlags {
   reranker?: unknown;
   memory?: unknown;
   json?: boolean;
+  format?: unknown;
+  fallbackLocal?: boolean;
   /** Words after `--` (a query starting with `-`). */
   "--"?: unknown[];
 }
 
 const str = (v: unknown): string | undefined => (v === undefined ? undefined : String(v));
 
-/** Recalls and prints in the agent format (or JSON). */
+/**
+ * Recalls and prints: for people on a terminal a readable view (notes on stderr), else the agent format
+ * (the reference's bytes, notes first, ended by a newline), or JSON.
+ */
 export async function runRecall(words: unknown[], flags: RecallFlags, cfg: CliConfig): Promise<void> {
   const query = [...words, ...(flags["--"] ?? [])].map(String).join(" ").trim();
   if (query === "")
     throw new FunesError("bad_input", 'recall needs a query, e.g. funes recall "why did we pick lance"');
+  const format =
+    flags.format === undefined ? (cfg.stdinTty && cfg.stdoutTty ? "human" : "agent") : String(flags.format);
+  if (format !== "human" && format !== "agent")
+    throw new FunesError("bad_input", `--format takes human or agent, not "${format}"`);
   const specs = listValues(flags.memory);
   const models = recallModels(cfg, flags.reranker);
   try {
@@ -58,12 +72,32 @@ export async function runRecall(words: unknown[], flags: RecallFlags, cfg: CliCo
             : nonNegativeInt(flags.rerankBudget, "--rerank-budget"),
         now: cfg.now(),
       },
-      cfg,
+      { ...cfg, fallbackLocal: flags.fallbackLocal === true },
       models,
     );
-    process.stdout.write(
-      flags.json === true ? `${JSON.stringify(result, null, 2)}\n` : formatRecallAgent(result),
-    );
+    if (flags.json === true) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    else if (format === "agent") {
+      const text = formatRecallAgent(result);
+      process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+    } else {
+      // A stranger's texts lose their control characters before any colour of ours is added; neighbours
+      // keep their line breaks here (the view folds them into one line itself).
+      const safe = terminalSafeRecall(result);
+      safe.hits.forEach((h, i) => {
+        h.neighbors = h.neighbors.map((n, j) => ({
+          ...n,
+          text: safeText(result.hits[i]?.neighbors[j]?.text ?? ""),
+        }));
+      });
+      for (const n of safe.notes) process.stderr.write(`${n}\n`);
+      process.stdout.write(
+        formatRecallHuman(safe, {
+          width: layoutWidth(cfg.columns),
+          color: cfg.color,
+          defaultMemory: join(cfg.funesHome, "memory"),
+        }),
+      );
+    }
   } finally {
     await models.close();
   }

@@ -5,9 +5,15 @@ import { formatStatus, memoryStatus, openReadTarget, settledTarget } from "../co
 import type { CliConfig } from "./config.js";
 
 /** Prints a memory's status. */
-export async function runStatus(flags: { memory?: string; json?: boolean }, cfg: CliConfig): Promise<void> {
+export async function runStatus(
+  flags: { memory?: string; json?: boolean; fallbackLocal?: boolean },
+  cfg: CliConfig,
+): Promise<void> {
   const { memory, notes } = await settledTarget(
-    await openReadTarget(flags.memory === undefined ? undefined : String(flags.memory), cfg),
+    await openReadTarget(flags.memory === undefined ? undefined : String(flags.memory), {
+      ...cfg,
+      fallbackLocal: flags.fallbackLocal === true,
+    }),
   );
   const report = await memoryStatus(memory, cfg);
   process.stdout.write(

@@ -6,7 +6,9 @@
  */
 import {
   AgentSetupError,
+  claudeToolsAllowed,
   type FunesCommand,
+  inspectAgents,
   installClaude,
   installCodex,
   installHermes,
@@ -19,15 +21,10 @@ import {
 } from "../agents/index.js";
 import { storeExists } from "../local/index.js";
 import { funesPaths, resolveMemorySpec } from "../memory/index.js";
-import {
-  createPrivateDataset,
-  fetchRepoHead,
-  HubUriError,
-  isModelRepo,
-  parseHubUri,
-} from "../remote/index.js";
+import { fetchRepoHead, HubUriError, isModelRepo, parseHubUri } from "../remote/index.js";
 import { type Harness, knownSources } from "../traces/index.js";
 import { FunesError } from "./errors.js";
+import { createDataset, requireToken } from "./hub-write.js";
 import { DEFAULT_VECTOR_BUDGET_MS, type IndexSummary, indexSessions } from "./index-sessions.js";
 import { modelRepoMessage, type ReadContext } from "./open-memory.js";
 import { type PushSummary, pushMemory } from "./push.js";
@@ -130,7 +127,8 @@ async function bindMemory(
           "no_memory",
           `${r.uri} doesn't exist on the Hub — pass --create to create it (private), or create the dataset repo first`,
         );
-      await createPrivateDataset(client, repo);
+      requireToken(ctx.models.token, r.uri);
+      await createDataset(client, repo, r.uri);
       notes.push(`created ${r.uri} as a private dataset`);
       return { memory: spec, created: true };
     }
@@ -169,6 +167,23 @@ async function firstIndex(o: AddOptions, agent: AgentName, ctx: ReadContext, not
   });
 }
 
+/**
+ * Whether Claude Code may run funes's read-only tools without asking: `--yes` takes it, a terminal asks, and
+ * off a terminal without `--yes` nothing is allowed and a note says how to.
+ */
+async function allowToolsConsent(o: AddOptions, home: string, notes: string[]): Promise<boolean> {
+  if (o.yes || claudeToolsAllowed(home)) return true;
+  if (o.ask !== undefined)
+    return o.ask(
+      "Let Claude Code run funes's read-only tools (recall, get, status) without asking? Headless `claude -p` runs need it.",
+      true,
+    );
+  notes.push(
+    "Claude Code will ask before each funes tool call, and headless `claude -p` runs can't use them — `funes add claude --yes` allows the three read-only tools",
+  );
+  return false;
+}
+
 const INSTALL = { claude: installClaude, codex: installCodex, hermes: installHermes, pi: installPi };
 const REMOVE = { claude: removeClaude, codex: removeCodex, hermes: removeHermes, pi: removePi };
 
@@ -178,9 +193,10 @@ export async function addAgent(o: AddOptions, ctx: ReadContext): Promise<AddSumm
   const notes: string[] = [];
   const { memory, created } = await bindMemory(o, ctx, notes);
   const indexed = agent === "pi" ? null : await firstIndex(o, agent, ctx, notes);
+  const allowTools = agent === "claude" ? await allowToolsConsent(o, ctx.home, notes) : undefined;
   let installed: SetupReport;
   try {
-    installed = await INSTALL[agent]({ home: ctx.home, memory, funes: o.funes, env: o.env });
+    installed = await INSTALL[agent]({ home: ctx.home, memory, funes: o.funes, env: o.env, allowTools });
   } catch (err) {
     setupError(err);
   }
@@ -219,4 +235,37 @@ export async function removeAgent(
   } catch (err) {
     setupError(err);
   }
+}
+
+/** What `funes remove --all` did for one agent. */
+export interface RemovedAgent {
+  agent: AgentName;
+  report: SetupReport;
+  /** Why it could not be taken out completely, or null. */
+  error: string | null;
+}
+
+/**
+ * Runs `funes remove --all`: takes funes out of every agent it is found in (its files, or its MCP entry),
+ * going on past an agent that fails so one broken agent does not keep funes in the others.
+ */
+export async function removeAllAgents(
+  o: { env: Record<string, string | undefined> },
+  ctx: { home: string },
+): Promise<RemovedAgent[]> {
+  const out: RemovedAgent[] = [];
+  for (const w of inspectAgents(ctx.home, o.env)) {
+    if (!w.installed) continue;
+    try {
+      out.push({
+        agent: w.agent,
+        report: await REMOVE[w.agent]({ home: ctx.home, env: o.env }),
+        error: null,
+      });
+    } catch (err) {
+      if (!(err instanceof AgentSetupError)) throw err;
+      out.push({ agent: w.agent, report: [], error: err.message });
+    }
+  }
+  return out;
 }

@@ -16,9 +16,10 @@ import {
   recordDecisions,
   viewsRoot,
 } from "../memory/index.js";
-import { createPrivateDataset, fetchRepoHead, type HubLocation } from "../remote/index.js";
+import { fetchRepoHead, type HubLocation } from "../remote/index.js";
 import { decisionComment, gateProject, type LocalSession, localSessions } from "./curation-gate.js";
 import { FunesError } from "./errors.js";
+import { createDataset, requireToken } from "./hub-write.js";
 import { type ReadContext, refusedRemote } from "./open-memory.js";
 import { hubLocation } from "./push.js";
 
@@ -120,7 +121,8 @@ async function curateChecked(o: CurateOptions, ctx: ReadContext): Promise<Curate
           "no_memory",
           `${loc.uri} doesn't exist on the Hub — run \`funes curate ${o.spec} <owner/name> --create\` to create it as a project memory (private)`,
         );
-      await createPrivateDataset(client, loc.repo);
+      requireToken(ctx.models.token, loc.uri);
+      await createDataset(client, loc.repo, loc.uri);
       head = await fetchRepoHead(client, loc.repo);
       if (head.kind !== "found")
         throw new FunesError(

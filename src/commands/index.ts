@@ -11,7 +11,9 @@ export {
   type AgentName,
   addAgent,
   parseAgent,
+  type RemovedAgent,
   removeAgent,
+  removeAllAgents,
 } from "./add-agent.js";
 export { type AskOptions, type AskResult, ask, askPrompt, DEFAULT_ASK_TIMEOUT_S } from "./ask.js";
 export { type BackfillResult, backfillOrder } from "./backfill.js";
@@ -23,7 +25,8 @@ export {
   type StillWaiting,
 } from "./boundary-push.js";
 export { type CurateOptions, type CurateSummary, curate, type ReviewAnswer } from "./curate.js";
-export { FunesError, type FunesErrorCode } from "./errors.js";
+export { type DoctorCheck, type DoctorContext, runDoctor } from "./doctor.js";
+export { BadArgumentError, FunesError, type FunesErrorCode } from "./errors.js";
 export { type ForgetOptions, type ForgetProposal, type ForgetSummary, forgetRows } from "./forget.js";
 export type { ForgetPreview, ForgetSelectors, PreviewSession } from "./forget-select.js";
 export { assembleTurns, formatGetAgent, getTurn, type TurnView } from "./get.js";
@@ -62,7 +65,7 @@ export {
   recallMemories,
   recallOptions,
 } from "./recall.js";
-export { oneLine, safeText, shellId, shellMemory } from "./safe-text.js";
+export { oneLine, safeText, shellId, shellMemory, terminalSafeRecall } from "./safe-text.js";
 export { type ScrubOptions, type ScrubSummary, scrubMemory } from "./scrub.js";
 export { memoryStatus, type StatusReport } from "./status.js";
 export { formatAge, formatStatus } from "./status-format.js";

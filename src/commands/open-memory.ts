@@ -33,6 +33,11 @@ export interface HomeContext {
 /** Also how to reach the Hub (endpoint, token, cache), taken from the models settings. */
 export interface ReadContext extends HomeContext {
   models: ModelsConfig;
+  /**
+   * A Hub memory that can't be read and has no cached copy falls back to the local memory (the reference's
+   * behaviour, and what an agent's MCP server wants). Off, that is an error: the user asked for that memory.
+   */
+  fallbackLocal?: boolean | undefined;
 }
 
 /** A memory ready to open, and notes to print before the answer. */
@@ -162,6 +167,11 @@ function remoteTarget(state: RemoteReadState, label: string, ctx: ReadContext): 
         ],
       };
     case "offline": {
+      if (ctx.fallbackLocal !== true)
+        throw new FunesError(
+          "unreachable",
+          `can't read ${label} (${state.reason}) and no copy of it is cached here — try again once it is reachable, or pass --fallback-local to read your local memory instead`,
+        );
       const local = localMemoryFor(undefined, ctx);
       if (!storeExists(local.dir))
         throw new FunesError(

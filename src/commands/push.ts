@@ -7,7 +7,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { materializeView } from "../cache/index.js";
+import { cachedView, materializeView, newestView, type SnapshotView } from "../cache/index.js";
 import { embeddedRows, idsIn, LocalStore, selectRows } from "../local/index.js";
 import {
   curationPath,
@@ -21,7 +21,6 @@ import {
   viewsRoot,
 } from "../memory/index.js";
 import {
-  createPrivateDataset,
   fetchRepoHead,
   type HubLocation,
   HubReadOnlyError,
@@ -31,6 +30,7 @@ import {
 } from "../remote/index.js";
 import { publishScope } from "./curation-gate.js";
 import { FunesError } from "./errors.js";
+import { createDataset, requireToken } from "./hub-write.js";
 import { modelRepoMessage, type ReadContext, refusedRemote } from "./open-memory.js";
 import { holdBack } from "./secret-blocks.js";
 
@@ -48,6 +48,28 @@ export interface PushOptions {
   onUpload?: ((sent: number, total: number) => void) | undefined;
   /** Publish only these sessions (release notes). */
   sessions?: string[] | undefined;
+  /**
+   * Say what would be published and held back, changing nothing: the head probe is the only request (the
+   * remote's chunks are compared from the copy cached here, if any).
+   */
+  dryRun?: boolean | undefined;
+}
+
+/** What a dry run found (`PushSummary.dryRun`). */
+export interface PushDryRun {
+  /** Sessions and chunks that would be published, and their size as uncompressed rows (bytes). */
+  sessions: number;
+  chunks: number;
+  bytes: number;
+  /**
+   * What the remote's chunks were compared with: its head as cached here, an older cached copy (the remote
+   * has moved since), nothing (no copy here: counted as if it held none of yours), or a repo to create.
+   */
+  comparedWith: "head" | "older-copy" | "nothing" | "new-repo";
+  /** The repo does not exist and `--create` would create it (private). */
+  wouldCreate: boolean;
+  /** The remote shares no chunk with this memory: a real push asks first (or needs --yes). */
+  wouldAsk: boolean;
 }
 
 /** What a push did. */
@@ -71,6 +93,8 @@ export interface PushSummary {
   project: string | null;
   /** Project sessions on this machine waiting for a review (`funes curate`). */
   pendingReview: number;
+  /** Set by a dry run: what would happen (nothing was changed, `published` stays 0). */
+  dryRun?: PushDryRun;
 }
 
 /** The Hub memory to push to does not exist (and was not to be created). */
@@ -114,7 +138,7 @@ async function pushChecked(opts: PushOptions, ctx: ReadContext): Promise<PushSum
     case "offline":
       throw new FunesError(
         "unreachable",
-        `${loc.uri} is unreachable — can't push while offline (check your connection)`,
+        `${loc.uri} is unreachable (${head.reason}) — can't push while offline (check your connection)`,
       );
     case "unauthorized":
       throw new FunesError(
@@ -128,7 +152,9 @@ async function pushChecked(opts: PushOptions, ctx: ReadContext): Promise<PushSum
           "no_memory",
           `${loc.uri} doesn't exist on the Hub — run \`funes push ${opts.spec} --create\` to create it (private), or create the dataset repo first`,
         );
-      created = await createPrivateDataset(client, loc.repo);
+      if (opts.dryRun === true) break;
+      requireToken(ctx.models.token, loc.uri);
+      created = await createDataset(client, loc.repo, loc.uri);
       break;
     case "found":
       break;
@@ -139,20 +165,36 @@ async function pushChecked(opts: PushOptions, ctx: ReadContext): Promise<PushSum
   try {
     const rows = await embeddedRows(store);
     const waitingForVectors = (await store.table.countRows()) - rows.numRows;
-    // Only a repo just created needs a second look at its head.
-    const fresh = head.kind === "found" ? head : await fetchRepoHead(client, loc.repo);
-    if (fresh.kind !== "found")
-      throw new FunesError(
-        "unreachable",
-        `${loc.uri} could not be read right after creating it; run the push again`,
-      );
-    const view = await materializeView({
-      client,
-      hubCache: ctx.models.hubCache,
-      viewsRoot: viewsRoot(ctx.funesHome),
-      loc,
-      sha: fresh.sha,
-    });
+    let comparedWith: PushDryRun["comparedWith"] = "head";
+    let view: SnapshotView | null;
+    if (opts.dryRun === true) {
+      // No request beyond the head probe: compare with what is cached here.
+      const atHead = head.kind === "found" ? cachedView(viewsRoot(ctx.funesHome), loc, head.sha) : null;
+      view = atHead ?? (head.kind === "found" ? newestView(viewsRoot(ctx.funesHome), loc) : null);
+      comparedWith =
+        head.kind !== "found"
+          ? "new-repo"
+          : atHead !== null
+            ? "head"
+            : view !== null
+              ? "older-copy"
+              : "nothing";
+    } else {
+      // Only a repo just created needs a second look at its head.
+      const fresh = head.kind === "found" ? head : await fetchRepoHead(client, loc.repo);
+      if (fresh.kind !== "found")
+        throw new FunesError(
+          "unreachable",
+          `${loc.uri} could not be read right after creating it; run the push again`,
+        );
+      view = await materializeView({
+        client,
+        hubCache: ctx.models.hubCache,
+        viewsRoot: viewsRoot(ctx.funesHome),
+        loc,
+        sha: fresh.sha,
+      });
+    }
     const remoteIds = view === null ? new Set<string>() : await idsIn(view.dir);
     let candidates: { id: string; sessionId: string; turnUuid: string; blockIdx: number }[] = [];
     let present = 0;
@@ -179,7 +221,8 @@ async function pushChecked(opts: PushOptions, ctx: ReadContext): Promise<PushSum
       const allow = scope.allow;
       candidates = candidates.filter((c) => allow.has(c.sessionId));
     }
-    if (remoteIds.size > 0 && present === 0 && candidates.length > 0 && !opts.yes) {
+    const unrelated = remoteIds.size > 0 && present === 0 && candidates.length > 0 && !opts.yes;
+    if (unrelated && opts.dryRun !== true) {
       const question = `${loc.uri} holds ${remoteIds.size} chunks and shares none with your memory (a new machine, or the wrong memory?)`;
       if (
         opts.confirm === undefined ||
@@ -207,7 +250,20 @@ async function pushChecked(opts: PushOptions, ctx: ReadContext): Promise<PushSum
       project: scope.project,
       pendingReview: scope.pendingReview,
     };
+    if (opts.dryRun === true) {
+      const going = selectRows(rows, keep);
+      summary.dryRun = {
+        sessions: new Set(candidates.filter((c) => keep.has(c.id)).map((c) => c.sessionId)).size,
+        chunks: keep.size,
+        bytes: going.batches.reduce((n, b) => n + b.data.byteLength, 0),
+        comparedWith,
+        wouldCreate: head.kind === "missing",
+        wouldAsk: unrelated,
+      };
+      return summary;
+    }
     if (keep.size === 0) return summary;
+    requireToken(ctx.models.token, loc.uri);
     let result: Awaited<ReturnType<typeof publishRows>>;
     try {
       result = await publishRows({

@@ -33,7 +33,7 @@ import {
   withinTime,
 } from "../search/index.js";
 import { type Harness, parseHarness, UnknownHarnessError } from "../traces/index.js";
-import { FunesError } from "./errors.js";
+import { BadArgumentError, FunesError } from "./errors.js";
 import type { ModelSession } from "./model-session.js";
 import {
   noIndexMessage,
@@ -130,18 +130,20 @@ function buildFilters(opts: RecallOptions, harness: Harness | null): Filters {
   const parts: string[] = [];
   if (opts.blockType !== undefined) parts.push(`block_type = ${sqlString(opts.blockType)}`);
   if (harness !== null) parts.push(`harness = ${sqlString(harness)}`);
-  const bound = (v: string | undefined, flag: string): number | null => {
+  const bound = (v: string | undefined, arg: "since" | "until"): number | null => {
     if (v === undefined) return null;
     const t = parseTimeBound(v, opts.now);
     if (t === null)
-      throw new FunesError(
-        "bad_input",
-        `${flag} "${v}" is not a date, a timestamp or a span like 7d, 12h, 2w`,
-      );
+      throw new BadArgumentError({
+        arg,
+        flag: `--${arg}`,
+        value: v,
+        problem: "is not a date, a timestamp or a span like 7d, 12h, 2w",
+      });
     return t;
   };
-  const since = bound(opts.since, "--since");
-  const until = bound(opts.until, "--until");
+  const since = bound(opts.since, "since");
+  const until = bound(opts.until, "until");
   // Stored timestamps are ISO strings in UTC: a string comparison is a close prefilter, made exact below.
   if (since !== null) parts.push(`ts >= ${sqlString(new Date(since).toISOString().slice(0, 19))}`);
   if (until !== null) parts.push(`ts <= ${sqlString(`${new Date(until).toISOString().slice(0, 19)}\uffff`)}`);
@@ -150,17 +152,31 @@ function buildFilters(opts: RecallOptions, harness: Harness | null): Filters {
 
 function checkOptions(opts: RecallOptions): Harness | null {
   if (opts.query.trim() === "")
-    throw new FunesError("bad_input", 'recall needs a query, e.g. funes recall "why did we pick lance"');
+    throw new BadArgumentError({
+      arg: "query",
+      flag: "query",
+      value: opts.query,
+      problem: 'is empty: say what to recall, e.g. "why did we pick lance"',
+      message: 'recall needs a query, e.g. funes recall "why did we pick lance"',
+    });
   if (opts.blockType !== undefined && !(BLOCK_TYPES as readonly string[]).includes(opts.blockType))
-    throw new FunesError(
-      "bad_input",
-      `unknown block type "${opts.blockType}" (expected ${BLOCK_TYPES.join(", ")})`,
-    );
+    throw new BadArgumentError({
+      arg: "block_type",
+      flag: "--type",
+      value: opts.blockType,
+      problem: `is not a block type (expected ${BLOCK_TYPES.join(", ")})`,
+    });
   if (opts.harness === undefined) return null;
   try {
     return parseHarness(opts.harness);
   } catch (err) {
-    if (err instanceof UnknownHarnessError) throw new FunesError("bad_input", err.message);
+    if (err instanceof UnknownHarnessError)
+      throw new BadArgumentError({
+        arg: "harness",
+        flag: "--harness",
+        value: opts.harness,
+        problem: "is not a harness (expected claude, codex, pi or hermes)",
+      });
     throw err;
   }
 }

@@ -22,6 +22,8 @@ export interface McpContext extends ReadContext {
   session: () => Promise<ModelSession>;
   now: () => number;
   version: string;
+  /** Runs once before the first tool call does any work (the network environment: proxy, offline). */
+  prepare?: (() => Promise<void>) | undefined;
 }
 
 const RECALL_DESCRIPTION = `Recall passages from past coding-agent sessions (Claude Code, Codex, pi, Hermes): the decisions made, why, what was tried and rejected, errors met before and how they were fixed, and what research or sub-agents found. Hybrid search (meaning + keywords), cross-encoder rerank and recency; each hit shows when and where it happened and a "→ get <session> <turn>" line to read around it.
@@ -33,6 +35,18 @@ const STATUS_DESCRIPTION =
   "Show what a memory holds: chunks and sessions by agent, rows with vectors, sessions not indexed yet, and when it was last indexed.";
 
 /**
+ * Every tool only reads: agents (Codex with `approval_policy = "never"`, Claude's permission modes) run a
+ * tool hinted read-only without asking. Open world: a Hub memory is read over the network.
+ */
+const READ_ONLY = (title: string) => ({
+  title,
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: true,
+});
+
+/**
  * A tool result. The formatters already keep each field on its line; this last pass makes sure no control
  * character of any text (a stranger's memory, an error naming one of its files) reaches the agent raw.
  */
@@ -41,15 +55,22 @@ async function text(t: string) {
   return { content: [{ type: "text" as const, text: safeText(t) }] };
 }
 
-async function answer(prefix: string, fn: () => Promise<string>) {
+/**
+ * A tool's answer; a failure is a tool result with `isError: true` (so the agent knows the call failed) whose
+ * text names the tool's own argument (`since`), never the CLI flag (`--since`).
+ */
+async function answerTool(prefix: string, fn: () => Promise<string>) {
   try {
     return await text(await fn());
   } catch (err) {
-    if (err instanceof (await commands()).FunesError) return text(`${prefix} error: ${err.message}`);
-    return {
-      ...(await text(`${prefix} error: ${err instanceof Error ? err.message : String(err)}`)),
-      isError: true,
-    };
+    const { BadArgumentError } = await commands();
+    const message =
+      err instanceof BadArgumentError
+        ? err.messageForArg()
+        : err instanceof Error
+          ? err.message
+          : String(err);
+    return { ...(await text(`${prefix} error: ${message}`)), isError: true };
   }
 }
 
@@ -74,6 +95,13 @@ export function createMcpServer(ctx: McpContext): McpServer {
     .describe(
       "Which memory: org/repo (a Hub memory), a local memory directory, or `local` — or several, comma-separated, searched together; defaults to the server's memory",
     );
+  let prepared: Promise<void> | null = null;
+  const answer = (prefix: string, fn: () => Promise<string>) =>
+    answerTool(prefix, async () => {
+      prepared ??= ctx.prepare?.() ?? Promise.resolve();
+      await prepared;
+      return fn();
+    });
   const settledFor = async (m: string | undefined) => {
     const { openReadTarget, settledTarget } = await commands();
     return settledTarget(await openReadTarget(m !== undefined && m.trim() !== "" ? m : ctx.memory, ctx));
@@ -82,7 +110,9 @@ export function createMcpServer(ctx: McpContext): McpServer {
   server.registerTool(
     "recall",
     {
+      title: "Recall past sessions",
       description: RECALL_DESCRIPTION,
+      annotations: READ_ONLY("Recall past sessions"),
       inputSchema: {
         query: z.string().describe("What to recall, in natural language"),
         k: z.number().int().min(1).max(50).optional().describe("Number of results (default 8)"),
@@ -122,7 +152,9 @@ export function createMcpServer(ctx: McpContext): McpServer {
   server.registerTool(
     "get",
     {
+      title: "Read a recalled turn",
       description: GET_DESCRIPTION,
+      annotations: READ_ONLY("Read a recalled turn"),
       inputSchema: {
         session_id: z.string().describe("The session id from a hit's → get line"),
         turn_uuid: z.string().describe("The turn id from a hit's → get line"),
@@ -151,7 +183,12 @@ export function createMcpServer(ctx: McpContext): McpServer {
 
   server.registerTool(
     "status",
-    { description: STATUS_DESCRIPTION, inputSchema: { memory: memoryArg } },
+    {
+      title: "Memory status",
+      description: STATUS_DESCRIPTION,
+      annotations: READ_ONLY("Memory status"),
+      inputSchema: { memory: memoryArg },
+    },
     async (a) =>
       answer("status", async () => {
         const { formatStatus, memoryStatus } = await commands();

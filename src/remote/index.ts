@@ -12,10 +12,13 @@ export {
   type UploadProgress,
 } from "./commit-files.js";
 export { createPrivateDataset } from "./create-repo.js";
+export { applyNetworkEnv, bypassesProxy, type NetworkEnv, networkEnv } from "./dispatcher.js";
 export { openDownload } from "./fetch-file.js";
 export { type HubLocation, HubUriError, lancePath, parseHubUri } from "./hub-uri.js";
 export { listTree, type RemoteFile } from "./list-tree.js";
+export { describeNetworkError } from "./network-error.js";
 export { readRepoText } from "./read-text.js";
 export { fetchRepoHead, isModelRepo, PROBE_TIMEOUT_MS, type RepoHead } from "./repo-head.js";
 export { superSquash } from "./super-squash.js";
 export { isCommitSha, isSha256, UnsafeHubAnswerError } from "./validate.js";
+export { fetchIdentity, type HubIdentity } from "./whoami.js";

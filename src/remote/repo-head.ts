@@ -3,6 +3,7 @@
  * with its commit sha. Its outcome is the remote's state, decided here and nowhere else.
  */
 import { type HubClient, httpStatus, hubLibrary, hubParams, isUnreachable, readParams } from "./access.js";
+import { describeNetworkError } from "./network-error.js";
 import { isCommitSha, quoteForMessage, UnsafeHubAnswerError } from "./validate.js";
 
 /** What the Hub said about a dataset repo. */
@@ -65,7 +66,10 @@ async function probeOnce(
     if (isUnreachable(err))
       return {
         kind: "offline",
-        reason: err instanceof Error ? err.message : String(err),
+        reason:
+          status === null
+            ? describeNetworkError(err, client.hubUrl)
+            : `${new URL(client.hubUrl).host}: HTTP ${status}`,
         dropped: status === null && (err as { name?: string } | null)?.name === "TypeError",
       };
     throw err;

@@ -66,6 +66,11 @@ describe("funes add claude", () => {
     const claude = (args: string[]) => runCli("claude", args, { env: u.env, cwd: u.home });
     // The user's own MCP server, which funes must leave alone.
     expect((await claude(["mcp", "add", "notes", "-s", "user", "--", "echo", "notes"])).kind).toBe("ran");
+    mkdirSync(join(u.home, ".claude"), { recursive: true });
+    writeFileSync(
+      join(u.home, ".claude", "settings.json"),
+      '{\n  "permissions": { "allow": ["Bash(ls)"] }\n}\n',
+    );
 
     const off = await runFunes(["add", "claude"], u);
     expect(off.code).toBe(2);
@@ -75,6 +80,48 @@ describe("funes add claude", () => {
     expect(add.stdout).toContain("indexed 1 sessions");
     expect(add.stdout).toContain("installed the funes hooks plugin into Claude Code");
     expect(await rows(u.funesHome)).toBeGreaterThan(0);
+
+    // The three read-only tools allowed (the user said yes), beside the user's own rule.
+    const settingsPath = join(u.home, ".claude", "settings.json");
+    const allowed = () => JSON.parse(readFileSync(settingsPath, "utf8")).permissions?.allow ?? [];
+    expect(allowed()).toEqual(["Bash(ls)", "mcp__funes__recall", "mcp__funes__get", "mcp__funes__status"]);
+    // So a headless turn can recall: the loopback model asks for the tool, Claude runs it unprompted.
+    const caller = await startModelStub("Recalled it.", {
+      name: "mcp__funes__recall",
+      arguments: { query: "fix the failing test", k: 2 },
+    });
+    try {
+      const turn = await runCli("claude", ["-p", "what did we do last time?", "--output-format", "json"], {
+        env: { ...u.env, ANTHROPIC_BASE_URL: caller.url, ANTHROPIC_API_KEY: "sk-ant-stub" },
+        cwd: u.home,
+      });
+      expect(turn.kind === "ran" && turn.stdout, turn.kind === "ran" ? turn.stderr : "").toContain(
+        "Recalled it.",
+      );
+      type Block = { type: string; is_error?: boolean; content?: { text?: string }[] };
+      const results = caller.requests.flatMap((r) =>
+        ((r.body.messages ?? []) as { content: Block[] | string }[]).flatMap((m) =>
+          typeof m.content === "string" ? [] : m.content.filter((b) => b.type === "tool_result"),
+        ),
+      );
+      expect(results.length).toBeGreaterThan(0);
+      expect(results.at(-1)?.is_error).not.toBe(true);
+      expect(results.at(-1)?.content?.[0]?.text).toContain("→ get ");
+    } finally {
+      await caller.close();
+    }
+    // That turn's Stop hook indexes in the background: let its worker finish before remove deletes its folder.
+    const scripts = join(u.home, ".funes", "integrations", "claude-plugin", "funes", "scripts");
+    const log = join(scripts, "funes-sync.log");
+    expect(
+      await until(
+        () =>
+          existsSync(log) &&
+          /index\[claude\]: (ok|FAILED)/.test(readFileSync(log, "utf8")) &&
+          !existsSync(join(scripts, ".index-claude.lock")),
+        60_000,
+      ),
+    ).toBe(true);
 
     const list = await claude(["mcp", "list"]);
     expect(list.kind === "ran" && list.stdout).toMatch(/funes: .*main\.js mcp - ✔ Connected/);
@@ -95,6 +142,7 @@ describe("funes add claude", () => {
     // Again: nothing to index, same result.
     const again = await runFunes(["add", "claude"], u);
     expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain("funes's read-only tools were already allowed in Claude Code");
 
     const rm = await runFunes(["remove", "claude"], u);
     expect(rm.code, rm.stderr).toBe(0);
@@ -104,6 +152,7 @@ describe("funes add claude", () => {
     const pluginsAfter = await claude(["plugin", "list"]);
     expect(pluginsAfter.kind === "ran" && pluginsAfter.stdout).not.toContain("funes@huggingface");
     expect(existsSync(join(u.home, ".funes", "integrations"))).toBe(false);
+    expect(allowed()).toEqual(["Bash(ls)"]);
     expect((await runFunes(["remove", "claude"], u)).code).toBe(0);
   }, 120_000);
 
@@ -158,6 +207,40 @@ describe("funes add codex", () => {
       await until(() => existsSync(log) && readFileSync(log, "utf8").includes("index[codex]: ok"), 60_000),
     ).toBe(true);
     expect(await rows(u.funesHome)).toBeGreaterThan(0);
+
+    // A turn whose model calls funes's recall: Codex runs the read-only tool without asking, though
+    // `codex exec` never asks (approval policy "never" refuses any call that needs approval).
+    const caller = await startModelStub("Recalled it.", {
+      namespace: "mcp__funes",
+      name: "recall",
+      arguments: { query: "what is in this repo", k: 2 },
+    });
+    try {
+      const turn = await runCli(
+        "codex",
+        ["exec", "--json", "--skip-git-repo-check", ...codexStubArgs(caller.url), "--", "what did we do?"],
+        { env: u.env, cwd: work },
+      );
+      const events = (turn.kind === "ran" ? turn.stdout : "")
+        .split("\n")
+        .filter((l) => l.startsWith("{"))
+        .map((l) => JSON.parse(l) as { type: string; item?: Record<string, unknown> });
+      const call = events.find((e) => e.type === "item.completed" && e.item?.type === "mcp_tool_call")?.item;
+      expect(call, turn.kind === "ran" ? turn.stdout : turn.kind).toMatchObject({
+        server: "funes",
+        tool: "recall",
+        status: "completed",
+        error: null,
+      });
+      expect(JSON.stringify(call?.result)).toContain("→ get ");
+      expect(turn.kind === "ran" && turn.stdout).toContain("Recalled it.");
+    } finally {
+      await caller.close();
+    }
+    // That turn's Stop hook indexes too: let its worker finish before remove takes the hooks out.
+    expect(await until(() => readFileSync(log, "utf8").split("index[codex]: ok").length > 2, 60_000)).toBe(
+      true,
+    );
 
     const rm = await runFunes(["remove", "codex"], u);
     expect(rm.code, rm.stderr).toBe(0);

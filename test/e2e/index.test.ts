@@ -172,7 +172,7 @@ describe("funes index", () => {
         "---\n",
     );
     const none = await runFunes(["recall", "zzzqqqxxy"], env);
-    expect(none.stdout).toBe("no results");
+    expect(none.stdout).toBe("no results\n");
   });
 
   it("counts malformed and truncated lines, and keeps going past an unreadable source", async () => {

@@ -10,7 +10,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { localMemoryFor, ModelSession, type RecallOptions, recall } from "../../src/commands/index.js";
 import { RECENCY_SPAN } from "../../src/search/index.js";
-import { CLI, type CliEnv, runFunes } from "../helpers/cli.js";
+import { CLI, type CliEnv, runFunes, runFunesInTerminal } from "../helpers/cli.js";
 import { copyFixture, TEST_HUB_CACHE, tempDir } from "../helpers/fixtures.js";
 
 /** Planted facts: [question, the answer turn's text]. Each answer sits in its own turn of a planted session. */
@@ -288,7 +288,17 @@ describe("agent format and bad input (CLI)", () => {
     );
     // Vector search always has nearest rows; a filter that matches nothing leaves none.
     const none = await runFunes(["recall", "fts index", "--harness", "hermes"], env);
-    expect(none.stdout).toBe("no results");
+    expect(none.stdout).toBe("no results\n");
+    // On a terminal, the view for people: a numbered header, the passage, the get command.
+    const term = await runFunesInTerminal(
+      ["recall", "fts index build hang", "-k", "1", "--rerank-budget", "0", "--harness", "claude"],
+      { ...env, extra: { ...env.extra, COLUMNS: "80" } },
+      [],
+    );
+    expect(term.code).toBe(0);
+    expect(term.stdout.replaceAll("\r", "")).toMatch(
+      /^1\. 2026-11-02 10:00 · claude · -home-dev-funes\/planted · text {2}score \d\.\d\d\nThe fts index build hangs on two cores unless LANCE_CPU_THREADS is set to 2 or\nmore\.\n {2}~ user text: next\n {2}~ user text: next\n {2}→ funes get planted a-1\n$/,
+    );
     const get = await runFunes(["get", "planted", "a-1", "--window", "1"], env);
     expect(get.stdout).toBe(
       "[2026-11-02T10:00:00.000Z] user seq2 turn=q-1\nnext\n---\n" +
@@ -306,10 +316,10 @@ describe("agent format and bad input (CLI)", () => {
       [
         ["recall", "x", "--type", "image"],
         2,
-        /unknown block type "image" \(expected text, thinking, tool_use, tool_result\)/,
+        /--type "image" is not a block type \(expected text, thinking, tool_use, tool_result\)/,
       ],
       [["recall", "x", "--since", "yesterday"], 2, /--since "yesterday" is not a date/],
-      [["recall", "x", "--harness", "cursor"], 2, /unknown harness "cursor"/],
+      [["recall", "x", "--harness", "cursor"], 2, /--harness "cursor" is not a harness/],
     ];
     for (const [args, code, msg] of cases) {
       const r = await runFunes(args, env);
@@ -355,10 +365,34 @@ describe("funes mcp", () => {
       const { tools } = await client.listTools();
       expect(tools.map((x) => x.name).sort()).toEqual(["get", "recall", "status"]);
       expect(tools.find((x) => x.name === "recall")?.description).toMatch(/before asserting the history/);
+      // Every tool only reads, and says so: agents that never ask for approval may still call them.
+      for (const tool of tools)
+        expect(tool.annotations, tool.name).toMatchObject({
+          title: expect.any(String),
+          readOnlyHint: true,
+          destructiveHint: false,
+        });
       const call = async (name: string, args: Record<string, unknown>) => {
         const r = (await client.callTool({ name, arguments: args })) as { content: { text: string }[] };
         return r.content[0]?.text ?? "";
       };
+      // A bad argument is a failed call naming the tool's own argument, not the CLI's flag.
+      const failed = async (args: Record<string, unknown>) => {
+        const r = (await client.callTool({ name: "recall", arguments: args })) as {
+          content: { text: string }[];
+          isError?: boolean;
+        };
+        return { isError: r.isError, text: r.content[0]?.text ?? "" };
+      };
+      expect(await failed({ query: "x", since: "yesterday" })).toEqual({
+        isError: true,
+        text: 'recall error: since "yesterday" is not a date, a timestamp or a span like 7d, 12h, 2w',
+      });
+      expect(await failed({ query: "x", harness: "cursor" })).toEqual({
+        isError: true,
+        text: 'recall error: harness "cursor" is not a harness (expected claude, codex, pi or hermes)',
+      });
+      expect((await failed({ query: " " })).text).toMatch(/^recall error: query " " is empty/);
       const viaMcp = await call("recall", { query: "writer lock flock", k: 3 });
       const viaCli = await runFunes(["recall", "writer lock flock", "-k", "3"], env);
       expect(viaMcp).toContain("  → get planted a-12 --memory");
@@ -372,7 +406,7 @@ describe("funes mcp", () => {
       const status = await call("status", {});
       expect(status).toMatch(/^memory: .*\nchunks: \d+\nsessions: \d+\n/);
       expect(await call("recall", { query: "x", block_type: "image" })).toBe(
-        'recall error: unknown block type "image" (expected text, thinking, tool_use, tool_result)',
+        'recall error: block_type "image" is not a block type (expected text, thinking, tool_use, tool_result)',
       );
       expect(await call("recall", { query: "writer lock flock", k: 1, memory: "acme/kb" })).toMatch(
         /^remote hf:\/\/datasets\/acme\/kb unreachable — recalling from your local memory\n\[.*\n {2}→ get planted a-12 --memory /,

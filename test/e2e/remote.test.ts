@@ -141,14 +141,23 @@ describe("reading a Hub memory", () => {
         /^note: remote hf:\/\/datasets\/acme\/kb unreachable — reading its cached copy at aaaaaaaa\n/,
       );
       expect(r.stdout).toContain("make me a portfolio website");
-      // Never read before, and no local memory to fall back on.
+      // Never read before: an error naming the host and the cause, unless the fallback is asked for.
       const never = await runFunes([...recallArgs, "--memory", "acme/never-read"], reader);
       expect(never.code).toBe(1);
-      expect(never.stderr).toContain(
+      expect(never.stdout).toBe("");
+      expect(never.stderr).toMatch(
+        /^funes: can't read hf:\/\/datasets\/acme\/never-read \(127\.0\.0\.1:\d+: HTTP 503\) and no copy of it is cached here — .* --fallback-local /,
+      );
+      const noLocal = await runFunes(
+        [...recallArgs, "--memory", "acme/never-read", "--fallback-local"],
+        reader,
+      );
+      expect(noLocal.code).toBe(1);
+      expect(noLocal.stderr).toContain(
         "remote hf://datasets/acme/never-read unreachable and no local index yet",
       );
-      // With a local memory, recall falls back to it.
-      const fallback = await runFunes([...recallArgs, "--memory", "acme/never-read"], {
+      // With a local memory and --fallback-local, recall falls back to it.
+      const fallback = await runFunes([...recallArgs, "--memory", "acme/never-read", "--fallback-local"], {
         ...writer,
         extra: { ...reader.extra, HF_HUB_CACHE: TEST_HUB_CACHE },
       });

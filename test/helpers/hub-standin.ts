@@ -128,6 +128,10 @@ export async function startHubStandin(
       req.socket.destroy();
       return;
     }
+    if (path === "/api/whoami-v2")
+      return (req.headers.authorization ?? "").startsWith("Bearer hf_")
+        ? send(res, 200, JSON.stringify({ type: "user", name: "standin-user" }))
+        : send(res, 401, '{"error":"Invalid credentials"}');
     const put = /^\/__lfs\/([0-9a-f]{64})$/.exec(path);
     if (put !== null && req.method === "PUT") {
       if (sha256(raw) !== put[1]) return send(res, 400, '{"error":"sha256 mismatch"}');

@@ -6,6 +6,13 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
+/** A tool call the Responses stub makes before it answers (Codex's MCP tools live in a `mcp__<server>` namespace). */
+export interface StubToolCall {
+  namespace?: string;
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
 /** A running stub. */
 export interface ModelStub {
   url: string;
@@ -22,7 +29,58 @@ function sse(res: ServerResponse, events: { type: string }[]): void {
   res.end();
 }
 
-function anthropic(res: ServerResponse, body: Record<string, unknown>, text: string): void {
+function anthropicToolUse(res: ServerResponse, body: Record<string, unknown>, call: StubToolCall): void {
+  const message = {
+    id: "msg_stub_tool",
+    type: "message",
+    role: "assistant",
+    model: String(body.model ?? "claude-stub"),
+    content: [] as unknown[],
+    stop_reason: null,
+    stop_sequence: null,
+    usage: { input_tokens: 10, output_tokens: 0 },
+  };
+  const block = { type: "tool_use", id: "toolu_stub", name: call.name, input: call.arguments };
+  if (body.stream !== true) {
+    res.writeHead(200, { "Content-Type": "application/json" });
+    res.end(JSON.stringify({ ...message, content: [block], stop_reason: "tool_use" }));
+    return;
+  }
+  sse(res, [
+    { type: "message_start", message } as { type: string },
+    { type: "content_block_start", index: 0, content_block: { ...block, input: {} } } as { type: string },
+    {
+      type: "content_block_delta",
+      index: 0,
+      delta: { type: "input_json_delta", partial_json: JSON.stringify(call.arguments) },
+    } as { type: string },
+    { type: "content_block_stop", index: 0 } as { type: string },
+    {
+      type: "message_delta",
+      delta: { stop_reason: "tool_use", stop_sequence: null },
+      usage: { output_tokens: 5 },
+    } as { type: string },
+    { type: "message_stop" },
+  ]);
+}
+
+/** Whether an Anthropic Messages request already carries a tool result. */
+function hasToolResult(body: Record<string, unknown>): boolean {
+  return JSON.stringify(body.messages ?? []).includes('"type":"tool_result"');
+}
+
+function anthropic(
+  res: ServerResponse,
+  body: Record<string, unknown>,
+  text: string,
+  call?: StubToolCall,
+): void {
+  // Only the agent's own turn (the request that offers the tool) is asked to call it.
+  const offered = JSON.stringify(body.tools ?? []).includes(`"${call?.name}"`);
+  if (call !== undefined && offered && !hasToolResult(body)) {
+    anthropicToolUse(res, body, call);
+    return;
+  }
   const message = {
     id: "msg_stub",
     type: "message",
@@ -53,13 +111,37 @@ function anthropic(res: ServerResponse, body: Record<string, unknown>, text: str
   ]);
 }
 
-function responses(res: ServerResponse, text: string): void {
+/** The text of the last `function_call_output` in a Responses request, or null when there is none. */
+function lastToolOutput(body: Record<string, unknown>): string | null {
+  const input = Array.isArray(body.input) ? (body.input as Record<string, unknown>[]) : [];
+  const outputs = input.filter((i) => i.type === "function_call_output");
+  const last = outputs.at(-1);
+  return last === undefined ? null : JSON.stringify(last.output ?? "");
+}
+
+function responses(
+  res: ServerResponse,
+  body: Record<string, unknown>,
+  text: string,
+  call?: StubToolCall,
+): void {
+  const output = lastToolOutput(body);
+  // Codex 0.171 sometimes routes a call that comes back before its MCP tools are registered to "unsupported
+  // call"; asking again (as a model would) keeps the turn deterministic.
+  const ask = call !== undefined && (output === null || output.includes("unsupported call"));
+  const item = ask
+    ? {
+        type: "function_call",
+        id: "fc_stub",
+        call_id: `call_${Math.random().toString(36).slice(2)}`,
+        name: call.name,
+        ...(call.namespace === undefined ? {} : { namespace: call.namespace }),
+        arguments: JSON.stringify(call.arguments),
+      }
+    : { type: "message", role: "assistant", id: "msg_stub", content: [{ type: "output_text", text }] };
   sse(res, [
     { type: "response.created", response: { id: "resp_stub" } } as { type: string },
-    {
-      type: "response.output_item.done",
-      item: { type: "message", role: "assistant", id: "msg_stub", content: [{ type: "output_text", text }] },
-    } as { type: string },
+    { type: "response.output_item.done", item } as { type: string },
     {
       type: "response.completed",
       response: {
@@ -76,8 +158,11 @@ function responses(res: ServerResponse, text: string): void {
   ]);
 }
 
-/** Starts the stub on 127.0.0.1. */
-export async function startModelStub(answer = "The stub's answer."): Promise<ModelStub> {
+/**
+ * Starts the stub on 127.0.0.1. With `call`, the Responses API first asks for that tool call and answers only
+ * once the request carries its output.
+ */
+export async function startModelStub(answer = "The stub's answer.", call?: StubToolCall): Promise<ModelStub> {
   const state: ModelStub = { url: "", requests: [], answer, close: async () => {} };
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
@@ -91,8 +176,10 @@ export async function startModelStub(answer = "The stub's answer."): Promise<Mod
         body = {};
       }
       state.requests.push({ path, body });
-      if (req.method === "POST" && path.endsWith("/messages")) return anthropic(res, body, state.answer);
-      if (req.method === "POST" && path.endsWith("/responses")) return responses(res, state.answer);
+      if (req.method === "POST" && path.endsWith("/messages"))
+        return anthropic(res, body, state.answer, call);
+      if (req.method === "POST" && path.endsWith("/responses"))
+        return responses(res, body, state.answer, call);
       res.writeHead(404, { "Content-Type": "application/json" });
       res.end('{"error":"not found"}');
     });

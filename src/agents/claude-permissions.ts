@@ -1,0 +1,90 @@
+/**
+ * Letting Claude Code run funes's read-only MCP tools without asking: their names in `permissions.allow` of
+ * the user's `~/.claude/settings.json`, so a headless `claude -p` turn can recall (Claude refuses an
+ * unapproved MCP tool there). Only the entries funes added are taken out again: they are recorded beside
+ * the other integration files, and an entry the user had already is left alone.
+ */
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { readTextOrNull, writeIfChanged } from "./files.js";
+import { AgentSetupError, integrationsRoot } from "./setup.js";
+
+/** The permission rules of funes's three tools (`mcp__<server>__<tool>`, Claude's naming). */
+export const CLAUDE_FUNES_TOOLS = ["mcp__funes__recall", "mcp__funes__get", "mcp__funes__status"] as const;
+
+/** Claude Code's user settings file. */
+export function claudeSettingsPath(home: string): string {
+  return join(home, ".claude", "settings.json");
+}
+
+const recordPath = (home: string) => join(integrationsRoot(home), "claude-permissions.json");
+
+type Settings = Record<string, unknown> & { permissions?: Record<string, unknown> };
+
+function readSettings(path: string): Settings {
+  const text = readTextOrNull(path);
+  if (text === null || text.trim() === "") return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = null;
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed))
+    throw new AgentSetupError(
+      `${path} isn't a JSON object — fix it (Claude Code ignores it as it is), then run this again`,
+    );
+  return parsed as Settings;
+}
+
+function allowList(s: Settings): string[] {
+  const allow = s.permissions?.allow;
+  return Array.isArray(allow) ? allow.filter((x): x is string => typeof x === "string") : [];
+}
+
+/** Whether every one of funes's tools is already in `permissions.allow` (an unreadable file: false). */
+export function claudeToolsAllowed(home: string): boolean {
+  try {
+    const allow = allowList(readSettings(claudeSettingsPath(home)));
+    return CLAUDE_FUNES_TOOLS.every((t) => allow.includes(t));
+  } catch {
+    return false;
+  }
+}
+
+/** Adds the tools to `permissions.allow`; returns the rules it added (none when all were there). */
+export function allowClaudeTools(home: string): string[] {
+  const path = claudeSettingsPath(home);
+  const settings = readSettings(path);
+  const allow = allowList(settings);
+  const added = CLAUDE_FUNES_TOOLS.filter((t) => !allow.includes(t));
+  if (added.length === 0) return [];
+  const previous = readTextOrNull(recordPath(home));
+  const recorded = previous === null ? [] : (JSON.parse(previous) as { added: string[] }).added;
+  writeIfChanged(recordPath(home), `${JSON.stringify({ added: [...new Set([...recorded, ...added])] })}\n`);
+  const permissions = { ...(settings.permissions ?? {}), allow: [...allow, ...added] };
+  writeIfChanged(path, `${JSON.stringify({ ...settings, permissions }, null, 2)}\n`);
+  return added;
+}
+
+/** Takes out the rules funes added (and only those); returns them. */
+export function disallowClaudeTools(home: string): string[] {
+  const record = readTextOrNull(recordPath(home));
+  if (record === null) return [];
+  const added = (JSON.parse(record) as { added: string[] }).added;
+  const path = claudeSettingsPath(home);
+  const settings = readSettings(path);
+  const allow = allowList(settings);
+  const removed = allow.filter((t) => added.includes(t));
+  if (removed.length > 0) {
+    // Edited in place, so the user's keys keep their order.
+    const kept = allow.filter((t) => !added.includes(t));
+    const permissions: Record<string, unknown> = { ...(settings.permissions ?? {}), allow: kept };
+    if (kept.length === 0) Reflect.deleteProperty(permissions, "allow");
+    const next: Settings = { ...settings, permissions };
+    if (Object.keys(permissions).length === 0) Reflect.deleteProperty(next, "permissions");
+    writeIfChanged(path, `${JSON.stringify(next, null, 2)}\n`);
+  }
+  rmSync(recordPath(home), { force: true });
+  return removed;
+}

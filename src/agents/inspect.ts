@@ -1,0 +1,158 @@
+/**
+ * Is funes still wired into each agent, and would the wiring run? Reads what `funes add` left (hook scripts,
+ * the pi extension, Claude's and Codex's MCP entries) and checks that the funes command each one names
+ * still exists: a moved checkout or an uninstalled funes leaves entries pointing at nothing, which agents
+ * report silently or not at all. Reads files only; never runs an agent.
+ */
+import { accessSync, constants, existsSync, readFileSync } from "node:fs";
+import { delimiter, isAbsolute, join } from "node:path";
+import { claudePluginRoot } from "./claude.js";
+import { claudeSettingsPath } from "./claude-permissions.js";
+import { codexHome } from "./codex.js";
+import { INDEX_SCRIPT } from "./hook-scripts.js";
+import { piExtensionDir } from "./pi.js";
+
+/** What was found for one agent. */
+export interface AgentWiring {
+  agent: "claude" | "codex" | "hermes" | "pi";
+  /** Whether funes left anything in this agent. */
+  installed: boolean;
+  /** Problems, each a sentence; empty when the wiring would run. */
+  problems: string[];
+}
+
+/** Whether `cmd` (an absolute path, or a name looked up on PATH) is an executable that exists. */
+function runnable(cmd: string, path: string | undefined): boolean {
+  const ok = (p: string) => {
+    try {
+      accessSync(p, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (isAbsolute(cmd)) return ok(cmd);
+  return (path ?? "").split(delimiter).some((d) => d !== "" && ok(join(d, cmd)));
+}
+
+/** The FUNES=(…) words of a hook script funes wrote, or null. */
+function scriptCommand(script: string): string[] | null {
+  if (!existsSync(script)) return null;
+  const m = /^FUNES=\((.*)\)$/m.exec(readFileSync(script, "utf8"));
+  if (m === null) return null;
+  return [...(m[1] ?? "").matchAll(/'((?:[^']|'\\'')*)'/g)].map((x) => (x[1] ?? "").replaceAll("'\\''", "'"));
+}
+
+/** Checks the funes command a piece of wiring names: its program, and (run by Node) its script. */
+function checkCommand(
+  where: string,
+  argv: string[] | null,
+  path: string | undefined,
+  problems: string[],
+): void {
+  if (argv === null || argv.length === 0) return;
+  const [bin = "", script] = argv;
+  if (!runnable(bin, path)) problems.push(`${where} runs "${bin}", which no longer exists`);
+  else if (script !== undefined && /\.m?js$/.test(script) && !existsSync(script))
+    problems.push(`${where} runs ${script}, which no longer exists (moved or removed?)`);
+}
+
+function readJson(path: string): Record<string, unknown> | null {
+  try {
+    return JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+}
+
+function claude(home: string, path: string | undefined): AgentWiring {
+  const problems: string[] = [];
+  const root = claudePluginRoot(home);
+  const servers = (readJson(join(home, ".claude.json"))?.mcpServers ?? {}) as Record<
+    string,
+    { command?: string; args?: string[] }
+  >;
+  const mcp = servers.funes;
+  const installed = existsSync(root) || mcp !== undefined;
+  if (!installed) return { agent: "claude", installed, problems };
+  if (mcp === undefined) problems.push("the funes MCP server is not registered with Claude Code");
+  else checkCommand("Claude's funes MCP entry", [mcp.command ?? "", ...(mcp.args ?? [])], path, problems);
+  const script = join(root, "funes", "scripts", INDEX_SCRIPT);
+  if (!existsSync(script)) problems.push(`the hooks plugin is missing (${script})`);
+  else {
+    checkCommand("the Claude hooks plugin", scriptCommand(script), path, problems);
+    // Claude records `claude plugin disable` as false here; a plugin it never installed is absent.
+    const enabled = (readJson(claudeSettingsPath(home))?.enabledPlugins ?? {}) as Record<string, unknown>;
+    if (enabled["funes@huggingface"] === false)
+      problems.push(
+        "the funes hooks plugin is disabled in Claude Code (`claude plugin enable funes@huggingface`)",
+      );
+    else if (enabled["funes@huggingface"] !== true)
+      problems.push("the funes hooks plugin is not installed in Claude Code, so its hooks do not run");
+  }
+  return { agent: "claude", installed, problems };
+}
+
+function codex(home: string, env: Record<string, string | undefined>): AgentWiring {
+  const problems: string[] = [];
+  const dir = codexHome({ home, env });
+  const script = join(dir, "hooks", INDEX_SCRIPT);
+  const config = existsSync(join(dir, "config.toml")) ? readFileSync(join(dir, "config.toml"), "utf8") : "";
+  const section = /^\[mcp_servers\.funes\]\n([\s\S]*?)(?=^\[|$(?![\s\S]))/m.exec(config)?.[1] ?? null;
+  const installed = existsSync(script) || section !== null;
+  if (!installed) return { agent: "codex", installed, problems };
+  if (section === null) problems.push("the funes MCP server is not registered with Codex");
+  else {
+    const command = /^command = "((?:[^"\\]|\\.)*)"/m.exec(section)?.[1];
+    const args = [...(/^args = \[(.*)\]/m.exec(section)?.[1] ?? "").matchAll(/"((?:[^"\\]|\\.)*)"/g)].map(
+      (x) => x[1] ?? "",
+    );
+    checkCommand(
+      "Codex's funes MCP entry",
+      command === undefined ? null : [command, ...args],
+      env.PATH,
+      problems,
+    );
+  }
+  if (!existsSync(script)) problems.push(`the index hook script is missing (${script})`);
+  else {
+    checkCommand("the Codex hooks", scriptCommand(script), env.PATH, problems);
+    if (!config.includes(`[hooks.state."${join(dir, "hooks.json")}:stop:`))
+      problems.push("the funes hooks are not trusted, so Codex skips them");
+  }
+  return { agent: "codex", installed, problems };
+}
+
+function hermes(home: string, path: string | undefined): AgentWiring {
+  const problems: string[] = [];
+  const script = join(home, ".hermes", "hooks", INDEX_SCRIPT);
+  const installed = existsSync(script);
+  if (installed) {
+    checkCommand("the Hermes hooks", scriptCommand(script), path, problems);
+    const allow = join(home, ".hermes", "shell-hooks-allowlist.json");
+    if (!existsSync(allow) || !readFileSync(allow, "utf8").includes(INDEX_SCRIPT))
+      problems.push("the funes hooks are not in Hermes's shell-hooks allowlist, so Hermes skips them");
+  }
+  return { agent: "hermes", installed, problems };
+}
+
+function pi(home: string, path: string | undefined): AgentWiring {
+  const problems: string[] = [];
+  const ext = join(piExtensionDir(home), "index.ts");
+  const installed = existsSync(ext);
+  if (installed) {
+    const m = /^const FUNES: string\[\] = (\[.*\]);$/m.exec(readFileSync(ext, "utf8"));
+    checkCommand(
+      "the pi extension",
+      m === null ? null : (JSON.parse(m[1] ?? "[]") as string[]),
+      path,
+      problems,
+    );
+  }
+  return { agent: "pi", installed, problems };
+}
+
+/** The wiring of every agent funes integrates with. */
+export function inspectAgents(home: string, env: Record<string, string | undefined>): AgentWiring[] {
+  return [claude(home, env.PATH), codex(home, env), hermes(home, env.PATH), pi(home, env.PATH)];
+}

@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { clip, flattenSpaces, layoutWidth, readableTool, sessionLabels, wrapText } from "./terminal-text.js";
+
+describe("terminal text", () => {
+  it("shows a tool call's input as fields with its strings unescaped", () => {
+    expect(readableTool('[tool_use Bash] {"command":"ls -la\\ncat \\"a b\\"","timeout":5}', "tool_use")).toBe(
+      '[tool_use Bash] command: ls -la\ncat "a b"\ntimeout: 5',
+    );
+    // A piece of a split block is not whole JSON: its escapes are undone all the same.
+    expect(readableTool('"content":"line one\\nline \\\\two', "tool_use")).toBe(
+      '"content":"line one\nline \\two',
+    );
+    expect(readableTool("[tool_result Bash] plain output", "tool_result")).toBe(
+      "[tool_result Bash] plain output",
+    );
+    expect(readableTool("text with \\n kept", "text")).toBe("text with \\n kept");
+  });
+
+  it("tells sessions apart: timestamped file names by what follows the timestamp, collisions made longer", () => {
+    const pi = [
+      "2026-01-05T10-20-30-123Z_7028acdd-e85a-4fa0-88a5-71f4103333a0",
+      "2026-01-05T11-00-00-000Z_9b1e0c2f-0000-4000-8000-000000000000",
+    ];
+    expect([...sessionLabels(pi).values()]).toEqual(["7028acdd", "9b1e0c2f"]);
+    expect([...sessionLabels(["abcdefgh-1111", "abcdefgh-2222", "zz"]).values()]).toEqual([
+      "abcdefgh-111",
+      "abcdefgh-222",
+      "zz",
+    ]);
+  });
+
+  it("wraps at the width without breaking words, splitting only words longer than a line", () => {
+    expect(wrapText("the quick brown fox jumps", 10)).toEqual(["the quick", "brown fox", "jumps"]);
+    expect(wrapText("a 0123456789abc", 10)).toEqual(["a", "0123456789", "abc"]);
+    expect(clip("abcdef", 4)).toBe("abc…");
+    expect(flattenSpaces(" a\n\n b\tc ")).toBe("a b c");
+    expect(layoutWidth(null)).toBe(100);
+    expect(layoutWidth(20)).toBe(40);
+    expect(layoutWidth(200)).toBe(200);
+  });
+});

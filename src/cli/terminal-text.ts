@@ -1,0 +1,119 @@
+/**
+ * Text for people on a terminal: colour that is only there when asked for, wrapping at the terminal's
+ * width, tool fragments shown as their content instead of escaped JSON, and short session labels that still
+ * tell sessions apart. Pure: the caller says the width and whether colour is on.
+ */
+
+/** How a terminal view looks. */
+export interface TerminalStyle {
+  /** Columns to fit (code points; wide characters are not measured). */
+  width: number;
+  color: boolean;
+}
+
+/** ANSI styles that vanish when colour is off. */
+export function paint(color: boolean) {
+  const sgr = (on: string, off: string) => (s: string) => (color ? `\x1b[${on}m${s}\x1b[${off}m` : s);
+  return {
+    bold: sgr("1", "22"),
+    dim: sgr("2", "22"),
+    cyan: sgr("36", "39"),
+    yellow: sgr("33", "39"),
+    green: sgr("32", "39"),
+  };
+}
+
+/** The width to lay text out at: the terminal's, else 100; never narrower than 40. */
+export function layoutWidth(columns: number | null): number {
+  return Math.max(40, columns ?? 100);
+}
+
+/** `s` cut to `width` code points, ending in `…` when cut. */
+export function clip(s: string, width: number): string {
+  const cps = Array.from(s);
+  return cps.length <= width ? s : `${cps.slice(0, Math.max(0, width - 1)).join("")}…`;
+}
+
+/** Wraps each line at spaces to `width` code points; a word longer than the width is split. */
+export function wrapText(text: string, width: number): string[] {
+  const out: string[] = [];
+  for (const line of text.split("\n")) {
+    let cur = "";
+    let curLen = 0;
+    for (const word of line.split(" ")) {
+      let w = Array.from(word);
+      if (curLen > 0 && curLen + 1 + w.length > width) {
+        out.push(cur);
+        cur = "";
+        curLen = 0;
+      }
+      while (w.length > width) {
+        if (curLen > 0) {
+          out.push(cur);
+          cur = "";
+          curLen = 0;
+        }
+        out.push(w.slice(0, width).join(""));
+        w = w.slice(width);
+      }
+      cur = curLen === 0 ? w.join("") : `${cur} ${w.join("")}`;
+      curLen = curLen === 0 ? w.length : curLen + 1 + w.length;
+    }
+    out.push(cur);
+  }
+  return out;
+}
+
+const ESCAPES: Record<string, string> = { n: "\n", t: "\t", r: "", '"': '"', "\\": "\\", "/": "/" };
+
+/** JSON string escapes undone, for a fragment of JSON that does not parse (a chunk split mid-object). */
+function unescapeJsonish(s: string): string {
+  return s.replace(/\\(["\\/nrt])/g, (_m, c: string) => ESCAPES[c] ?? c);
+}
+
+/**
+ * A stored tool block (`[tool_use Bash] {"command":"ls\n-la"}`) as a person reads it: the label, then the
+ * input's fields one per line with string values unescaped (`command: ls` / `-la`). Other text is returned
+ * as it is; a piece of a tool block that is not whole JSON has its escapes undone.
+ */
+export function readableTool(text: string, blockType: string): string {
+  if (blockType !== "tool_use" && blockType !== "tool_result") return text;
+  const m = /^\[(tool_use|tool_result)([^\]]*)\] ?([\s\S]*)$/.exec(text);
+  const label = m === null ? null : `[${m[1]}${m[2]}]`;
+  const body = m === null ? text : (m[3] ?? "");
+  let shown: string;
+  try {
+    const v = JSON.parse(body) as unknown;
+    if (typeof v === "string") shown = v;
+    else if (v !== null && typeof v === "object" && !Array.isArray(v))
+      shown = Object.entries(v)
+        .map(([k, x]) => `${k}: ${typeof x === "string" ? x : JSON.stringify(x)}`)
+        .join("\n");
+    else shown = body;
+  } catch {
+    shown = unescapeJsonish(body);
+  }
+  return label === null ? shown : `${label} ${shown}`;
+}
+
+/** `text` on one line: whitespace runs (newlines too) become one space. */
+export function flattenSpaces(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+/** A timestamped file name (pi's `2026-01-05T10-20-30-123Z_<uuid>`): the part that differs is after `_`. */
+const TIMESTAMP_PREFIX = /^\d{4}-\d{2}-\d{2}T[\d:.-]+Z?_(.+)$/;
+
+/**
+ * Short labels for session ids, one per id, that tell the given sessions apart: 8 code points of the id
+ * (after a timestamp prefix, which sessions of one day share), longer where two would collide.
+ */
+export function sessionLabels(ids: string[]): Map<string, string> {
+  const distinct = [...new Set(ids)];
+  const core = (id: string) => Array.from(TIMESTAMP_PREFIX.exec(id)?.[1] ?? id);
+  const longest = Math.max(8, ...distinct.map((id) => core(id).length));
+  for (let n = 8; ; n += 4) {
+    const labels = new Map(distinct.map((id) => [id, core(id).slice(0, n).join("")]));
+    if (new Set(labels.values()).size === distinct.length || n >= longest) return labels;
+  }
+}

@@ -1,0 +1,196 @@
+/**
+ * `funes doctor`: one pass over everything funes depends on, each check with what it found and the command
+ * that fixes it: Node, the models (present and loadable), the Hub (endpoint reachable, token accepted), each
+ * agent's wiring (the funes command it runs still exists, hooks trusted), the local memory (rows, vectors
+ * waiting, sessions not indexed, the writer lock) and the cache. Reads only: it changes nothing.
+ */
+import { type AgentWiring, inspectAgents } from "../agents/index.js";
+import { listCachedMemories } from "../cache/index.js";
+import { acquireWriterLock, funesPaths, viewsRoot, WriterBusyError } from "../memory/index.js";
+import { fetchIdentity } from "../remote/index.js";
+import { ModelSession } from "./model-session.js";
+import { modelsStatus } from "./models.js";
+import type { ModelsConfig } from "./models-config.js";
+import { localMemoryFor } from "./open-memory.js";
+import { memoryStatus } from "./status.js";
+
+/** One check's outcome. */
+export interface DoctorCheck {
+  /** What was checked ("node", "embedder", "hub", "agent claude", …). */
+  name: string;
+  status: "ok" | "warn" | "fail" | "skip";
+  /** What was found, one line. */
+  detail: string;
+  /** The command (or step) that fixes it; null when nothing needs fixing. */
+  fix: string | null;
+}
+
+/** What the checks need. */
+export interface DoctorContext {
+  home: string;
+  funesHome: string;
+  models: ModelsConfig;
+  env: Record<string, string | undefined>;
+  /** `process.versions.node`. */
+  nodeVersion: string;
+  /** True with `HF_HUB_OFFLINE=1`: the Hub is not asked. */
+  offline: boolean;
+}
+
+/** The Node version funes needs (package.json `engines`). */
+const NODE_MIN = [20, 19] as const;
+
+function nodeCheck(version: string): DoctorCheck {
+  const [major = 0, minor = 0] = version.split(".").map(Number);
+  const ok = major > NODE_MIN[0] || (major === NODE_MIN[0] && minor >= NODE_MIN[1]);
+  return {
+    name: "node",
+    status: ok ? "ok" : "fail",
+    detail: `Node ${version}${ok ? "" : ` (funes needs ${NODE_MIN.join(".")} or newer)`}`,
+    fix: ok ? null : `install Node ${NODE_MIN.join(".")} or newer`,
+  };
+}
+
+async function modelChecks(models: ModelsConfig): Promise<DoctorCheck[]> {
+  const session = new ModelSession(models);
+  try {
+    const out: DoctorCheck[] = [];
+    for (const m of modelsStatus(models)) {
+      if (m.dir === null) {
+        out.push({
+          name: m.role,
+          status: "warn",
+          detail: `${m.repo} is not in ${models.hubCache} — recall ${m.role === "embedder" ? "finds by keyword only, and new rows wait for vectors" : "is not reranked"} meanwhile`,
+          fix: "funes models pull",
+        });
+        continue;
+      }
+      const loaded = m.role === "embedder" ? await session.embedder() : await session.reranker();
+      out.push(
+        loaded.kind === "ready"
+          ? { name: m.role, status: "ok", detail: `${m.repo} loads`, fix: null }
+          : {
+              name: m.role,
+              status: "fail",
+              detail: `${m.repo} is here but does not load: ${loaded.reason}`,
+              fix: "funes models pull (after deleting the damaged folder)",
+            },
+      );
+    }
+    return out;
+  } finally {
+    await session.close();
+  }
+}
+
+async function hubCheck(ctx: DoctorContext): Promise<DoctorCheck> {
+  const host = ctx.models.hubUrl;
+  if (ctx.offline)
+    return { name: "hub", status: "skip", detail: `HF_HUB_OFFLINE is set: ${host} not asked`, fix: null };
+  const who = await fetchIdentity({ hubUrl: host, token: ctx.models.token });
+  switch (who.kind) {
+    case "user":
+      return { name: "hub", status: "ok", detail: `${host} reachable; token of ${who.name}`, fix: null };
+    case "anonymous":
+      return {
+        name: "hub",
+        status: "warn",
+        detail: `${host} reachable; no token — public memories read fine, publishing needs one`,
+        fix: "hf auth login (or set HF_TOKEN)",
+      };
+    case "rejected":
+      return {
+        name: "hub",
+        status: "fail",
+        detail: `${host} rejects the token (expired or revoked?)`,
+        fix: "hf auth login again (or set HF_TOKEN to a valid token)",
+      };
+    case "offline":
+      return {
+        name: "hub",
+        status: "fail",
+        detail: `can't reach the Hub (${who.reason})`,
+        fix: "check the connection, HTTPS_PROXY/NO_PROXY, or HF_ENDPOINT",
+      };
+  }
+}
+
+function agentCheck(w: AgentWiring): DoctorCheck {
+  const name = `agent ${w.agent}`;
+  if (!w.installed) return { name, status: "skip", detail: "not set up", fix: `funes add ${w.agent}` };
+  return w.problems.length === 0
+    ? { name, status: "ok", detail: "wired: its funes command exists", fix: null }
+    : { name, status: "fail", detail: w.problems.join("; "), fix: `funes add ${w.agent}` };
+}
+
+async function memoryChecks(ctx: DoctorContext): Promise<DoctorCheck[]> {
+  const report = await memoryStatus(localMemoryFor(undefined, ctx), ctx);
+  const out: DoctorCheck[] = [];
+  if (report.kind === "no-index")
+    out.push({
+      name: "memory",
+      status: "warn",
+      detail: `no index yet at ${report.memory}`,
+      fix: "funes index",
+    });
+  else {
+    out.push({
+      name: "memory",
+      status: "ok",
+      detail: `${report.chunks} chunks from ${report.sessions} sessions at ${report.memory}`,
+      fix: null,
+    });
+    if (report.pendingVectors > 0)
+      out.push({
+        name: "vectors",
+        status: "warn",
+        detail: `${report.pendingVectors} chunks wait for vectors (found by keyword until then)`,
+        fix: "funes index --yes",
+      });
+    if (report.pendingSessions !== null && report.pendingSessions > 0)
+      out.push({
+        name: "sessions",
+        status: "warn",
+        detail: `${report.pendingSessions} sessions on this machine are not indexed yet`,
+        fix: "funes index",
+      });
+  }
+  try {
+    const lock = await acquireWriterLock(funesPaths(ctx.funesHome).lock);
+    await lock.release();
+    out.push({ name: "lock", status: "ok", detail: "no index or push is running", fix: null });
+  } catch (err) {
+    if (!(err instanceof WriterBusyError)) throw err;
+    out.push({
+      name: "lock",
+      status: "warn",
+      detail: `another funes run holds the memory (${err.message})`,
+      fix: "wait for it to finish",
+    });
+  }
+  return out;
+}
+
+function cacheCheck(ctx: DoctorContext): DoctorCheck {
+  const cached = listCachedMemories(viewsRoot(ctx.funesHome));
+  const older = cached.reduce((n, m) => n + Math.max(0, m.views.length - 1), 0);
+  const bytes = cached.reduce((n, m) => n + m.bytes, 0);
+  return {
+    name: "cache",
+    status: "ok",
+    detail: `${cached.length} Hub memories cached (${(bytes / 1048576).toFixed(1)} MiB newest copies${older > 0 ? `, ${older} older copies` : ""}) in ${ctx.models.hubCache}`,
+    fix: older > 0 ? "funes cache prune" : null,
+  };
+}
+
+/** Runs every check, in the order they are shown. */
+export async function runDoctor(ctx: DoctorContext): Promise<DoctorCheck[]> {
+  return [
+    nodeCheck(ctx.nodeVersion),
+    ...(await modelChecks(ctx.models)),
+    await hubCheck(ctx),
+    ...inspectAgents(ctx.home, ctx.env).map(agentCheck),
+    ...(await memoryChecks(ctx)),
+    cacheCheck(ctx),
+  ];
+}

@@ -1,0 +1,58 @@
+/**
+ * Why a request to the Hub failed, in words: Node's fetch says only "fetch failed" and hides the cause
+ * (DNS, refused, TLS, timeout) one or two levels down.
+ */
+
+const CODES: Record<string, string> = {
+  HF_HUB_OFFLINE: "HF_HUB_OFFLINE is set, so no request was made",
+  PROXY_REFUSED: "the proxy refused the tunnel",
+  PROXY_INVALID: "the proxy setting is not a URL",
+  ENOTFOUND: "DNS lookup failed",
+  EAI_AGAIN: "DNS lookup failed (temporary)",
+  ECONNREFUSED: "connection refused",
+  ECONNRESET: "connection reset",
+  EHOSTUNREACH: "host unreachable",
+  ENETUNREACH: "network unreachable",
+  ETIMEDOUT: "timed out",
+  UND_ERR_CONNECT_TIMEOUT: "timed out connecting",
+  UND_ERR_HEADERS_TIMEOUT: "timed out waiting for an answer",
+  UND_ERR_SOCKET: "connection closed",
+  CERT_HAS_EXPIRED: "TLS: certificate expired",
+  DEPTH_ZERO_SELF_SIGNED_CERT: "TLS: self-signed certificate",
+  SELF_SIGNED_CERT_IN_CHAIN: "TLS: self-signed certificate in the chain (a proxy? set NODE_EXTRA_CA_CERTS)",
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: "TLS: certificate not trusted (set NODE_EXTRA_CA_CERTS?)",
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: "TLS: certificate issuer unknown (set NODE_EXTRA_CA_CERTS?)",
+  ERR_TLS_CERT_ALTNAME_INVALID: "TLS: certificate is for another host",
+};
+
+/** The first error code found along `err.cause` (and inside an AggregateError), or null. */
+function codeOf(err: unknown, depth = 0): { code: string | null; message: string | null } {
+  if (err === null || typeof err !== "object" || depth > 4) return { code: null, message: null };
+  const e = err as { code?: unknown; cause?: unknown; errors?: unknown[]; name?: unknown; message?: unknown };
+  if (e.name === "TimeoutError" || e.name === "AbortError") return { code: "ETIMEDOUT", message: null };
+  if (typeof e.code === "string") return { code: e.code, message: String(e.message ?? "") };
+  const inner = codeOf(e.cause, depth + 1);
+  if (inner.code !== null) return inner;
+  for (const x of e.errors ?? []) {
+    const found = codeOf(x, depth + 1);
+    if (found.code !== null) return found;
+  }
+  const cause = e.cause as { message?: unknown } | undefined;
+  return { code: null, message: typeof cause?.message === "string" ? cause.message : null };
+}
+
+/** `"<host>: <cause>"` for a failed request to `url` (DNS, refused, TLS, timeout, …). */
+export function describeNetworkError(err: unknown, url: string): string {
+  let host = url;
+  try {
+    host = new URL(url).host;
+  } catch {
+    // not a URL: name it as given
+  }
+  const { code, message } = codeOf(err);
+  const why =
+    code !== null
+      ? (CODES[code] ?? (code.startsWith("ERR_TLS") || code.includes("CERT") ? `TLS: ${code}` : code))
+      : (message ?? (err instanceof Error ? err.message : String(err)));
+  return `${host}: ${why}`;
+}

@@ -1,0 +1,113 @@
+/**
+ * The command line's help, version, suggestions and shell completion, as a user meets them at 80 columns.
+ */
+import { spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type CliEnv, runFunes } from "../helpers/cli.js";
+import { ROOT, tempDir } from "../helpers/fixtures.js";
+
+let t: { dir: string; cleanup: () => void };
+let env: CliEnv;
+beforeAll(() => {
+  t = tempDir();
+  env = { home: t.dir, funesHome: join(t.dir, ".funes"), extra: { COLUMNS: "80" } };
+});
+afterAll(() => t.cleanup());
+
+const COMMANDS = [
+  "index",
+  "status",
+  "recall",
+  "models",
+  "push",
+  "add",
+  "remove",
+  "ask",
+  "curate",
+  "scrub",
+  "get",
+  "mcp",
+  "cache",
+  "doctor",
+  "completion",
+];
+
+describe("help", () => {
+  it("every command says what it does, shows examples, fits 80 columns and wraps between words", async () => {
+    const main = await runFunes(["--help"], env);
+    expect(main.code).toBe(0);
+    for (const c of COMMANDS) expect(main.stdout, c).toMatch(new RegExp(`^  ${c} `, "m"));
+    for (const c of COMMANDS) {
+      const r = await runFunes([c, "--help"], env);
+      expect(r.code, c).toBe(0);
+      const lines = r.stdout.trimEnd().split("\n");
+      // The first line is the description, not a version banner.
+      expect(lines[0], c).not.toMatch(/^funes\/|^\s*$/);
+      expect(r.stdout, c).toContain("\nExamples:\n  $ ");
+      for (const line of lines) {
+        expect(Array.from(line).length, `${c}: ${line}`).toBeLessThanOrEqual(80);
+        expect(line, c).not.toMatch(/\s$/);
+      }
+      // A wrapped description continues with a whole word: no line ends or starts inside one.
+      expect(r.stdout, c).not.toMatch(/[a-z]-\n\s+[a-z]/);
+    }
+    const index = await runFunes(["index", "--help"], env);
+    expect(index.stdout).toMatch(/--no-thinking +Leave out thinking blocks\n/);
+    expect(index.stdout).not.toContain("(default: true)");
+    for (const c of ["models", "cache"]) {
+      const r = await runFunes([c, "--help"], env);
+      expect(r.stdout, c).toMatch(/\nActions:\n {2}status .*\n {2}(pull|prune) /);
+    }
+  });
+
+  it("prints the version, and suggests the closest command or flag, named as typed", async () => {
+    const v = await runFunes(["--version"], env);
+    expect(v.stdout).toBe(
+      `${JSON.parse(spawnSync("cat", [join(ROOT, "package.json")]).stdout.toString()).version}\n`,
+    );
+    const cmd = await runFunes(["recal", "x"], env);
+    expect(cmd.code).toBe(2);
+    expect(cmd.stderr).toBe(
+      'funes: unknown command "recal" — did you mean `funes recall`? (see funes --help)\n',
+    );
+    const flag = await runFunes(["recall", "x", "--half-lif", "3"], env);
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toBe(
+      "funes: unknown option --half-lif — did you mean --half-life? (see funes recall --help)\n",
+    );
+    const kebab = await runFunes(["status", "--no-such-thing"], env);
+    expect(kebab.stderr).toContain("unknown option --no-such-thing");
+  });
+});
+
+describe("funes completion", () => {
+  it("completes commands, flags and agents in bash, and writes zsh and fish scripts", async () => {
+    const bash = await runFunes(["completion", "bash"], env);
+    expect(bash.code, bash.stderr).toBe(0);
+    const script = join(t.dir, "funes.bash");
+    writeFileSync(script, bash.stdout);
+    const complete = (words: string[]) =>
+      spawnSync(
+        "bash",
+        [
+          "-c",
+          `source ${script}; COMP_WORDS=(${words.map((w) => `'${w}'`).join(" ")}); COMP_CWORD=${words.length - 1}; _funes; printf '%s\\n' "\${COMPREPLY[@]}"`,
+        ],
+        { encoding: "utf8" },
+      ).stdout.trim();
+    expect(complete(["funes", "rec"])).toBe("recall");
+    expect(complete(["funes", "recall", "--half"])).toBe("--half-life");
+    expect(complete(["funes", "add", "co"])).toBe("codex");
+    expect(complete(["funes", "models", "p"])).toBe("pull");
+    const zsh = await runFunes(["completion", "zsh"], env);
+    expect(zsh.stdout).toMatch(/^#compdef funes\n/);
+    expect(zsh.stdout).toContain("compdef _funes funes");
+    const fish = await runFunes(["completion", "fish"], env);
+    expect(fish.stdout).toContain("complete -c funes -n '__fish_seen_subcommand_from recall' -l half-life");
+    const bad = await runFunes(["completion", "tcsh"], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('completion takes bash, zsh, fish, not "tcsh"');
+  });
+});
