@@ -144,12 +144,6 @@ function runHook(script: string, args: string[]): void {
 
 export default function funes(pi: any): void {
   const mcp = new FunesMcp();
-  if (typeof pi.on === "function")
-    pi.on("session_shutdown", () => {
-      const memory = boundMemory();
-      if (memory === null) runHook("funes-index.sh", ["pi"]);
-      else runHook("funes-push.sh", [memory, "pi"]);
-    });
   const run = (tool: string) => async (_id: string, params: Record<string, unknown>) => {
     const args = Object.fromEntries(Object.entries(params ?? {}).filter(([, v]) => v !== undefined && v !== ""));
     const text = await mcp.call(tool, args);
@@ -187,8 +181,14 @@ export default function funes(pi: any): void {
     },
     execute: run("get"),
   });
-  // pi's cleanup event (print mode never reaches process exit while a child's pipes are open).
-  pi.on?.("session_shutdown", () => mcp.close());
+  // pi's cleanup event (print mode never reaches process exit while a child's pipes are open): close the
+  // funes mcp child, and, pi having no hooks, index the session (or publish it, with a memory bound).
+  pi.on?.("session_shutdown", () => {
+    mcp.close();
+    const memory = boundMemory();
+    if (memory === null) runHook("funes-index.sh", ["pi"]);
+    else runHook("funes-push.sh", [memory, "pi"]);
+  });
   process.once("exit", () => mcp.close());
 }
 `;

@@ -43,7 +43,7 @@ describe("funes push --dry-run", () => {
     const fresh = await runFunes(["push", "acme/dry", "--create", "--dry-run"], a);
     expect(fresh.code, fresh.stderr).toBe(0);
     expect(fresh.stdout).toMatch(
-      /^dry run: nothing was changed on hf:\/\/datasets\/acme\/dry \(it doesn't exist yet\)\n {2}would publish 26 chunks from \d+ session\(s\), about [\d.]+ KiB of rows\n {2}would create hf:\/\/datasets\/acme\/dry \(private\)\n$/,
+      /^dry run: nothing was changed on hf:\/\/datasets\/acme\/dry \(it doesn't exist yet\)\n {2}would publish 19 chunks from \d+ session\(s\), about [\d.]+ KiB of rows\n {2}would create hf:\/\/datasets\/acme\/dry \(private\)\n$/,
     );
     expect(hub.repos.has("acme/dry")).toBe(false);
     expect(hub.requests.slice(before).every((r) => r.method === "GET")).toBe(true);
@@ -55,7 +55,7 @@ describe("funes push --dry-run", () => {
     expect(same.code, same.stderr).toBe(0);
     expect(JSON.parse(same.stdout)).toMatchObject({
       published: 0,
-      present: 26,
+      present: 19,
       commit: null,
       dryRun: { chunks: 0, sessions: 0, bytes: 0, comparedWith: "head", wouldCreate: false, wouldAsk: false },
     });
