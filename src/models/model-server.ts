@@ -55,6 +55,9 @@ export type ServerReply =
   | { id: number; ok: true; dim?: number; vectors?: string; scores?: number[]; status?: ServerStatus }
   | { id: number; ok: false; error: string; modelError: boolean };
 
+/** Query-passage scores the server keeps (about 100 bytes each). */
+const SCORE_CACHE_MAX = 20_000;
+
 /** Unix socket paths are limited to ~108 bytes; longer homes get a socket under the temp folder. */
 const MAX_SOCKET_PATH = 100;
 
@@ -170,6 +173,36 @@ export async function serveModels(o: ServeOptions): Promise<boolean> {
     }
     return p;
   };
+  // Scores already computed for a query and passage (a repeated recall, an agent asking again) are kept:
+  // the cross-encoder is most of a warm recall's time.
+  const scoreCache = new Map<string, number>();
+  const cachedScores = async (req: Extract<ServerRequest, { op: "score" }>): Promise<number[]> => {
+    const keys = req.passages.map((p) =>
+      createHash("sha1")
+        .update(key(req.model))
+        .update("\0")
+        .update(req.query)
+        .update("\0")
+        .update(p)
+        .digest("hex"),
+    );
+    const missing = keys.flatMap((k, i) => (scoreCache.has(k) ? [] : [i]));
+    if (missing.length > 0) {
+      const fresh = await (await reranker(req.model)).score(
+        req.query,
+        missing.map((i) => req.passages[i] as string),
+      );
+      missing.forEach((i, j) => {
+        scoreCache.set(keys[i] as string, fresh[j] ?? 0);
+      });
+      // Oldest first out: a Map keeps insertion order.
+      for (const k of scoreCache.keys()) {
+        if (scoreCache.size <= SCORE_CACHE_MAX) break;
+        scoreCache.delete(k);
+      }
+    }
+    return keys.map((k) => scoreCache.get(k) ?? 0);
+  };
   const handle = async (req: ServerRequest): Promise<ServerReply> => {
     requests++;
     try {
@@ -187,7 +220,7 @@ export async function serveModels(o: ServeOptions): Promise<boolean> {
           return {
             id: req.id,
             ok: true,
-            scores: await (await reranker(req.model)).score(req.query, req.passages),
+            scores: await cachedScores(req),
           };
         case "status":
           return {
