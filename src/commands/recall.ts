@@ -271,12 +271,7 @@ export async function recall(
   const targets = Array.isArray(target) ? target : [target];
   const harness = checkOptions(opts);
   const filters = buildFilters(opts, harness);
-  const T0 = performance.now();
-  const T = (l: string) => {
-    if (process.env.TIMING) console.error(l, (performance.now() - T0).toFixed(1));
-  };
   const { open, warnings } = await openAll(targets);
-  T("open");
   try {
     const notes: string[] = [...targets.flatMap((t) => t.notes), ...warnings];
     if (harness !== null)
@@ -287,7 +282,6 @@ export async function recall(
             `${open.length > 1 ? `${m.label}: ` : ""}this memory predates the harness facet — reindex it, or drop --harness`,
           );
     const withVectors = await Promise.all(open.map((m) => hasVectors(m.store)));
-    T("hasVectors");
     // With several memories each leg goes less deep (candidates / memories, at least 10): the pool still
     // holds `candidates` rows across all of them.
     const depth =
@@ -313,7 +307,6 @@ export async function recall(
       if (emb.kind === "ready") qv = ((await emb.model.embed([opts.query]))[0] as Float32Array) ?? null;
       else notes.push(`note: keyword-only recall — ${emb.reason}`);
     }
-    T("embedded");
     const home = new Map<string, OpenMemory>();
     const byId = new Map<string, HitRow>();
     const candidates = new Map<string, Candidate>();
@@ -358,7 +351,6 @@ export async function recall(
         if (!c.foundBy.includes("keyword")) c.foundBy.push("keyword");
       }
     }
-    T("legs");
     const evidence = fuseEvidence([...candidates.values()]);
     const found = new Map(evidence.map((e) => [e.id, e]));
     const pool = poolOf(evidence, opts.candidates)
@@ -386,7 +378,6 @@ export async function recall(
         opts.halfLifeDays,
       ),
     ).slice(0, opts.k);
-    T("ranked");
     const around: HitRow[] = [];
     if (opts.neighbors > 0)
       for (const m of open) {
@@ -427,7 +418,6 @@ export async function recall(
         })),
       };
     });
-    T("neighbours");
     return { memory: open.map((m) => m.label).join(", "), notes, hits };
   } finally {
     for (const m of open) m.store.close();
