@@ -7,7 +7,7 @@ import { join } from "node:path";
 import type { Connection, Table } from "@lancedb/lancedb";
 import type { Chunk } from "../chunk/index.js";
 import { lancedb } from "./arrow.js";
-import { EXACT_SEARCH_MAX_ROWS } from "./queries.js";
+import { LOCAL_INDEX_MIN_ROWS } from "./queries.js";
 import { chunksToArrow } from "./rows.js";
 import { chunkSchema, EMBEDDING_MODEL, TABLE_NAME, VECTOR_DIM } from "./schema.js";
 import { sqlString } from "./sql.js";
@@ -177,13 +177,12 @@ export class LocalStore {
   }
 
   /**
-   * Past EXACT_SEARCH_MAX_ROWS rows an exact vector scan costs more than a recall should (≈ 40 ms per 100k
-   * rows on 2 cores), so the memory gets an IVF_RQ index (4-bit, L2 like the reference's IVF_PQ, so one
-   * query path serves both), searched with exact re-ranking of 10x the candidates; rows added later are
-   * scanned exactly until compaction folds them into it. Built once, in about a second per 35k rows;
-   * never rebuilt here. Returns what it did.
+   * Past LOCAL_INDEX_MIN_ROWS rows an exact vector scan costs more than a recall should, so the memory gets
+   * an IVF_RQ index (4-bit, L2 like the reference's IVF_PQ, so one query path serves both), searched with
+   * exact re-ranking of 10x the candidates; rows added later are scanned exactly until compaction folds
+   * them into it. Built once (≈ 0.8 s at 16k rows); never rebuilt here. Returns what it did.
    */
-  async maintainVectorIndex(minRows = EXACT_SEARCH_MAX_ROWS): Promise<"built" | "current" | "small"> {
+  async maintainVectorIndex(minRows = LOCAL_INDEX_MIN_ROWS): Promise<"built" | "current" | "small"> {
     if ((await this.table.countRows()) <= minRows) return "small";
     if ((await this.table.listIndices()).some((i) => i.columns.includes("vector"))) return "current";
     await this.table.createIndex("vector", {
