@@ -2,7 +2,7 @@
  * `funes models [status|pull]`: which models are in use, where their files are, and fetching what is missing.
  */
 import { type DownloadProgress, downloadModel, EMBEDDER_SPEC, type ModelSpec } from "../models/index.js";
-import { describeNetworkError } from "../remote/index.js";
+import { describeNetworkError, modelHub } from "../remote/index.js";
 import { FunesError } from "./errors.js";
 import { locateEmbedder, locateReranker, type ModelLocation, type ModelsConfig } from "./models-config.js";
 
@@ -37,7 +37,7 @@ export async function pullModels(
   for (const loc of [locateEmbedder(cfg), locateReranker(cfg)]) {
     if (loc.kind === "found") continue;
     try {
-      await downloadModel(cfg.hubCache, loc.spec, { hubUrl: cfg.hubUrl, token: cfg.token }, (p) =>
+      await downloadModel(cfg.hubCache, loc.spec, modelHub({ hubUrl: cfg.hubUrl, token: cfg.token }), (p) =>
         onProgress?.(loc.spec, p),
       );
     } catch (err) {

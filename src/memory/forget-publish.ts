@@ -11,7 +11,6 @@
  */
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import type { Table as ArrowTable } from "apache-arrow";
 import {
   addedFiles,
   adoptAsView,
@@ -22,6 +21,7 @@ import {
 } from "../cache/index.js";
 import { mergeCard } from "../card/index.js";
 import {
+  type ArrowTable,
   countRowsIn,
   deleteIds,
   EMBEDDING_MODEL,

@@ -7,7 +7,6 @@
  */
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import type { Table as ArrowTable } from "apache-arrow";
 import {
   addedFiles,
   adoptAsView,
@@ -18,6 +17,7 @@ import {
 } from "../cache/index.js";
 import { mergeCard } from "../card/index.js";
 import {
+  type ArrowTable,
   appendMissing,
   countRowsIn,
   EMBEDDING_MODEL,

@@ -16,6 +16,7 @@ export { applyNetworkEnv, bypassesProxy, type NetworkEnv, networkEnv } from "./d
 export { openDownload } from "./fetch-file.js";
 export { type HubLocation, HubUriError, lancePath, parseHubUri } from "./hub-uri.js";
 export { listTree, type RemoteFile } from "./list-tree.js";
+export { modelHub } from "./model-files.js";
 export { describeNetworkError } from "./network-error.js";
 export { readRepoText } from "./read-text.js";
 export { fetchRepoHead, isModelRepo, PROBE_TIMEOUT_MS, type RepoHead } from "./repo-head.js";
