@@ -113,7 +113,7 @@ async function bindMemory(
       return { memory: spec, created: false };
     case "unauthorized":
       throw new FunesError(
-        "no_memory",
+        "no_access",
         `not authorized to read ${r.uri} — set a Hugging Face token that can read and write it (HF_TOKEN, or \`hf auth login\`)`,
       );
     case "missing": {
@@ -147,12 +147,12 @@ async function firstIndex(o: AddOptions, agent: AgentName, ctx: ReadContext, not
   if (!o.yes) {
     if (o.ask === undefined)
       throw new FunesError(
-        "bad_input",
+        "declined",
         `funes add would index your ${agent} sessions first — off a terminal, pass --yes to accept (or run \`funes index\` first)`,
       );
     if (!(await o.ask(question, true)))
       throw new FunesError(
-        "bad_input",
+        "declined",
         `skipped — nothing installed. Run \`funes add ${agent}\` again when you're ready`,
       );
   }

@@ -112,7 +112,7 @@ async function curateChecked(o: CurateOptions, ctx: ReadContext): Promise<Curate
       throw new FunesError("unreachable", `${loc.uri} is unreachable — can't curate it while offline`);
     if (head.kind === "unauthorized")
       throw new FunesError(
-        "no_memory",
+        "no_access",
         `not authorized to read ${loc.uri} — set a Hugging Face token with write access (HF_TOKEN)`,
       );
     if (head.kind === "missing") {
@@ -147,7 +147,7 @@ async function curateChecked(o: CurateOptions, ctx: ReadContext): Promise<Curate
         const consent = o.yes || (o.confirm !== undefined && (await o.confirm(`${question}. Proceed?`)));
         if (!consent)
           throw new FunesError(
-            "bad_input",
+            "declined",
             `${question} — re-run with --yes to do it, or name a new dataset: \`funes curate <org/new-repo> ${o.project} --create\``,
           );
       }

@@ -209,7 +209,7 @@ async function forgetOnHub(
       );
     case "unauthorized":
       throw new FunesError(
-        "no_memory",
+        "no_access",
         `not authorized to read ${loc.uri} — set a Hugging Face token with write access (HF_TOKEN, or \`hf auth login\`)`,
       );
     case "missing":
@@ -255,7 +255,7 @@ async function forgetOnHub(
   } catch (err) {
     if (err instanceof HubReadOnlyError)
       throw new FunesError(
-        "no_memory",
+        "no_access",
         `${loc.uri} is read-only for your token — forgetting needs write access (check your HF token)`,
       );
     if (err instanceof PublishUnreachableError)

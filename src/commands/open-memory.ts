@@ -187,7 +187,7 @@ function remoteTarget(state: RemoteReadState, label: string, ctx: ReadContext): 
       );
     case "unauthorized":
       throw new FunesError(
-        "no_memory",
+        "no_access",
         `not authorized to read ${label} — set a Hugging Face token with read access to this dataset (HF_TOKEN, or \`hf auth login\`), or check the token you have can read it.`,
       );
     case "empty":

@@ -142,7 +142,7 @@ async function pushChecked(opts: PushOptions, ctx: ReadContext): Promise<PushSum
       );
     case "unauthorized":
       throw new FunesError(
-        "no_memory",
+        "no_access",
         `not authorized to read ${loc.uri} — set a Hugging Face token with write access (HF_TOKEN, or \`hf auth login\`)`,
       );
     case "missing":
@@ -229,7 +229,7 @@ async function pushChecked(opts: PushOptions, ctx: ReadContext): Promise<PushSum
         !(await opts.confirm(`${question} — publish ${candidates.length} chunks there anyway?`))
       )
         throw new FunesError(
-          "bad_input",
+          "declined",
           `${question} — nothing was published; re-run with --yes to publish anyway`,
         );
     }
@@ -278,13 +278,14 @@ async function pushChecked(opts: PushOptions, ctx: ReadContext): Promise<PushSum
     } catch (err) {
       if (err instanceof HubReadOnlyError)
         throw new FunesError(
-          "no_memory",
+          "no_access",
           `${loc.uri} is read-only for your token — recall can read it, but publishing needs write access (check your HF token)`,
         );
       if (err instanceof PublishUnreachableError)
         throw new FunesError(
           "unreachable",
           `${loc.uri} became unreachable while pushing (${err.message}) — nothing was committed and the remote is unchanged; run the push again once you're back online`,
+          err,
         );
       if (err instanceof ForgottenFileError) throw new FunesError("bad_input", err.message);
       if (err instanceof PublishConflictError)
