@@ -24,11 +24,15 @@ describe("isUnreachable", () => {
     expect(isUnreachable(Object.assign(new Error("t"), { name: "TimeoutError" }))).toBe(true);
     expect(isUnreachable(new HubConnectionLostError("download of a.lance failed: terminated"))).toBe(true);
     expect(isUnreachable({ statusCode: 503 })).toBe(true);
+    // A port fetch refuses to use: undici's "fetch failed" with a cause that has no code.
+    expect(isUnreachable(new TypeError("fetch failed", { cause: new Error("bad port") }))).toBe(true);
   });
 
   it("is false for a TypeError without a network cause, a disk error, and a 4xx", () => {
     expect(isUnreachable(new TypeError("Invalid URL"))).toBe(false);
-    expect(isUnreachable(new TypeError("fetch failed"))).toBe(false);
+    expect(
+      isUnreachable(new TypeError("Failed to parse URL from x", { cause: withCause("ERR_INVALID_URL") })),
+    ).toBe(false);
     expect(isNetworkFailure(withCause("ENOSPC"))).toBe(false);
     expect(isUnreachable({ statusCode: 403 })).toBe(false);
   });

@@ -54,12 +54,14 @@ export class HubConnectionLostError extends Error {
 /**
  * True when `err` is a failure to talk to the host at all: an undici or Node network code along its
  * `cause` chain (DNS, refused, reset, TLS, proxy, `HF_HUB_OFFLINE`), a timeout or abort, or a lost
- * connection. A TypeError alone is not enough: fetch also throws TypeError for a bad URL or header, which
- * no retry or "check your connection" fixes.
+ * connection, or undici's "fetch failed". Any other TypeError is not: fetch also throws one for a bad URL or
+ * header, which no retry or "check your connection" fixes.
  */
 export function isNetworkFailure(err: unknown): boolean {
   const { code } = codeOf(err);
-  if (code === null) return false;
+  // undici words every failure to get an answer "fetch failed", some with no code below (a port fetch
+  // refuses to use, a dropped socket on some paths); a bad URL or header is another TypeError.
+  if (code === null) return err instanceof TypeError && err.message === "fetch failed";
   // An fs code (ENOENT, ENOSPC) along the chain is this machine's problem, not the network's.
   return (
     code in CODES ||
