@@ -18,7 +18,7 @@ import {
 } from "../memory/index.js";
 import { fetchRepoHead, type HubLocation } from "../remote/index.js";
 import { decisionComment, gateProject, type LocalSession, localSessions } from "./curation-gate.js";
-import { FunesError } from "./errors.js";
+import { FunesError, notAuthorizedError } from "./errors.js";
 import { createDataset, requireToken } from "./hub-write.js";
 import { type ReadContext, refusedRemote } from "./open-memory.js";
 import { hubLocation } from "./push.js";
@@ -110,11 +110,7 @@ async function curateChecked(o: CurateOptions, ctx: ReadContext): Promise<Curate
     let head = await fetchRepoHead(client, loc.repo);
     if (head.kind === "offline")
       throw new FunesError("unreachable", `${loc.uri} is unreachable — can't curate it while offline`);
-    if (head.kind === "unauthorized")
-      throw new FunesError(
-        "no_access",
-        `not authorized to read ${loc.uri} — set a Hugging Face token with write access (HF_TOKEN)`,
-      );
+    if (head.kind === "unauthorized") throw notAuthorizedError(loc.uri, "write");
     if (head.kind === "missing") {
       if (o.project === undefined || !o.create)
         throw new FunesError(

@@ -105,6 +105,25 @@ export class BadArgumentError extends FunesError {
   }
 }
 
+/**
+ * The Hub refused to show `uri` to this token (or to no token): said once, for every command. `need` is what
+ * the command was going to do with it.
+ */
+export function notAuthorizedError(uri: string, need: "read" | "write"): FunesError {
+  return new FunesError(
+    "no_access",
+    `not authorized to read ${uri} — set a Hugging Face token that can ${need === "read" ? "read" : "read and write"} it (HF_TOKEN, or \`hf auth login\`)`,
+  );
+}
+
+/** The token can read `uri` but the Hub refused a write; `doing` names the write ("publishing"). */
+export function readOnlyError(uri: string, doing: string): FunesError {
+  return new FunesError(
+    "no_access",
+    `${uri} is read-only for your token — ${doing} needs write access (set a token that can write it: HF_TOKEN, or \`hf auth login\`)`,
+  );
+}
+
 /** A failure as one line, for the CLI's stderr and an MCP tool result. */
 export interface FailureLine {
   /** The meaning, or "unexpected" for a bug or a failure funes has no words for. */

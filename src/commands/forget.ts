@@ -25,7 +25,7 @@ import {
   writeForgotten,
 } from "../memory/index.js";
 import { fetchRepoHead, HubReadOnlyError, isModelRepo } from "../remote/index.js";
-import { FunesError } from "./errors.js";
+import { FunesError, notAuthorizedError, readOnlyError } from "./errors.js";
 import { compileSelectors, type ForgetPreview, type ForgetSelectors, previewOf } from "./forget-select.js";
 import { modelRepoMessage, type ReadContext } from "./open-memory.js";
 import { hubLocation } from "./push.js";
@@ -208,10 +208,7 @@ async function forgetOnHub(
         `${loc.uri} is unreachable — can't forget while offline (check your connection)`,
       );
     case "unauthorized":
-      throw new FunesError(
-        "no_access",
-        `not authorized to read ${loc.uri} — set a Hugging Face token with write access (HF_TOKEN, or \`hf auth login\`)`,
-      );
+      throw notAuthorizedError(loc.uri, "write");
     case "missing":
       if (await isModelRepo(client, loc.repo)) throw new FunesError("bad_input", modelRepoMessage(loc.repo));
       throw new FunesError("no_memory", `${loc.uri} doesn't exist on the Hub — nothing to forget there`);
@@ -253,11 +250,7 @@ async function forgetOnHub(
       card: r.card,
     });
   } catch (err) {
-    if (err instanceof HubReadOnlyError)
-      throw new FunesError(
-        "no_access",
-        `${loc.uri} is read-only for your token — forgetting needs write access (check your HF token)`,
-      );
+    if (err instanceof HubReadOnlyError) throw readOnlyError(loc.uri, "forgetting");
     if (err instanceof PublishUnreachableError)
       throw new FunesError(
         "unreachable",

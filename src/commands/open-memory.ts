@@ -21,7 +21,7 @@ import {
   viewsRoot,
 } from "../memory/index.js";
 import { HubUriError, isModelRepo, parseHubUri, UnsafeHubAnswerError } from "../remote/index.js";
-import { FunesError } from "./errors.js";
+import { FunesError, notAuthorizedError } from "./errors.js";
 import type { ModelsConfig } from "./models-config.js";
 
 /** Where funes lives, for resolving specs. */
@@ -186,10 +186,7 @@ function remoteTarget(state: RemoteReadState, label: string, ctx: ReadContext): 
         `${label} doesn't exist on the Hub, and funes won't create it — create the dataset repo first (https://huggingface.co/new-dataset)`,
       );
     case "unauthorized":
-      throw new FunesError(
-        "no_access",
-        `not authorized to read ${label} — set a Hugging Face token with read access to this dataset (HF_TOKEN, or \`hf auth login\`), or check the token you have can read it.`,
-      );
+      throw notAuthorizedError(label, "read");
     case "empty":
       throw new FunesError(
         "no_memory",

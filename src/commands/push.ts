@@ -29,7 +29,7 @@ import {
   parseHubUri,
 } from "../remote/index.js";
 import { publishScope } from "./curation-gate.js";
-import { FunesError } from "./errors.js";
+import { FunesError, notAuthorizedError, readOnlyError } from "./errors.js";
 import { createDataset, requireToken } from "./hub-write.js";
 import { modelRepoMessage, type ReadContext, refusedRemote } from "./open-memory.js";
 import { holdBack } from "./secret-blocks.js";
@@ -141,10 +141,7 @@ async function pushChecked(opts: PushOptions, ctx: ReadContext): Promise<PushSum
         `${loc.uri} is unreachable (${head.reason}) — can't push while offline (check your connection)`,
       );
     case "unauthorized":
-      throw new FunesError(
-        "no_access",
-        `not authorized to read ${loc.uri} — set a Hugging Face token with write access (HF_TOKEN, or \`hf auth login\`)`,
-      );
+      throw notAuthorizedError(loc.uri, "write");
     case "missing":
       if (await isModelRepo(client, loc.repo)) throw new FunesError("bad_input", modelRepoMessage(loc.repo));
       if (!opts.create)
@@ -276,11 +273,7 @@ async function pushChecked(opts: PushOptions, ctx: ReadContext): Promise<PushSum
         onProgress: opts.onUpload,
       });
     } catch (err) {
-      if (err instanceof HubReadOnlyError)
-        throw new FunesError(
-          "no_access",
-          `${loc.uri} is read-only for your token — recall can read it, but publishing needs write access (check your HF token)`,
-        );
+      if (err instanceof HubReadOnlyError) throw readOnlyError(loc.uri, "publishing");
       if (err instanceof PublishUnreachableError)
         throw new FunesError(
           "unreachable",
