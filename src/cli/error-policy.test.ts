@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { BadArgumentError, FunesError, type FunesErrorCode, NEXT_STEP } from "../commands/index.js";
+import { IncompatibleMemoryError } from "../local/index.js";
+import { WriterBusyError } from "../memory/index.js";
 import { EXIT, failureReport } from "./error-policy.js";
 import { UsageError } from "./usage-error.js";
 
@@ -54,6 +56,20 @@ describe("failureReport", () => {
     );
     expect(report(hubError(404, "Repository not found")).text).toContain(NEXT_STEP.no_memory);
     expect(report(hubError(503, "")).text).toContain(NEXT_STEP.unreachable);
+  });
+
+  it("knows the lower layers' own refusals by type, and keeps their words", () => {
+    expect(report(new WriterBusyError())).toEqual({
+      text: "funes: another funes memory operation is in progress; retry in a moment\n",
+      exitCode: 75,
+    });
+    const other = report(
+      new IncompatibleMemoryError('memory at "/m" was built with a different embedding model'),
+    );
+    expect(other).toEqual({
+      text: 'funes: memory at "/m" was built with a different embedding model\n',
+      exitCode: 1,
+    });
   });
 
   it("calls anything else unexpected, on one line, with no stack unless debugging", () => {

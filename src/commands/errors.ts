@@ -7,7 +7,10 @@
  * Written style, checked by test/e2e/error-policy.test.ts: one line, sentence case or a quoted value first,
  * say what failed, then " — " and what to do next; no stack trace unless FUNES_DEBUG=1.
  */
-import { hubFailure } from "../remote/index.js";
+import { DownloadCapError, IntegrityError, UnsafeMemoryError } from "../cache/index.js";
+import { IncompatibleMemoryError } from "../local/index.js";
+import { WriterBusyError } from "../memory/index.js";
+import { HubUriError, hubFailure, UnsafeHubAnswerError } from "../remote/index.js";
 
 /** What went wrong, by meaning (never by exit number): for exit codes and tool results. */
 export type FunesErrorCode =
@@ -132,6 +135,26 @@ export interface FailureLine {
   message: string;
 }
 
+/**
+ * The meaning of an error a lower layer throws with a message already fit to show (it says what failed and
+ * why), when no command caught it: a Hub memory funes refuses (a hostile answer or manifest, a file that
+ * does not match its hash, over the download cap), a memory of another model, the writer lock held, a bad
+ * Hub URI. Null for anything else.
+ */
+export function meaningOf(err: unknown): FunesErrorCode | null {
+  if (
+    err instanceof UnsafeHubAnswerError ||
+    err instanceof UnsafeMemoryError ||
+    err instanceof IntegrityError ||
+    err instanceof DownloadCapError
+  )
+    return "refused_memory";
+  if (err instanceof IncompatibleMemoryError) return "incompatible_memory";
+  if (err instanceof WriterBusyError) return "busy";
+  if (err instanceof HubUriError) return "bad_input";
+  return null;
+}
+
 /** Hub meanings to our codes. */
 const HUB_CODE = {
   offline: "unreachable",
@@ -147,6 +170,8 @@ const HUB_CODE = {
  */
 export function describeFailure(err: unknown, hubUrl?: string): FailureLine {
   if (err instanceof FunesError) return { code: err.code, message: err.message };
+  const known = meaningOf(err);
+  if (known !== null && err instanceof Error) return { code: known, message: err.message };
   const hub = hubFailure(err, hubUrl);
   if (hub !== null) {
     const code = HUB_CODE[hub.kind];

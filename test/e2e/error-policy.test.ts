@@ -129,7 +129,14 @@ describe("failures a user meets end in one clear line and the exit code of their
     );
     expect(junk).toContain("chunks.lance/_versions/1.manifest is not a Lance manifest");
     const status = expectOneClearLine(await runFunes(["status", "--memory", "acme/junk"], reader("r3")), 1);
-    expect(status).toContain("is not a Lance manifest");
+    expect(status).toBe(
+      "hf://datasets/acme/junk: chunks.lance/_versions/1.manifest is not a Lance manifest — funes opens nothing outside a memory's own files",
+    );
+    // forget reads the remote through another path; no command catches the refusal there, the policy does.
+    const forget = await runFunes(["forget", "--memory", "acme/junk", "--session", "s1", "--yes"], writer);
+    expect(expectOneClearLine(forget, 1)).toContain(
+      "chunks.lance/_versions/1.manifest is not a Lance manifest",
+    );
   });
 
   it("--since 99999999999999999999d: bad input naming the flag (exit 2), for recall and forget", async () => {
