@@ -18,7 +18,7 @@ import {
 } from "../memory/index.js";
 import { fetchRepoHead, type HubLocation } from "../remote/index.js";
 import { decisionComment, gateProject, type LocalSession, localSessions } from "./curation-gate.js";
-import { FunesError, notAuthorizedError } from "./errors.js";
+import { FunesError, hubOfflineError, notAuthorizedError } from "./errors.js";
 import { createDataset, requireToken } from "./hub-write.js";
 import { type ReadContext, refusedRemote } from "./open-memory.js";
 import { hubLocation } from "./push.js";
@@ -108,8 +108,7 @@ async function curateChecked(o: CurateOptions, ctx: ReadContext): Promise<Curate
     throw new FunesError("no_memory", "no local index yet — run `funes index` first, then curate");
   try {
     let head = await fetchRepoHead(client, loc.repo);
-    if (head.kind === "offline")
-      throw new FunesError("unreachable", `${loc.uri} is unreachable — can't curate it while offline`);
+    if (head.kind === "offline") throw hubOfflineError(loc.uri, "curate it", head.reason);
     if (head.kind === "unauthorized") throw notAuthorizedError(loc.uri, "write");
     if (head.kind === "missing") {
       if (o.project === undefined || !o.create)

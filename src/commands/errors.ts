@@ -127,6 +127,17 @@ export function readOnlyError(uri: string, doing: string): FunesError {
   );
 }
 
+/**
+ * The Hub did not answer about `uri` (`reason`: the host and the cause), so `doing` ("push", "forget")
+ * cannot start: said once, for every command that writes.
+ */
+export function hubOfflineError(uri: string, doing: string, reason: string): FunesError {
+  return new FunesError(
+    "unreachable",
+    `${uri} is unreachable (${reason}) — can't ${doing} while offline; check your connection, then run it again`,
+  );
+}
+
 /** A failure as one line, for the CLI's stderr and an MCP tool result. */
 export interface FailureLine {
   /** The meaning, or "unexpected" for a bug or a failure funes has no words for. */

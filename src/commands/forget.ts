@@ -25,7 +25,7 @@ import {
   writeForgotten,
 } from "../memory/index.js";
 import { fetchRepoHead, HubReadOnlyError, isModelRepo } from "../remote/index.js";
-import { FunesError, notAuthorizedError, readOnlyError } from "./errors.js";
+import { FunesError, hubOfflineError, notAuthorizedError, readOnlyError } from "./errors.js";
 import { compileSelectors, type ForgetPreview, type ForgetSelectors, previewOf } from "./forget-select.js";
 import { modelRepoMessage, type ReadContext } from "./open-memory.js";
 import { hubLocation } from "./push.js";
@@ -203,10 +203,7 @@ async function forgetOnHub(
   const head = await fetchRepoHead(client, loc.repo);
   switch (head.kind) {
     case "offline":
-      throw new FunesError(
-        "unreachable",
-        `${loc.uri} is unreachable — can't forget while offline (check your connection)`,
-      );
+      throw hubOfflineError(loc.uri, "forget", head.reason);
     case "unauthorized":
       throw notAuthorizedError(loc.uri, "write");
     case "missing":

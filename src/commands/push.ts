@@ -29,7 +29,7 @@ import {
   parseHubUri,
 } from "../remote/index.js";
 import { publishScope } from "./curation-gate.js";
-import { FunesError, notAuthorizedError, readOnlyError } from "./errors.js";
+import { FunesError, hubOfflineError, notAuthorizedError, readOnlyError } from "./errors.js";
 import { createDataset, requireToken } from "./hub-write.js";
 import { modelRepoMessage, type ReadContext, refusedRemote } from "./open-memory.js";
 import { holdBack } from "./secret-blocks.js";
@@ -136,10 +136,7 @@ async function pushChecked(opts: PushOptions, ctx: ReadContext): Promise<PushSum
   let created = false;
   switch (head.kind) {
     case "offline":
-      throw new FunesError(
-        "unreachable",
-        `${loc.uri} is unreachable (${head.reason}) — can't push while offline (check your connection)`,
-      );
+      throw hubOfflineError(loc.uri, "push", head.reason);
     case "unauthorized":
       throw notAuthorizedError(loc.uri, "write");
     case "missing":
