@@ -4,8 +4,10 @@
  * thrown value into one line for a person or an agent. `code` lets the CLI pick an exit code
  * (cli/error-policy.ts) and the MCP server a tool error without reading messages.
  *
- * Written style, checked by test/e2e/error-policy.test.ts: one line, sentence case or a quoted value first,
- * say what failed, then " — " and what to do next; no stack trace unless FUNES_DEBUG=1.
+ * Written style (test/e2e/error-policy.test.ts checks it on the failures it drives): one line, what failed,
+ * then " — " and what to do next; no stack trace unless FUNES_DEBUG=1. The codes keep their names from
+ * before the policy where the name already said the meaning (`no_memory` is "not found", `unreachable` is
+ * "offline", `refused_memory` is "corrupt memory"), so that code written against them keeps compiling.
  */
 import { DownloadCapError, IntegrityError, UnsafeMemoryError } from "../cache/index.js";
 import { IncompatibleMemoryError } from "../local/index.js";
@@ -58,7 +60,7 @@ export const NEXT_STEP: Record<FunesErrorCode, string> = {
   refused_memory:
     "check that the dataset is a funes memory (a `chunks.lance` folder), or run `funes cache prune`",
   incompatible_memory: "read it on its own, or rebuild it with this funes",
-  unreadable_source: "see the message above for what could not be read, fix it, and run it again",
+  unreadable_source: "fix what the message names (a path, an agent's CLI or config), then run it again",
 };
 
 /** A failure with a message that says what failed and what to do next. */
