@@ -1,6 +1,8 @@
 /**
  * The layering of shared/STYLE.md, kept executable: imports go down only, never across, and other folders
- * are reached only through their index.ts.
+ * are reached only through their index.ts; the heavy or protocol-bearing packages stay in the one layer that
+ * owns them. Every way a module is loaded counts: static `import`/`export … from`, `import type`, dynamic
+ * `import()` (the CLI's lazy command modules), `typeof import()` and `require()` through createRequire.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -27,7 +29,38 @@ const LAYER: Record<string, number> = {
   quiet: 0,
 };
 
+/**
+ * Where each guarded package may be loaded: folders (`remote/`) or single files (`cli/run-mcp.ts`), relative
+ * to src/. A package missing here may be used anywhere.
+ */
+const PACKAGE_HOME: Record<string, string[]> = {
+  "@huggingface/hub": ["remote/"],
+  "@lancedb/lancedb": ["local/"],
+  "apache-arrow": ["local/"],
+  // `funes mcp` wires the SDK's stdio transport to the server; everything else about MCP is in mcp/.
+  "@modelcontextprotocol/sdk": ["mcp/", "cli/run-mcp.ts"],
+  "better-sqlite3": ["traces/"],
+  "@huggingface/transformers": ["models/"],
+  "onnxruntime-node": ["models/"],
+};
+
 const SRC = join(ROOT, "src");
+
+/**
+ * Every module specifier a file loads, in order. The keyword before the quote keeps prose in comments
+ * ("uses @huggingface/hub") out; a specifier in a string literal passed to a variable is not seen.
+ */
+function specifiers(text: string): string[] {
+  const load =
+    /(?:\bfrom\s+|\bimport\s+|\bimport\s*\(\s*|\brequire\s*\(\s*|createRequire\([^)]*\)\s*\(\s*)["']([^"']+)["']/g;
+  return [...text.matchAll(load)].map((m) => m[1] ?? "");
+}
+
+/** The package a bare specifier names: `@scope/name` or `name`, without a subpath. */
+function packageOf(spec: string): string {
+  const parts = spec.split("/");
+  return spec.startsWith("@") ? parts.slice(0, 2).join("/") : (parts[0] ?? "");
+}
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -47,19 +80,24 @@ function layerViolations(files: { path: string; text: string }[]): string[] {
       out.push(`${rel.join("/")}: folder "${from}" is not a known layer`);
       continue;
     }
-    for (const m of text.matchAll(/(?:import|export)[^'"]*?from\s+["']([^"']+)["']/g)) {
-      const spec = m[1] ?? "";
-      if (!spec.startsWith(".")) continue;
+    const file = rel.join("/");
+    for (const spec of specifiers(text)) {
+      if (!spec.startsWith(".")) {
+        const homes = PACKAGE_HOME[packageOf(spec)];
+        if (homes !== undefined && !homes.some((h) => (h.endsWith("/") ? file.startsWith(h) : file === h)))
+          out.push(`${file}: ${spec} (only ${homes.join(", ")} may load ${packageOf(spec)})`);
+        continue;
+      }
       const target = join(path, "..", spec);
       const to = relative(SRC, target).split("/");
       const toFolder = to[0] ?? "";
       if (toFolder === from) continue;
       if (to.length !== 2 || to[1] !== "index.js")
-        out.push(`${rel.join("/")}: ${spec} (not through ${toFolder}/index.ts)`);
+        out.push(`${file}: ${spec} (not through ${toFolder}/index.ts)`);
       else if ((LAYER[toFolder] ?? 99) >= (LAYER[from] ?? -1))
-        out.push(`${rel.join("/")}: ${spec} (${from} may not import ${toFolder})`);
+        out.push(`${file}: ${spec} (${from} may not import ${toFolder})`);
     }
-    if (/export \*/.test(text)) out.push(`${rel.join("/")}: export * publishes every helper`);
+    if (/export \*/.test(text)) out.push(`${file}: export * publishes every helper`);
   }
   return out;
 }
@@ -82,6 +120,60 @@ describe("layering", () => {
       "traces/x.ts: ../commands/index.js (traces may not import commands)",
       "local/x.ts: ../remote/index.js (local may not import remote)",
       "commands/x.ts: ../local/store.js (not through local/index.ts)",
+    ]);
+  });
+
+  it("sees dynamic, type-only and require-style loads", () => {
+    const bad = [
+      { path: join(SRC, "traces/x.ts"), text: 'const m = await import("../commands/index.js");' },
+      { path: join(SRC, "models/x.ts"), text: 'type T = typeof import("../memory/index.js");' },
+      { path: join(SRC, "chunk/x.ts"), text: 'import type { A } from "../local/index.js";' },
+      {
+        path: join(SRC, "search/x.ts"),
+        text: 'const m = createRequire(import.meta.url)("../cache/index.js");',
+      },
+      { path: join(SRC, "redact/x.ts"), text: 'export { e } from "../card/index.js";' },
+      { path: join(SRC, "cli/x.ts"), text: 'const f = () => import ( "./run-x.js" ); // same folder' },
+    ];
+    expect(layerViolations(bad)).toEqual([
+      "traces/x.ts: ../commands/index.js (traces may not import commands)",
+      "models/x.ts: ../memory/index.js (models may not import memory)",
+      "chunk/x.ts: ../local/index.js (chunk may not import local)",
+      "search/x.ts: ../cache/index.js (search may not import cache)",
+      "redact/x.ts: ../card/index.js (redact may not import card)",
+    ]);
+  });
+
+  it("keeps each guarded package in its own layer, however it is loaded", () => {
+    const files = [
+      { path: join(SRC, "models/x.ts"), text: 'const { modelInfo } = await import("@huggingface/hub");' },
+      { path: join(SRC, "memory/x.ts"), text: 'import type { Table } from "apache-arrow";' },
+      { path: join(SRC, "commands/x.ts"), text: 'import * as lancedb from "@lancedb/lancedb";' },
+      {
+        path: join(SRC, "cli/x.ts"),
+        text: 'import { Server } from "@modelcontextprotocol/sdk/server/index.js";',
+      },
+      { path: join(SRC, "agents/x.ts"), text: 'const D = createRequire(import.meta.url)("better-sqlite3");' },
+      { path: join(SRC, "commands/y.ts"), text: 'const ort = require("onnxruntime-node");' },
+      // Allowed: each package in its home, and a mention in a comment.
+      { path: join(SRC, "remote/x.ts"), text: 'import { modelInfo } from "@huggingface/hub";' },
+      { path: join(SRC, "local/x.ts"), text: 'const a = require("apache-arrow");' },
+      {
+        path: join(SRC, "cli/run-mcp.ts"),
+        text: 'import { S } from "@modelcontextprotocol/sdk/server/stdio.js";',
+      },
+      {
+        path: join(SRC, "models/y.ts"),
+        text: '// loads "@huggingface/hub" lazily\nimport("@huggingface/transformers");',
+      },
+    ];
+    expect(layerViolations(files)).toEqual([
+      "models/x.ts: @huggingface/hub (only remote/ may load @huggingface/hub)",
+      "memory/x.ts: apache-arrow (only local/ may load apache-arrow)",
+      "commands/x.ts: @lancedb/lancedb (only local/ may load @lancedb/lancedb)",
+      "cli/x.ts: @modelcontextprotocol/sdk/server/index.js (only mcp/, cli/run-mcp.ts may load @modelcontextprotocol/sdk)",
+      "agents/x.ts: better-sqlite3 (only traces/ may load better-sqlite3)",
+      "commands/y.ts: onnxruntime-node (only models/ may load onnxruntime-node)",
     ]);
   });
 });

@@ -169,7 +169,7 @@ export async function materializeView(o: {
     } catch (err) {
       if (!(err instanceof UnsafeManifestError)) throw err;
       throw new UnsafeMemoryError(
-        `${o.loc.uri} refused: ${base}/${err.file} ${err.reason} — funes opens nothing outside a memory's own files`,
+        `${base}/${err.file} ${err.reason} — funes opens nothing outside a memory's own files`,
       );
     }
     const marker: ViewMarker = { sha: o.sha, files: recorded, checked: CHECKED };

@@ -3,11 +3,11 @@
  */
 import { readFileSync } from "node:fs";
 import { cac } from "cac";
-import type { FunesErrorCode } from "../commands/index.js";
 import { applyNetworkEnv, networkEnv } from "../remote/index.js";
 import { completionScript, SHELLS, type Shell } from "./completion.js";
 import { readConfig } from "./config.js";
 import { flagsOf, reshapeHelp, unknownCommandMessage, unknownOptionMessage } from "./help.js";
+import { UsageError } from "./usage-error.js";
 
 /**
  * Each command's module is imported when that command runs: a `funes recall` from a shell loads Lance and
@@ -35,23 +35,8 @@ const runScrub = lazy(() => import("./run-scrub.js"), "runScrub");
 const runServer = lazy(() => import("./run-server.js"), "runServer");
 const runStatus = lazy(() => import("./run-status.js"), "runStatus");
 
-/** Bad usage, thrown where the commands layer is not loaded yet; reported like its FunesError("bad_input"). */
-class BadInput extends Error {}
-
 const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
   version: string;
-};
-
-/** Exit codes: 0 ok, 1 failed, 2 bad usage or input, 75 busy (try again). */
-const EXIT: Record<FunesErrorCode, number> = {
-  no_sessions: 1,
-  unreadable_source: 1,
-  busy: 75,
-  no_memory: 1,
-  incompatible_memory: 1,
-  bad_input: 2,
-  unreachable: 1,
-  refused_memory: 1,
 };
 
 /** The actions of commands that take one, for their --help and shell completion. */
@@ -70,7 +55,7 @@ const ACTIONS: Record<string, [string, string][]> = {
 function runCompletion(shell: unknown, cli: ReturnType<typeof cac>): void {
   const name = String(shell ?? "");
   if (!(SHELLS as readonly string[]).includes(name))
-    throw new BadInput(
+    throw new UsageError(
       `completion takes ${SHELLS.join(", ")}${shell === undefined ? "" : `, not "${name}"`} — e.g. eval "$(funes completion bash)"`,
     );
   const agents = ["claude", "codex", "hermes", "pi"];
@@ -317,7 +302,7 @@ async function main(argv: string[]): Promise<number> {
   cli.version(pkg.version);
   cli.parse(argv, { run: false });
   if (cli.matchedCommand === undefined) {
-    if (cli.args.length > 0) throw new BadInput(unknownCommandMessage(String(cli.args[0]), cli));
+    if (cli.args.length > 0) throw new UsageError(unknownCommandMessage(String(cli.args[0]), cli));
     if (!cli.options.help && !cli.options.version) cli.outputHelp();
     return 0;
   }
@@ -328,7 +313,7 @@ async function main(argv: string[]): Promise<number> {
   } catch (err) {
     const better =
       err instanceof Error && err.name === "CACError" ? unknownOptionMessage(err.message, args, cli) : null;
-    if (better !== null) throw new BadInput(better);
+    if (better !== null) throw new UsageError(better);
     throw err;
   }
 }
@@ -338,25 +323,10 @@ main(process.argv).then(
     process.exitCode = code;
   },
   async (err: unknown) => {
-    const [{ FunesError, safeText }, { UnknownHarnessError }] = await Promise.all([
-      import("../commands/index.js"),
-      import("../traces/index.js"),
-    ]);
-    if (err instanceof FunesError) {
-      // Messages may name a stranger's files or ids: no control character reaches the terminal raw.
-      process.stderr.write(`funes: ${safeText(err.message)}\n`);
-      process.exitCode = EXIT[err.code];
-    } else if (err instanceof UnknownHarnessError || err instanceof BadInput) {
-      process.stderr.write(`funes: ${safeText(err.message)}\n`);
-      process.exitCode = 2;
-    } else if (err instanceof Error && err.name === "CACError") {
-      process.stderr.write(`funes: ${err.message} — see funes --help\n`);
-      process.exitCode = 2;
-    } else {
-      process.stderr.write(
-        `funes: ${safeText(err instanceof Error ? (err.stack ?? err.message) : String(err))}\n`,
-      );
-      process.exitCode = 1;
-    }
+    // One line by meaning and its exit code (cli/error-policy.ts); the stack only with FUNES_DEBUG=1.
+    const { failureReport } = await import("./error-policy.js");
+    const report = failureReport(err, { debug: process.env.FUNES_DEBUG === "1" });
+    process.stderr.write(report.text);
+    process.exitCode = report.exitCode;
   },
 );

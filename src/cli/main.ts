@@ -14,7 +14,10 @@ if (command === "mcp" && rest.length <= 1 && !rest.some((a) => a.startsWith("-")
     };
     await runMcp(rest[0], readConfig(), pkg.version);
   } catch (err) {
-    process.stderr.write(`funes: ${err instanceof Error ? err.message : String(err)}\n`);
-    process.exitCode = 1;
+    // The same one line and exit code as every other command (cli/error-policy.ts).
+    const { failureReport } = await import("./error-policy.js");
+    const report = failureReport(err, { debug: process.env.FUNES_DEBUG === "1" });
+    process.stderr.write(report.text);
+    process.exitCode = report.exitCode;
   }
 } else await import("./app.js");

@@ -148,7 +148,7 @@ export async function runForget(
           );
         if (json) process.stdout.write(`${JSON.stringify({ ...p, done: false }, null, 2)}\n`);
         throw new FunesError(
-          "bad_input",
+          "declined",
           "nothing was forgotten — re-run with --yes to forget what the preview shows",
         );
       },

@@ -115,7 +115,7 @@ const heldCount = (s: PushSummary) => Object.values(s.heldBack).reduce((a, b) =>
 function throwIfAllHeld(s: PushSummary): void {
   if (heldCount(s) > 0 && s.published === 0 && s.commit === null)
     throw new FunesError(
-      "bad_input",
+      "held_back",
       "nothing was published: every new chunk was held back by the secret gate — run `funes scrub` to redact them, then push again",
     );
 }

@@ -23,7 +23,7 @@ import { storeExists } from "../local/index.js";
 import { funesPaths, resolveMemorySpec } from "../memory/index.js";
 import { fetchRepoHead, HubUriError, isModelRepo, parseHubUri } from "../remote/index.js";
 import { type Harness, knownSources } from "../traces/index.js";
-import { FunesError } from "./errors.js";
+import { FunesError, notAuthorizedError } from "./errors.js";
 import { createDataset, requireToken } from "./hub-write.js";
 import { DEFAULT_VECTOR_BUDGET_MS, type IndexSummary, indexSessions } from "./index-sessions.js";
 import { modelRepoMessage, type ReadContext } from "./open-memory.js";
@@ -112,10 +112,7 @@ async function bindMemory(
       notes.push(`can't reach ${r.uri} right now — proceeding; it'll be used once it's back`);
       return { memory: spec, created: false };
     case "unauthorized":
-      throw new FunesError(
-        "no_memory",
-        `not authorized to read ${r.uri} — set a Hugging Face token that can read and write it (HF_TOKEN, or \`hf auth login\`)`,
-      );
+      throw notAuthorizedError(r.uri, "write");
     case "missing": {
       if (await isModelRepo(client, repo)) throw new FunesError("bad_input", modelRepoMessage(repo));
       const consent =
@@ -147,12 +144,12 @@ async function firstIndex(o: AddOptions, agent: AgentName, ctx: ReadContext, not
   if (!o.yes) {
     if (o.ask === undefined)
       throw new FunesError(
-        "bad_input",
+        "declined",
         `funes add would index your ${agent} sessions first — off a terminal, pass --yes to accept (or run \`funes index\` first)`,
       );
     if (!(await o.ask(question, true)))
       throw new FunesError(
-        "bad_input",
+        "declined",
         `skipped — nothing installed. Run \`funes add ${agent}\` again when you're ready`,
       );
   }

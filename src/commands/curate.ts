@@ -18,7 +18,7 @@ import {
 } from "../memory/index.js";
 import { fetchRepoHead, type HubLocation } from "../remote/index.js";
 import { decisionComment, gateProject, type LocalSession, localSessions } from "./curation-gate.js";
-import { FunesError } from "./errors.js";
+import { FunesError, hubOfflineError, notAuthorizedError } from "./errors.js";
 import { createDataset, requireToken } from "./hub-write.js";
 import { type ReadContext, refusedRemote } from "./open-memory.js";
 import { hubLocation } from "./push.js";
@@ -108,13 +108,8 @@ async function curateChecked(o: CurateOptions, ctx: ReadContext): Promise<Curate
     throw new FunesError("no_memory", "no local index yet — run `funes index` first, then curate");
   try {
     let head = await fetchRepoHead(client, loc.repo);
-    if (head.kind === "offline")
-      throw new FunesError("unreachable", `${loc.uri} is unreachable — can't curate it while offline`);
-    if (head.kind === "unauthorized")
-      throw new FunesError(
-        "no_memory",
-        `not authorized to read ${loc.uri} — set a Hugging Face token with write access (HF_TOKEN)`,
-      );
+    if (head.kind === "offline") throw hubOfflineError(loc.uri, "curate it", head.reason);
+    if (head.kind === "unauthorized") throw notAuthorizedError(loc.uri, "write");
     if (head.kind === "missing") {
       if (o.project === undefined || !o.create)
         throw new FunesError(
@@ -147,7 +142,7 @@ async function curateChecked(o: CurateOptions, ctx: ReadContext): Promise<Curate
         const consent = o.yes || (o.confirm !== undefined && (await o.confirm(`${question}. Proceed?`)));
         if (!consent)
           throw new FunesError(
-            "bad_input",
+            "declined",
             `${question} — re-run with --yes to do it, or name a new dataset: \`funes curate <org/new-repo> ${o.project} --create\``,
           );
       }

@@ -1,19 +1,67 @@
 /**
- * The one exception type commands throw for outcomes a caller does not plan around. `code` lets the CLI
- * pick an exit code and the MCP server a tool error without reading messages.
+ * The error policy, in one place: the one exception type commands throw for outcomes a caller does not plan
+ * around, its codes by meaning, each meaning's next step, and {@link describeFailure}, which turns any
+ * thrown value into one line for a person or an agent. `code` lets the CLI pick an exit code
+ * (cli/error-policy.ts) and the MCP server a tool error without reading messages.
+ *
+ * Written style (test/e2e/error-policy.test.ts checks it on the failures it drives): one line, what failed,
+ * then " — " and what to do next; no stack trace unless FUNES_DEBUG=1. The codes keep their names from
+ * before the policy where the name already said the meaning (`no_memory` is "not found", `unreachable` is
+ * "offline", `refused_memory` is "corrupt memory"), so that code written against them keeps compiling.
  */
+import { DownloadCapError, IntegrityError, UnsafeMemoryError } from "../cache/index.js";
+import { IncompatibleMemoryError } from "../local/index.js";
+import { WriterBusyError } from "../memory/index.js";
+import { HubUriError, hubFailure, UnsafeHubAnswerError } from "../remote/index.js";
 
-/** What went wrong, for exit codes and tool results. */
+/** What went wrong, by meaning (never by exit number): for exit codes and tool results. */
 export type FunesErrorCode =
+  /** Not found: no session on this machine to index. */
   | "no_sessions"
-  | "unreadable_source"
-  | "busy"
+  /** Not found: no memory there (no local index, no such dataset, a dataset without an index). */
   | "no_memory"
-  | "incompatible_memory"
-  | "bad_input"
+  /** No access: no token, or a token that cannot read or write what was asked. */
+  | "no_access"
+  /** Offline: the Hub (or an agent's model) could not be reached. */
   | "unreachable"
-  /** A Hub memory funes will not open: hostile answers or manifests, damaged files, over the download cap. */
-  | "refused_memory";
+  /** Refused by the Hub: it answered, and said no (403 on create, a quota, a rule). */
+  | "hub_refused"
+  /** Bad input: an argument, flag or file funes cannot use as given. */
+  | "bad_input"
+  /** Busy: another funes process holds the memory, or others kept publishing. */
+  | "busy"
+  /** Declined by the user: a question answered no, or left unanswered off a terminal without --yes. */
+  | "declined"
+  /** Held back by the gate: the secret gate kept back everything there was to publish. */
+  | "held_back"
+  /** Corrupt memory: a Hub memory funes will not open (hostile answers or manifests, damaged files, over the download cap). */
+  | "refused_memory"
+  /** A memory built with another embedding model or schema: readable, but not together with this one. */
+  | "incompatible_memory"
+  /** A source or agent funes could not read or run (a transcript folder, an agent CLI, its config). */
+  | "unreadable_source";
+
+/**
+ * Each meaning's next step: the sentence said after a failure whose own message has none (an error from
+ * the Hub or the network that no command planned around).
+ */
+export const NEXT_STEP: Record<FunesErrorCode, string> = {
+  no_sessions: "check the path, or run `funes index` where an agent has written sessions",
+  no_memory: "check the name, or run `funes index` (or `funes push`) to build it",
+  no_access:
+    "set a Hugging Face token that can read (or, to publish, write) this dataset: HF_TOKEN, or `hf auth login`",
+  unreachable: "check your connection (and HF_ENDPOINT, proxy settings), then run it again",
+  hub_refused:
+    "check that your token has rights to that namespace, or do it on huggingface.co yourself, then run it again",
+  bad_input: "see `funes --help` for what each command takes",
+  busy: "run it again in a moment",
+  declined: "nothing was changed; run it again and answer yes, or pass --yes",
+  held_back: "run `funes scrub` to redact what the gate found, then run it again",
+  refused_memory:
+    "check that the dataset is a funes memory (a `chunks.lance` folder), or run `funes cache prune`",
+  incompatible_memory: "read it on its own, or rebuild it with this funes",
+  unreadable_source: "fix what the message names (a path, an agent's CLI or config), then run it again",
+};
 
 /** A failure with a message that says what failed and what to do next. */
 export class FunesError extends Error {
@@ -60,4 +108,98 @@ export class BadArgumentError extends FunesError {
   messageForArg(): string {
     return `${this.arg} "${this.value}" ${this.problem}`;
   }
+}
+
+/**
+ * The Hub refused to show `uri` to this token (or to no token): said once, for every command. `need` is what
+ * the command was going to do with it.
+ */
+export function notAuthorizedError(uri: string, need: "read" | "write"): FunesError {
+  return new FunesError(
+    "no_access",
+    `not authorized to read ${uri} — set a Hugging Face token that can ${need === "read" ? "read" : "read and write"} it (HF_TOKEN, or \`hf auth login\`)`,
+  );
+}
+
+/** The token can read `uri` but the Hub refused a write; `doing` names the write ("publishing"). */
+export function readOnlyError(uri: string, doing: string): FunesError {
+  return new FunesError(
+    "no_access",
+    `${uri} is read-only for your token — ${doing} needs write access (set a token that can write it: HF_TOKEN, or \`hf auth login\`)`,
+  );
+}
+
+/**
+ * The Hub did not answer about `uri` (`reason`: the host and the cause), so `doing` ("push", "forget")
+ * cannot start: said once, for every command that writes.
+ */
+export function hubOfflineError(uri: string, doing: string, reason: string): FunesError {
+  return new FunesError(
+    "unreachable",
+    `${uri} is unreachable (${reason}) — can't ${doing} while offline; check your connection, then run it again`,
+  );
+}
+
+/** A failure as one line, for the CLI's stderr and an MCP tool result. */
+export interface FailureLine {
+  /** The meaning, or "unexpected" for a bug or a failure funes has no words for. */
+  code: FunesErrorCode | "unexpected";
+  /** What failed and what to do next; no stack. */
+  message: string;
+}
+
+/**
+ * The meaning of an error a lower layer throws with a message already fit to show (it says what failed and
+ * why), when no command caught it: a Hub memory funes refuses (a hostile answer or manifest, a file that
+ * does not match its hash, over the download cap), a memory of another model, the writer lock held, a bad
+ * Hub URI. Null for anything else.
+ */
+export function meaningOf(err: unknown): FunesErrorCode | null {
+  if (
+    err instanceof UnsafeHubAnswerError ||
+    err instanceof UnsafeMemoryError ||
+    err instanceof IntegrityError ||
+    err instanceof DownloadCapError
+  )
+    return "refused_memory";
+  if (err instanceof IncompatibleMemoryError) return "incompatible_memory";
+  if (err instanceof WriterBusyError) return "busy";
+  if (err instanceof HubUriError) return "bad_input";
+  return null;
+}
+
+/** Hub meanings to our codes. */
+const HUB_CODE = {
+  offline: "unreachable",
+  no_access: "no_access",
+  hub_refused: "hub_refused",
+  not_found: "no_memory",
+} as const satisfies Record<string, FunesErrorCode>;
+
+/**
+ * Any thrown value as one line by meaning: a {@link FunesError} says its own message; a Hub answer or
+ * network failure no command caught gets the Hub's words and its meaning's next step; anything else is
+ * "unexpected", with its message and how to see more. `hubUrl` names the host when the error does not.
+ */
+export function describeFailure(err: unknown, hubUrl?: string): FailureLine {
+  if (err instanceof FunesError) return { code: err.code, message: err.message };
+  const known = meaningOf(err);
+  if (known !== null && err instanceof Error) return { code: known, message: err.message };
+  const hub = hubFailure(err, hubUrl);
+  if (hub !== null) {
+    const code = HUB_CODE[hub.kind];
+    return { code, message: `the Hub request failed (${hub.detail}) — ${NEXT_STEP[code]}` };
+  }
+  const what =
+    err instanceof Error ? `${err.name === "Error" ? "" : `${err.name}: `}${err.message}` : String(err);
+  return {
+    code: "unexpected",
+    message: `unexpected error: ${firstLine(what)} — run it again with FUNES_DEBUG=1 to see where, and report it if it keeps happening`,
+  };
+}
+
+/** The first line of `s`, so a multi-line message from a library stays one line. */
+function firstLine(s: string): string {
+  const line = s.split("\n", 1)[0] ?? "";
+  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
 }

@@ -25,7 +25,7 @@ import {
   writeForgotten,
 } from "../memory/index.js";
 import { fetchRepoHead, HubReadOnlyError, isModelRepo } from "../remote/index.js";
-import { FunesError } from "./errors.js";
+import { FunesError, hubOfflineError, notAuthorizedError, readOnlyError } from "./errors.js";
 import { compileSelectors, type ForgetPreview, type ForgetSelectors, previewOf } from "./forget-select.js";
 import { modelRepoMessage, type ReadContext } from "./open-memory.js";
 import { hubLocation } from "./push.js";
@@ -203,15 +203,9 @@ async function forgetOnHub(
   const head = await fetchRepoHead(client, loc.repo);
   switch (head.kind) {
     case "offline":
-      throw new FunesError(
-        "unreachable",
-        `${loc.uri} is unreachable — can't forget while offline (check your connection)`,
-      );
+      throw hubOfflineError(loc.uri, "forget", head.reason);
     case "unauthorized":
-      throw new FunesError(
-        "no_memory",
-        `not authorized to read ${loc.uri} — set a Hugging Face token with write access (HF_TOKEN, or \`hf auth login\`)`,
-      );
+      throw notAuthorizedError(loc.uri, "write");
     case "missing":
       if (await isModelRepo(client, loc.repo)) throw new FunesError("bad_input", modelRepoMessage(loc.repo));
       throw new FunesError("no_memory", `${loc.uri} doesn't exist on the Hub — nothing to forget there`);
@@ -253,11 +247,7 @@ async function forgetOnHub(
       card: r.card,
     });
   } catch (err) {
-    if (err instanceof HubReadOnlyError)
-      throw new FunesError(
-        "no_memory",
-        `${loc.uri} is read-only for your token — forgetting needs write access (check your HF token)`,
-      );
+    if (err instanceof HubReadOnlyError) throw readOnlyError(loc.uri, "forgetting");
     if (err instanceof PublishUnreachableError)
       throw new FunesError(
         "unreachable",

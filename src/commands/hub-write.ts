@@ -9,7 +9,7 @@ import { FunesError } from "./errors.js";
 export function requireToken(token: string | undefined, uri: string): void {
   if (token === undefined || token.trim() === "")
     throw new FunesError(
-      "no_memory",
+      "no_access",
       `writing to ${uri} needs a Hugging Face token with write access — run \`hf auth login\` (or set HF_TOKEN), then try again`,
     );
 }
@@ -21,7 +21,7 @@ export async function createDataset(client: HubClient, repo: string, uri: string
   } catch (err) {
     if (err instanceof HubReadOnlyError)
       throw new FunesError(
-        "no_memory",
+        "hub_refused",
         `the Hub refused to create ${uri} with your token (${err.message}) — use a token with write access to that namespace (\`hf auth login\`), or create the dataset yourself`,
         err,
       );

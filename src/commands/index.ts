@@ -26,7 +26,14 @@ export {
 } from "./boundary-push.js";
 export { type CurateOptions, type CurateSummary, curate, type ReviewAnswer } from "./curate.js";
 export { type DoctorCheck, type DoctorContext, runDoctor } from "./doctor.js";
-export { BadArgumentError, FunesError, type FunesErrorCode } from "./errors.js";
+export {
+  BadArgumentError,
+  describeFailure,
+  type FailureLine,
+  FunesError,
+  type FunesErrorCode,
+  NEXT_STEP,
+} from "./errors.js";
 export { type ForgetOptions, type ForgetProposal, type ForgetSummary, forgetRows } from "./forget.js";
 export type { ForgetPreview, ForgetSelectors, PreviewSession } from "./forget-select.js";
 export { assembleTurns, formatGetAgent, getTurn, type TurnView } from "./get.js";

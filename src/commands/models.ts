@@ -2,7 +2,7 @@
  * `funes models [status|pull]`: which models are in use, where their files are, and fetching what is missing.
  */
 import { type DownloadProgress, downloadModel, EMBEDDER_SPEC, type ModelSpec } from "../models/index.js";
-import { describeNetworkError } from "../remote/index.js";
+import { hubFailure, modelHub } from "../remote/index.js";
 import { FunesError } from "./errors.js";
 import { locateEmbedder, locateReranker, type ModelLocation, type ModelsConfig } from "./models-config.js";
 
@@ -37,17 +37,13 @@ export async function pullModels(
   for (const loc of [locateEmbedder(cfg), locateReranker(cfg)]) {
     if (loc.kind === "found") continue;
     try {
-      await downloadModel(cfg.hubCache, loc.spec, { hubUrl: cfg.hubUrl, token: cfg.token }, (p) =>
+      await downloadModel(cfg.hubCache, loc.spec, modelHub({ hubUrl: cfg.hubUrl, token: cfg.token }), (p) =>
         onProgress?.(loc.spec, p),
       );
     } catch (err) {
-      // fetch says only "fetch failed": name the host and the cause (DNS, refused, TLS, HF_HUB_OFFLINE…).
-      const msg =
-        err instanceof TypeError
-          ? describeNetworkError(err, cfg.hubUrl)
-          : err instanceof Error
-            ? err.message
-            : String(err);
+      // fetch says only "fetch failed": remote/ names the host and the cause (DNS, refused, TLS,
+      // HF_HUB_OFFLINE…), or the Hub's status and words.
+      const msg = hubFailure(err, cfg.hubUrl)?.detail ?? (err instanceof Error ? err.message : String(err));
       throw new FunesError(
         "unreachable",
         `could not download ${loc.spec.repo} from ${cfg.hubUrl}: ${msg} — recall stays keyword-only until it is pulled (or set ${loc.spec === EMBEDDER_SPEC ? "FUNES_EMBED_MODEL_DIR" : "FUNES_RERANK_MODEL_DIR"} to a local copy)`,

@@ -4,13 +4,7 @@
  * note a reader should see first. Failures are FunesErrors with the reference's wording.
  */
 
-import {
-  DEFAULT_MAX_DOWNLOAD_BYTES,
-  DownloadCapError,
-  IntegrityError,
-  newestView,
-  UnsafeMemoryError,
-} from "../cache/index.js";
+import { DEFAULT_MAX_DOWNLOAD_BYTES, newestView } from "../cache/index.js";
 import { IncompatibleMemoryError, LocalStore, storeExists } from "../local/index.js";
 import {
   type LocalMemory,
@@ -20,8 +14,8 @@ import {
   resolveMemorySpec,
   viewsRoot,
 } from "../memory/index.js";
-import { HubUriError, isModelRepo, parseHubUri, UnsafeHubAnswerError } from "../remote/index.js";
-import { FunesError } from "./errors.js";
+import { HubUriError, isModelRepo, parseHubUri } from "../remote/index.js";
+import { FunesError, meaningOf, notAuthorizedError } from "./errors.js";
 import type { ModelsConfig } from "./models-config.js";
 
 /** Where funes lives, for resolving specs. */
@@ -139,12 +133,7 @@ export function downloadCap(ctx: ReadContext): number {
  * not match its listed hash, a memory over the download cap), or null for any other failure.
  */
 export function refusedRemote(err: unknown, label: string): FunesError | null {
-  if (
-    err instanceof UnsafeHubAnswerError ||
-    err instanceof UnsafeMemoryError ||
-    err instanceof IntegrityError ||
-    err instanceof DownloadCapError
-  )
+  if (meaningOf(err) === "refused_memory" && err instanceof Error)
     return new FunesError("refused_memory", `${label}: ${err.message}`, err);
   return null;
 }
@@ -186,10 +175,7 @@ function remoteTarget(state: RemoteReadState, label: string, ctx: ReadContext): 
         `${label} doesn't exist on the Hub, and funes won't create it — create the dataset repo first (https://huggingface.co/new-dataset)`,
       );
     case "unauthorized":
-      throw new FunesError(
-        "no_memory",
-        `not authorized to read ${label} — set a Hugging Face token with read access to this dataset (HF_TOKEN, or \`hf auth login\`), or check the token you have can read it.`,
-      );
+      throw notAuthorizedError(label, "read");
     case "empty":
       throw new FunesError(
         "no_memory",

@@ -29,7 +29,7 @@ import {
   parseHubUri,
 } from "../remote/index.js";
 import { publishScope } from "./curation-gate.js";
-import { FunesError } from "./errors.js";
+import { FunesError, hubOfflineError, notAuthorizedError, readOnlyError } from "./errors.js";
 import { createDataset, requireToken } from "./hub-write.js";
 import { modelRepoMessage, type ReadContext, refusedRemote } from "./open-memory.js";
 import { holdBack } from "./secret-blocks.js";
@@ -136,15 +136,9 @@ async function pushChecked(opts: PushOptions, ctx: ReadContext): Promise<PushSum
   let created = false;
   switch (head.kind) {
     case "offline":
-      throw new FunesError(
-        "unreachable",
-        `${loc.uri} is unreachable (${head.reason}) — can't push while offline (check your connection)`,
-      );
+      throw hubOfflineError(loc.uri, "push", head.reason);
     case "unauthorized":
-      throw new FunesError(
-        "no_memory",
-        `not authorized to read ${loc.uri} — set a Hugging Face token with write access (HF_TOKEN, or \`hf auth login\`)`,
-      );
+      throw notAuthorizedError(loc.uri, "write");
     case "missing":
       if (await isModelRepo(client, loc.repo)) throw new FunesError("bad_input", modelRepoMessage(loc.repo));
       if (!opts.create)
@@ -229,7 +223,7 @@ async function pushChecked(opts: PushOptions, ctx: ReadContext): Promise<PushSum
         !(await opts.confirm(`${question} — publish ${candidates.length} chunks there anyway?`))
       )
         throw new FunesError(
-          "bad_input",
+          "declined",
           `${question} — nothing was published; re-run with --yes to publish anyway`,
         );
     }
@@ -276,15 +270,12 @@ async function pushChecked(opts: PushOptions, ctx: ReadContext): Promise<PushSum
         onProgress: opts.onUpload,
       });
     } catch (err) {
-      if (err instanceof HubReadOnlyError)
-        throw new FunesError(
-          "no_memory",
-          `${loc.uri} is read-only for your token — recall can read it, but publishing needs write access (check your HF token)`,
-        );
+      if (err instanceof HubReadOnlyError) throw readOnlyError(loc.uri, "publishing");
       if (err instanceof PublishUnreachableError)
         throw new FunesError(
           "unreachable",
           `${loc.uri} became unreachable while pushing (${err.message}) — nothing was committed and the remote is unchanged; run the push again once you're back online`,
+          err,
         );
       if (err instanceof ForgottenFileError) throw new FunesError("bad_input", err.message);
       if (err instanceof PublishConflictError)

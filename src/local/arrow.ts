@@ -14,6 +14,9 @@ const require = createRequire(import.meta.url);
 process.env.LANCE_CPU_THREADS ??= "2";
 process.env.LANCEDB_LOG ??= "error";
 
+/** A batch of memory rows as Arrow columns: what layers above `local/` hold between two Lance calls. */
+export type ArrowTable = ArrowNS.Table;
+
 /** apache-arrow, loaded the way lancedb loads it. */
 export const arrow: typeof ArrowNS = require("apache-arrow");
 /** @lancedb/lancedb. */

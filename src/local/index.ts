@@ -3,7 +3,7 @@
  * index, scans and counts. Knows Lance and the chunk row; knows nothing of the Hub, agents or commands.
  */
 export { ANN_MIN_ROWS, annDir, annSearch, buildAnnIndex } from "./ann.js";
-export { arrow } from "./arrow.js";
+export { type ArrowTable, arrow } from "./arrow.js";
 export { unreferencedDataFiles } from "./data-files.js";
 export {
   deleteIds,

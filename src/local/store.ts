@@ -125,6 +125,11 @@ export class LocalStore {
       );
   }
 
+  /** How many chunks the memory holds. */
+  rowCount(): Promise<number> {
+    return this.table.countRows();
+  }
+
   /** Every stored chunk id. */
   async ids(): Promise<Set<string>> {
     const out = new Set<string>();

@@ -57,19 +57,15 @@ async function text(t: string) {
 
 /**
  * A tool's answer; a failure is a tool result with `isError: true` (so the agent knows the call failed) whose
- * text names the tool's own argument (`since`), never the CLI flag (`--since`).
+ * text is the CLI's one line for the same failure (commands' `describeFailure`: no stack, a next step),
+ * except that a bad argument is named as the tool's own (`since`), never as the CLI flag (`--since`).
  */
 async function answerTool(prefix: string, fn: () => Promise<string>) {
   try {
     return await text(await fn());
   } catch (err) {
-    const { BadArgumentError } = await commands();
-    const message =
-      err instanceof BadArgumentError
-        ? err.messageForArg()
-        : err instanceof Error
-          ? err.message
-          : String(err);
+    const { BadArgumentError, describeFailure } = await commands();
+    const message = err instanceof BadArgumentError ? err.messageForArg() : describeFailure(err).message;
     return { ...(await text(`${prefix} error: ${message}`)), isError: true };
   }
 }

@@ -11,7 +11,6 @@
  */
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import type { Table as ArrowTable } from "apache-arrow";
 import {
   addedFiles,
   adoptAsView,
@@ -22,6 +21,7 @@ import {
 } from "../cache/index.js";
 import { mergeCard } from "../card/index.js";
 import {
+  type ArrowTable,
   countRowsIn,
   deleteIds,
   EMBEDDING_MODEL,
@@ -39,6 +39,7 @@ import {
   HubCommitUnreachableError,
   HubConflictError,
   type HubLocation,
+  hubFailure,
   isUnreachable,
   lancePath,
   listTree,
@@ -63,10 +64,11 @@ export async function remoteForgottenIds(
     text = await readRepoText(client, loc.repo, sha, remoteForgottenPath(loc));
   } catch (err) {
     // Fail closed: without the list, a push could bring forgotten rows back.
-    const why = err instanceof Error ? err.message : String(err);
-    if (isUnreachable(err)) throw new PublishUnreachableError(why);
+    const why = hubFailure(err, client.hubUrl)?.detail ?? (err instanceof Error ? err.message : String(err));
+    if (isUnreachable(err)) throw new PublishUnreachableError(why, { cause: err });
     throw new PublishUnreachableError(
       `couldn't read ${remoteForgottenPath(loc)} at ${sha.slice(0, 8)}: ${why}`,
+      { cause: err },
     );
   }
   try {
@@ -247,7 +249,8 @@ export async function forgetRemoteRows(o: HubForgetOptions): Promise<HubForgetRe
       if (o.purgeHistory) await pruneCache(viewsRoot(o.funesHome), o.hubCache, o.loc.repo);
       return { plan, done: true, commit, squashed, attempts: attempt, card: card.state };
     } catch (err) {
-      if (err instanceof HubCommitUnreachableError) throw new PublishUnreachableError(err.message);
+      if (err instanceof HubCommitUnreachableError)
+        throw new PublishUnreachableError(err.message, { cause: err });
       if (!(err instanceof HubConflictError)) throw err;
       if (attempt === max) throw new PublishConflictError(max);
       await sleep(Math.random() * Math.min(4000, 100 * 2 ** attempt));

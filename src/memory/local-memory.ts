@@ -28,7 +28,7 @@ export async function memoryState(m: LocalMemory): Promise<MemoryState> {
   const store = await LocalStore.open(m.dir);
   if (store === null) return { kind: "missing" };
   try {
-    const chunks = await store.table.countRows();
+    const chunks = await store.rowCount();
     return chunks === 0 ? { kind: "empty" } : { kind: "ready", chunks };
   } finally {
     store.close();

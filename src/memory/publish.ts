@@ -7,7 +7,6 @@
  */
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import type { Table as ArrowTable } from "apache-arrow";
 import {
   addedFiles,
   adoptAsView,
@@ -18,6 +17,7 @@ import {
 } from "../cache/index.js";
 import { mergeCard } from "../card/index.js";
 import {
+  type ArrowTable,
   appendMissing,
   countRowsIn,
   EMBEDDING_MODEL,
@@ -171,7 +171,8 @@ export async function publishRows(o: PublishOptions): Promise<PublishResult> {
       };
     } catch (err) {
       rmSync(stage.dir, { recursive: true, force: true });
-      if (err instanceof HubCommitUnreachableError) throw new PublishUnreachableError(err.message);
+      if (err instanceof HubCommitUnreachableError)
+        throw new PublishUnreachableError(err.message, { cause: err });
       if (!(err instanceof HubConflictError)) throw err;
       if (attempt === max) throw new PublishConflictError(max);
       // Jittered exponential backoff, capped: concurrent publishers spread out instead of colliding again.

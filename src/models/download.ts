@@ -1,19 +1,34 @@
 /**
- * Fetching a model's missing files into the Hugging Face cache with @huggingface/hub, from `HF_ENDPOINT`
- * (the Hub's own variable), only the files the spec lists, at its pinned revision.
+ * Fetching a model's missing files into the Hugging Face cache from `HF_ENDPOINT` (the Hub's own variable),
+ * only the files the spec lists, at its pinned revision. The Hub calls themselves come in as a
+ * {@link ModelSource} (remote/'s `modelHub`), so this layer never loads the Hub client.
  */
 
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { withoutDebugOutput } from "../quiet/index.js";
 import { cachedCommit, repoCacheDir } from "./hf-cache.js";
 import type { ModelSpec } from "./specs.js";
 
-/** Where to fetch from. */
-export interface HubAccess {
-  hubUrl: string;
-  token?: string | undefined;
-  fetch?: typeof fetch;
+/** One file to download into the cache. */
+export interface ModelFileDownload {
+  /** The model repository (`owner/name`). */
+  repo: string;
+  /** The file's path in the repository. */
+  path: string;
+  /** The commit to fetch the file at (40 hex digits). */
+  commit: string;
+  /** The Hugging Face cache root (`…/huggingface/hub`). */
+  cacheDir: string;
+  /** Called as body bytes arrive: bytes in this piece, and the file's size when the source said it. */
+  onBytes?: (bytes: number, total: number | null) => void;
+}
+
+/** Where model files come from: the two calls a download makes. */
+export interface ModelSource {
+  /** The commit `revision` (a branch or a commit) of model `repo` points at now. */
+  commitOf(repo: string, revision: string): Promise<string>;
+  /** Downloads one file into the cache layout under `cacheDir`. */
+  downloadFile(file: ModelFileDownload): Promise<void>;
 }
 
 /** Bytes received so far for one file. */
@@ -23,42 +38,11 @@ export interface DownloadProgress {
   total: number | null;
 }
 
-const COMMIT = /^[0-9a-f]{40}$/;
-
-/** A fetch that reports body bytes as they arrive. */
-function countingFetch(base: typeof fetch, onBytes: (n: number, total: number | null) => void): typeof fetch {
-  return async (input, init) => {
-    const res = await base(input, init);
-    if (res.body === null || (init?.method !== undefined && init.method !== "GET")) return res;
-    const len = Number(res.headers.get("content-length"));
-    const total = Number.isFinite(len) && len > 0 ? len : null;
-    const counted = res.body.pipeThrough(
-      new TransformStream<Uint8Array, Uint8Array>({
-        transform(chunk, ctl) {
-          onBytes(chunk.byteLength, total);
-          ctl.enqueue(chunk);
-        },
-      }),
-    );
-    return new Response(counted, { status: res.status, statusText: res.statusText, headers: res.headers });
-  };
-}
-
 /** The commit to fetch: the pinned one, or the branch resolved once on the Hub and recorded in refs/. */
-async function commitFor(hubCache: string, spec: ModelSpec, access: HubAccess): Promise<string> {
+async function commitFor(hubCache: string, spec: ModelSpec, source: ModelSource): Promise<string> {
   const known = cachedCommit(hubCache, spec);
   if (known !== null) return known;
-  const { modelInfo } = await import("@huggingface/hub");
-  const info = await modelInfo({
-    name: spec.repo,
-    revision: spec.revision,
-    hubUrl: access.hubUrl,
-    ...(access.token !== undefined ? { accessToken: access.token } : {}),
-    ...(access.fetch !== undefined ? { fetch: access.fetch } : {}),
-    additionalFields: ["sha"],
-  });
-  const sha = (info as { sha?: string }).sha ?? "";
-  if (!COMMIT.test(sha)) throw new Error(`the Hub gave no commit for ${spec.repo}@${spec.revision}`);
+  const sha = await source.commitOf(spec.repo, spec.revision);
   const refs = join(repoCacheDir(hubCache, spec.repo), "refs");
   mkdirSync(refs, { recursive: true });
   writeFileSync(join(refs, spec.revision), sha);
@@ -67,34 +51,27 @@ async function commitFor(hubCache: string, spec: ModelSpec, access: HubAccess): 
 
 /**
  * Downloads every file of `spec` not yet in the cache; returns the snapshot folder. A file already cached
- * costs no request. `@huggingface/hub` logs each download with console.debug, which would land on stdout
- * (the MCP protocol channel); it is silenced for the duration.
+ * costs no request.
  */
 export async function downloadModel(
   hubCache: string,
   spec: ModelSpec,
-  access: HubAccess,
+  source: ModelSource,
   onProgress?: (p: DownloadProgress) => void,
 ): Promise<string> {
-  const commit = await commitFor(hubCache, spec, access);
-  const { downloadFileToCacheDir } = await import("@huggingface/hub");
-  await withoutDebugOutput(async () => {
-    for (const file of spec.files) {
-      let bytes = 0;
-      const f = countingFetch(access.fetch ?? fetch, (n, total) => {
+  const commit = await commitFor(hubCache, spec, source);
+  for (const file of spec.files) {
+    let bytes = 0;
+    await source.downloadFile({
+      repo: spec.repo,
+      path: file,
+      commit,
+      cacheDir: hubCache,
+      onBytes: (n, total) => {
         bytes += n;
         onProgress?.({ file, bytes, total });
-      });
-      await downloadFileToCacheDir({
-        repo: { type: "model", name: spec.repo },
-        path: file,
-        revision: commit,
-        cacheDir: hubCache,
-        hubUrl: access.hubUrl,
-        fetch: f,
-        ...(access.token !== undefined ? { accessToken: access.token } : {}),
-      });
-    }
-  });
+      },
+    });
+  }
   return join(repoCacheDir(hubCache, spec.repo), "snapshots", commit);
 }

@@ -3,7 +3,12 @@
  * live in the Hugging Face cache, loading them from a local folder only, and fetching missing files. Knows
  * nothing of memories, Lance or commands.
  */
-export { type DownloadProgress, downloadModel, type HubAccess } from "./download.js";
+export {
+  type DownloadProgress,
+  downloadModel,
+  type ModelFileDownload,
+  type ModelSource,
+} from "./download.js";
 export { cachedCommit, cachedModelDir, missingFiles, repoCacheDir } from "./hf-cache.js";
 export { ModelClient, ModelServerError } from "./model-client.js";
 export {

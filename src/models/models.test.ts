@@ -5,6 +5,8 @@ import { testVocab } from "../../scripts/make-models.js";
 import { writeTinyEmbedder } from "../../scripts/model-gen/models.js";
 import { readTree, TEST_HUB_CACHE, tempDir } from "../../test/helpers/fixtures.js";
 import { startHubStandin } from "../../test/helpers/hub-standin.js";
+// The real Hub source from remote/: downloadModel is tested the way pullModels composes it.
+import { modelHub } from "../remote/index.js";
 import { downloadModel } from "./download.js";
 import { cachedModelDir, repoCacheDir } from "./hf-cache.js";
 import { loadEmbedder, loadReranker, ModelLoadError } from "./runtime.js";
@@ -105,7 +107,9 @@ describe("downloadModel", () => {
     const t = tempDir();
     try {
       const seen: string[] = [];
-      const dir = await downloadModel(t.dir, EMBEDDER_SPEC, { hubUrl: hub.url }, (p) => seen.push(p.file));
+      const dir = await downloadModel(t.dir, EMBEDDER_SPEC, modelHub({ hubUrl: hub.url }), (p) =>
+        seen.push(p.file),
+      );
       expect(dir).toBe(cachedModelDir(t.dir, EMBEDDER_SPEC));
       expect(new Set(seen)).toEqual(new Set(EMBEDDER_SPEC.files));
       const gets = hub.requests.filter((r) => r.method === "GET" && r.path.includes("/resolve/"));
@@ -116,7 +120,7 @@ describe("downloadModel", () => {
       const e = await loadEmbedder(dir, EMBEDDER_SPEC, { threads: 1 });
       await e.close();
       const before = hub.requests.length;
-      await downloadModel(t.dir, EMBEDDER_SPEC, { hubUrl: hub.url });
+      await downloadModel(t.dir, EMBEDDER_SPEC, modelHub({ hubUrl: hub.url }));
       expect(hub.requests.length).toBe(before);
     } finally {
       t.cleanup();
@@ -132,12 +136,12 @@ describe("downloadModel", () => {
     const hub = await startHubStandin(new Map([[spec.repo, { commit, files: source }]]));
     const t = tempDir();
     try {
-      const dir = await downloadModel(t.dir, spec, { hubUrl: hub.url });
+      const dir = await downloadModel(t.dir, spec, modelHub({ hubUrl: hub.url }));
       expect(dir.endsWith(join("snapshots", commit))).toBe(true);
       expect(readFileSync(join(repoCacheDir(t.dir, spec.repo), "refs", "main"), "utf8")).toBe(commit);
       expect(hub.requests.filter((r) => r.path.includes("/revision/"))).toHaveLength(1);
       const n = hub.requests.length;
-      await downloadModel(t.dir, spec, { hubUrl: hub.url });
+      await downloadModel(t.dir, spec, modelHub({ hubUrl: hub.url }));
       expect(hub.requests.length).toBe(n);
     } finally {
       t.cleanup();

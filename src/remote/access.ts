@@ -3,6 +3,7 @@
  * endpoint explicitly (the client itself does not read `HF_ENDPOINT`).
  */
 import { withoutDebugOutput } from "../quiet/index.js";
+import { isNetworkFailure } from "./network-error.js";
 import { quoteForMessage, UnsafeHubAnswerError } from "./validate.js";
 
 /** Hub connection settings. */
@@ -56,17 +57,14 @@ export function httpStatus(err: unknown): number | null {
   return typeof s === "number" ? s : null;
 }
 
-/** True for failures that mean "could not reach the Hub" (network, timeout, 5xx). */
+/**
+ * True for failures that mean "could not reach the Hub": a 5xx answer, or no answer at all (network codes
+ * along the error's cause, timeouts, a lost connection; see {@link isNetworkFailure}).
+ */
 export function isUnreachable(err: unknown): boolean {
   const status = httpStatus(err);
   if (status !== null) return status >= 500 && status <= 504;
-  const e = err as { name?: string; cause?: { code?: string } } | null;
-  return (
-    e?.name === "TimeoutError" ||
-    e?.name === "AbortError" ||
-    e?.name === "TypeError" ||
-    e?.cause?.code !== undefined
-  );
+  return isNetworkFailure(err);
 }
 
 /**

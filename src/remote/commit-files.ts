@@ -3,6 +3,7 @@
  * since, the Hub answers 412 and nothing is written (HubConflictError; the caller refreshes and retries).
  */
 import { type HubClient, httpStatus, hubLibrary, hubParams, isUnreachable, quietly } from "./access.js";
+import { describeNetworkError } from "./network-error.js";
 
 /** The head moved between reading it and committing. */
 export class HubConflictError extends Error {}
@@ -74,7 +75,11 @@ export async function commitFiles(o: {
     if (status === 412 || status === 409) throw new HubConflictError("the remote moved while publishing");
     if (status === 401 || status === 403) throw new HubReadOnlyError("the token cannot write this repo");
     if (isUnreachable(err))
-      throw new HubCommitUnreachableError(err instanceof Error ? err.message : String(err), { cause: err });
+      // fetch says only "fetch failed": name the host and the cause (reset, refused, DNS, TLS, timeout).
+      throw new HubCommitUnreachableError(
+        httpStatus(err) === null ? describeNetworkError(err, o.client.hubUrl) : `HTTP ${httpStatus(err)}`,
+        { cause: err },
+      );
     throw err;
   }
 }

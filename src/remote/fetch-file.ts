@@ -4,6 +4,7 @@
  * is not used, because it names the blob after whatever etag the endpoint sends and writes it in place.
  */
 import { type HubClient, hubLibrary, readParams } from "./access.js";
+import { HubConnectionLostError } from "./network-error.js";
 
 /**
  * The bytes of `path` at `sha` (a listed file of `size` bytes), as a stream. The request goes to the
@@ -29,7 +30,7 @@ export async function openDownload(o: {
     downloadInfo: { size: o.size, etag: o.etag, url },
     ...readParams(o.client),
   });
-  if (blob === null) throw new TypeError(`the Hub has no ${o.path} at ${o.sha}`);
+  if (blob === null) throw new HubConnectionLostError(`the Hub has no ${o.path} at ${o.sha}`);
   // The client aborts a failed request's stream with a bare message string: turned back into a network
   // error here, so a connection lost mid-download reads as "unreachable", like every other.
   const reader = (blob.stream() as ReadableStream<Uint8Array>).getReader();
@@ -41,7 +42,9 @@ export async function openDownload(o: {
         else controller.enqueue(value);
       } catch (err) {
         controller.error(
-          err instanceof Error ? err : new TypeError(`download of ${o.path} failed: ${String(err)}`),
+          err instanceof Error
+            ? err
+            : new HubConnectionLostError(`download of ${o.path} failed: ${String(err)}`),
         );
       }
     },

@@ -14,9 +14,11 @@ export {
 export { createPrivateDataset } from "./create-repo.js";
 export { applyNetworkEnv, bypassesProxy, type NetworkEnv, networkEnv } from "./dispatcher.js";
 export { openDownload } from "./fetch-file.js";
+export { type HubFailure, hubFailure } from "./hub-failure.js";
 export { type HubLocation, HubUriError, lancePath, parseHubUri } from "./hub-uri.js";
 export { listTree, type RemoteFile } from "./list-tree.js";
-export { describeNetworkError } from "./network-error.js";
+export { modelHub } from "./model-files.js";
+export { describeNetworkError, HubConnectionLostError, isNetworkFailure } from "./network-error.js";
 export { readRepoText } from "./read-text.js";
 export { fetchRepoHead, isModelRepo, PROBE_TIMEOUT_MS, type RepoHead } from "./repo-head.js";
 export { superSquash } from "./super-squash.js";

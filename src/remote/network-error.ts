@@ -41,6 +41,48 @@ function codeOf(err: unknown, depth = 0): { code: string | null; message: string
   return { code: null, message: typeof cause?.message === "string" ? cause.message : null };
 }
 
+/**
+ * A download whose connection went away mid-stream, or whose file the endpoint did not send: the client
+ * reports these with a bare message and no cause, so they are named here to read as "unreachable".
+ */
+export class HubConnectionLostError extends Error {
+  override readonly name = "HubConnectionLostError";
+  /** Read by {@link describeNetworkError} through the same path as undici's codes. */
+  readonly code = "UND_ERR_SOCKET";
+}
+
+/**
+ * True when `err` is a failure to talk to the host at all: an undici or Node network code along its
+ * `cause` chain (DNS, refused, reset, TLS, proxy, `HF_HUB_OFFLINE`), a timeout or abort, or a lost
+ * connection, or undici's "fetch failed". Any other TypeError is not: fetch also throws one for a bad URL or
+ * header, which no retry or "check your connection" fixes.
+ */
+export function isNetworkFailure(err: unknown): boolean {
+  const { code } = codeOf(err);
+  // undici words every failure to get an answer "fetch failed", some with no code below (a port fetch
+  // refuses to use, a dropped socket on some paths); a bad URL or header is another TypeError.
+  if (code === null) return err instanceof TypeError && err.message === "fetch failed";
+  // An fs code (ENOENT, ENOSPC) along the chain is this machine's problem, not the network's.
+  return (
+    code in CODES ||
+    code.startsWith("UND_ERR") ||
+    code.startsWith("ERR_TLS") ||
+    code.startsWith("ERR_SSL") ||
+    code.includes("CERT") ||
+    NETWORK_CODES.has(code)
+  );
+}
+
+/** Socket-level codes beyond those {@link CODES} words. */
+const NETWORK_CODES = new Set([
+  "ECONNABORTED",
+  "EPIPE",
+  "EPROTO",
+  "ENETDOWN",
+  "EHOSTDOWN",
+  "ESOCKETTIMEDOUT",
+]);
+
 /** `"<host>: <cause>"` for a failed request to `url` (DNS, refused, TLS, timeout, …). */
 export function describeNetworkError(err: unknown, url: string): string {
   let host = url;

@@ -6,6 +6,7 @@
  */
 import { type HubClient, httpStatus, hubParams, isUnreachable } from "./access.js";
 import { HubCommitUnreachableError, HubReadOnlyError } from "./commit-files.js";
+import { describeNetworkError } from "./network-error.js";
 
 /** Squashes `main` of a dataset repo; returns the new head's sha, or null when the Hub did not say. */
 export async function superSquash(o: {
@@ -26,7 +27,11 @@ export async function superSquash(o: {
     });
   } catch (err) {
     if (isUnreachable(err))
-      throw new HubCommitUnreachableError(err instanceof Error ? err.message : String(err), { cause: err });
+      // fetch says only "fetch failed": name the host and the cause (reset, refused, DNS, TLS, timeout).
+      throw new HubCommitUnreachableError(
+        httpStatus(err) === null ? describeNetworkError(err, o.client.hubUrl) : `HTTP ${httpStatus(err)}`,
+        { cause: err },
+      );
     throw err;
   }
   if (res.status === 401 || res.status === 403)

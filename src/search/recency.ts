@@ -23,7 +23,9 @@ export function parseTimeBound(value: string, now: number): number | null {
     const n = Number(rel[1]);
     const unit = (rel[2] as string).toLowerCase();
     const ms = unit === "w" ? 7 * DAY_MS : unit === "d" ? DAY_MS : unit === "h" ? 3_600_000 : 60_000;
-    return now - n * ms;
+    const t = now - n * ms;
+    // A span past the Date range (`99999999999999999999d`) is no bound at all: say so, never query with it.
+    return Number.isNaN(new Date(t).getTime()) ? null : t;
   }
   if (/^\d{4}-\d{2}-\d{2}$/.test(v)) {
     const t = Date.parse(`${v}T00:00:00Z`);

@@ -42,9 +42,10 @@ export interface HubStandin {
   /**
    * Network faults: for a request it matches, `drop` cuts the connection without an answer; `truncate`
    * sends a file download's headers and half its bytes, then cuts it; `corrupt` sends a whole file download
-   * with one bit flipped (same size, as a damaged disk or an altering proxy would).
+   * with one bit flipped (same size, as a damaged disk or an altering proxy would); `forbid` answers 403 as
+   * the Hub does for a token without rights to the namespace.
    */
-  fault: ((method: string, path: string) => "drop" | "truncate" | "corrupt" | null) | null;
+  fault: ((method: string, path: string) => "drop" | "truncate" | "corrupt" | "forbid" | null) | null;
   /** When set, a tree listing's `Link: next` points at this origin instead of the stand-in (a hostile endpoint). */
   nextPageOrigin: string | null;
   close(): Promise<void>;
@@ -128,6 +129,12 @@ export async function startHubStandin(
       req.socket.destroy();
       return;
     }
+    if (fault === "forbid")
+      return send(
+        res,
+        403,
+        '{"error":"You don\'t have the rights to create a dataset under this namespace"}',
+      );
     if (path === "/api/whoami-v2")
       return (req.headers.authorization ?? "").startsWith("Bearer hf_")
         ? send(res, 200, JSON.stringify({ type: "user", name: "standin-user" }))

@@ -1,0 +1,191 @@
+/**
+ * The error policy from the outside: each failure a user met as a stack trace or a misleading code (issue
+ * 14) ends in one line that says what failed and what to do next, with the exit code of its meaning; the
+ * MCP server says the same sentence as a tool error. Faults come from the loopback Hub stand-in.
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CLI, type CliEnv, type CliResult, runFunes } from "../helpers/cli.js";
+import { TEST_HUB_CACHE, tempDir } from "../helpers/fixtures.js";
+import { type HubStandin, startHubStandin } from "../helpers/hub-standin.js";
+import { writeSyntheticHistory } from "../helpers/synth.js";
+
+const TOKEN = "hf_standintokenforerrorpolicy";
+let t: { dir: string; cleanup: () => void };
+let hub: HubStandin;
+let writer: CliEnv;
+
+function env(name: string, hfCache = TEST_HUB_CACHE): CliEnv {
+  const home = join(t.dir, `${name}-home`);
+  mkdirSync(home, { recursive: true });
+  return {
+    home,
+    funesHome: join(t.dir, `${name}-funes`),
+    extra: { HF_HUB_CACHE: hfCache, HF_ENDPOINT: hub.url, HF_TOKEN: TOKEN },
+  };
+}
+
+/** A reader with an HF cache of its own, so what it reads is downloaded. */
+const reader = (name: string) => env(name, join(t.dir, `${name}-hf`));
+
+/**
+ * The written style every failure keeps: exactly one line on stderr, `funes: ` then what failed, a ` — `
+ * before the next step, and no stack frame.
+ */
+function expectOneClearLine(r: CliResult, code: number): string {
+  expect(r.code, r.stderr).toBe(code);
+  expect(r.stderr.endsWith("\n"), r.stderr).toBe(true);
+  const lines = r.stderr.slice(0, -1).split("\n");
+  expect(lines, r.stderr).toHaveLength(1);
+  const line = lines[0] as string;
+  expect(line).toMatch(/^funes: \S/);
+  expect(line).toContain(" — ");
+  expect(line).not.toMatch(/\bat .*\.js:\d+|Error:/);
+  return line.slice("funes: ".length);
+}
+
+beforeAll(async () => {
+  t = tempDir();
+  hub = await startHubStandin(new Map());
+  writer = env("w");
+  writeSyntheticHistory(writer.home, 1, 0);
+  expect((await runFunes(["index", "--yes"], writer)).code).toBe(0);
+  const first = await runFunes(["push", "acme/errs", "--create"], writer);
+  expect(first.code, first.stderr).toBe(0);
+  hub.repos.set("acme/csv", {
+    type: "dataset",
+    commit: "c".repeat(40),
+    files: new Map([["data.csv", Buffer.from("a,b\n1,2\n")]]),
+  });
+  hub.repos.set("acme/junk", {
+    type: "dataset",
+    commit: "d".repeat(40),
+    files: new Map([
+      ["chunks.lance/_versions/1.manifest", Buffer.from("not a manifest at all, just text")],
+      ["chunks.lance/data/a.lance", Buffer.from("junk")],
+    ]),
+  });
+}, 120_000);
+afterAll(async () => {
+  hub.fault = null;
+  await hub.close();
+  t.cleanup();
+});
+
+describe("failures a user meets end in one clear line and the exit code of their meaning", () => {
+  it("a connection cut while push reads the remote: offline, names the host and the cause (exit 1)", async () => {
+    writeSyntheticHistory(writer.home, 1, 1);
+    expect((await runFunes(["index", "--yes"], writer)).code).toBe(0);
+    const head = hub.repos.get("acme/errs")?.commit;
+    hub.fault = (method, path) => (method === "GET" && path.includes("/resolve/") ? "drop" : null);
+    try {
+      const line = expectOneClearLine(await runFunes(["push", "acme/errs"], writer), 1);
+      expect(line).toContain("became unreachable while pushing");
+      expect(line).toContain(`${new URL(hub.url).host}: connection closed`);
+      expect(line).not.toContain("fetch failed");
+    } finally {
+      hub.fault = null;
+    }
+    expect(hub.repos.get("acme/errs")?.commit).toBe(head);
+  });
+
+  it("with FUNES_DEBUG=1 the same failure also prints the stack, down its causes", async () => {
+    hub.fault = (method, path) => (method === "GET" && path.includes("/resolve/") ? "drop" : null);
+    try {
+      const r = await runFunes(["push", "acme/errs"], {
+        ...writer,
+        extra: { ...writer.extra, FUNES_DEBUG: "1" },
+      });
+      expect(r.code).toBe(1);
+      expect(r.stderr.split("\n")[0]).toContain("became unreachable while pushing");
+      expect(r.stderr).toMatch(/\n {4}at /);
+      expect(r.stderr).toContain("caused by: ");
+    } finally {
+      hub.fault = null;
+    }
+  });
+
+  it("push --create refused with 403: refused by the Hub, says what to do (exit 1), creates nothing", async () => {
+    hub.fault = (method, path) => (method === "POST" && path === "/api/repos/create" ? "forbid" : null);
+    try {
+      const line = expectOneClearLine(await runFunes(["push", "acme/denied", "--create"], writer), 1);
+      expect(line).toContain("the Hub refused to create hf://datasets/acme/denied");
+      expect(line).toContain("HTTP 403");
+    } finally {
+      hub.fault = null;
+    }
+    expect(hub.repos.has("acme/denied")).toBe(false);
+  });
+
+  it("a dataset that is not a funes memory: no index there, or refused as not Lance (exit 1)", async () => {
+    const csv = expectOneClearLine(await runFunes(["recall", "x", "--memory", "acme/csv"], reader("r1")), 1);
+    expect(csv).toContain("hf://datasets/acme/csv exists on the Hub but holds no index yet");
+    const junk = expectOneClearLine(
+      await runFunes(["recall", "x", "--memory", "acme/junk"], reader("r2")),
+      1,
+    );
+    expect(junk).toContain("chunks.lance/_versions/1.manifest is not a Lance manifest");
+    const status = expectOneClearLine(await runFunes(["status", "--memory", "acme/junk"], reader("r3")), 1);
+    expect(status).toBe(
+      "hf://datasets/acme/junk: chunks.lance/_versions/1.manifest is not a Lance manifest — funes opens nothing outside a memory's own files",
+    );
+    // forget reads the remote through another path; no command catches the refusal there, the policy does.
+    const forget = await runFunes(["forget", "--memory", "acme/junk", "--session", "s1", "--yes"], writer);
+    expect(expectOneClearLine(forget, 1)).toContain(
+      "chunks.lance/_versions/1.manifest is not a Lance manifest",
+    );
+  });
+
+  it("--since 99999999999999999999d: bad input naming the flag (exit 2), for recall and forget", async () => {
+    const since = ["--since", "99999999999999999999d"];
+    const recall = await runFunes(["recall", "x", ...since], writer);
+    expect(recall.code, recall.stderr).toBe(2);
+    expect(recall.stderr).toBe(
+      'funes: --since "99999999999999999999d" is not a date, a timestamp or a span like 7d, 12h, 2w\n',
+    );
+    const forget = await runFunes(["forget", ...since, "--yes"], writer);
+    expect(forget.code, forget.stderr).toBe(2);
+    expect(forget.stderr).toContain('--since "99999999999999999999d" is not a date');
+  });
+
+  it("the MCP server says the CLI's sentence as a tool error (isError), without a stack", async () => {
+    const cli = await runFunes(["status", "--memory", "acme/junk"], reader("r4"));
+    const sentence = cli.stderr.replace(/^funes: /, "").trimEnd();
+    const r = reader("r5");
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, "mcp"],
+      env: {
+        PATH: process.env.PATH ?? "",
+        HOME: r.home,
+        FUNES_HOME: r.funesHome,
+        FUNES_SERVER: "0",
+        FUNES_THREADS: "1",
+        ...r.extra,
+      },
+      stderr: "pipe",
+    });
+    const client = new Client({ name: "funes-test", version: "0" });
+    await client.connect(transport);
+    try {
+      const call = async (name: string, args: Record<string, unknown>) =>
+        (await client.callTool({ name, arguments: args })) as {
+          content: { text: string }[];
+          isError?: boolean;
+        };
+      const status = await call("status", { memory: "acme/junk" });
+      expect(status.isError).toBe(true);
+      expect(status.content[0]?.text).toBe(`status error: ${sentence}`);
+      const recall = await call("recall", { query: "x", since: "99999999999999999999d" });
+      expect(recall.isError).toBe(true);
+      expect(recall.content[0]?.text).toBe(
+        'recall error: since "99999999999999999999d" is not a date, a timestamp or a span like 7d, 12h, 2w',
+      );
+    } finally {
+      await client.close();
+    }
+  });
+});
