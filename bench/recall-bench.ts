@@ -35,7 +35,8 @@ function pct(xs: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? Number.NaN;
 }
 
-async function timeRecalls(
+/** Recall latencies (ms) over the bench's questions, twice each, after one warm-up. */
+export async function timeRecalls(
   funesHome: string,
   home: string,
   models: ModelSession,

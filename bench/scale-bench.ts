@@ -10,25 +10,15 @@ import { execFileSync, spawn } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { writeTestModels } from "../scripts/make-models.js";
-import { localMemoryFor, ModelSession, recall, recallOptions } from "../src/commands/index.js";
+import { ModelSession } from "../src/commands/index.js";
 import { CLI, runFunes } from "../test/helpers/cli.js";
 import { ROOT } from "../test/helpers/fixtures.js";
 import { writeSyntheticHistory } from "../test/helpers/synth.js";
 import { BENCH_HUB, ensureBenchModels, type Row } from "./models-bench.js";
+import { timeRecalls } from "./recall-bench.js";
 
 /** Chunks one replica of the fixture sessions adds (measured: 75 replicas ≈ 103k chunks). */
 const CHUNKS_PER_COPY = 1373;
-
-const QUERIES = [
-  "why does the theme file watcher crash",
-  "how do we publish a release",
-  "portfolio website for a graphic designer",
-  "session compaction summary",
-  "fix the failing typescript build",
-  "git tag and push",
-  "oauth login flow",
-  "npm install errors",
-];
 
 function pct(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -53,25 +43,6 @@ function runCli(
   return new Promise((resolve) =>
     child.on("close", (code) => resolve({ code, stdout, ms: performance.now() - t0 })),
   );
-}
-
-async function inProcess(
-  funesHome: string,
-  home: string,
-  models: ModelSession,
-  budget: number,
-): Promise<number[]> {
-  const memory = { memory: localMemoryFor(undefined, { funesHome, home }), notes: [] };
-  const opts = (q: string) => recallOptions(q, Date.now(), { rerankBudgetMs: budget });
-  await recall(memory, opts("warm up"), models);
-  const out: number[] = [];
-  for (let round = 0; round < 2; round++)
-    for (const q of QUERIES) {
-      const t0 = performance.now();
-      await recall(memory, opts(q), models);
-      out.push(performance.now() - t0);
-    }
-  return out;
 }
 
 async function pushBytesPerChunk(
@@ -142,11 +113,11 @@ export async function benchScale(dir: string): Promise<Row[]> {
       hubUrl: "http://127.0.0.1:9",
     };
     const models = new ModelSession(cfg);
-    const rerank = await inProcess(funesHome, home, models, 500);
-    const hybrid = await inProcess(funesHome, home, models, 0);
+    const rerank = await timeRecalls(funesHome, home, models, 500);
+    const hybrid = await timeRecalls(funesHome, home, models, 0);
     await models.close();
     const bare = new ModelSession({ ...cfg, hubCache: none });
-    const keyword = await inProcess(funesHome, home, bare, 0);
+    const keyword = await timeRecalls(funesHome, home, bare, 0);
     await bare.close();
     const shell = async (hub: string) => {
       const out: number[] = [];

@@ -19,12 +19,10 @@ import {
   stageEtags,
   stageFrom,
 } from "../cache/index.js";
-import { mergeCard } from "../card/index.js";
 import {
   type ArrowTable,
   countRowsIn,
   deleteIds,
-  EMBEDDING_MODEL,
   type ForgetCandidate,
   forgetCandidates,
   LocalStore,
@@ -47,7 +45,7 @@ import {
   superSquash,
 } from "../remote/index.js";
 import { parseRemoteForgotten, remoteForgottenPath, renderRemoteForgotten } from "./forgotten.js";
-import { PublishConflictError, PublishUnreachableError } from "./publish.js";
+import { cardFile, PublishConflictError, PublishUnreachableError } from "./publish.js";
 import { viewsRoot } from "./remote-memory.js";
 
 /** The remote's forgotten-ids file could not be read as one: pushing could bring forgotten rows back. */
@@ -214,7 +212,7 @@ export async function forgetRemoteRows(o: HubForgetOptions): Promise<HubForgetRe
         : [];
       for (const id of ids) forgotten.add(id);
       files.push({ path: remoteForgottenPath(o.loc), content: new Blob([renderRemoteForgotten(forgotten)]) });
-      const card = await cardFile(o, head.sha, await countRowsIn(stage.dir));
+      const card = await forgetCard(o, head.sha, await countRowsIn(stage.dir));
       if (card.file !== undefined) files.push(card.file);
       plan.adds = files.length;
       plan.deletes = deletions.length;
@@ -267,24 +265,11 @@ async function headSha(client: HubClient, repo: string): Promise<string | null> 
 }
 
 /** The card with refreshed stats (root memories only; a hand-written or unreadable card is left alone). */
-async function cardFile(
+async function forgetCard(
   o: HubForgetOptions,
   sha: string,
   chunks: number,
 ): Promise<{ state: HubForgetResult["card"]; file?: { path: string; content: Blob } }> {
   if (o.loc.prefix !== "") return { state: "none" };
-  let current: string | null;
-  try {
-    current = await readRepoText(o.client, o.loc.repo, sha, "README.md");
-  } catch {
-    return { state: "unreadable" };
-  }
-  const merged = mergeCard(current, {
-    repo: o.loc.repo,
-    chunks,
-    embeddingModel: EMBEDDING_MODEL,
-    date: new Date(o.now()).toISOString().slice(0, 10),
-  });
-  if (merged.text === null) return { state: merged.action };
-  return { state: merged.action, file: { path: "README.md", content: new Blob([merged.text]) } };
+  return cardFile(o, sha, chunks);
 }

@@ -80,9 +80,12 @@ export interface PublishOptions {
   project?: string | undefined;
 }
 
-/** The card to commit with the data: created, its stats refreshed, or none (hand-written, unreadable). */
-async function cardFile(
-  o: PublishOptions,
+/**
+ * The card to commit with the data (a push's, a forget's): created, its stats refreshed, or none
+ * (hand-written, unreadable).
+ */
+export async function cardFile(
+  o: Pick<PublishOptions, "client" | "loc" | "now">,
   sha: string,
   chunks: number,
 ): Promise<{ state: PublishResult["card"]; file?: { path: string; content: Blob } }> {
