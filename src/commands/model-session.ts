@@ -62,6 +62,11 @@ export class ModelSession {
     return this.rerankerP;
   }
 
+  /** Whether an embedder's files are there to load (no load, no request): recall skips work it cannot use. */
+  hasEmbedder(): boolean {
+    return locateEmbedder(this.config).kind === "found";
+  }
+
   /** Whether the models are served by a shared server (true once one answered). */
   async served(): Promise<boolean> {
     return (await this.clientP) != null;

@@ -289,13 +289,15 @@ export async function recall(
     // Everything that needs no query vector starts now and overlaps loading the embedder and embedding the
     // query: the keyword legs (Lance works on its own threads) and loading the reranker.
     const rerankerP = opts.rerankBudgetMs > 0 ? models.reranker() : null;
+    const canEmbed = withVectors.some((v) => v) && models.hasEmbedder();
     const keywordP = Promise.all(
       open.map((m, i) =>
         keywordSearch(m.store.table, {
           query: opts.query,
           limit: depth,
           where: filters.where,
-          vectors: withVectors[i] === true,
+          // Keyword hits' vectors score them on the vector leg too; useless without an embedder.
+          vectors: withVectors[i] === true && canEmbed,
         }),
       ),
     );
