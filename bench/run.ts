@@ -220,6 +220,15 @@ async function main(): Promise<void> {
     rows.push(...(await benchLatency(dir)));
     printRows("funes benchmark — local index (text first), vectors and models", rows);
     process.stdout.write(await benchQuality(dir));
+    // What forgetting one session costs (its own script: it builds a published-layout memory).
+    const forget = execFileSync(
+      process.execPath,
+      ["--import", "tsx", join(ROOT, "bench", "forget-bench.ts")],
+      {
+        env: { ...process.env, LANCEDB_LOG: "error" },
+      },
+    ).toString();
+    process.stdout.write(`\nfunes benchmark — forget\n${forget.replace(/^/gm, "  ")}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
