@@ -99,8 +99,8 @@ export interface RecallHit extends HitRow {
   /** What the order comes from: relevance × recency, in (0, 1]. */
   score: number;
   /**
-   * In (0, 1]: the mean of the legs' normalised scores (BM25 over the recall's best BM25, min-max scaled
-   * cosine), blended half and half with the cross-encoder's probability when it was reranked.
+   * In (0, 1]: the weighted mean of the legs' normalised scores (BM25 over the recall's best BM25, cosine
+   * over the best cosine), blended half and half with the cross-encoder's probability when reranked.
    */
   relevance: number;
   /** The recency factor the relevance was multiplied by, in [1 − RECENCY_SPAN, 1]. */
