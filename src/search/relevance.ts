@@ -5,9 +5,8 @@
  * BM25 over the recall's best BM25, and cosine similarity to the query over the best similarity (0 is the
  * floor: unrelated text, not the weakest candidate, so a leg that cannot tell candidates apart cannot
  * spread them apart either). Relevance is their weighted mean (KEYWORD_WEIGHT); a row still waiting for its
- * vector, or from
- * a memory searched by keyword only, is judged by its keyword score alone rather than marked down
- * for a leg that could not see it. Relevance lies in (0, 1]; 1 is the best evidence this recall found.
+ * vector, or from a memory searched by keyword only, is judged by its keyword score alone rather than
+ * marked down for a leg that could not see it. Relevance lies in (0, 1]; 1 is the best this recall found.
  */
 
 /** The retrieval legs. */
