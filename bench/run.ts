@@ -15,7 +15,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { writeTestModels } from "../scripts/make-models.js";
-import { LocalStore } from "../src/local/index.js";
+import { keywordSearch, LocalStore } from "../src/local/index.js";
 import { CLI } from "../test/helpers/cli.js";
 import { ROOT } from "../test/helpers/fixtures.js";
 import { writeSyntheticHistory } from "../test/helpers/synth.js";
@@ -114,12 +114,12 @@ async function main(): Promise<void> {
       "extension api",
       "file not found",
     ];
-    for (const q of queries) await store.searchText(q, 30); // warm up
+    for (const q of queries) await keywordSearch(store.table, { query: q, limit: 30 }); // warm up
     const lat: number[] = [];
     for (let round = 0; round < 10; round++)
       for (const q of queries) {
         const t0 = performance.now();
-        await store.searchText(q, 30);
+        await keywordSearch(store.table, { query: q, limit: 30 });
         lat.push(performance.now() - t0);
       }
     store.close();

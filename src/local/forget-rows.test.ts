@@ -7,6 +7,7 @@ import { unitVectors } from "../../test/helpers/vectors.js";
 import { lancedb } from "./arrow.js";
 import { deleteIds, fragmentsWithDeletions, purgeRows } from "./forget-rows.js";
 import { VECTOR_INDEX } from "./publish-rows.js";
+import { keywordSearch } from "./queries.js";
 import { LocalStore } from "./store.js";
 import { writeVectors } from "./vectors.js";
 
@@ -53,8 +54,10 @@ describe("purging rows", () => {
         expect(Array.from(row.vector as Iterable<number>)).toEqual(
           Array.from(expected.get(String(row.id)) ?? []),
         );
-      expect((await store.searchText("plain row 4", 5)).map((h) => h.id)).toContain("id-4");
-      expect(await store.searchText("zq", 5)).toEqual([]);
+      expect(
+        (await keywordSearch(store.table, { query: "plain row 4", limit: 5 })).map((h) => h.id),
+      ).toContain("id-4");
+      expect(await keywordSearch(store.table, { query: "zq", limit: 5 })).toEqual([]);
       expect((await store.table.listIndices()).map((i) => i.name)).toContain("text_idx");
       store.close();
     } finally {

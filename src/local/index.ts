@@ -49,10 +49,8 @@ export {
   type HarnessCounts,
   IncompatibleMemoryError,
   LocalStore,
-  type NeighborRow,
   type StoreStats,
   storeExists,
   TEXT_INDEX,
-  type TextHit,
 } from "./store.js";
 export { type PendingRow, pendingVectorRows, textsOf, writeVectors } from "./vectors.js";

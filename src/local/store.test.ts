@@ -5,7 +5,7 @@ import { unitVectors } from "../../test/helpers/vectors.js";
 import type { Chunk } from "../chunk/index.js";
 import { arrow } from "./arrow.js";
 import { refreshVectorIndex, VECTOR_INDEX } from "./publish-rows.js";
-import { vectorSearch } from "./queries.js";
+import { keywordSearch, vectorSearch } from "./queries.js";
 import { COLUMNS, EMBEDDING_MODEL } from "./schema.js";
 import { IncompatibleMemoryError, LocalStore, TEXT_INDEX } from "./store.js";
 import { writeVectors } from "./vectors.js";
@@ -90,14 +90,24 @@ describe("LocalStore", () => {
           chunk(i, i === 7 ? "the deadlock in lance fts build" : `filler ${i}`),
         ),
       );
-      expect((await store.searchText("deadlock", 3)).map((h) => h.id)).toEqual(["id-7"]);
+      expect((await keywordSearch(store.table, { query: "deadlock", limit: 3 })).map((h) => h.id)).toEqual([
+        "id-7",
+      ]);
       expect(await store.maintainTextIndex()).toBe("built");
       expect((await store.table.listIndices()).map((i) => i.name)).toContain(TEXT_INDEX);
-      expect((await store.searchText('"deadlock" AND * -', 3)).map((h) => h.id)).toEqual(["id-7"]);
-      expect(await store.searchText('"" * -', 3)).toEqual([]);
+      expect(
+        (await keywordSearch(store.table, { query: '"deadlock" AND * -', limit: 3 })).map((h) => h.id),
+      ).toEqual(["id-7"]);
+      expect(await keywordSearch(store.table, { query: '"" * -', limit: 3 })).toEqual([]);
       await store.append([chunk(99, "another deadlock, appended after the index", { harness: "pi" })]);
-      expect((await store.searchText("deadlock", 5)).map((h) => h.id).sort()).toEqual(["id-7", "id-99"]);
-      expect((await store.searchText("deadlock", 5, "harness = 'pi'")).map((h) => h.id)).toEqual(["id-99"]);
+      expect(
+        (await keywordSearch(store.table, { query: "deadlock", limit: 5 })).map((h) => h.id).sort(),
+      ).toEqual(["id-7", "id-99"]);
+      expect(
+        (await keywordSearch(store.table, { query: "deadlock", limit: 5, where: "harness = 'pi'" })).map(
+          (h) => h.id,
+        ),
+      ).toEqual(["id-99"]);
       expect(await store.maintainTextIndex()).toBe("current");
       store.close();
     } finally {

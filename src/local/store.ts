@@ -10,7 +10,6 @@ import { lancedb } from "./arrow.js";
 import { LOCAL_INDEX_MIN_ROWS } from "./queries.js";
 import { chunksToArrow } from "./rows.js";
 import { chunkSchema, EMBEDDING_MODEL, TABLE_NAME, VECTOR_DIM } from "./schema.js";
-import { sqlString } from "./sql.js";
 
 /** The memory was built with another embedder, or has no usable vector column. */
 export class IncompatibleMemoryError extends Error {}
@@ -44,31 +43,6 @@ export interface StoreStats {
   lastWrite: number | null;
   fragments: number;
   bytes: number;
-}
-
-/** One keyword hit. */
-export interface TextHit {
-  id: string;
-  text: string;
-  sessionId: string;
-  turnUuid: string;
-  workdir: string;
-  ts: string;
-  blockType: string;
-  harness: string;
-  seq: number;
-  score: number;
-}
-
-/** A chunk near a hit. */
-export interface NeighborRow {
-  turnUuid: string;
-  seq: number;
-  role: string;
-  blockType: string;
-  text: string;
-  blockIdx: number;
-  splitIdx: number;
 }
 
 /** True when `dir` holds a memory table. */
@@ -200,62 +174,6 @@ export class LocalStore {
   /** The `owner/name` this memory is the project memory of (schema metadata `project`), or null. */
   async project(): Promise<string | null> {
     return (await this.table.schema()).metadata.get("project") ?? null;
-  }
-
-  /** Keyword search: each word of `query` is a term (OR, BM25). Punctuation-only queries match nothing. */
-  async searchText(query: string, limit: number, where?: string): Promise<TextHit[]> {
-    const terms = query.match(/[\p{L}\p{N}_]+/gu);
-    if (terms === null) return [];
-    let q = this.table
-      .query()
-      .fullTextSearch(terms.join(" "), { columns: ["text"] })
-      .select([
-        "id",
-        "text",
-        "session_id",
-        "turn_uuid",
-        "workdir",
-        "ts",
-        "block_type",
-        "harness",
-        "seq",
-        "_score",
-      ])
-      .limit(limit);
-    if (where !== undefined) q = q.where(where);
-    const rows = await q.toArray();
-    return rows.map((r) => ({
-      id: String(r.id),
-      text: String(r.text),
-      sessionId: String(r.session_id),
-      turnUuid: String(r.turn_uuid),
-      workdir: String(r.workdir ?? ""),
-      ts: String(r.ts ?? ""),
-      blockType: String(r.block_type),
-      harness: String(r.harness ?? ""),
-      seq: Number(r.seq),
-      score: Number(r._score),
-    }));
-  }
-
-  /** Every chunk of a session with `seq` in [from, to], ordered by (seq, block_idx, split_idx). */
-  async turnsAround(sessionId: string, from: number, to: number): Promise<NeighborRow[]> {
-    const rows = await this.table
-      .query()
-      .where(`session_id = ${sqlString(sessionId)} AND seq >= ${from} AND seq <= ${to}`)
-      .select(["turn_uuid", "seq", "role", "block_type", "text", "block_idx", "split_idx"])
-      .toArray();
-    return rows
-      .map((r) => ({
-        turnUuid: String(r.turn_uuid),
-        seq: Number(r.seq),
-        role: String(r.role),
-        blockType: String(r.block_type),
-        text: String(r.text),
-        blockIdx: Number(r.block_idx),
-        splitIdx: Number(r.split_idx),
-      }))
-      .sort((a, b) => a.seq - b.seq || a.blockIdx - b.blockIdx || a.splitIdx - b.splitIdx);
   }
 
   /** Counts for `status` and the benchmark. */
