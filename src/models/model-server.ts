@@ -55,6 +55,9 @@ export type ServerReply =
   | { id: number; ok: true; dim?: number; vectors?: string; scores?: number[]; status?: ServerStatus }
   | { id: number; ok: false; error: string; modelError: boolean };
 
+/** How often a running server checks that its socket still exists, ms. */
+const ORPHAN_CHECK_MS = 5000;
+
 /** Query-passage scores the server keeps (about 100 bytes each). */
 const SCORE_CACHE_MAX = 20_000;
 
@@ -128,6 +131,7 @@ export async function serveModels(o: ServeOptions): Promise<boolean> {
   const startedAt = Date.now();
   let requests = 0;
   let idle: NodeJS.Timeout | null = null;
+  let orphan: NodeJS.Timeout | null = null;
   let busy = 0;
   let server: Server | null = null;
   const sockets = new Set<Socket>();
@@ -141,6 +145,7 @@ export async function serveModels(o: ServeOptions): Promise<boolean> {
     const s = server;
     server = null;
     s.close();
+    if (orphan !== null) clearInterval(orphan);
     for (const sock of sockets) sock.destroy();
     rmSync(o.socketPath, { force: true });
     rmSync(lock, { force: true });
@@ -291,6 +296,11 @@ export async function serveModels(o: ServeOptions): Promise<boolean> {
   o.log(`listening on ${o.socketPath} (pid ${process.pid})`);
   touch();
   for (const sig of ["SIGTERM", "SIGINT"] as const) process.once(sig, () => stop(sig));
+  // A server whose socket is gone (its FUNES_HOME deleted, another server took over) can never be reached.
+  orphan = setInterval(() => {
+    if (!existsSync(o.socketPath)) stop("its socket was removed");
+  }, ORPHAN_CHECK_MS);
+  orphan.unref();
   await done;
   return true;
 }

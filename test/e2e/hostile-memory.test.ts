@@ -190,6 +190,7 @@ describe("control sequences and forged lines", () => {
       env: {
         NODE: process.execPath,
         CLI,
+        FUNES_SERVER: "0",
         PATH: process.env.PATH ?? "",
         HOME: r.home,
         FUNES_HOME: r.funesHome,
@@ -232,6 +233,7 @@ describe("control sequences and forged lines", () => {
         HOME: r.home,
         FUNES_HOME: r.funesHome,
         FUNES_THREADS: "1",
+        FUNES_SERVER: "0",
         ...r.extra,
       },
       stderr: "pipe",

@@ -102,6 +102,22 @@ describe("funes server", () => {
     }
   });
 
+  it("exits when its socket is gone (its FUNES_HOME deleted), so none outlives its home", async () => {
+    const started = await runFunes(["server", "start", "--json"], on());
+    const pid = (JSON.parse(started.stdout) as Status).pid as number;
+    expect(pid).toBeGreaterThan(0);
+    rmSync(modelSocketPath(u.funesHome), { force: true });
+    const gone = () => {
+      try {
+        process.kill(pid, 0);
+        return false;
+      } catch {
+        return true;
+      }
+    };
+    expect(await until(async () => gone(), 20_000)).toBe(true);
+  });
+
   it("exits on its own when idle", async () => {
     const idle = on({ FUNES_SERVER_IDLE: "1" });
     const started = await runFunes(["server", "start", "--json"], idle);

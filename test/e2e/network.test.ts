@@ -132,6 +132,7 @@ describe("network environment", () => {
         HF_HUB_CACHE: TEST_HUB_CACHE,
         HF_ENDPOINT: hub.url,
         HF_HUB_OFFLINE: "1",
+        FUNES_SERVER: "0",
       },
       stderr: "pipe",
     });

@@ -56,7 +56,10 @@ async function piUser(name: string, piBin?: string): Promise<CliEnv & { env: Rec
   expect((await runFunes(["index"], u)).code).toBe(0);
   const add = await runFunes(["add", "pi"], u);
   expect(add.code, add.stderr).toBe(0);
-  return { ...u, env: { ...extra, HOME: home, FUNES_HOME: funesHome, FUNES_THREADS: "1" } };
+  return {
+    ...u,
+    env: { ...extra, HOME: home, FUNES_HOME: funesHome, FUNES_THREADS: "1", FUNES_SERVER: "0" },
+  };
 }
 
 /** Runs a command; `code` is null when it had not ended after HANG_MS (then it is killed). */
