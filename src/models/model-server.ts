@@ -146,6 +146,8 @@ export async function serveModels(o: ServeOptions): Promise<boolean> {
     server = null;
     s.close();
     if (orphan !== null) clearInterval(orphan);
+    if (idle !== null) clearTimeout(idle);
+    idle = null;
     for (const sock of sockets) sock.destroy();
     rmSync(o.socketPath, { force: true });
     rmSync(lock, { force: true });
@@ -154,6 +156,7 @@ export async function serveModels(o: ServeOptions): Promise<boolean> {
     ).then(() => stopped());
   };
   const touch = () => {
+    if (server === null) return; // stopped: no timer may keep the process alive
     if (idle !== null) clearTimeout(idle);
     idle = busy > 0 ? null : setTimeout(() => stop(`idle for ${Math.round(o.idleMs / 1000)} s`), o.idleMs);
   };
