@@ -149,8 +149,11 @@ export async function serveModels(o: ServeOptions): Promise<boolean> {
     if (idle !== null) clearTimeout(idle);
     idle = null;
     for (const sock of sockets) sock.destroy();
-    rmSync(o.socketPath, { force: true });
-    rmSync(lock, { force: true });
+    // Only while the pid file is still ours: a server that took over the path keeps its socket and lock.
+    if (ownsPidFile(lock)) {
+      rmSync(o.socketPath, { force: true });
+      rmSync(lock, { force: true });
+    }
     void Promise.all(
       [...embedders.values(), ...rerankers.values()].map((p) => p.then((m) => m.close()).catch(() => {})),
     ).then(() => stopped());
@@ -321,6 +324,14 @@ function takePidFile(path: string): boolean {
     }
   }
   return false;
+}
+
+function ownsPidFile(path: string): boolean {
+  try {
+    return readFileSync(path, "utf8").trim() === String(process.pid);
+  } catch {
+    return false;
+  }
 }
 
 function alive(pid: number): boolean {
