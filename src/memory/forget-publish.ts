@@ -9,16 +9,9 @@
  * again without them, the text index is rebuilt, every older version's files are deleted in the same commit,
  * and then the branch is squashed into that one commit (old commit ids stop resolving).
  */
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import {
-  addedFiles,
-  adoptAsView,
-  materializeView,
-  pruneCache,
-  stageEtags,
-  stageFrom,
-} from "../cache/index.js";
+import { adoptAsView, pruneCache, stageEtags, stageFrom } from "../cache/index.js";
 import {
   type ArrowTable,
   countRowsIn,
@@ -34,8 +27,6 @@ import {
   commitFiles,
   fetchRepoHead,
   type HubClient,
-  HubCommitUnreachableError,
-  HubConflictError,
   type HubLocation,
   hubFailure,
   isUnreachable,
@@ -45,7 +36,13 @@ import {
   superSquash,
 } from "../remote/index.js";
 import { parseRemoteForgotten, remoteForgottenPath, renderRemoteForgotten } from "./forgotten.js";
-import { cardFile, PublishConflictError, PublishUnreachableError } from "./publish.js";
+import {
+  type CasOptions,
+  cardFile,
+  compareAndSwap,
+  PublishUnreachableError,
+  stageUploads,
+} from "./publish.js";
 import { viewsRoot } from "./remote-memory.js";
 
 /** The remote's forgotten-ids file could not be read as one: pushing could bring forgotten rows back. */
@@ -136,48 +133,27 @@ export interface HubForgetResult {
 }
 
 /** Options of a Hub forget. */
-export interface HubForgetOptions {
-  loc: HubLocation;
-  client: HubClient;
-  hubCache: string;
-  funesHome: string;
+export interface HubForgetOptions extends CasOptions {
   /** Picks the ids to forget among the head's rows (run again on each new head). */
   select: (rows: ForgetCandidate[]) => ForgetCandidate[];
   purgeHistory: boolean;
   /** Asked once, with the first plan; false cancels. */
   confirm: (plan: HubForgetPlan) => Promise<boolean>;
-  now: () => number;
-  maxAttempts?: number;
-  sleep?: (ms: number) => Promise<void>;
 }
-
-const wait = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /** Forgets the selected rows of a Hub memory in one commit (see the file header). */
 export async function forgetRemoteRows(o: HubForgetOptions): Promise<HubForgetResult> {
-  const max = o.maxAttempts ?? 12;
-  const sleep = o.sleep ?? wait;
   let confirmed = false;
-  for (let attempt = 1; attempt <= max; attempt++) {
-    const head = await fetchRepoHead(o.client, o.loc.repo);
-    if (head.kind !== "found")
-      throw new PublishUnreachableError(head.kind === "offline" ? head.reason : head.kind);
-    const view = await materializeView({
-      client: o.client,
-      hubCache: o.hubCache,
-      viewsRoot: viewsRoot(o.funesHome),
-      loc: o.loc,
-      sha: head.sha,
-    });
+  return compareAndSwap(o, async ({ attempt, sha: head, view }) => {
     const none = { done: true, commit: null, squashed: null, attempts: attempt, card: "none" as const };
     if (view === null) return { plan: null, ...none };
     const store = await LocalStore.open(view.dir);
     const rows = store === null ? [] : await forgetCandidates(store.table);
     store?.close();
     const selected = o.select(rows);
-    const forgotten = await remoteForgottenIds(o.client, o.loc, head.sha);
+    const forgotten = await remoteForgottenIds(o.client, o.loc, head);
     const plan: HubForgetPlan = {
-      sha: head.sha,
+      sha: head,
       selected,
       remaining: rows.length - selected.length,
       adds: 0,
@@ -190,7 +166,7 @@ export async function forgetRemoteRows(o: HubForgetOptions): Promise<HubForgetRe
     const ids = new Set(selected.map((r) => r.id));
     const stage = stageFrom(
       view.dir,
-      join(o.funesHome, "staging", `${process.pid}-forget-${attempt}-${head.sha.slice(0, 8)}`),
+      join(o.funesHome, "staging", `${process.pid}-forget-${attempt}-${head.slice(0, 8)}`),
     );
     try {
       if (o.purgeHistory)
@@ -198,21 +174,17 @@ export async function forgetRemoteRows(o: HubForgetOptions): Promise<HubForgetRe
           await withStagedTable(stage.dir, (t) => purgeRows(t, stage.dir, ids, o.now))
         ).rewritten;
       else await withStagedTable(stage.dir, (t) => deleteIds(t, [...ids]));
-      const base = lancePath(o.loc);
-      const toRepo = (rel: string) => `${base}/${rel.slice("chunks.lance/".length)}`;
-      const files = addedFiles(stage).map((rel) => ({
-        path: toRepo(rel),
-        content: new Blob([readFileSync(join(stage.dir, rel))]),
-      }));
+      const files = stageUploads(stage, o.loc);
       // Against the repo's listing, not the cached copy: a pruned cache may lack files the repo still has.
+      const base = lancePath(o.loc);
       const deletions = o.purgeHistory
-        ? (await listTree(o.client, o.loc.repo, head.sha, base))
+        ? (await listTree(o.client, o.loc.repo, head, base))
             .map((f) => f.path)
             .filter((p) => !existsSync(join(stage.dir, "chunks.lance", p.slice(base.length + 1))))
         : [];
       for (const id of ids) forgotten.add(id);
       files.push({ path: remoteForgottenPath(o.loc), content: new Blob([renderRemoteForgotten(forgotten)]) });
-      const card = await forgetCard(o, head.sha, await countRowsIn(stage.dir));
+      const card = await cardFile(o, head, await countRowsIn(stage.dir));
       if (card.file !== undefined) files.push(card.file);
       plan.adds = files.length;
       plan.deletes = deletions.length;
@@ -224,7 +196,7 @@ export async function forgetRemoteRows(o: HubForgetOptions): Promise<HubForgetRe
       const commit = await commitFiles({
         client: o.client,
         repo: o.loc.repo,
-        parentCommit: head.sha,
+        parentCommit: head,
         title: `funes forget: -${selected.length} chunks${o.purgeHistory ? " (history purged)" : ""}`,
         files,
         deletions,
@@ -246,30 +218,13 @@ export async function forgetRemoteRows(o: HubForgetOptions): Promise<HubForgetRe
       // This machine's copies of the commits the squash erased go too (they hold the forgotten rows).
       if (o.purgeHistory) await pruneCache(viewsRoot(o.funesHome), o.hubCache, o.loc.repo);
       return { plan, done: true, commit, squashed, attempts: attempt, card: card.state };
-    } catch (err) {
-      if (err instanceof HubCommitUnreachableError)
-        throw new PublishUnreachableError(err.message, { cause: err });
-      if (!(err instanceof HubConflictError)) throw err;
-      if (attempt === max) throw new PublishConflictError(max);
-      await sleep(Math.random() * Math.min(4000, 100 * 2 ** attempt));
     } finally {
       rmSync(stage.dir, { recursive: true, force: true });
     }
-  }
-  throw new PublishConflictError(max);
+  });
 }
 
 async function headSha(client: HubClient, repo: string): Promise<string | null> {
   const h = await fetchRepoHead(client, repo);
   return h.kind === "found" ? h.sha : null;
-}
-
-/** The card with refreshed stats (root memories only; a hand-written or unreadable card is left alone). */
-async function forgetCard(
-  o: HubForgetOptions,
-  sha: string,
-  chunks: number,
-): Promise<{ state: HubForgetResult["card"]; file?: { path: string; content: Blob } }> {
-  if (o.loc.prefix !== "") return { state: "none" };
-  return cardFile(o, sha, chunks);
 }

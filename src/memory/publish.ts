@@ -12,6 +12,8 @@ import {
   adoptAsView,
   materializeView,
   removeStaleStages,
+  type SnapshotView,
+  type Stage,
   stageEtags,
   stageFrom,
 } from "../cache/index.js";
@@ -61,19 +63,74 @@ export class PublishConflictError extends Error {
   }
 }
 
-/** Publishing options. */
-export interface PublishOptions {
+/** What every compare-and-swap commit needs: the remote, this machine's cache, and how to retry. */
+export interface CasOptions {
   loc: HubLocation;
   client: HubClient;
   hubCache: string;
   funesHome: string;
-  rows: ArrowTable;
   /** Tries before giving up on a remote that keeps moving (≥ concurrent writers + 2). */
   maxAttempts?: number;
   /** Waits between tries, ms (injected by tests). */
   sleep?: (ms: number) => Promise<void>;
   /** ms since the epoch (the card's date). */
   now: () => number;
+}
+
+/** One try of a compare-and-swap commit: the head it starts from and this machine's view of it. */
+export interface CasAttempt {
+  attempt: number;
+  sha: string;
+  /** Null when the remote holds no memory yet. */
+  view: SnapshotView | null;
+}
+
+const wait = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/**
+ * The compare-and-swap every publishing commit goes through (push, curate, forget): resolve the head, read
+ * it, run `attempt` against it (which commits with `parentCommit` = that head). A 412 means someone
+ * published in between: wait (jittered, capped exponential backoff, so concurrent publishers spread out)
+ * and run it again on the new head, up to `maxAttempts` times.
+ */
+export async function compareAndSwap<T>(o: CasOptions, attempt: (a: CasAttempt) => Promise<T>): Promise<T> {
+  const max = o.maxAttempts ?? 12;
+  const sleep = o.sleep ?? wait;
+  for (let n = 1; ; n++) {
+    const head = await fetchRepoHead(o.client, o.loc.repo);
+    if (head.kind !== "found")
+      throw new PublishUnreachableError(head.kind === "offline" ? head.reason : head.kind);
+    const view = await materializeView({
+      client: o.client,
+      hubCache: o.hubCache,
+      viewsRoot: viewsRoot(o.funesHome),
+      loc: o.loc,
+      sha: head.sha,
+    });
+    try {
+      return await attempt({ attempt: n, sha: head.sha, view });
+    } catch (err) {
+      if (err instanceof HubCommitUnreachableError)
+        throw new PublishUnreachableError(err.message, { cause: err });
+      if (!(err instanceof HubConflictError)) throw err;
+      if (n >= max) throw new PublishConflictError(max);
+      await sleep(Math.random() * Math.min(4000, 100 * 2 ** n));
+    }
+  }
+}
+
+/** The files a stage added, as uploads to the memory's folder in the repo. */
+export function stageUploads(stage: Stage, loc: HubLocation): { path: string; content: Blob }[] {
+  const base = lancePath(loc);
+  return addedFiles(stage).map((rel) => ({
+    path: `${base}/${rel.slice("chunks.lance/".length)}`,
+    content: new Blob([readFileSync(join(stage.dir, rel))]),
+  }));
+}
+
+/** Publishing options. */
+export interface PublishOptions extends CasOptions {
+  rows: ArrowTable;
   /** Upload progress of each attempt's commit. */
   onProgress?: UploadProgress | undefined;
   /** For a remote with no memory yet: create it as the project memory of this `owner/name`. */
@@ -81,14 +138,15 @@ export interface PublishOptions {
 }
 
 /**
- * The card to commit with the data (a push's, a forget's): created, its stats refreshed, or none
- * (hand-written, unreadable).
+ * The card to commit with the data (a push's, a forget's): created, its stats refreshed, or none (a memory
+ * under a prefix has no card of its own; a hand-written or unreadable card is left alone).
  */
 export async function cardFile(
-  o: Pick<PublishOptions, "client" | "loc" | "now">,
+  o: Pick<CasOptions, "client" | "loc" | "now">,
   sha: string,
   chunks: number,
 ): Promise<{ state: PublishResult["card"]; file?: { path: string; content: Blob } }> {
+  if (o.loc.prefix !== "") return { state: "none" };
   let current: string | null;
   try {
     current = await readRepoText(o.client, o.loc.repo, sha, "README.md");
@@ -106,31 +164,17 @@ export async function cardFile(
   return { state: merged.action, file: { path: "README.md", content: new Blob([merged.text]) } };
 }
 
-const wait = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
 /** Publishes `rows` (those the remote lacks) in one commit, retrying on conflicts. */
 export async function publishRows(o: PublishOptions): Promise<PublishResult> {
-  const max = o.maxAttempts ?? 12;
-  const sleep = o.sleep ?? wait;
   // Stages of pushes that were killed mid-way are removed here, by the next push.
   removeStaleStages(join(o.funesHome, "staging"));
-  for (let attempt = 1; attempt <= max; attempt++) {
-    const head = await fetchRepoHead(o.client, o.loc.repo);
-    if (head.kind !== "found")
-      throw new PublishUnreachableError(head.kind === "offline" ? head.reason : head.kind);
-    const view = await materializeView({
-      client: o.client,
-      hubCache: o.hubCache,
-      viewsRoot: viewsRoot(o.funesHome),
-      loc: o.loc,
-      sha: head.sha,
-    });
+  return compareAndSwap(o, async ({ attempt, sha: head, view }) => {
     const stage = stageFrom(
       view?.dir ?? null,
-      join(o.funesHome, "staging", `${process.pid}-${attempt}-${head.sha.slice(0, 8)}`),
+      join(o.funesHome, "staging", `${process.pid}-${attempt}-${head.slice(0, 8)}`),
     );
     // Rows a `funes forget` took out of this remote never come back, whoever pushes them.
-    const rows = await withoutRemoteForgotten(o.client, o.loc, head.sha, o.rows);
+    const rows = await withoutRemoteForgotten(o.client, o.loc, head, o.rows);
     const { added, created } = await appendMissing(stage.dir, rows, o.project);
     const renamed = o.project !== undefined && !created ? await nameProject(stage.dir, o.project) : false;
     if (added === 0 && !created && !renamed) {
@@ -139,22 +183,14 @@ export async function publishRows(o: PublishOptions): Promise<PublishResult> {
     }
     await refreshTextIndex(stage.dir);
     await refreshVectorIndex(stage.dir);
-    const rels = addedFiles(stage);
-    const base = lancePath(o.loc);
-    const files = rels.map((rel) => ({
-      path: `${base}/${rel.slice("chunks.lance/".length)}`,
-      content: new Blob([readFileSync(join(stage.dir, rel))]),
-    }));
-    const card =
-      o.loc.prefix === ""
-        ? await cardFile(o, head.sha, await countRowsIn(stage.dir))
-        : { state: "none" as const };
+    const files = stageUploads(stage, o.loc);
+    const card = await cardFile(o, head, await countRowsIn(stage.dir));
     if (card.file !== undefined) files.push(card.file);
     try {
       const sha = await commitFiles({
         client: o.client,
         repo: o.loc.repo,
-        parentCommit: head.sha,
+        parentCommit: head,
         title:
           (created || renamed) && added === 0 && o.project !== undefined
             ? `funes curate: project memory of ${o.project}`
@@ -174,13 +210,7 @@ export async function publishRows(o: PublishOptions): Promise<PublishResult> {
       };
     } catch (err) {
       rmSync(stage.dir, { recursive: true, force: true });
-      if (err instanceof HubCommitUnreachableError)
-        throw new PublishUnreachableError(err.message, { cause: err });
-      if (!(err instanceof HubConflictError)) throw err;
-      if (attempt === max) throw new PublishConflictError(max);
-      // Jittered exponential backoff, capped: concurrent publishers spread out instead of colliding again.
-      await sleep(Math.random() * Math.min(4000, 100 * 2 ** attempt));
+      throw err;
     }
-  }
-  throw new PublishConflictError(max);
+  });
 }
