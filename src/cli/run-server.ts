@@ -57,6 +57,7 @@ export async function runServer(action: unknown, flags: ServerFlags, cfg: CliCon
         socketPath,
         load: { threads: cfg.models.threads },
         idleMs: cfg.server.idleMs,
+        now: cfg.now,
         log: (line) => process.stderr.write(`${stamp()} ${line}\n`),
       });
       if (!ran) process.stderr.write(`${stamp()} another model server already answers on ${socketPath}\n`);
@@ -117,7 +118,7 @@ async function printStatus(socketPath: string, flags: ServerFlags, cfg: CliConfi
     const up = Math.round((cfg.now() - s.startedAt) / 1000);
     process.stdout.write(
       [
-        `model server: running (pid ${s.pid}, up ${up} s, ${s.requests} requests, ${(s.rssBytes / 1048576).toFixed(0)} MiB)`,
+        `model server: running (pid ${s.pid}, up ${up} s, ${s.requests} requests, ${s.reused} of ${s.scored + s.reused} passage scores reused, ${(s.rssBytes / 1048576).toFixed(0)} MiB)`,
         `socket: ${socketPath} (owner only)`,
         `models: ${s.models.length === 0 ? "none loaded yet" : s.models.join("; ")}`,
         `exits after ${Math.round(s.idleMs / 1000)} s without a request; log: ${logPath(cfg)}`,

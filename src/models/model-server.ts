@@ -43,6 +43,9 @@ export interface ServerStatus {
   /** Epoch ms. */
   startedAt: number;
   requests: number;
+  /** Query-passage pairs the cross-encoder scored, and those answered from scores kept from before. */
+  scored: number;
+  reused: number;
   /** Loaded models, `role key dir`. */
   models: string[];
   rssBytes: number;
@@ -108,6 +111,8 @@ export interface ServeOptions {
   idleMs: number;
   /** One line per event (start, load, stop), for the server's log. */
   log: (line: string) => void;
+  /** ms since the epoch (`status`'s start time). */
+  now: () => number;
 }
 
 /**
@@ -128,8 +133,10 @@ export async function serveModels(o: ServeOptions): Promise<boolean> {
   }
   const embedders = new Map<string, Promise<Embedder>>();
   const rerankers = new Map<string, Promise<Reranker>>();
-  const startedAt = Date.now();
+  const startedAt = o.now();
   let requests = 0;
+  let scored = 0;
+  let reused = 0;
   let idle: NodeJS.Timeout | null = null;
   let orphan: NodeJS.Timeout | null = null;
   let busy = 0;
@@ -198,6 +205,8 @@ export async function serveModels(o: ServeOptions): Promise<boolean> {
         .digest("hex"),
     );
     const missing = keys.flatMap((k, i) => (scoreCache.has(k) ? [] : [i]));
+    scored += missing.length;
+    reused += keys.length - missing.length;
     if (missing.length > 0) {
       const fresh = await (await reranker(req.model)).score(
         req.query,
@@ -241,6 +250,8 @@ export async function serveModels(o: ServeOptions): Promise<boolean> {
               pid: process.pid,
               startedAt,
               requests,
+              scored,
+              reused,
               models: [...embedders.keys(), ...rerankers.keys()],
               rssBytes: process.memoryUsage().rss,
               idleMs: o.idleMs,

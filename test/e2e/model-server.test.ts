@@ -22,6 +22,8 @@ interface Status {
   running: boolean;
   pid?: number;
   requests?: number;
+  scored?: number;
+  reused?: number;
   models?: string[];
 }
 const status = async (env: CliEnv): Promise<Status> =>
@@ -69,6 +71,10 @@ describe("funes server", () => {
     const s2 = await status(on());
     expect(s2.pid).toBe(s1.pid);
     expect(s2.requests).toBeGreaterThan(s1.requests ?? 0);
+    // The same question again: its passages' scores are reused, the cross-encoder scores nothing new.
+    expect(s1.scored).toBeGreaterThan(0);
+    expect(s2.scored).toBe(s1.scored);
+    expect(s2.reused).toBeGreaterThan(s1.reused ?? 0);
     for (const served of [first, second]) {
       expect(served.map((h) => h.id)).toEqual(local.map((h) => h.id));
       served.forEach((h, i) => {
