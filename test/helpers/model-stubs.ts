@@ -29,9 +29,10 @@ function sse(res: ServerResponse, events: { type: string }[]): void {
   res.end();
 }
 
-function anthropicToolUse(res: ServerResponse, body: Record<string, unknown>, call: StubToolCall): void {
-  const message = {
-    id: "msg_stub_tool",
+/** An Anthropic Messages reply before its content: what both a text answer and a tool call start from. */
+function anthropicMessage(body: Record<string, unknown>, id: string) {
+  return {
+    id,
     type: "message",
     role: "assistant",
     model: String(body.model ?? "claude-stub"),
@@ -40,6 +41,10 @@ function anthropicToolUse(res: ServerResponse, body: Record<string, unknown>, ca
     stop_sequence: null,
     usage: { input_tokens: 10, output_tokens: 0 },
   };
+}
+
+function anthropicToolUse(res: ServerResponse, body: Record<string, unknown>, call: StubToolCall): void {
+  const message = anthropicMessage(body, "msg_stub_tool");
   const block = { type: "tool_use", id: "toolu_stub", name: call.name, input: call.arguments };
   if (body.stream !== true) {
     res.writeHead(200, { "Content-Type": "application/json" });
@@ -81,16 +86,7 @@ function anthropic(
     anthropicToolUse(res, body, call);
     return;
   }
-  const message = {
-    id: "msg_stub",
-    type: "message",
-    role: "assistant",
-    model: String(body.model ?? "claude-stub"),
-    content: [] as unknown[],
-    stop_reason: null,
-    stop_sequence: null,
-    usage: { input_tokens: 10, output_tokens: 0 },
-  };
+  const message = anthropicMessage(body, "msg_stub");
   if (body.stream !== true) {
     const full = { ...message, content: [{ type: "text", text }], stop_reason: "end_turn" };
     res.writeHead(200, { "Content-Type": "application/json" });
