@@ -1,14 +1,8 @@
-/**
- * The error policy from the outside: each failure a user met as a stack trace or a misleading code (issue
- * 14) ends in one line that says what failed and what to do next, with the exit code of its meaning; the
- * MCP server says the same sentence as a tool error. Faults come from the loopback Hub stand-in.
- */
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLI, type CliEnv, type CliResult, runFunes } from "../helpers/cli.js";
+import { CLI, type CliEnv, type CliResult, hubUser, runFunes } from "../helpers/cli.js";
 import { TEST_HUB_CACHE, tempDir } from "../helpers/fixtures.js";
 import { type HubStandin, startHubStandin } from "../helpers/hub-standin.js";
 import { writeSyntheticHistory } from "../helpers/synth.js";
@@ -19,13 +13,7 @@ let hub: HubStandin;
 let writer: CliEnv;
 
 function env(name: string, hfCache = TEST_HUB_CACHE): CliEnv {
-  const home = join(t.dir, `${name}-home`);
-  mkdirSync(home, { recursive: true });
-  return {
-    home,
-    funesHome: join(t.dir, `${name}-funes`),
-    extra: { HF_HUB_CACHE: hfCache, HF_ENDPOINT: hub.url, HF_TOKEN: TOKEN },
-  };
+  return hubUser({ dir: t.dir, name, hubUrl: hub.url, token: TOKEN, hfCache });
 }
 
 /** A reader with an HF cache of its own, so what it reads is downloaded. */

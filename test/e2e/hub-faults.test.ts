@@ -4,11 +4,11 @@
  * in `chunks.lance/` that no manifest names. Each gives a clear message, the remote stays readable, the
  * local memory is untouched, and the next run completes the job.
  */
-import { mkdirSync, readdirSync, realpathSync, rmSync, statSync, truncateSync } from "node:fs";
+import { readdirSync, realpathSync, rmSync, statSync, truncateSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LocalStore } from "../../src/local/index.js";
-import { type CliEnv, runFunes } from "../helpers/cli.js";
+import { type CliEnv, hubUser, runFunes } from "../helpers/cli.js";
 import { commitIds } from "../helpers/commit-table.js";
 import { TEST_HUB_CACHE, tempDir } from "../helpers/fixtures.js";
 import { type HubStandin, startHubStandin } from "../helpers/hub-standin.js";
@@ -20,13 +20,7 @@ let hub: HubStandin;
 let writer: CliEnv;
 
 function env(name: string, hfCache = TEST_HUB_CACHE): CliEnv {
-  const home = join(t.dir, `${name}-home`);
-  mkdirSync(home, { recursive: true });
-  return {
-    home,
-    funesHome: join(t.dir, `${name}-funes`),
-    extra: { HF_HUB_CACHE: hfCache, HF_ENDPOINT: hub.url, HF_TOKEN: TOKEN },
-  };
+  return hubUser({ dir: t.dir, name, hubUrl: hub.url, token: TOKEN, hfCache });
 }
 
 /** A reader with its own HF cache (so its downloads are real) and the test embedder. */

@@ -5,8 +5,8 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CliEnv, runFunes } from "../helpers/cli.js";
-import { copyFixture, TEST_HUB_CACHE, tempDir } from "../helpers/fixtures.js";
+import { type CliEnv, hubUser, runFunes } from "../helpers/cli.js";
+import { copyFixture, tempDir } from "../helpers/fixtures.js";
 import { type HubStandin, startHubStandin } from "../helpers/hub-standin.js";
 import { leakyRow, writeLeakyMemory } from "../helpers/leaky.js";
 
@@ -14,13 +14,7 @@ let t: { dir: string; cleanup: () => void };
 let hub: HubStandin;
 
 function userEnv(name: string): CliEnv {
-  const home = join(t.dir, `${name}-home`);
-  mkdirSync(home, { recursive: true });
-  return {
-    home,
-    funesHome: join(t.dir, `${name}-funes`),
-    extra: { HF_HUB_CACHE: TEST_HUB_CACHE, HF_ENDPOINT: hub.url, HF_TOKEN: "hf_standintokenfordryrun" },
-  };
+  return hubUser({ dir: t.dir, name, hubUrl: hub.url, token: "hf_standintokenfordryrun" });
 }
 
 beforeAll(async () => {

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CliEnv, runFunes, runFunesInTerminal, startFunes } from "../helpers/cli.js";
+import { type CliEnv, hubUser, runFunes, runFunesInTerminal, startFunes } from "../helpers/cli.js";
 import { commitIds } from "../helpers/commit-table.js";
 import { copyFixture, TEST_HUB_CACHE, tempDir } from "../helpers/fixtures.js";
 import { type HubStandin, startHubStandin } from "../helpers/hub-standin.js";
@@ -18,13 +18,7 @@ let t: { dir: string; cleanup: () => void };
 let hub: HubStandin;
 
 function userEnv(name: string): CliEnv {
-  const home = join(t.dir, `${name}-home`);
-  mkdirSync(home, { recursive: true });
-  return {
-    home,
-    funesHome: join(t.dir, `${name}-funes`),
-    extra: { HF_HUB_CACHE: TEST_HUB_CACHE, HF_ENDPOINT: hub.url, HF_TOKEN: TOKEN },
-  };
+  return hubUser({ dir: t.dir, name, hubUrl: hub.url, token: TOKEN });
 }
 
 /** A reader whose HF cache is its own (so downloads are visible), with the test embedder. */

@@ -1,15 +1,9 @@
-/**
- * `funes scrub` on a memory that holds secrets (written by a tool that did not redact): blocks redacted in
- * place or dropped whole, vectors kept for untouched rows and recomputed for rewritten ones, one commit, and
- * the next push publishes what the gate held back before.
- */
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chunkId } from "../../src/chunk/index.js";
 import { LocalStore } from "../../src/local/index.js";
-import { type CliEnv, runFunes } from "../helpers/cli.js";
-import { TEST_HUB_CACHE, tempDir } from "../helpers/fixtures.js";
+import { type CliEnv, hubUser, runFunes } from "../helpers/cli.js";
+import { tempDir } from "../helpers/fixtures.js";
 import { type HubStandin, startHubStandin } from "../helpers/hub-standin.js";
 import { leakyRow, writeLeakyMemory } from "../helpers/leaky.js";
 import { PLANTED } from "../helpers/secrets.js";
@@ -18,13 +12,7 @@ let t: { dir: string; cleanup: () => void };
 let hub: HubStandin;
 
 function env(name: string): CliEnv {
-  const home = join(t.dir, `${name}-home`);
-  mkdirSync(home, { recursive: true });
-  return {
-    home,
-    funesHome: join(t.dir, `${name}-funes`),
-    extra: { HF_HUB_CACHE: TEST_HUB_CACHE, HF_ENDPOINT: hub.url, HF_TOKEN: "hf_standintokenforscrubtests" },
-  };
+  return hubUser({ dir: t.dir, name, hubUrl: hub.url, token: "hf_standintokenforscrubtests" });
 }
 
 async function rows(funesHome: string) {

@@ -1,7 +1,8 @@
 /** Runs the built CLI as a user would: a child process with its own HOME and FUNES_HOME. */
 import { type ChildProcess, spawn } from "node:child_process";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT } from "./fixtures.js";
+import { ROOT, TEST_HUB_CACHE } from "./fixtures.js";
 
 /** The built entry point (vitest's global setup builds it). */
 export const CLI = join(ROOT, "dist", "cli", "main.js");
@@ -86,4 +87,24 @@ export function runFunesInTerminal(args: string[], env: CliEnv, answers: string[
       resolve({ code, stdout: out, stderr: "" });
     }),
   );
+}
+
+/**
+ * A user of the Hub stand-in: a home and a FUNES_HOME under `dir` named after `name`, the generated test
+ * models (or `hfCache`), the stand-in's endpoint and a token.
+ */
+export function hubUser(o: {
+  dir: string;
+  name: string;
+  hubUrl: string;
+  token: string;
+  hfCache?: string;
+}): CliEnv {
+  const home = join(o.dir, `${o.name}-home`);
+  mkdirSync(home, { recursive: true });
+  return {
+    home,
+    funesHome: join(o.dir, `${o.name}-funes`),
+    extra: { HF_HUB_CACHE: o.hfCache ?? TEST_HUB_CACHE, HF_ENDPOINT: o.hubUrl, HF_TOKEN: o.token },
+  };
 }
