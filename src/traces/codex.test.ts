@@ -63,8 +63,36 @@ describe("parseCodexRollout", () => {
     // Records that gave no turn, plus the developer-role blocks kept out of the index (turns keep them).
     const injected = "agent-injected text left out: codex developer instructions";
     expect(r.skipped[injected]).toBe(7);
-    expect(Object.values(r.skipped).reduce((a, b) => a + b, 0)).toBe(118 - 13 + 7);
+    // …and its two pasted images (a user's and an assistant's `input_image` part), counted, not dropped.
+    expect(r.skipped['content part "input_image" not indexed']).toBe(2);
+    expect(Object.values(r.skipped).reduce((a, b) => a + b, 0)).toBe(118 - 13 + 7 + 2);
     expect(r.skipped['record type "event_msg"']).toBe(68);
+  });
+
+  it("counts a message part that is not text (a pasted image) instead of dropping it silently", () => {
+    const env = (payload: object) =>
+      JSON.stringify({ timestamp: "2026-01-01T00:00:00Z", type: "response_item", payload });
+    const text = [
+      env({
+        type: "message",
+        role: "user",
+        content: [
+          { type: "input_text", text: "<image name=[Image #1]>" },
+          { type: "input_image", image_url: "data:image/png;base64,AAAA" },
+          { type: "input_text", text: "what is on this screenshot?" },
+        ],
+      }),
+      env({ type: "message", role: "user", content: [{ type: "input_image", image_url: "data:," }, "bare"] }),
+    ].join("\n");
+    const r = parse(text);
+    expect(r.sessions[0]!.turns.map((t) => t.blocks.map((b) => b.text))).toEqual([
+      ["<image name=[Image #1]>", "what is on this screenshot?"],
+    ]);
+    expect(r.skipped).toEqual({
+      'content part "input_image" not indexed': 2,
+      "content part that is not a typed object": 1,
+      "message item with no indexable content": 1,
+    });
   });
 
   it("takes a fork's own id from its first session_meta", () => {

@@ -12,6 +12,9 @@ import { asObject, asString, type JsonRecord, parseJsonl, SKIP_MALFORMED } from 
 import { fallbackWorkdir, fileStem, isBlank, mungeCwd } from "./text.js";
 import { type Block, countSkip, type SkipCounts, type Turn, type UnitRead } from "./types.js";
 
+/** Skip reason for a message content part that is not a typed object. */
+const NOT_TYPED = "content part that is not a typed object";
+
 interface CodexItem {
   payload: Record<string, unknown>;
   ts: string;
@@ -115,7 +118,7 @@ function buildSession(items: CodexItem[], o: BuildOptions): UnitRead {
   const workdir = munged ?? fallbackWorkdir(o.ctx.path);
   const turns: Turn[] = [];
   for (const { payload, ts } of items) {
-    const mapped = itemTurn(payload, o.legacy);
+    const mapped = itemTurn(payload, { legacy: o.legacy, skipped: o.skipped });
     if (typeof mapped === "string") {
       countSkip(o.skipped, mapped);
       continue;
@@ -140,8 +143,15 @@ function buildSession(items: CodexItem[], o: BuildOptions): UnitRead {
   return { sessions: [session], skipped: o.skipped, records: o.records };
 }
 
-/** Maps one response item to a role and its blocks, or to the reason it yields no turn. */
-function itemTurn(p: Record<string, unknown>, legacy: boolean): { role: string; blocks: Block[] } | string {
+/**
+ * Maps one response item to a role and its blocks, or to the reason it yields no turn. Message parts that
+ * are not text (a pasted `input_image`) are counted in `skipped`, as Claude's image parts are.
+ */
+function itemTurn(
+  p: Record<string, unknown>,
+  o: { legacy: boolean; skipped: SkipCounts },
+): { role: string; blocks: Block[] } | string {
+  const { legacy } = o;
   const type = asString(p.type) ?? "(none)";
   const blocks: Block[] = [];
   let role = "assistant";
@@ -156,7 +166,9 @@ function itemTurn(p: Record<string, unknown>, legacy: boolean): { role: string; 
           const kind = asString(part?.type);
           const t = asString(part?.text);
           const textual = kind === "input_text" || kind === "output_text" || (legacy && kind === "text");
-          if (textual && t !== null && !isBlank(t)) blocks.push(makeBlock("text", t));
+          if (!textual)
+            countSkip(o.skipped, kind === null ? NOT_TYPED : `content part "${kind}" not indexed`);
+          else if (t !== null && !isBlank(t)) blocks.push(makeBlock("text", t));
         }
       }
       break;

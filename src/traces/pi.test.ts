@@ -83,6 +83,17 @@ describe("parsePiSession", () => {
     });
   });
 
+  it("counts an assistant content part that is not a typed object instead of dropping it silently", () => {
+    const line = {
+      type: "message",
+      id: "a",
+      message: { role: "assistant", content: ["stray", { text: "untyped" }, { type: "text", text: "kept" }] },
+    };
+    const r = parsePiSession(JSON.stringify(line), { path: "/p/--x--/s.jsonl" });
+    expect(r.sessions[0]!.turns.map((t) => t.blocks.map((b) => b.text))).toEqual([["kept"]]);
+    expect(r.skipped).toEqual({ "content part that is not a typed object": 2 });
+  });
+
   it("pi v1 turn ids break from the reference on purpose: its empty ids would keep a few chunks of a session", () => {
     // The reference gives every v1 turn the same empty turn id, so the ids of block k of every turn coincide
     // and all but the first are dropped as already stored. `<session>-<seq>` keeps every turn (README, "pi

@@ -87,7 +87,10 @@ function piBlocks(
       parts.forEach((el, i) => {
         const part = asObject(el);
         const kind = asString(part?.type);
-        if (part === null || kind === null) return;
+        if (part === null || kind === null) {
+          countSkip(skipped, "content part that is not a typed object");
+          return;
+        }
         if (kind === "thinking" || kind === "text") {
           const t = asString(part[kind]);
           if (t !== null && !isBlank(t)) blocks.push(makeBlock(kind, t));
