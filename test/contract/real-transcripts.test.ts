@@ -1,0 +1,330 @@
+/**
+ * Every real transcript under test/fixtures/traces (origins in its README) goes through its parser: data that
+ * other projects published and nobody here shaped to the code. Each record becomes a turn or is counted under
+ * a reason, a file without conversation says why, ids are the same on a second parse, and no chunk is blank.
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ALL_TIERS, chunkTurns } from "../../src/chunk/index.js";
+import {
+  type Harness,
+  JsonlTreeSource,
+  parseClaudeTranscript,
+  parseCodexRollout,
+  parseHermesSessionFile,
+  parsePiSession,
+  type UnitRead,
+} from "../../src/traces/index.js";
+import { TRACES } from "../helpers/fixtures.js";
+
+const PARSERS: Record<Harness, (text: string, ctx: { path: string }) => UnitRead> = {
+  claude_code: parseClaudeTranscript,
+  codex: parseCodexRollout,
+  pi: parsePiSession,
+  hermes: parseHermesSessionFile,
+};
+
+/** Folder names (first level, or second under `corpus/`) to the harness whose files they hold. */
+const FOLDERS: Record<string, Harness> = {
+  claude: "claude_code",
+  codex: "codex",
+  pi: "pi",
+  hermes: "hermes",
+};
+
+/** Every transcript file under TRACES, by path relative to it (`/`-separated), with its harness. */
+function transcripts(): { rel: string; harness: Harness }[] {
+  const out: { rel: string; harness: Harness }[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir).sort()) {
+      const p = join(dir, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else if (/\.jsonl?$/.test(name)) {
+        const rel = relative(TRACES, p).split(/[\\/]/);
+        const folder = rel[0] === "corpus" ? rel[1] : rel[0];
+        const harness = FOLDERS[folder ?? ""];
+        if (harness === undefined) throw new Error(`no harness for "${rel.join("/")}"`);
+        out.push({ rel: rel.join("/"), harness });
+      }
+    }
+  };
+  walk(TRACES);
+  return out;
+}
+
+/** Reasons that count a block or a content part inside a record that may still give a turn. */
+const PART_LEVEL = /^(agent-injected text left out: |content part )/;
+
+/** Files that hold no conversation at all, with what they hold instead. */
+const NO_CONVERSATION: Record<string, string> = {
+  "claude/episodic-memory-medium.jsonl": "file-history snapshots and a summary",
+  "corpus/codex/agent-sessions/codex_050_legacy.jsonl": "a session_meta line and turn or token events",
+};
+
+/**
+ * Files whose publisher overwrote record ids with one placeholder: their turns share a uuid, so their chunks
+ * share ids (a memory keeps the first). Real agents write a fresh id per record.
+ */
+const PLACEHOLDER_IDS: Record<string, string> = {
+  "claude/agent-sessions-schema-catalog.jsonl": "[trimmed for fixture]",
+};
+
+/** What each file of the new corpus gives, pinned: turns by role and every skip reason with its count. */
+const CORPUS_FACTS: Record<string, { roles: Record<string, number>; skipped: Record<string, number> }> = {
+  "corpus/claude/spotter/tool_heavy.jsonl": {
+    roles: { user: 13, assistant: 8 },
+    skipped: {
+      'record type "file-history-snapshot"': 3,
+      'record type "progress"': 10,
+      'record type "queue-operation"': 2,
+      'record type "system"': 2,
+      "agent-injected text left out: claude meta message (isMeta)": 1,
+      "assistant record with no indexable content": 1,
+    },
+  },
+  "corpus/claude/spotter/258c7280-ae70-4798-800f-63464d01a85d/subagents/agent-a881341.jsonl": {
+    roles: { user: 3, assistant: 5 },
+    skipped: { 'record type "progress"': 2 },
+  },
+  "corpus/claude/spotter/258c7280-ae70-4798-800f-63464d01a85d/subagents/agent-acompact-fffbd0.jsonl": {
+    roles: { user: 3, assistant: 1 },
+    skipped: { "agent-injected text left out: claude meta message (isMeta)": 2 },
+  },
+  "corpus/claude/codemie/session-196820da.jsonl": {
+    roles: { user: 38, assistant: 57 },
+    skipped: {
+      'record type "file-history-snapshot"': 2,
+      "agent-injected text left out: claude meta message (isMeta)": 1,
+      "user record with no indexable content": 3,
+    },
+  },
+  "corpus/claude/codemie/session-9eda1058.jsonl": {
+    roles: { user: 7, assistant: 12 },
+    skipped: {
+      'record type "file-history-snapshot"': 3,
+      'record type "summary"': 16,
+      'record type "system"': 2,
+    },
+  },
+  "corpus/claude/codemie/4c2ddfdc-b619-4525-8d03-1950fb1b0257.jsonl": {
+    roles: { user: 8, assistant: 10 },
+    skipped: { 'record type "file-history-snapshot"': 6, "user record with no indexable content": 1 },
+  },
+  "corpus/claude/codemie/agent-36541525.jsonl": { roles: { user: 1, assistant: 1 }, skipped: {} },
+  "corpus/claude/codemie/incremental-subagents/subagents/agent-a485154.jsonl": {
+    roles: { user: 16, assistant: 19 },
+    skipped: { 'record type "progress"': 1 },
+  },
+  "corpus/codex/codemie/rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl": {
+    // The developer turn is kept (its ids stay the reference's) but every block of it is left out.
+    roles: { developer: 1, user: 3, assistant: 29, tool: 22 },
+    skipped: {
+      'record type "session_meta"': 1,
+      'record type "event_msg"': 31,
+      'record type "turn_context"': 2,
+      "agent-injected text left out: codex developer instructions": 4,
+      "agent-injected text left out: codex AGENTS.md instructions": 1,
+      "agent-injected text left out: codex <environment_context>": 1,
+      "reasoning item with no indexable content": 6,
+    },
+  },
+  "corpus/codex/codemie/rollout-2026-05-11T13-28-45-019e1695-0522-7c83-8b39-0dd379793f80.jsonl": {
+    // Its publisher kept the user's prompts only as `event_msg/user_message` (Codex writes them as a
+    // response item too): the one-source rule of the reference reads none of them, and says so in the count.
+    roles: { assistant: 19, tool: 17 },
+    skipped: {
+      'record type "session_meta"': 1,
+      'record type "event_msg"': 3,
+      "reasoning item with no indexable content": 10,
+    },
+  },
+  "corpus/codex/agent-sessions/codex_050_legacy.jsonl": {
+    roles: {},
+    skipped: { 'record type "session_meta"': 1, 'record type "event_msg"': 4 },
+  },
+  "corpus/pi/pi-mono/before-compaction.jsonl": {
+    roles: { user: 6, assistant: 9, tool: 5 },
+    skipped: { 'record type "session"': 1, 'record type "thinking_level_change"': 4 },
+  },
+  "corpus/pi/agent-sessions/small.jsonl": {
+    roles: { user: 2, assistant: 2 },
+    skipped: {
+      'record type "session"': 1,
+      'record type "model_change"': 1,
+      'record type "thinking_level_change"': 1,
+      'record type "compaction"': 2,
+    },
+  },
+};
+
+const FILES = transcripts();
+
+function parse(rel: string, harness: Harness): UnitRead {
+  const path = join(TRACES, rel);
+  return PARSERS[harness](readFileSync(path, "utf8"), { path });
+}
+
+/** Records a file holds: non-blank lines of JSONL, messages of a Hermes `session_<id>.json` snapshot. */
+function recordsIn(rel: string, read: UnitRead): number {
+  if (rel.endsWith(".json")) return read.records;
+  return readFileSync(join(TRACES, rel), "utf8")
+    .split("\n")
+    .filter((l) => l.trim() !== "").length;
+}
+
+/**
+ * The text parts of the messages a file holds, read straight from its JSON (not through the parser): Claude's
+ * user and assistant `text` parts (or string content), Codex's `input_text`/`output_text`, pi's user and
+ * assistant `text`, Hermes's string content. A lost message is one of these in no block.
+ */
+function messageTexts(rel: string, harness: Harness): string[] {
+  const raw = readFileSync(join(TRACES, rel), "utf8");
+  const records: unknown[] = rel.endsWith(".json")
+    ? ((JSON.parse(raw) as { messages?: unknown[] }).messages ?? [])
+    : raw.split("\n").flatMap((l) => {
+        try {
+          return [JSON.parse(l) as unknown];
+        } catch {
+          return [];
+        }
+      });
+  const out: string[] = [];
+  const texts = (content: unknown, kinds: string[]) => {
+    if (typeof content === "string") out.push(content);
+    else if (Array.isArray(content))
+      for (const p of content as { type?: string; text?: unknown }[])
+        if (kinds.includes(p?.type ?? "") && typeof p.text === "string") out.push(p.text);
+  };
+  const obj = (v: unknown): Record<string, unknown> =>
+    v !== null && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  for (const rec of records.map(obj)) {
+    const message = obj(rec.message);
+    const payload = obj(rec.payload);
+    if (harness === "claude_code" && (rec.type === "user" || rec.type === "assistant"))
+      texts(message.content, ["text"]);
+    else if (harness === "codex" && rec.type === "response_item" && payload.type === "message")
+      texts(payload.content, ["input_text", "output_text"]);
+    else if (harness === "pi" && rec.type === "message" && Array.isArray(message.content)) {
+      if (message.role === "user" || message.role === "assistant") texts(message.content, ["text"]);
+    } else if (harness === "hermes" && typeof rec.content === "string" && rec.role !== "system")
+      out.push(rec.content);
+  }
+  return out.filter((t) => t.trim() !== "");
+}
+
+const sum = (counts: Record<string, number>, keep: (reason: string) => boolean) =>
+  Object.entries(counts).reduce((n, [reason, c]) => n + (keep(reason) ? c : 0), 0);
+
+describe("real transcripts", () => {
+  it("are all found, in every harness, the new corpus among them", () => {
+    const harnesses = new Set(FILES.map((f) => f.harness));
+    expect([...harnesses].sort()).toEqual(["claude_code", "codex", "hermes", "pi"]);
+    expect(FILES.filter((f) => f.rel.startsWith("corpus/")).length).toBeGreaterThanOrEqual(13);
+  });
+
+  describe.each(FILES)("$rel", ({ rel, harness }) => {
+    it("accounts for every record: a turn, or a counted reason", () => {
+      const read = parse(rel, harness);
+      const turns = read.sessions.reduce((n, s) => n + s.turns.length, 0);
+      for (const [reason, n] of Object.entries(read.skipped)) {
+        expect(reason.trim()).not.toBe("");
+        expect(Number.isInteger(n) && n > 0).toBe(true);
+      }
+      expect(turns + sum(read.skipped, (r) => !PART_LEVEL.test(r))).toBe(recordsIn(rel, read));
+    });
+
+    it("yields turns and chunks, or is a file known to hold no conversation", () => {
+      const read = parse(rel, harness);
+      const turns = read.sessions.flatMap((s) => s.turns);
+      const chunks = chunkTurns(turns, { tiers: ALL_TIERS, thinking: true, repo: "" });
+      if (rel in NO_CONVERSATION) {
+        expect(turns).toHaveLength(0);
+        // Every record is named by its type: nothing was a message that got lost.
+        expect(sum(read.skipped, (r) => /^record type "/.test(r))).toBe(recordsIn(rel, read));
+        return;
+      }
+      expect(turns.length).toBeGreaterThan(0);
+      expect(chunks.length).toBeGreaterThan(0);
+    });
+
+    it("loses no message: every text a message holds is some block's text", () => {
+      const blocks = new Set(
+        parse(rel, harness).sessions.flatMap((s) => s.turns.flatMap((t) => t.blocks.map((b) => b.text))),
+      );
+      const texts = messageTexts(rel, harness);
+      expect(texts.length > 0).toBe(!(rel in NO_CONVERSATION));
+      expect(texts.filter((t) => !blocks.has(t))).toEqual([]);
+    });
+
+    it("numbers turns densely, with non-blank blocks, and no chunk is blank", () => {
+      const read = parse(rel, harness);
+      for (const s of read.sessions) {
+        expect(s.sessionId).not.toBe("");
+        s.turns.forEach((t, i) => {
+          expect(t.seq).toBe(i);
+          expect(t.sessionId).toBe(s.sessionId);
+          expect(t.harness).toBe(harness);
+          expect(t.turnUuid).not.toBe("");
+          expect(t.blocks.length).toBeGreaterThan(0);
+          for (const b of t.blocks) expect(b.text.trim()).not.toBe("");
+        });
+        for (const c of chunkTurns(s.turns, { tiers: ALL_TIERS, thinking: true, repo: "" }))
+          expect(c.text.trim()).not.toBe("");
+      }
+    });
+
+    it("gives the same chunk ids and texts on a second parse, each id once", () => {
+      const chunksOf = () =>
+        chunkTurns(
+          parse(rel, harness).sessions.flatMap((s) => s.turns),
+          { tiers: ALL_TIERS, thinking: true, repo: "" },
+        ).map((c) => [c.id, c.text]);
+      const first = chunksOf();
+      expect(chunksOf()).toEqual(first);
+      const placeholder = PLACEHOLDER_IDS[rel];
+      const turns = parse(rel, harness).sessions.flatMap((s) => s.turns);
+      if (placeholder === undefined) {
+        expect(new Set(turns.map((t) => t.turnUuid)).size).toBe(turns.length);
+        expect(new Set(first.map(([id]) => id)).size).toBe(first.length);
+      } else {
+        // Only the turns under the placeholder collide.
+        const own = turns.filter((t) => t.turnUuid !== placeholder);
+        expect(new Set(own.map((t) => t.turnUuid)).size).toBe(own.length);
+        expect(turns.length - own.length).toBeGreaterThan(1);
+      }
+    });
+  });
+
+  it.each(Object.entries(CORPUS_FACTS))("%s gives its pinned turns and skip counts", (rel, facts) => {
+    const harness = FILES.find((f) => f.rel === rel)?.harness;
+    if (harness === undefined) throw new Error(`missing fixture "${rel}"`);
+    const read = parse(rel, harness);
+    const roles: Record<string, number> = {};
+    for (const t of read.sessions.flatMap((s) => s.turns)) roles[t.role] = (roles[t.role] ?? 0) + 1;
+    expect(roles).toEqual(facts.roles);
+    expect(read.skipped).toEqual(facts.skipped);
+  });
+
+  it("lists the Claude corpus with every sub-agent file last and marked, whatever folder it sits in", async () => {
+    const source = new JsonlTreeSource("claude_code", join(TRACES, "corpus", "claude"));
+    const units = await source.listUnits();
+    const names = units.map((u) =>
+      relative(join(TRACES, "corpus", "claude"), u.key)
+        .split(/[\\/]/)
+        .pop(),
+    );
+    const firstSub = units.findIndex((u) => u.isSubagent);
+    expect(units.slice(firstSub).every((u) => u.isSubagent)).toBe(true);
+    expect(names.slice(firstSub).sort()).toEqual([
+      "agent-36541525.jsonl",
+      "agent-a485154.jsonl",
+      "agent-a881341.jsonl",
+      "agent-acompact-fffbd0.jsonl",
+    ]);
+    for (const u of units) {
+      const read = await source.readUnit(u);
+      expect(read.sessions.map((s) => s.isSubagent)).toEqual([u.isSubagent]);
+    }
+  });
+});
