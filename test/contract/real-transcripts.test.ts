@@ -116,6 +116,29 @@ const CORPUS_FACTS: Record<string, { roles: Record<string, number>; skipped: Rec
     roles: { user: 16, assistant: 19 },
     skipped: { 'record type "progress"': 1 },
   },
+  "corpus/claude/agent-history/session-01.jsonl": {
+    roles: { user: 1, assistant: 1 },
+    skipped: { 'record type "queue-operation"': 2, 'record type "last-prompt"': 1 },
+  },
+  "corpus/codex/agent-history/session-01.jsonl": {
+    roles: { developer: 1, user: 2, assistant: 1 },
+    skipped: {
+      'record type "session_meta"': 1,
+      'record type "event_msg"': 5,
+      'record type "turn_context"': 1,
+      "agent-injected text left out: codex developer instructions": 1,
+      "agent-injected text left out: codex <environment_context>": 1,
+    },
+  },
+  "corpus/pi/agent-history/session-01.jsonl": {
+    roles: { user: 1, assistant: 1 },
+    skipped: {
+      'record type "session"': 1,
+      'record type "session_info"': 1,
+      'record type "model_change"': 1,
+      'record type "thinking_level_change"': 1,
+    },
+  },
   "corpus/codex/codemie/rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl": {
     // The developer turn is kept (its ids stay the reference's) but every block of it is left out.
     roles: { developer: 1, user: 3, assistant: 29, tool: 22 },
@@ -220,7 +243,7 @@ describe("real transcripts", () => {
   it("are all found, in every harness, the new corpus among them", () => {
     const harnesses = new Set(FILES.map((f) => f.harness));
     expect([...harnesses].sort()).toEqual(["claude_code", "codex", "hermes", "pi"]);
-    expect(FILES.filter((f) => f.rel.startsWith("corpus/")).length).toBeGreaterThanOrEqual(13);
+    expect(FILES.filter((f) => f.rel.startsWith("corpus/")).length).toBeGreaterThanOrEqual(16);
   });
 
   describe.each(FILES)("$rel", ({ rel, harness }) => {
