@@ -14,6 +14,7 @@ import {
   parseCodexRollout,
   parseHermesSessionFile,
   parsePiSession,
+  sniffFile,
   type UnitRead,
 } from "../../src/traces/index.js";
 import { TRACES } from "../helpers/fixtures.js";
@@ -247,6 +248,10 @@ describe("real transcripts", () => {
   });
 
   describe.each(FILES)("$rel", ({ rel, harness }) => {
+    it("is recognised by its content as a transcript of its harness", () => {
+      expect(sniffFile(join(TRACES, rel))).toEqual({ kind: "transcript", harness });
+    });
+
     it("accounts for every record: a turn, or a counted reason", () => {
       const read = parse(rel, harness);
       const turns = read.sessions.reduce((n, s) => n + s.turns.length, 0);
