@@ -355,4 +355,29 @@ describe("real transcripts", () => {
       expect(read.sessions.map((s) => s.isSubagent)).toEqual([u.isSubagent]);
     }
   });
+
+  it.each(["claude", "codex", "pi"] as const)(
+    "the %s corpus read as an agent directory gives what each file gives alone",
+    async (folder) => {
+      const harness = FOLDERS[folder]!;
+      if (harness === "hermes") throw new Error("not a JSONL tree");
+      const root = join(TRACES, "corpus", folder);
+      const source = new JsonlTreeSource(harness, root);
+      const units = await source.listUnits();
+      const rels = units.map((u) => relative(TRACES, u.key).split(/[\\/]/).join("/"));
+      expect([...rels].sort()).toEqual(
+        FILES.filter((f) => f.rel.startsWith(`corpus/${folder}/`))
+          .map((f) => f.rel)
+          .sort(),
+      );
+      for (const [i, unit] of units.entries()) {
+        const viaSource = await source.readUnit(unit);
+        const alone = parse(rels[i]!, harness);
+        const ids = (r: UnitRead) =>
+          r.sessions.flatMap((s) => s.turns.map((t) => `${t.sessionId}/${t.turnUuid}`));
+        expect(ids(viaSource)).toEqual(ids(alone));
+        expect(viaSource.skipped).toEqual(alone.skipped);
+      }
+    },
+  );
 });
