@@ -58,6 +58,44 @@ describe("Hermes session files", () => {
     expect(r.skipped).toEqual({});
   });
 
+  it("names a tool output after the call it answers (Hermes writes only the call id on tool rows)", () => {
+    const rows = [
+      { role: "user", content: "disk usage?" },
+      {
+        role: "assistant",
+        content: "",
+        tool_calls: [
+          {
+            id: "call_a",
+            type: "function",
+            function: { name: "terminal", arguments: '{"command":"df -h"}' },
+          },
+          { id: "call_b", type: "function", function: { name: "read_file", arguments: '{"path":"x"}' } },
+        ],
+      },
+      { role: "tool", content: "/dev/sda1 40%", tool_call_id: "call_b" },
+      { role: "tool", content: "x", tool_call_id: "call_a" },
+      { role: "tool", content: "orphan", tool_call_id: "call_z" },
+    ];
+    for (const path of [
+      "/h/.hermes/sessions/20260101_000000_abc.jsonl",
+      "/h/.hermes/sessions/session_x.json",
+    ]) {
+      const text = path.endsWith(".json")
+        ? JSON.stringify({ session_id: "x", messages: rows })
+        : rows.map((r) => JSON.stringify(r)).join("\n");
+      const results = parseHermesSessionFile(text, { path })
+        .sessions[0]!.turns.flatMap((t) => t.blocks)
+        .filter((b) => b.blockType === "tool_result")
+        .map((b) => [b.toolUseId, b.toolName]);
+      expect(results).toEqual([
+        ["call_b", "read_file"],
+        ["call_a", "terminal"],
+        ["call_z", null],
+      ]);
+    }
+  });
+
   it("reads a session_<id>.json snapshot; its system prompt is counted, not indexed", () => {
     const path = join(TRACES, "hermes", SNAPSHOT);
     const r = parseHermesSessionFile(readFileSync(path, "utf8"), { path });

@@ -8,6 +8,7 @@
  */
 import { existsSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { backfillToolNames } from "./blocks.js";
 import { HermesSource, hermesBlocks, type MessageRow } from "./hermes.js";
 import { compactJson } from "./json-compact.js";
 import { asObject, asString, parseJsonl, readTextLossy, SKIP_MALFORMED } from "./jsonl.js";
@@ -113,6 +114,9 @@ function buildRead(rows: Record<string, unknown>[], c: BuildContext): UnitRead {
       harness: "hermes",
     });
   }
+  // Hermes writes tool rows with only a `tool_call_id` (none of 707 tool rows in a real sessions folder named
+  // its tool): the assistant's call names it, as in Claude and Codex transcripts.
+  backfillToolNames(turns);
   const session = {
     sessionId: c.sessionId,
     workdir,
@@ -147,6 +151,8 @@ function toMessageRow(r: Record<string, unknown>): MessageRow {
 /** A folder (or one file) of Hermes session files; `dbPath` is the `state.db` that may hold them too. */
 export class HermesFilesSource implements TraceSource {
   readonly kind = "hermes" as const;
+  // Still 1 after tool results took their call's name: a re-read keeps stored rows (same ids), so a bump
+  // would only cost a second read of every file.
   readonly parserVersion = 1;
   readonly description: string;
   private inDb: Set<string> | null = null;

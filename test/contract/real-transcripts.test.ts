@@ -285,6 +285,21 @@ describe("real transcripts", () => {
       expect(texts.filter((t) => !blocks.has(t))).toEqual([]);
     });
 
+    it("names every tool output after the call it answers, when the call is in the session", () => {
+      for (const s of parse(rel, harness).sessions) {
+        const blocks = s.turns.flatMap((t) => t.blocks);
+        const calls = new Map(
+          blocks
+            .filter((b) => b.blockType === "tool_use" && b.toolUseId !== null)
+            .map((b) => [b.toolUseId, b]),
+        );
+        for (const b of blocks.filter((x) => x.blockType === "tool_result")) {
+          const call = b.toolUseId === null ? undefined : calls.get(b.toolUseId);
+          if (call !== undefined) expect(b.toolName).toBe(call.toolName);
+        }
+      }
+    });
+
     it("numbers turns densely, with non-blank blocks, and no chunk is blank", () => {
       const read = parse(rel, harness);
       for (const s of read.sessions) {
