@@ -50,7 +50,8 @@ export function parseClaudeTranscript(text: string, ctx: ParseContext): UnitRead
     const message = asObject(r.message);
     const blocks = claudeBlocks(message?.content, new ArgumentSerializer(rec.raw), skipped);
     markClaudeInjected(asString(message?.role) ?? type, r.isMeta === true, blocks, skipped);
-    if (ctx.readToolResult !== undefined) addPersistedOutputs(blocks, ctx.readToolResult, skipped);
+    if (ctx.readToolResult !== undefined)
+      addPersistedOutputs(blocks, ctx.readToolResult, skipped, asString(asObject(r.toolUseResult)?.stdout));
     if (blocks.length === 0) {
       countSkip(skipped, `${type} record with no indexable content`);
       continue;

@@ -9,7 +9,7 @@ import { JsonlTreeSource } from "./sources.js";
 const SID = "046765e9-1878-49aa-b195-de74c14c3930";
 
 /** A session whose Grep output was too large and went to `<session>/tool-results/`, as Claude Code 2.1 does. */
-function layout(withFile: boolean) {
+function layout(withFile: boolean, stdout?: (full: string) => string) {
   const t = tempDir();
   const project = join(t.dir, "projects", "H--prism-slot-india");
   mkdirSync(join(project, SID, "tool-results"), { recursive: true });
@@ -39,6 +39,9 @@ function layout(withFile: boolean) {
           role: "user",
           content: [{ type: "tool_result", tool_use_id: "toolu_01UH3Fb", content: preview }],
         },
+        ...(stdout === undefined
+          ? {}
+          : { toolUseResult: { stdout: stdout(full), stderr: "", interrupted: false, isImage: false } }),
       }),
     ].join("\n"),
   );
@@ -67,6 +70,35 @@ describe("Claude externalised tool output", () => {
       expect(full.length).toBeGreaterThan(20);
       expect(full[0]!.text.startsWith("[tool_result Grep] src/tools/dispatch0.ts")).toBe(true);
       expect(chunks.some((c) => c.text.includes("dispatch599.ts"))).toBe(true);
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it("missing on disk but whole in the record's toolUseResult.stdout (real 2.0/2.1 Bash records): that is indexed", async () => {
+    const t = layout(false, (full) => full);
+    try {
+      const source = new JsonlTreeSource("claude_code", join(t.dir, "projects"));
+      const r = await source.readUnit((await source.listUnits())[0]!);
+      const blocks = r.sessions[0]!.turns[1]!.blocks;
+      expect(blocks.map((b) => [b.blockType, b.toolName])).toEqual([
+        ["tool_result", "Grep"],
+        ["tool_result", "Grep"],
+      ]);
+      expect(blocks[1]!.text).toBe(t.full);
+      expect(r.skipped).toEqual({});
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it("a record whose stdout is no longer than the preview adds nothing: the gap is counted", async () => {
+    const t = layout(false, (full) => full.slice(0, 100));
+    try {
+      const source = new JsonlTreeSource("claude_code", join(t.dir, "projects"));
+      const r = await source.readUnit((await source.listUnits())[0]!);
+      expect(r.sessions[0]!.turns[1]!.blocks).toHaveLength(1);
+      expect(r.skipped).toEqual({ [SKIP_PERSISTED_MISSING]: 1 });
     } finally {
       t.cleanup();
     }

@@ -29,18 +29,28 @@ export function persistedOutputRef(text: string): [string, string] | null {
   return [folder, file];
 }
 
-/** Appends the full text of each persisted output a tool_result block of `blocks` names. */
+/**
+ * Appends the full text of each persisted output a tool_result block of `blocks` names. When the saved file is
+ * not on disk (a transcript copied without its folder), `inRecord` stands in for it: the record's own copy of
+ * the output (Bash's `toolUseResult.stdout`, which real 2.0/2.1 transcripts keep whole), used only for a record
+ * with one persisted output and only when it is longer than the preview.
+ */
 export function addPersistedOutputs(
   blocks: Block[],
   read: (sessionFolder: string, file: string) => string | null,
   skipped: SkipCounts,
+  inRecord: string | null = null,
 ): void {
-  const found: Block[] = [];
+  const refs: [Block, [string, string]][] = [];
   for (const b of blocks) {
-    if (b.blockType !== "tool_result") continue;
-    const ref = persistedOutputRef(b.text);
-    if (ref === null) continue;
-    const full = read(ref[0], ref[1]);
+    const ref = b.blockType === "tool_result" ? persistedOutputRef(b.text) : null;
+    if (ref !== null) refs.push([b, ref]);
+  }
+  const found: Block[] = [];
+  for (const [b, [folder, file]] of refs) {
+    let full = read(folder, file);
+    if (full === null && refs.length === 1 && inRecord !== null && inRecord.length > b.text.length)
+      full = inRecord;
     if (full === null) countSkip(skipped, SKIP_PERSISTED_MISSING);
     else if (!isBlank(full)) found.push(makeBlock("tool_result", full, b.toolName, b.toolUseId));
   }

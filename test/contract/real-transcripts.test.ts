@@ -114,7 +114,7 @@ const CORPUS_FACTS: Record<string, { roles: Record<string, number>; skipped: Rec
   },
   "corpus/claude/codemie/agent-36541525.jsonl": { roles: { user: 1, assistant: 1 }, skipped: {} },
   "corpus/claude/codemie/incremental-subagents/subagents/agent-a485154.jsonl": {
-    roles: { user: 16, assistant: 19 },
+    roles: { user: 17, assistant: 19 },
     skipped: { 'record type "progress"': 1 },
   },
   "corpus/claude/agent-history/session-01.jsonl": {
@@ -395,4 +395,21 @@ describe("real transcripts", () => {
       }
     },
   );
+
+  it("indexes a Bash output saved to tool-results/ from the record itself when the folder was not published", async () => {
+    // The publisher shipped the sub-agent transcript without `<session>/tool-results/`; its last record's
+    // tool_result is a 2 KB preview, and `toolUseResult.stdout` holds the whole 126.7 KB output.
+    const dir = join(TRACES, "corpus", "claude", "codemie", "incremental-subagents");
+    const source = new JsonlTreeSource("claude_code", dir);
+    const [unit] = await source.listUnits();
+    const read = await source.readUnit(unit!);
+    const last = read.sessions[0]!.turns.at(-1)!;
+    expect(last.blocks.map((b) => [b.blockType, b.toolName])).toEqual([
+      ["tool_result", "Bash"],
+      ["tool_result", "Bash"],
+    ]);
+    expect(last.blocks[0]!.text).toMatch(/^<persisted-output>\nOutput too large \(126\.7KB\)/);
+    expect(last.blocks[1]!.text.length).toBe(129_724);
+    expect(read.skipped).toEqual({ 'record type "progress"': 1 });
+  });
 });
