@@ -9,6 +9,7 @@ import {
   parseHermesSessionFile,
   SKIP_IN_STATE_DB,
   SKIP_SNAPSHOT_DUPLICATE,
+  SKIP_TRANSCRIPT_SHORTER,
 } from "./hermes-legacy.js";
 import { sourcesForPath } from "./sources.js";
 
@@ -146,6 +147,42 @@ describe("Hermes session files", () => {
         skipped: { [SKIP_IN_STATE_DB]: 4 },
       });
       expect(reads.get(twin)).toMatchObject({ sessions: [], skipped: { [SKIP_SNAPSHOT_DUPLICATE]: 1 } });
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it("reads the longer of a snapshot and its <id>.jsonl twin, and leaves the other out, counted", async () => {
+    const t = sessionsDir();
+    try {
+      // The snapshot holds the transcript's four messages and two more the transcript never got.
+      const lines = readFileSync(join(t.sessions, JSONL), "utf8").trim().split("\n");
+      const messages = [
+        ...lines.map((l) => JSON.parse(l)),
+        { role: "user", content: "and stop it for good" },
+        { role: "assistant", content: "Disabled the unit; port 8080 stays free after reboot." },
+      ];
+      const snapshot = join(t.sessions, "session_20250912_101500_a1b2c3.json");
+      writeFileSync(snapshot, JSON.stringify({ session_id: "20250912_101500_a1b2c3", messages }));
+      const files = new HermesFilesSource(t.sessions);
+      const units = await files.listUnits();
+      const read = async (name: string) => files.readUnit(units.find((u) => u.key.endsWith(`/${name}`))!);
+      const fromSnapshot = await read("session_20250912_101500_a1b2c3.json");
+      expect(fromSnapshot.sessions[0]!.turns.map((x) => x.turnUuid)).toEqual(
+        [0, 1, 2, 3, 4, 5].map((i) => `20250912_101500_a1b2c3-${i}`),
+      );
+      expect(JSON.stringify(fromSnapshot.sessions[0]!.turns.at(-1)!.blocks)).toContain(
+        "stays free after reboot",
+      );
+      expect(await read(JSONL)).toMatchObject({ sessions: [], skipped: { [SKIP_TRANSCRIPT_SHORTER]: 4 } });
+
+      // Once the transcript catches up, it is read again and the snapshot is the one left out.
+      for (const m of messages.slice(4)) appendFileSync(join(t.sessions, JSONL), `${JSON.stringify(m)}\n`);
+      expect((await read(JSONL)).sessions[0]!.turns).toHaveLength(6);
+      expect(await read("session_20250912_101500_a1b2c3.json")).toMatchObject({
+        sessions: [],
+        skipped: { [SKIP_SNAPSHOT_DUPLICATE]: 6 },
+      });
     } finally {
       t.cleanup();
     }

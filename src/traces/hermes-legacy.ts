@@ -3,7 +3,9 @@
  * OpenAI-chat message per line, and `sessions/session_<id>.json` snapshots (`{session_id, …, messages}`).
  * The reference does not read them; older Hermes kept conversations only there. Newer Hermes writes the
  * same conversation to `state.db` as well, so a session the database beside them holds is left to it
- * (counted, never silent), and a snapshot whose `<id>.jsonl` exists is left to that file.
+ * (counted, never silent). A snapshot and its `<id>.jsonl` twin hold the same conversation, but either can be
+ * the longer (a real snapshot held 205 messages where its twin held 182): the one with more turns is read and
+ * the other left out, counted; on a tie the transcript wins, as its messages carry their own times.
  * Turn ids are `<session_id>-<seq>`, as for other sources without message ids.
  */
 import { existsSync } from "node:fs";
@@ -25,8 +27,11 @@ import { stampFiles, walkFiles } from "./walk.js";
 
 /** Skip reason for a session file whose conversation the database beside it already holds. */
 export const SKIP_IN_STATE_DB = "hermes session file also in state.db (read from there)";
-/** Skip reason for a `session_<id>.json` snapshot whose `<id>.jsonl` transcript exists. */
+/** Skip reason for a `session_<id>.json` snapshot whose `<id>.jsonl` transcript holds as many turns. */
 export const SKIP_SNAPSHOT_DUPLICATE = "hermes session snapshot also kept as <id>.jsonl (read from there)";
+/** Skip reason for an `<id>.jsonl` transcript whose `session_<id>.json` snapshot holds more turns. */
+export const SKIP_TRANSCRIPT_SHORTER =
+  "hermes session transcript shorter than its session_<id>.json snapshot (read from there)";
 
 /** True for a Hermes session file name: `<id>.jsonl` or `session_<id>.json` (not the `sessions.json` map). */
 export function isHermesSessionFile(name: string): boolean {
@@ -171,11 +176,19 @@ export class HermesFilesSource implements TraceSource {
   }
 
   async readUnit(unit: Unit): Promise<UnitRead> {
-    const read = parseHermesSessionFile(await readTextLossy(unit.key), { path: unit.key });
+    const read = await readSessionFile(unit.key);
     const name = basename(unit.key);
-    const twin = /^session_(.+)\.json$/.exec(name);
-    if (twin !== null && existsSync(join(dirname(unit.key), `${twin[1]}.jsonl`)))
-      return leftOut(read, SKIP_SNAPSHOT_DUPLICATE);
+    const snapshot = /^session_(.+)\.json$/.exec(name);
+    const twin = join(
+      dirname(unit.key),
+      snapshot !== null ? `${snapshot[1]}.jsonl` : `session_${name.replace(/\.jsonl$/i, "")}.json`,
+    );
+    if (existsSync(twin)) {
+      const mine = turnCount(read);
+      const theirs = turnCount(await readSessionFile(twin));
+      if (snapshot !== null && theirs >= mine) return leftOut(read, SKIP_SNAPSHOT_DUPLICATE);
+      if (snapshot === null && theirs > mine) return leftOut(read, SKIP_TRANSCRIPT_SHORTER);
+    }
     const sid = read.sessions[0]?.sessionId;
     if (sid !== undefined && this.databaseSessions().has(sid)) return leftOut(read, SKIP_IN_STATE_DB);
     return read;
@@ -195,10 +208,17 @@ export class HermesFilesSource implements TraceSource {
   }
 }
 
+async function readSessionFile(path: string): Promise<UnitRead> {
+  return parseHermesSessionFile(await readTextLossy(path), { path });
+}
+
+function turnCount(read: UnitRead): number {
+  return read.sessions.reduce((n, s) => n + s.turns.length, 0);
+}
+
 /** The same read with its turns left out and counted under `reason`. */
 function leftOut(read: UnitRead, reason: string): UnitRead {
-  const turns = read.sessions.reduce((n, s) => n + s.turns.length, 0);
   const skipped = { ...read.skipped };
-  countSkip(skipped, reason, turns);
+  countSkip(skipped, reason, turnCount(read));
   return { sessions: [], skipped, records: read.records };
 }
