@@ -95,6 +95,42 @@ describe("parseCodexRollout", () => {
     });
   });
 
+  it("takes the prompts from events only when no user response item holds them", () => {
+    const line = (type: string, payload: object, ts: string) =>
+      JSON.stringify({ timestamp: `2026-01-01T00:00:0${ts}Z`, type, payload });
+    const answer = (t: string, ts: string) =>
+      line(
+        "response_item",
+        { type: "message", role: "assistant", content: [{ type: "output_text", text: t }] },
+        ts,
+      );
+    const prompt = (t: string, ts: string) => line("event_msg", { type: "user_message", message: t }, ts);
+    const trimmed = [
+      prompt("why is the build red?", "1"),
+      answer("a flaky test", "2"),
+      prompt("fix it", "3"),
+    ];
+    const r = parse(trimmed.join("\n"));
+    expect(
+      r.sessions[0]!.turns.map((t) => [t.turnUuid.split("-").pop(), t.role, t.blocks[0]!.text, t.ts]),
+    ).toEqual([
+      ["0", "user", "why is the build red?", "2026-01-01T00:00:01Z"],
+      ["1", "assistant", "a flaky test", "2026-01-01T00:00:02Z"],
+      ["2", "user", "fix it", "2026-01-01T00:00:03Z"],
+    ]);
+    expect(r.skipped).toEqual({});
+
+    // As Codex writes it, each prompt twice: the response item is read and the event counted as its copy.
+    const userItem = line(
+      "response_item",
+      { type: "message", role: "user", content: [{ type: "input_text", text: "why is the build red?" }] },
+      "1",
+    );
+    const whole = parse([trimmed[0], userItem, trimmed[1]].join("\n"));
+    expect(whole.sessions[0]!.turns.map((t) => t.role)).toEqual(["user", "assistant"]);
+    expect(whole.skipped).toEqual({ 'record type "event_msg"': 1 });
+  });
+
   it("takes a fork's own id from its first session_meta", () => {
     const env = (type: string, payload: object) =>
       JSON.stringify({ timestamp: "2026-01-01T00:00:00Z", type, payload });

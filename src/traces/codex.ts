@@ -2,7 +2,10 @@
  * Codex rollouts (shared/spec/core.md §1.6, shared/spec/trace-formats.md §2): the current
  * `{timestamp,type,payload}` envelope, the headerless 2025 JSONL, and the single-file `.json` generation.
  * Only response items become turns; `event_msg` copies of the same messages are skipped so nothing is
- * counted twice. Turn ids are `<session_id>-<seq>`, as the reference makes them.
+ * counted twice. A file that holds the user's prompts only as `event_msg/user_message` (no user response
+ * item at all: a real published rollout was trimmed so) takes its prompts from those events, in place,
+ * rather than losing them; a file with any user response item reads exactly what the reference reads.
+ * Turn ids are `<session_id>-<seq>`, as the reference makes them.
  */
 import { backfillToolNames, makeBlock } from "./blocks.js";
 import { markCodexInjected } from "./boilerplate.js";
@@ -18,7 +21,11 @@ const NOT_TYPED = "content part that is not a typed object";
 interface CodexItem {
   payload: Record<string, unknown>;
   ts: string;
+  /** A user prompt recorded only as an event: a turn only when the file has no user response item. */
+  fromEvent?: true;
 }
+
+const SKIP_EVENT = 'record type "event_msg"';
 
 /** Parses a Codex rollout in any of its three on-disk generations. */
 export function parseCodexRollout(text: string, ctx: ParseContext): UnitRead {
@@ -44,6 +51,8 @@ export function parseCodexRollout(text: string, ctx: ParseContext): UnitRead {
         }
         countSkip(skipped, 'record type "session_meta"');
       } else if (type === "response_item") items.push({ payload, ts: asString(r.timestamp) ?? "" });
+      else if (type === "event_msg" && payload.type === "user_message" && asString(payload.message) !== null)
+        items.push({ payload: promptOf(payload), ts: asString(r.timestamp) ?? "", fromEvent: true });
       else countSkip(skipped, `record type "${type}"`);
       continue;
     }
@@ -54,7 +63,37 @@ export function parseCodexRollout(text: string, ctx: ParseContext): UnitRead {
       legacy = true;
     }
   }
-  return buildSession(items, { ctx, sessionId, cwd, skipped, records, legacy });
+  return buildSession(eventPromptsIfNeeded(items, skipped), {
+    ctx,
+    sessionId,
+    cwd,
+    skipped,
+    records,
+    legacy,
+  });
+}
+
+/** An `event_msg/user_message` as the user message response item Codex normally writes beside it. */
+function promptOf(payload: Record<string, unknown>): Record<string, unknown> {
+  return {
+    type: "message",
+    role: "user",
+    content: [{ type: "input_text", text: asString(payload.message) ?? "" }],
+  };
+}
+
+/** Keeps event-only prompts when no user response item exists; otherwise counts them as the copies they are. */
+function eventPromptsIfNeeded(items: CodexItem[], skipped: SkipCounts): CodexItem[] {
+  const hasUserItem = items.some(
+    (i) => !i.fromEvent && i.payload.type === "message" && i.payload.role === "user",
+  );
+  if (!hasUserItem) return items;
+  const kept: CodexItem[] = [];
+  for (const i of items) {
+    if (i.fromEvent) countSkip(skipped, SKIP_EVENT);
+    else kept.push(i);
+  }
+  return kept;
 }
 
 /**

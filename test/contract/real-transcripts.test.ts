@@ -155,11 +155,10 @@ const CORPUS_FACTS: Record<string, { roles: Record<string, number>; skipped: Rec
   },
   "corpus/codex/codemie/rollout-2026-05-11T13-28-45-019e1695-0522-7c83-8b39-0dd379793f80.jsonl": {
     // Its publisher kept the user's prompts only as `event_msg/user_message` (Codex writes them as a
-    // response item too): the one-source rule of the reference reads none of them, and says so in the count.
-    roles: { assistant: 19, tool: 17 },
+    // response item too): with no user response item in the file, the prompts come from those events.
+    roles: { user: 3, assistant: 19, tool: 17 },
     skipped: {
       'record type "session_meta"': 1,
-      'record type "event_msg"': 3,
       "reasoning item with no indexable content": 10,
     },
   },
