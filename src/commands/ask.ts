@@ -5,10 +5,9 @@
  * recall) fails first; a run past the time limit is stopped and said so.
  */
 import { type AskAgent, runAsk, runCli } from "../agents/index.js";
-import { resolveMemorySpec } from "../memory/index.js";
+import { openReadTarget, type ReadContext, resolveMemorySpec, settledTarget } from "../memory/index.js";
 import { FunesError } from "./errors.js";
 import type { ModelSession } from "./model-session.js";
-import { openReadTarget, type ReadContext, settledTarget } from "./open-memory.js";
 import { formatRecallAgent, type RecallResult, recall, recallMemories, recallOptions } from "./recall.js";
 
 /** Default time for the agent to answer, seconds. */
@@ -77,7 +76,8 @@ export async function ask(o: AskOptions, ctx: ReadContext, models: ModelSession)
     const spec = specs[0];
     const target = await settledTarget(await openReadTarget(spec, ctx));
     const named = spec !== undefined && spec !== "local";
-    if (named && resolveMemorySpec(spec, ctx).kind === "remote" && !target.memory.label.startsWith("hf://"))
+    // A Hub memory that fell back to the local memory is not what was asked.
+    if (named && resolveMemorySpec(spec, ctx).kind === "remote" && target.memory.kind !== "hub")
       throw new FunesError(
         "unreachable",
         `${spec} is unreachable right now — try again once you're back online`,

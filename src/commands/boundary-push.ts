@@ -18,7 +18,7 @@ import {
   indexSessions,
   type VectorSummary,
 } from "./index-sessions.js";
-import type { ReadContext } from "./open-memory.js";
+import type { ReadContext } from "./models-config.js";
 import { hubLocation, MemoryMissingError, type PushSummary, pushMemory } from "./push.js";
 
 /** How long a boundary push waits for another funes run holding the memory, ms. */

@@ -6,7 +6,7 @@
  * from flags or an interactive review; `funes push` then publishes only fresh includes.
  */
 import { materializeView } from "../cache/index.js";
-import { arrow, chunkSchema, LocalStore } from "../local/index.js";
+import { arrow, chunkSchema, countRows, LocalStore, userPrompts } from "../local/index.js";
 import {
   curationPath,
   type Decision,
@@ -14,13 +14,14 @@ import {
   publishRows,
   readDecisions,
   recordDecisions,
+  refusedRemote,
   viewsRoot,
 } from "../memory/index.js";
 import { fetchRepoHead, type HubLocation } from "../remote/index.js";
 import { decisionComment, gateProject, type LocalSession, localSessions } from "./curation-gate.js";
 import { FunesError, hubOfflineError, notAuthorizedError } from "./errors.js";
 import { createDataset, requireToken } from "./hub-write.js";
-import { type ReadContext, refusedRemote } from "./open-memory.js";
+import type { ReadContext } from "./models-config.js";
 import { hubLocation } from "./push.js";
 
 /** An answer of the interactive review. */
@@ -74,7 +75,7 @@ async function remoteProject(loc: HubLocation, ctx: ReadContext, sha: string) {
     return {
       kind: "memory" as const,
       project: await store.project(),
-      rows: await store.table.countRows(),
+      rows: await countRows(store),
       ids: await store.ids(),
     };
   } finally {
@@ -219,16 +220,10 @@ async function curateChecked(o: CurateOptions, ctx: ReadContext): Promise<Curate
 
 /** The first few things the user typed in a session, for the review. */
 async function sessionPrompts(store: LocalStore, sessionId: string, n = 3): Promise<string[]> {
-  const rows = await store.table
-    .query()
-    .where(
-      `session_id = '${sessionId.replaceAll("'", "''")}' AND role = 'user' AND block_type = 'text' AND split_idx = 0`,
-    )
-    .select(["seq", "text"])
-    .toArray();
+  const rows = await userPrompts(store, sessionId);
   return rows
-    .sort((a, b) => Number(a.seq) - Number(b.seq))
-    .map((r) => String(r.text).replace(/\s+/g, " ").trim())
+    .sort((a, b) => a.seq - b.seq)
+    .map((r) => r.text.replace(/\s+/g, " ").trim())
     .filter((t) => t !== "" && !t.startsWith("<"))
     .slice(0, n)
     .map((t) => Array.from(t).slice(0, 160).join(""));

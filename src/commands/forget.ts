@@ -8,7 +8,7 @@
  *   forgotten-ids file that every funes push honours; `--purge-history` also rewrites the data files that held
  *   the rows and squashes the branch's history (memory/forget-publish.ts).
  */
-import { type ForgetCandidate, forgetCandidates, LocalStore, purgeRows } from "../local/index.js";
+import { type ForgetCandidate, forgetCandidateRows, LocalStore, purgeForgotten } from "../local/index.js";
 import {
   type ForgottenEntry,
   ForgottenFileError,
@@ -17,6 +17,7 @@ import {
   HistoryNotSquashedError,
   type HubForgetPlan,
   loadIndexState,
+  modelRepoMessage,
   PublishConflictError,
   PublishUnreachableError,
   readForgotten,
@@ -27,7 +28,7 @@ import {
 import { fetchRepoHead, HubReadOnlyError, isModelRepo } from "../remote/index.js";
 import { FunesError, hubOfflineError, notAuthorizedError, readOnlyError } from "./errors.js";
 import { compileSelectors, type ForgetPreview, type ForgetSelectors, previewOf } from "./forget-select.js";
-import { modelRepoMessage, type ReadContext } from "./open-memory.js";
+import type { ReadContext } from "./models-config.js";
 import { hubLocation } from "./push.js";
 import { withWriterLock } from "./writer.js";
 
@@ -122,7 +123,7 @@ async function forgetLocal(
       `no memory at ${where.label === "local" ? where.dir : where.label} — nothing to forget`,
     );
   try {
-    const selected = (await forgetCandidates(store.table)).filter(select);
+    const selected = (await forgetCandidateRows(store)).filter(select);
     const summary = blank(where.label, previewOf(selected, opts.selectors));
     let known: Map<string, ForgottenEntry>;
     try {
@@ -159,7 +160,7 @@ async function forgetLocal(
       summary.remembered = !opts.allowReindex;
     }
     if (selected.length > 0) {
-      const done = await purgeRows(store.table, where.dir, new Set(selected.map((r) => r.id)), opts.now);
+      const done = await purgeForgotten(store, new Set(selected.map((r) => r.id)), opts.now);
       summary.rewritten = done.rewritten;
       summary.bytesRemoved = done.bytesRemoved;
     }

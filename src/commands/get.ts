@@ -3,10 +3,9 @@
  * overlap removed, in the reference's agent format or a compact human view.
  */
 import { stitch } from "../chunk/index.js";
-import { type HitRow, sessionRows } from "../local/index.js";
-import type { LocalMemory } from "../memory/index.js";
+import type { HitRow } from "../local/index.js";
+import { noIndexMessage, openReader, type SingleMemory } from "../memory/index.js";
 import { FunesError } from "./errors.js";
-import { noIndexMessage, openStore } from "./open-memory.js";
 import { oneLine, safeText, shellId } from "./safe-text.js";
 
 /** One reassembled turn. */
@@ -23,17 +22,17 @@ export interface TurnView {
 
 /** The turn and its window, or null when the turn is not in the memory. */
 export async function getTurn(
-  memory: LocalMemory,
+  memory: SingleMemory,
   sessionId: string,
   turnUuid: string,
   window: number,
 ): Promise<TurnView[] | null> {
-  const store = await openStore(memory);
-  if (store === null) throw new FunesError("no_memory", noIndexMessage(memory));
+  const reader = await openReader(memory);
+  if (reader === null) throw new FunesError("no_memory", noIndexMessage(memory));
   try {
-    return assembleTurns(await sessionRows(store.table, sessionId), turnUuid, window);
+    return assembleTurns(await reader.session(sessionId), turnUuid, window);
   } finally {
-    store.close();
+    reader.close();
   }
 }
 

@@ -6,7 +6,7 @@
  * the table, so a run killed at any point leaves a valid memory and the next run finishes the job.
  */
 import { ALL_TIERS, type Chunk, chunkTurns, elideDataUris, injectedChunkIds } from "../chunk/index.js";
-import { LocalStore, replaceRows } from "../local/index.js";
+import { countRows, LocalStore, replaceChunks } from "../local/index.js";
 import {
   forgottenPath,
   funesPaths,
@@ -322,7 +322,7 @@ async function runLocked(
     }
     summary.chunksPresent += present;
     if (stale.length > 0) {
-      await replaceRows(store.table, stale, []);
+      await replaceChunks(store, stale, []);
       for (const id of stale) stored.delete(id);
       summary.boilerplateRemoved += stale.length;
     }
@@ -372,7 +372,7 @@ async function embedPending(
   opts: Pick<IndexOptions, "models" | "vectorBudgetMs" | "now">,
   emit: (e: IndexEvent) => void,
 ): Promise<VectorSummary> {
-  const waiting = async () => store.table.countRows("vector IS NULL");
+  const waiting = async () => countRows(store, { waitingForVectors: true });
   if (opts.models === undefined) return { model: null, embedded: 0, remaining: await waiting(), seconds: 0 };
   const remaining = await waiting();
   if (remaining === 0) return { model: null, embedded: 0, remaining: 0, seconds: 0 };

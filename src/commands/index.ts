@@ -3,6 +3,18 @@
  * MCP boot), reports progress through callbacks, and returns data; rendering and exit codes belong to
  * cli/ and mcp/.
  */
+
+export {
+  type FederatedMemory,
+  type HomeContext,
+  listValues,
+  localMemoryFor,
+  openFederated,
+  openReadTarget,
+  type ReadTarget,
+  readWith,
+  settledTarget,
+} from "../memory/index.js";
 export { DEFAULT_RERANKER } from "../models/index.js";
 export {
   type AddOptions,
@@ -47,18 +59,13 @@ export {
 } from "./index-sessions.js";
 export { type Loaded, ModelSession, type ServerLink } from "./model-session.js";
 export { type ModelReport, modelsStatus, pullModels } from "./models.js";
-export { locateEmbedder, locateReranker, type ModelLocation, type ModelsConfig } from "./models-config.js";
 export {
-  type HomeContext,
-  listValues,
-  localMemoryFor,
-  openReadTarget,
-  openReadTargets,
+  locateEmbedder,
+  locateReranker,
+  type ModelLocation,
+  type ModelsConfig,
   type ReadContext,
-  type ReadTarget,
-  readWith,
-  settledTarget,
-} from "./open-memory.js";
+} from "./models-config.js";
 export { type PushOptions, type PushSummary, pushMemory, readReceipt } from "./push.js";
 export {
   BLOCK_TYPES,

@@ -2,6 +2,8 @@
  * Where the models are and how to run them, as the CLI (or MCP boot) read it from the environment, and
  * finding a usable model folder: an explicit folder variable wins, else the pinned snapshot in the cache.
  */
+
+import type { ReadContext as MemoryReadContext } from "../memory/index.js";
 import {
   cachedCommit,
   cachedModelDir,
@@ -73,4 +75,9 @@ export function locateReranker(cfg: ModelsConfig): ModelLocation {
       `unknown reranker "${cfg.reranker}" (expected ms-marco-MiniLM-L-6-v2 or bge-reranker-base)`,
     );
   return locate(spec, cfg, cfg.rerankDir, "FUNES_RERANK_MODEL_DIR");
+}
+
+/** What a command that reads memories is given: the homes, and the models settings (the Hub's among them). */
+export interface ReadContext extends MemoryReadContext {
+  models: ModelsConfig;
 }

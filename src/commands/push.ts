@@ -8,14 +8,16 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cachedView, materializeView, newestView, type SnapshotView } from "../cache/index.js";
-import { embeddedRows, idsIn, LocalStore, selectRows } from "../local/index.js";
+import { countRows, embeddedRows, idsIn, LocalStore, selectRows } from "../local/index.js";
 import {
   curationPath,
   ForgottenFileError,
   funesPaths,
+  modelRepoMessage,
   PublishConflictError,
   PublishUnreachableError,
   publishRows,
+  refusedRemote,
   remoteFileName,
   resolveMemorySpec,
   viewsRoot,
@@ -31,7 +33,7 @@ import {
 import { publishScope } from "./curation-gate.js";
 import { FunesError, hubOfflineError, notAuthorizedError, readOnlyError } from "./errors.js";
 import { createDataset, requireToken } from "./hub-write.js";
-import { modelRepoMessage, type ReadContext, refusedRemote } from "./open-memory.js";
+import type { ReadContext } from "./models-config.js";
 import { holdBack } from "./secret-blocks.js";
 
 /** Push options. */
@@ -158,7 +160,7 @@ async function pushChecked(opts: PushOptions, ctx: ReadContext): Promise<PushSum
     throw new FunesError("no_memory", "no local index yet — run `funes index` first, then push");
   try {
     const rows = await embeddedRows(store);
-    const waitingForVectors = (await store.table.countRows()) - rows.numRows;
+    const waitingForVectors = (await countRows(store)) - rows.numRows;
     let comparedWith: PushDryRun["comparedWith"] = "head";
     let view: SnapshotView | null;
     if (opts.dryRun === true) {

@@ -7,7 +7,7 @@
  * Scrub never touches a remote: what was published stays published.
  */
 import { type Chunk, chunkId, splitText } from "../chunk/index.js";
-import { chunksWithIds, LocalStore, replaceRows, writeVectors } from "../local/index.js";
+import { chunksById, countRows, LocalStore, replaceChunks, storeVectors } from "../local/index.js";
 import { funesPaths } from "../memory/index.js";
 import { loadEmbedder, ModelLoadError } from "../models/index.js";
 import { applyRedactions, findingsPerText } from "../redact/index.js";
@@ -68,7 +68,7 @@ export async function scrubMemory(opts: ScrubOptions): Promise<ScrubSummary | nu
 }
 
 async function scrubStore(store: LocalStore, opts: ScrubOptions): Promise<ScrubSummary> {
-  const total = await store.table.countRows();
+  const total = await countRows(store);
   const summary: ScrubSummary = {
     total,
     rows: total,
@@ -87,8 +87,8 @@ async function scrubStore(store: LocalStore, opts: ScrubOptions): Promise<ScrubS
   const fates = await redactBlocks(dirty);
   const templates = new Map(
     (
-      await chunksWithIds(
-        store.table,
+      await chunksById(
+        store,
         dirty.map((d) => d.chunks[0]?.id ?? ""),
       )
     ).map((c) => [c.id, c]),
@@ -118,13 +118,13 @@ async function scrubStore(store: LocalStore, opts: ScrubOptions): Promise<ScrubS
       })),
     );
   });
-  await replaceRows(store.table, remove, replacements);
-  summary.rows = await store.table.countRows();
+  await replaceChunks(store, remove, replacements);
+  summary.rows = await countRows(store);
   const vectors = await embedReplacements(
     replacements.map((r) => ({ id: r.id, text: r.text })),
     opts.models,
   );
-  if (vectors.kind === "ready") summary.embedded = await writeVectors(store.table, vectors.vectors);
+  if (vectors.kind === "ready") summary.embedded = await storeVectors(store, vectors.vectors);
   else summary.note = vectors.reason;
   summary.waitingForVectors = replacements.length - summary.embedded;
   await store.maintainTextIndex();

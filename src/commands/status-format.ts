@@ -43,7 +43,7 @@ export function formatStatus(report: StatusReport, now: number): string {
       out += `pending review: ${r.project.pendingReview} session(s) — run \`funes curate ${r.memory}\`\n`;
   }
   if (r.forgotten !== null && r.forgotten > 0)
-    out += `forgotten: ${r.forgotten} chunks (\`funes forget\`; ${r.memory.startsWith("hf://") ? "every push leaves them out" : "`funes index` leaves them out"})\n`;
+    out += `forgotten: ${r.forgotten} chunks (\`funes forget\`; ${r.memoryKind === "hub" ? "every push leaves them out" : "`funes index` leaves them out"})\n`;
   if (r.unindexed !== null && r.unindexed > 0)
     out += `unindexed: ${r.unindexed} chunks (found by a scan until a push rebuilds the text index)\n`;
   const lp = r.localPush;

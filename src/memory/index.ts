@@ -1,7 +1,8 @@
 /**
- * memory: what a memory is and what state it is in; where a funes home keeps its memory, its incremental
- * state and its writer lock. Composes local (and, later, remote and cache); decides nothing about what a
- * command does with it.
+ * memory: what a memory is (local, a Hub memory at a commit, a federated set) and what state it is in; how
+ * a `--memory` spec opens; reading it (search legs, neighbours, sessions); where a funes home keeps its
+ * memory, its incremental state and its writer lock; publishing. Composes local, cache and remote; the one
+ * layer that knows a local memory from a remote one. Decides nothing about what a command does with it.
  */
 
 export {
@@ -12,6 +13,7 @@ export {
   readDecisions,
   recordDecisions,
 } from "./curation.js";
+export { FunesError, type FunesErrorCode, notAuthorizedError } from "./errors.js";
 export {
   ForgottenFileError,
   forgetRemoteRows,
@@ -36,7 +38,29 @@ export {
   saveIndexState,
   type UnitState,
 } from "./index-state.js";
-export { type LocalMemory, localMemory, type MemoryState, memoryState } from "./local-memory.js";
+export {
+  type HubMemory,
+  hubMemory,
+  type LocalMemory,
+  localMemory,
+  noIndexMessage,
+  type SingleMemory,
+} from "./memory.js";
+export {
+  downloadCap,
+  type FederatedMemory,
+  type HomeContext,
+  type HubReadConfig,
+  localMemoryFor,
+  modelRepoMessage,
+  openFederated,
+  openReadTarget,
+  type ReadContext,
+  type ReadTarget,
+  readWith,
+  refusedRemote,
+  settledTarget,
+} from "./open-memory.js";
 export { type FunesPaths, funesPaths, remoteFileName } from "./paths.js";
 export {
   PublishConflictError,
@@ -45,6 +69,7 @@ export {
   PublishUnreachableError,
   publishRows,
 } from "./publish.js";
+export { forFederatedRead, type MemoryReader, openReader, openStore } from "./reader.js";
 export { type RemoteReadState, readRemote, viewsRoot } from "./remote-memory.js";
-export { type ResolvedSpec, resolveMemorySpec } from "./spec.js";
+export { listValues, type ResolvedSpec, resolveMemorySpec } from "./spec.js";
 export { acquireWriterLock, WriterBusyError, type WriterLock } from "./writer-lock.js";
