@@ -12,8 +12,10 @@ import { ROOT } from "./helpers/fixtures.js";
 /** Height of each layer; a folder may import only strictly lower ones. */
 const LAYER: Record<string, number> = {
   // The CLI starts the MCP server (`funes mcp`), so it sits just above it; mcp never imports cli.
-  cli: 7,
-  mcp: 6,
+  cli: 8,
+  mcp: 7,
+  // The agent format and safe text: read by the CLI and the MCP server alike, without loading the SDK.
+  format: 6,
   commands: 5,
   memory: 4,
   cache: 3,

@@ -8,7 +8,7 @@ import { type AskAgent, runAsk, runCli } from "../agents/index.js";
 import { openReadTarget, type ReadContext, resolveMemorySpec, settledTarget } from "../memory/index.js";
 import { FunesError } from "./errors.js";
 import type { ModelSession } from "./model-session.js";
-import { formatRecallAgent, type RecallResult, recall, recallMemories, recallOptions } from "./recall.js";
+import { type RecallResult, recall, recallMemories, recallOptions } from "./recall.js";
 
 /** Default time for the agent to answer, seconds. */
 export const DEFAULT_ASK_TIMEOUT_S = 300;
@@ -22,6 +22,8 @@ export interface AskOptions {
   timeoutS: number;
   env: Record<string, string | undefined>;
   now: number;
+  /** The recalled passages as the agent reads them (the agent format, format/'s `formatRecallAgent`). */
+  passages: (result: RecallResult) => string;
   onText?: ((text: string) => void) | undefined;
   onStatus?: ((text: string) => void) | undefined;
 }
@@ -89,7 +91,7 @@ export async function ask(o: AskOptions, ctx: ReadContext, models: ModelSession)
       "no_memory",
       "nothing recalled for that question — no passages to ground an answer in",
     );
-  const prompt = askPrompt(o.question, formatRecallAgent({ ...result, notes: [] }));
+  const prompt = askPrompt(o.question, o.passages({ ...result, notes: [] }));
   o.onStatus?.(`waking ${agent}…`);
   const out = await runAsk({
     agent,

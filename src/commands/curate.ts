@@ -8,19 +8,23 @@
 import { materializeView } from "../cache/index.js";
 import { arrow, chunkSchema, countRows, LocalStore, userPrompts } from "../local/index.js";
 import {
+  createDataset,
   curationPath,
   type Decision,
+  decisionComment,
   funesPaths,
+  gateProject,
+  type LocalSession,
+  localSessions,
   publishRows,
   readDecisions,
   recordDecisions,
   refusedRemote,
+  requireToken,
   viewsRoot,
 } from "../memory/index.js";
 import { fetchRepoHead, type HubLocation } from "../remote/index.js";
-import { decisionComment, gateProject, type LocalSession, localSessions } from "./curation-gate.js";
 import { FunesError, hubOfflineError, notAuthorizedError } from "./errors.js";
-import { createDataset, requireToken } from "./hub-write.js";
 import type { ReadContext } from "./models-config.js";
 import { hubLocation } from "./push.js";
 

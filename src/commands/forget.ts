@@ -23,6 +23,7 @@ import {
   readForgotten,
   resolveMemorySpec,
   saveIndexState,
+  withWriterLock,
   writeForgotten,
 } from "../memory/index.js";
 import { fetchRepoHead, HubReadOnlyError, isModelRepo } from "../remote/index.js";
@@ -30,7 +31,6 @@ import { FunesError, hubOfflineError, notAuthorizedError, readOnlyError } from "
 import { compileSelectors, type ForgetPreview, type ForgetSelectors, previewOf } from "./forget-select.js";
 import type { ReadContext } from "./models-config.js";
 import { hubLocation } from "./push.js";
-import { withWriterLock } from "./writer.js";
 
 /** What the caller is asked to confirm. */
 export interface ForgetProposal {

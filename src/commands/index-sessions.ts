@@ -15,6 +15,7 @@ import {
   readForgotten,
   saveIndexState,
   type UnitState,
+  withWriterLock,
 } from "../memory/index.js";
 import { type Embedder, loadEmbedder, ModelLoadError } from "../models/index.js";
 import { redactTexts } from "../redact/index.js";
@@ -32,7 +33,6 @@ import { backfillVectors } from "./backfill.js";
 import { FunesError } from "./errors.js";
 import { resolveSources } from "./index-sources.js";
 import { locateEmbedder, type ModelsConfig } from "./models-config.js";
-import { withWriterLock } from "./writer.js";
 
 /** What to index and how. */
 export interface IndexOptions {

@@ -2,7 +2,9 @@
  * What `funes index` reads: the known agent directories, an explicit path judged by its content, or a Hub
  * agent-traces dataset; and the one-line answers for a path that cannot be indexed.
  */
+
 import { existsSync } from "node:fs";
+import { HubTraceSource } from "../cache/index.js";
 import {
   KNOWN_ROOTS,
   knownSources,
@@ -11,7 +13,6 @@ import {
   type TraceSource,
 } from "../traces/index.js";
 import { FunesError } from "./errors.js";
-import { HubTraceSource } from "./hub-traces.js";
 import type { IndexOptions } from "./index-sessions.js";
 
 /** What a run reads: its sources, and whether the one source is a guess that a bare `a/b` names a Hub repo. */

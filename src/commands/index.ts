@@ -48,7 +48,7 @@ export {
 } from "./errors.js";
 export { type ForgetOptions, type ForgetProposal, type ForgetSummary, forgetRows } from "./forget.js";
 export type { ForgetPreview, ForgetSelectors, PreviewSession } from "./forget-select.js";
-export { assembleTurns, formatGetAgent, getTurn, type TurnView } from "./get.js";
+export { assembleTurns, getTurn, type TurnView } from "./get.js";
 export {
   DEFAULT_VECTOR_BUDGET_MS,
   type IndexEvent,
@@ -70,7 +70,6 @@ export { type PushOptions, type PushSummary, pushMemory, readReceipt } from "./p
 export {
   BLOCK_TYPES,
   DEFAULT_RERANK_BUDGET_MS,
-  formatRecallAgent,
   type RecallHit,
   type RecallNeighbor,
   type RecallOptions,
@@ -79,7 +78,5 @@ export {
   recallMemories,
   recallOptions,
 } from "./recall.js";
-export { oneLine, safeText, shellId, shellMemory, terminalSafeRecall } from "./safe-text.js";
 export { type ScrubOptions, type ScrubSummary, scrubMemory } from "./scrub.js";
 export { memoryStatus, type StatusReport } from "./status.js";
-export { formatAge, formatStatus } from "./status-format.js";

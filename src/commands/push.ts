@@ -10,15 +10,19 @@ import { join } from "node:path";
 import { cachedView, materializeView, newestView, type SnapshotView } from "../cache/index.js";
 import { countRows, embeddedRows, idsIn, LocalStore, selectRows } from "../local/index.js";
 import {
+  createDataset,
   curationPath,
   ForgottenFileError,
   funesPaths,
+  holdBack,
   modelRepoMessage,
   PublishConflictError,
   PublishUnreachableError,
   publishRows,
+  publishScope,
   refusedRemote,
   remoteFileName,
+  requireToken,
   resolveMemorySpec,
   viewsRoot,
 } from "../memory/index.js";
@@ -30,11 +34,8 @@ import {
   isModelRepo,
   parseHubUri,
 } from "../remote/index.js";
-import { publishScope } from "./curation-gate.js";
 import { FunesError, hubOfflineError, notAuthorizedError, readOnlyError } from "./errors.js";
-import { createDataset, requireToken } from "./hub-write.js";
 import type { ReadContext } from "./models-config.js";
-import { holdBack } from "./secret-blocks.js";
 
 /** Push options. */
 export interface PushOptions {

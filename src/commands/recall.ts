@@ -40,7 +40,6 @@ import {
 import { type Harness, parseHarness, UnknownHarnessError } from "../traces/index.js";
 import { BadArgumentError, FunesError } from "./errors.js";
 import type { ModelSession } from "./model-session.js";
-import { terminalSafeRecall } from "./safe-text.js";
 
 /** Block types `--type` accepts. */
 export const BLOCK_TYPES = ["text", "thinking", "tool_use", "tool_result"] as const;
@@ -442,28 +441,6 @@ export async function recall(
   } finally {
     for (const m of open) m.close();
   }
-}
-
-/**
- * The reference's agent format (shared/spec/core.md §5.5), byte for byte: header, `→ get` line, the full
- * chunk text, `~` neighbour lines clipped to 160 code points, `---`. No hits → exactly `no results`. Notes,
- * if any, come first, one per line.
- */
-export function formatRecallAgent(result: RecallResult): string {
-  const r = terminalSafeRecall(result); // every field may be a stranger's (a Hub memory): safe-text.ts
-  const note = r.notes.map((n) => `${n}\n`).join("");
-  if (r.hits.length === 0) return `${note}no results`;
-  let out = note;
-  for (const h of r.hits) {
-    const session8 = Buffer.from(h.sessionId, "utf8").subarray(0, 8).toString("utf8");
-    out += `[${h.ts}] ${h.harness} ${h.workdir}/${session8} ${h.blockType}  score=${h.score.toFixed(3)}\n`;
-    out += `  → get ${h.sessionId} ${h.turnUuid}${h.memory === "" ? "" : ` --memory ${h.memory}`}\n`;
-    out += `${h.text}\n`;
-    for (const n of h.neighbors)
-      out += `  ~ [${n.role} ${n.blockType} seq${n.seq}] ${Array.from(n.text).slice(0, 160).join("")}\n`;
-    out += "---\n";
-  }
-  return out;
 }
 
 /**

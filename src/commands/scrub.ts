@@ -8,12 +8,10 @@
  */
 import { type Chunk, chunkId, splitText } from "../chunk/index.js";
 import { chunksById, countRows, LocalStore, replaceChunks, storeVectors } from "../local/index.js";
-import { funesPaths } from "../memory/index.js";
+import { type DirtyBlock, dirtyBlocks, funesPaths, withWriterLock } from "../memory/index.js";
 import { loadEmbedder, ModelLoadError } from "../models/index.js";
 import { applyRedactions, findingsPerText } from "../redact/index.js";
 import { locateEmbedder, type ModelsConfig } from "./models-config.js";
-import { type DirtyBlock, dirtyBlocks } from "./secret-blocks.js";
-import { withWriterLock } from "./writer.js";
 
 /** What scrub did. */
 export interface ScrubSummary {

@@ -13,11 +13,15 @@ import {
   unindexedTextRows,
 } from "../local/index.js";
 import {
+  type BlockKey,
   curationPath,
   funesPaths,
+  gateProject,
   type HubMemory,
+  holdBack,
   isUnitCurrent,
   loadIndexState,
+  localSessions,
   openStore,
   readDecisions,
   readForgotten,
@@ -27,10 +31,8 @@ import {
 } from "../memory/index.js";
 import { parseHubUri } from "../remote/index.js";
 import { knownSources } from "../traces/index.js";
-import { gateProject, localSessions } from "./curation-gate.js";
 import { locateEmbedder, type ModelsConfig } from "./models-config.js";
 import { readReceipt } from "./push.js";
-import { type BlockKey, holdBack } from "./secret-blocks.js";
 
 /** The status of one memory, as data (rendered by the CLI or MCP). */
 export type StatusReport =

@@ -13,6 +13,15 @@ export {
   readDecisions,
   recordDecisions,
 } from "./curation.js";
+export {
+  decisionComment,
+  gateProject,
+  type LocalSession,
+  localSessions,
+  type ProjectGate,
+  type PublishScope,
+  publishScope,
+} from "./curation-gate.js";
 export { FunesError, type FunesErrorCode, notAuthorizedError } from "./errors.js";
 export {
   ForgottenFileError,
@@ -29,6 +38,7 @@ export {
   readForgotten,
   writeForgotten,
 } from "./forgotten.js";
+export { createDataset, requireToken } from "./hub-write.js";
 export {
   isUnitCurrent,
   LEVELS,
@@ -71,5 +81,14 @@ export {
 } from "./publish.js";
 export { forFederatedRead, type MemoryReader, openReader, openStore } from "./reader.js";
 export { type RemoteReadState, readRemote, viewsRoot } from "./remote-memory.js";
+export {
+  type BlockChunk,
+  type BlockKey,
+  type DirtyBlock,
+  dirtyBlocks,
+  type HeldBack,
+  holdBack,
+} from "./secret-blocks.js";
 export { listValues, type ResolvedSpec, resolveMemorySpec } from "./spec.js";
+export { withWriterLock } from "./writer.js";
 export { acquireWriterLock, WriterBusyError, type WriterLock } from "./writer-lock.js";

@@ -1,8 +1,9 @@
 /**
  * `funes status` for people (the reference's layout, plus per-agent counts and vector backfill) and as JSON.
  */
+
+import type { StatusReport } from "../commands/index.js";
 import { oneLine } from "./safe-text.js";
-import type { StatusReport } from "./status.js";
 
 /** `just now`, `5 minutes ago`, `3 hours ago`, `2 days ago` (singular at 1). */
 export function formatAge(ms: number): string {

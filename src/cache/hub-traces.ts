@@ -5,9 +5,9 @@
  * are fetched whole into the Hugging Face cache, like every other Hub file funes reads.
  */
 
-import { cachedBlob } from "../cache/index.js";
 import { fetchRepoHead, type HubClient, isModelRepo, listTree, type RemoteFile } from "../remote/index.js";
 import { readTraceParquet, type TraceSource, type Unit, type UnitRead } from "../traces/index.js";
+import { cachedBlob } from "./blob-store.js";
 
 /** The Hub ref holding the parquet conversion of a dataset. */
 export const CONVERT_REF = "refs/convert/parquet";
