@@ -123,7 +123,7 @@ export async function ask(o: AskOptions, ctx: ReadContext, models: ModelSession)
     case "no-answer":
       throw new FunesError(
         "unreadable_source",
-        `\`${agent}\` ${out.code === 0 ? "ended without an answer" : `failed (exit ${out.code})`} — its output ends:\n${tail(out.output)}`,
+        `\`${agent}\` ${out.code === 0 ? "ended without an answer" : `failed (exit ${out.code})`} — see its output, which ends:\n${tail(out.output)}`,
       );
   }
 }

@@ -149,7 +149,7 @@ async function remoteHead(loc: HubLocation, o: CurateOptions, ctx: ReadContext):
     if (head.kind !== "found")
       throw new FunesError(
         "unreachable",
-        `${loc.uri} could not be read right after creating it; run curate again`,
+        `${loc.uri} could not be read right after creating it — run curate again`,
       );
   }
   return head.sha;
@@ -179,7 +179,7 @@ async function nameProject(
   if (before.kind === "memory" && before.project !== null && before.project !== o.project)
     throw new FunesError(
       "bad_input",
-      `${loc.uri} is already the project memory of ${before.project} — refusing to rename it to ${o.project}`,
+      `${loc.uri} is already the project memory of ${before.project} — refusing to rename it to ${o.project}; drop the project to curate it as it is, or name a new dataset`,
     );
   if (before.kind === "memory" && before.project === null) {
     // Node's Lance cannot edit a table's schema metadata: naming writes the rows again (new files only).
@@ -227,7 +227,7 @@ async function recordReview(
     if (sid.startsWith("agent-"))
       throw new FunesError(
         "bad_input",
-        `"${sid}" is a sub-agent session; it is never published to a project memory`,
+        `"${sid}" is a sub-agent session, never published to a project memory — drop it from the list`,
       );
     recorded[kind]++;
     return {

@@ -1,13 +1,16 @@
 /**
- * The error policy, in one place: the one exception type commands throw for outcomes a caller does not plan
- * around, its codes by meaning, each meaning's next step, and {@link describeFailure}, which turns any
- * thrown value into one line for a person or an agent. `code` lets the CLI pick an exit code
- * (cli/error-policy.ts) and the MCP server a tool error without reading messages.
+ * The error policy, in one place: each meaning's next step, the sentences the catalogue builds, and
+ * {@link describeFailure}, which turns any thrown value into one line for a person or an agent. The
+ * exception type and its codes (`FunesError`, by meaning) live in memory/errors.ts, the lowest layer that
+ * throws them; `code` lets the CLI pick an exit code (cli/error-policy.ts) and the MCP server a tool error
+ * without reading messages.
  *
- * Written style (test/e2e/error-policy.test.ts checks it on the failures it drives): one line, what failed,
- * then " — " and what to do next; no stack trace unless FUNES_DEBUG=1. The codes keep their names from
- * before the policy where the name already said the meaning (`no_memory` is "not found", `unreachable` is
- * "offline", `refused_memory` is "corrupt memory"), so that code written against them keeps compiling.
+ * Written style (ARCHITECTURE.md, "Errors"; errors.test.ts checks every message thrown in src/): one line,
+ * lowercase, no closing period; what failed, then " — " and what to do next (bad input may instead say what
+ * is accepted: "takes human or agent, not …"); no stack trace unless FUNES_DEBUG=1. The codes keep their
+ * names from before the policy where the name already said the meaning (`no_memory` is "not found",
+ * `unreachable` is "offline", `refused_memory` is "corrupt memory"), so that code written against them
+ * keeps compiling.
  */
 import { DownloadCapError, IntegrityError, UnsafeMemoryError } from "../cache/index.js";
 import { IncompatibleMemoryError } from "../local/index.js";

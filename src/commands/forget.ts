@@ -80,7 +80,7 @@ export async function forgetRows(opts: ForgetOptions, ctx: ReadContext): Promise
     if (opts.allowReindex)
       throw new FunesError(
         "bad_input",
-        "--allow-reindex is about this machine's memory; a Hub memory's forgotten ids stay (every push leaves them out)",
+        "--allow-reindex is about this machine's memory; a Hub memory's forgotten ids stay (every push leaves them out) — drop --allow-reindex",
       );
     return forgetOnHub(opts, ctx, (rows) => rows.filter(select));
   }
@@ -120,7 +120,7 @@ async function forgetLocal(
   if (store === null)
     throw new FunesError(
       "no_memory",
-      `no memory at ${where.label === "local" ? where.dir : where.label} — nothing to forget`,
+      `no memory at ${where.label === "local" ? where.dir : where.label} — nothing to forget there; check the path or run \`funes index\` first`,
     );
   try {
     const selected = (await forgetCandidateRows(store)).filter(select);
@@ -209,7 +209,10 @@ async function forgetOnHub(
       throw notAuthorizedError(loc.uri, "write");
     case "missing":
       if (await isModelRepo(client, loc.repo)) throw new FunesError("bad_input", modelRepoMessage(loc.repo));
-      throw new FunesError("no_memory", `${loc.uri} doesn't exist on the Hub — nothing to forget there`);
+      throw new FunesError(
+        "no_memory",
+        `${loc.uri} doesn't exist on the Hub, so nothing is published there to forget — check the name`,
+      );
     case "found":
       break;
   }

@@ -236,7 +236,7 @@ async function runLocked(
   if (work.length > 0 && summary.unitsRead === 0)
     throw new FunesError(
       "unreadable_source",
-      `none of ${work.length} session(s) could be read: ${summary.failed[0]?.reason ?? ""}`,
+      `none of ${work.length} session(s) could be read: ${summary.failed[0]?.reason ?? ""} — fix what it names, then run \`funes index\` again`,
     );
   const action = await store.maintainTextIndex();
   if (action !== "current") run.emit({ kind: "text-index", action });
@@ -315,7 +315,10 @@ async function listWork(
     for (const unit of owed) work.push({ source, unit });
   }
   if (sourceErrors.length === sources.length)
-    throw new FunesError("unreadable_source", `no session source could be read: ${sourceErrors.join("; ")}`);
+    throw new FunesError(
+      "unreadable_source",
+      `no session source could be read: ${sourceErrors.join("; ")} — fix what it names, then run \`funes index\` again`,
+    );
   return work;
 }
 

@@ -36,7 +36,11 @@ function hubTraceRepo(path: string): string | null {
 export function resolveSources(opts: IndexOptions): Resolved {
   const repo = opts.path === undefined ? null : hubTraceRepo(opts.path);
   if (repo !== null) {
-    if (opts.models === undefined) throw new FunesError("bad_input", `can't reach the Hub to index ${repo}`);
+    if (opts.models === undefined)
+      throw new FunesError(
+        "bad_input",
+        `can't reach the Hub to index ${repo} — run it from the funes CLI, which gives the Hub's settings`,
+      );
     const client = { hubUrl: opts.models.hubUrl, token: opts.models.token };
     const hubGuess = opts.path?.startsWith("hf://") ? null : repo;
     return {
@@ -65,7 +69,13 @@ export function resolveSources(opts: IndexOptions): Resolved {
   const sources = knownSources(opts.home, opts.harness);
   if (sources.length > 0) return { kind: "sources", sources, hubGuess: null };
   if (opts.harness !== undefined)
-    throw new FunesError("no_sessions", `no ${opts.harness} session dir found on this machine`);
+    throw new FunesError(
+      "no_sessions",
+      `no ${opts.harness} session dir found on this machine — pass the path to its sessions`,
+    );
   const looked = KNOWN_ROOTS.map((r) => `~/${r.rel}`).join(", ");
-  throw new FunesError("no_sessions", `no local sessions found — looked in ${looked}`);
+  throw new FunesError(
+    "no_sessions",
+    `no local sessions found (looked in ${looked}) — pass a path to \`funes index\`, or run an agent here first`,
+  );
 }

@@ -110,10 +110,7 @@ export class MemoryMissingError extends FunesError {}
 export function hubLocation(spec: string, ctx: ReadContext): HubLocation {
   const r = resolveMemorySpec(spec, ctx);
   if (r.kind === "local")
-    throw new FunesError(
-      "bad_input",
-      `push publishes to a Hub memory (org/repo or hf://datasets/…), not "${spec}"`,
-    );
+    throw new FunesError("bad_input", `push takes a Hub memory (org/repo or hf://datasets/…), not "${spec}"`);
   try {
     return parseHubUri(r.uri);
   } catch (err) {
@@ -263,7 +260,7 @@ async function remoteToCompare(
   if (fresh.kind !== "found")
     throw new FunesError(
       "unreachable",
-      `${loc.uri} could not be read right after creating it; run the push again`,
+      `${loc.uri} could not be read right after creating it — run the push again`,
     );
   const view = await materializeView({
     client,

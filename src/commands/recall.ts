@@ -216,7 +216,10 @@ async function openAll(targets: ReadTarget[]): Promise<{ open: MemoryReader[]; w
     throw err;
   }
   if (open.length === 0)
-    throw new FunesError("no_memory", `none of the memories could be read: ${warnings.join("; ")}`);
+    throw new FunesError(
+      "no_memory",
+      `none of the memories could be read: ${warnings.join("; ")} — check each name, or recall them one at a time`,
+    );
   return { open, warnings };
 }
 

@@ -74,7 +74,7 @@ export function localMemoryFor(spec: string | undefined | null, ctx: HomeContext
   if (r.kind === "remote")
     throw new FunesError(
       "bad_input",
-      `"${r.uri}" is a Hub memory; this command works on local memories only`,
+      `"${r.uri}" is a Hub memory; this command works on local memories only — give a local memory directory, or drop --memory`,
     );
   return r.memory;
 }
@@ -240,7 +240,10 @@ export async function openFederated(specs: string[], ctx: ReadContext): Promise<
   if (targets.length === 0) {
     const first = tried.find((t) => "err" in t && t.err !== undefined);
     if (first !== undefined && "err" in first && first.err !== undefined) throw first.err;
-    throw new FunesError("unreachable", `none of ${specs.join(", ")} could be read right now`);
+    throw new FunesError(
+      "unreachable",
+      `none of ${specs.join(", ")} could be read right now — try again once they are reachable`,
+    );
   }
   return { kind: "federated", members: targets, warnings };
 }
