@@ -20,6 +20,7 @@ import {
   type SetupReport,
 } from "../agents/index.js";
 import { storeExists } from "../local/index.js";
+import type { ReadContext } from "../memory/index.js";
 import {
   createDataset,
   funesPaths,
@@ -31,7 +32,6 @@ import { fetchRepoHead, HubUriError, isModelRepo, parseHubUri } from "../remote/
 import { type Harness, knownSources } from "../traces/index.js";
 import { FunesError, notAuthorizedError } from "./errors.js";
 import { DEFAULT_VECTOR_BUDGET_MS, type IndexSummary, indexSessions } from "./index-sessions.js";
-import type { ReadContext } from "./models-config.js";
 import { type PushSummary, pushMemory } from "./push.js";
 
 /** The agents funes integrates with. */

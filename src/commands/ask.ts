@@ -6,8 +6,8 @@
  */
 import { type AskAgent, runAsk, runCli } from "../agents/index.js";
 import { openReadTarget, type ReadContext, resolveMemorySpec, settledTarget } from "../memory/index.js";
+import type { ModelSession } from "../models/index.js";
 import { FunesError } from "./errors.js";
-import type { ModelSession } from "./model-session.js";
 import { type RecallResult, recall, recallMemories, recallOptions } from "./recall.js";
 
 /** Default time for the agent to answer, seconds. */

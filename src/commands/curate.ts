@@ -7,6 +7,7 @@
  */
 import { materializeView } from "../cache/index.js";
 import { arrow, chunkSchema, countRows, LocalStore, userPrompts } from "../local/index.js";
+import type { ReadContext } from "../memory/index.js";
 import {
   createDataset,
   curationPath,
@@ -25,7 +26,6 @@ import {
 } from "../memory/index.js";
 import { fetchRepoHead, type HubLocation } from "../remote/index.js";
 import { FunesError, hubOfflineError, notAuthorizedError } from "./errors.js";
-import type { ReadContext } from "./models-config.js";
 import { hubLocation } from "./push.js";
 
 /** An answer of the interactive review. */

@@ -13,10 +13,9 @@ import {
   viewsRoot,
   WriterBusyError,
 } from "../memory/index.js";
+import { ModelSession, type ModelsConfig } from "../models/index.js";
 import { fetchIdentity } from "../remote/index.js";
-import { ModelSession } from "./model-session.js";
 import { modelsStatus } from "./models.js";
-import type { ModelsConfig } from "./models-config.js";
 import { memoryStatus } from "./status.js";
 
 /** One check's outcome. */

@@ -15,6 +15,7 @@
 import { DownloadCapError, IntegrityError, UnsafeMemoryError } from "../cache/index.js";
 import { IncompatibleMemoryError } from "../local/index.js";
 import { FunesError, type FunesErrorCode, WriterBusyError } from "../memory/index.js";
+import { UnknownRerankerError } from "../models/index.js";
 import { HubUriError, hubFailure, UnsafeHubAnswerError } from "../remote/index.js";
 
 export { FunesError, type FunesErrorCode, notAuthorizedError } from "../memory/index.js";
@@ -120,7 +121,7 @@ export function meaningOf(err: unknown): FunesErrorCode | null {
     return "refused_memory";
   if (err instanceof IncompatibleMemoryError) return "incompatible_memory";
   if (err instanceof WriterBusyError) return "busy";
-  if (err instanceof HubUriError) return "bad_input";
+  if (err instanceof HubUriError || err instanceof UnknownRerankerError) return "bad_input";
   return null;
 }
 

@@ -10,6 +10,9 @@
  */
 import { type ForgetCandidate, forgetCandidateRows, LocalStore, purgeForgotten } from "../local/index.js";
 import {
+  compileSelectors,
+  type ForgetPreview,
+  type ForgetSelectors,
   type ForgottenEntry,
   ForgottenFileError,
   forgetRemoteRows,
@@ -20,6 +23,8 @@ import {
   modelRepoMessage,
   PublishConflictError,
   PublishUnreachableError,
+  previewOf,
+  type ReadContext,
   readForgotten,
   resolveMemorySpec,
   saveIndexState,
@@ -28,8 +33,6 @@ import {
 } from "../memory/index.js";
 import { fetchRepoHead, HubReadOnlyError, isModelRepo } from "../remote/index.js";
 import { FunesError, hubOfflineError, notAuthorizedError, readOnlyError } from "./errors.js";
-import { compileSelectors, type ForgetPreview, type ForgetSelectors, previewOf } from "./forget-select.js";
-import type { ReadContext } from "./models-config.js";
 import { hubLocation } from "./push.js";
 
 /** What the caller is asked to confirm. */

@@ -8,16 +8,24 @@
 import { ALL_TIERS, type Chunk, chunkTurns, elideDataUris, injectedChunkIds } from "../chunk/index.js";
 import { countRows, LocalStore, replaceChunks } from "../local/index.js";
 import {
+  backfillVectors,
   forgottenPath,
   funesPaths,
   isUnitCurrent,
   loadIndexState,
   readForgotten,
+  resolveSources,
   saveIndexState,
   type UnitState,
   withWriterLock,
 } from "../memory/index.js";
-import { type Embedder, loadEmbedder, ModelLoadError } from "../models/index.js";
+import {
+  type Embedder,
+  loadEmbedder,
+  locateEmbedder,
+  ModelLoadError,
+  type ModelsConfig,
+} from "../models/index.js";
 import { redactTexts } from "../redact/index.js";
 import {
   type Harness,
@@ -29,10 +37,7 @@ import {
   type Turn,
   type Unit,
 } from "../traces/index.js";
-import { backfillVectors } from "./backfill.js";
 import { FunesError } from "./errors.js";
-import { resolveSources } from "./index-sources.js";
-import { locateEmbedder, type ModelsConfig } from "./models-config.js";
 
 /** What to index and how. */
 export interface IndexOptions {

@@ -4,18 +4,31 @@
  * cli/ and mcp/.
  */
 
+export type { ForgetPreview, ForgetSelectors, PreviewSession } from "../memory/index.js";
 export {
+  type BackfillResult,
+  backfillOrder,
   type FederatedMemory,
   type HomeContext,
   listValues,
   localMemoryFor,
   openFederated,
   openReadTarget,
+  type ReadContext,
   type ReadTarget,
   readWith,
   settledTarget,
 } from "../memory/index.js";
-export { DEFAULT_RERANKER } from "../models/index.js";
+export {
+  DEFAULT_RERANKER,
+  type Loaded,
+  locateEmbedder,
+  locateReranker,
+  type ModelLocation,
+  ModelSession,
+  type ModelsConfig,
+  type ServerLink,
+} from "../models/index.js";
 export {
   type AddOptions,
   type AddSummary,
@@ -28,7 +41,6 @@ export {
   removeAllAgents,
 } from "./add-agent.js";
 export { type AskOptions, type AskResult, ask, askPrompt, DEFAULT_ASK_TIMEOUT_S } from "./ask.js";
-export { type BackfillResult, backfillOrder } from "./backfill.js";
 export {
   BOUNDARY_WAIT_MS,
   type BoundaryPushOptions,
@@ -47,7 +59,6 @@ export {
   NEXT_STEP,
 } from "./errors.js";
 export { type ForgetOptions, type ForgetProposal, type ForgetSummary, forgetRows } from "./forget.js";
-export type { ForgetPreview, ForgetSelectors, PreviewSession } from "./forget-select.js";
 export { assembleTurns, getTurn, type TurnView } from "./get.js";
 export {
   DEFAULT_VECTOR_BUDGET_MS,
@@ -57,15 +68,7 @@ export {
   indexSessions,
   type VectorSummary,
 } from "./index-sessions.js";
-export { type Loaded, ModelSession, type ServerLink } from "./model-session.js";
 export { type ModelReport, modelsStatus, pullModels } from "./models.js";
-export {
-  locateEmbedder,
-  locateReranker,
-  type ModelLocation,
-  type ModelsConfig,
-  type ReadContext,
-} from "./models-config.js";
 export { type PushOptions, type PushSummary, pushMemory, readReceipt } from "./push.js";
 export {
   BLOCK_TYPES,

@@ -9,6 +9,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cachedView, materializeView, newestView, type SnapshotView } from "../cache/index.js";
 import { type ArrowTable, countRows, embeddedRows, idsIn, LocalStore, selectRows } from "../local/index.js";
+import type { ReadContext } from "../memory/index.js";
 import {
   type BlockKey,
   createDataset,
@@ -38,7 +39,6 @@ import {
   type RepoHead,
 } from "../remote/index.js";
 import { FunesError, hubOfflineError, notAuthorizedError, readOnlyError } from "./errors.js";
-import type { ReadContext } from "./models-config.js";
 
 /** Push options. */
 export interface PushOptions {

@@ -24,6 +24,7 @@ import {
   type ReadTarget,
   readWith,
 } from "../memory/index.js";
+import type { ModelSession } from "../models/index.js";
 import {
   type Candidate,
   dot,
@@ -39,7 +40,6 @@ import {
 } from "../search/index.js";
 import { type Harness, parseHarness, UnknownHarnessError } from "../traces/index.js";
 import { BadArgumentError, FunesError } from "./errors.js";
-import type { ModelSession } from "./model-session.js";
 
 /** Block types `--type` accepts. */
 export const BLOCK_TYPES = ["text", "thinking", "tool_use", "tool_result"] as const;

@@ -9,9 +9,8 @@
 import { type Chunk, chunkId, splitText } from "../chunk/index.js";
 import { chunksById, countRows, LocalStore, replaceChunks, storeVectors } from "../local/index.js";
 import { type DirtyBlock, dirtyBlocks, funesPaths, withWriterLock } from "../memory/index.js";
-import { loadEmbedder, ModelLoadError } from "../models/index.js";
+import { loadEmbedder, locateEmbedder, ModelLoadError, type ModelsConfig } from "../models/index.js";
 import { applyRedactions, findingsPerText } from "../redact/index.js";
-import { locateEmbedder, type ModelsConfig } from "./models-config.js";
 
 /** What scrub did. */
 export interface ScrubSummary {

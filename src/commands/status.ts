@@ -29,9 +29,9 @@ import {
   resolveMemorySpec,
   type SingleMemory,
 } from "../memory/index.js";
+import { locateEmbedder, type ModelsConfig } from "../models/index.js";
 import { parseHubUri } from "../remote/index.js";
 import { knownSources } from "../traces/index.js";
-import { locateEmbedder, type ModelsConfig } from "./models-config.js";
 import { readReceipt } from "./push.js";
 
 /** The status of one memory, as data (rendered by the CLI or MCP). */

@@ -6,6 +6,13 @@
  */
 
 export {
+  type BackfillOptions,
+  type BackfillProgress,
+  type BackfillResult,
+  backfillOrder,
+  backfillVectors,
+} from "./backfill.js";
+export {
   curationPath,
   type Decision,
   type Decisions,
@@ -33,12 +40,20 @@ export {
   remoteForgottenIds,
 } from "./forget-publish.js";
 export {
+  compileSelectors,
+  type ForgetPreview,
+  type ForgetSelectors,
+  type PreviewSession,
+  previewOf,
+} from "./forget-select.js";
+export {
   type ForgottenEntry,
   forgottenPath,
   readForgotten,
   writeForgotten,
 } from "./forgotten.js";
 export { createDataset, requireToken } from "./hub-write.js";
+export { type Resolved, resolveSources, type SourceOptions } from "./index-sources.js";
 export {
   isUnitCurrent,
   LEVELS,
@@ -60,7 +75,6 @@ export {
   downloadCap,
   type FederatedMemory,
   type HomeContext,
-  type HubReadConfig,
   localMemoryFor,
   modelRepoMessage,
   openFederated,

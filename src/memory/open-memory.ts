@@ -13,6 +13,7 @@ import {
   UnsafeMemoryError,
 } from "../cache/index.js";
 import { storeExists } from "../local/index.js";
+import type { ModelsConfig } from "../models/index.js";
 import { HubUriError, isModelRepo, parseHubUri, UnsafeHubAnswerError } from "../remote/index.js";
 import { FunesError, notAuthorizedError } from "./errors.js";
 import { hubMemory, type LocalMemory, type SingleMemory } from "./memory.js";
@@ -25,19 +26,9 @@ export interface HomeContext {
   home: string;
 }
 
-/** How to reach the Hub and where its files are cached (the CLI's models settings carry all of it). */
-export interface HubReadConfig {
-  hubUrl: string;
-  token?: string | undefined;
-  /** The Hugging Face hub cache. */
-  hubCache: string;
-  /** How large a Hub memory funes downloads, bytes (NaN: the setting is not a number). */
-  maxDownloadBytes?: number | undefined;
-}
-
-/** Also how to reach the Hub (endpoint, token, cache), taken from the models settings. */
+/** Also how to reach the Hub (endpoint, token, cache, download cap), taken from the models settings. */
 export interface ReadContext extends HomeContext {
-  models: HubReadConfig;
+  models: ModelsConfig;
   /**
    * A Hub memory that can't be read and has no cached copy falls back to the local memory (the reference's
    * behaviour, and what an agent's MCP server wants). Off, that is an error: the user asked for that memory.

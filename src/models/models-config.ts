@@ -3,15 +3,11 @@
  * finding a usable model folder: an explicit folder variable wins, else the pinned snapshot in the cache.
  */
 
-import type { ReadContext as MemoryReadContext } from "../memory/index.js";
-import {
-  cachedCommit,
-  cachedModelDir,
-  EMBEDDER_SPEC,
-  type ModelSpec,
-  rerankerSpec,
-} from "../models/index.js";
-import { FunesError } from "./errors.js";
+import { cachedCommit, cachedModelDir } from "./hf-cache.js";
+import { EMBEDDER_SPEC, type ModelSpec, rerankerSpec } from "./specs.js";
+
+/** A reranker key funes does not know (bad input: its message names the ones it does). */
+export class UnknownRerankerError extends Error {}
 
 /** Model settings. */
 export interface ModelsConfig {
@@ -66,18 +62,12 @@ export function locateEmbedder(cfg: ModelsConfig): ModelLocation {
   return locate(EMBEDDER_SPEC, cfg, cfg.embedDir, "FUNES_EMBED_MODEL_DIR");
 }
 
-/** Where the configured reranker is; an unknown key is a FunesError. */
+/** Where the configured reranker is; an unknown key is an {@link UnknownRerankerError}. */
 export function locateReranker(cfg: ModelsConfig): ModelLocation {
   const spec = rerankerSpec(cfg.reranker);
   if (spec === null)
-    throw new FunesError(
-      "bad_input",
+    throw new UnknownRerankerError(
       `unknown reranker "${cfg.reranker}" (expected ms-marco-MiniLM-L-6-v2 or bge-reranker-base)`,
     );
   return locate(spec, cfg, cfg.rerankDir, "FUNES_RERANK_MODEL_DIR");
-}
-
-/** What a command that reads memories is given: the homes, and the models settings (the Hub's among them). */
-export interface ReadContext extends MemoryReadContext {
-  models: ModelsConfig;
 }

@@ -5,7 +5,9 @@
 
 import { existsSync } from "node:fs";
 import { HubTraceSource } from "../cache/index.js";
+import type { ModelsConfig } from "../models/index.js";
 import {
+  type Harness,
   KNOWN_ROOTS,
   knownSources,
   sourcesForPath,
@@ -13,7 +15,17 @@ import {
   type TraceSource,
 } from "../traces/index.js";
 import { FunesError } from "./errors.js";
-import type { IndexOptions } from "./index-sessions.js";
+
+/** What decides the sources of an index run (a subset of `funes index`'s options). */
+export interface SourceOptions {
+  /** A transcript file, directory, `state.db` or `.parquet`, or a Hub agent-traces dataset; absent → every known agent directory. */
+  path?: string | undefined;
+  harness?: Harness | undefined;
+  /** The user's home, for the known agent directories. */
+  home: string;
+  /** Where the Hub is (for a Hub dataset). */
+  models?: ModelsConfig | undefined;
+}
 
 /** What a run reads: its sources, and whether the one source is a guess that a bare `a/b` names a Hub repo. */
 export type Resolved =
@@ -33,7 +45,7 @@ function hubTraceRepo(path: string): string | null {
 }
 
 /** The sources a run reads, or a note when there is nothing to read (an empty file). */
-export function resolveSources(opts: IndexOptions): Resolved {
+export function resolveSources(opts: SourceOptions): Resolved {
   const repo = opts.path === undefined ? null : hubTraceRepo(opts.path);
   if (repo !== null) {
     if (opts.models === undefined)
