@@ -5,23 +5,16 @@
  * the top k with their neighbour turns. Rows still waiting for a vector are found by
  * BM25; a memory with no vectors, or a machine without the models, still answers (and says how).
  */
-import {
-  EMBEDDING_MODEL,
-  type HitRow,
-  type KeywordHit,
-  type RowFilter,
-  type VectorHit,
-} from "../local/index.js";
+import type { HitRow, KeywordHit, RowFilter, VectorHit } from "../local/index.js";
 import {
   type FederatedMemory,
-  forFederatedRead,
   type MemoryReader,
-  noIndexMessage,
   openFederated,
-  openReader,
+  openReaders,
   openReadTarget,
   type ReadContext,
   type ReadTarget,
+  readFederatedWith,
   readWith,
 } from "../memory/index.js";
 import type { ModelSession } from "../models/index.js";
@@ -172,55 +165,6 @@ function checkOptions(opts: RecallOptions): Harness | null {
       });
     throw err;
   }
-}
-
-/** Opens every memory's reader; a single memory's failure is the recall's, several memories' are warnings. */
-async function openAll(targets: ReadTarget[]): Promise<{ open: MemoryReader[]; warnings: string[] }> {
-  const open: MemoryReader[] = [];
-  const warnings: string[] = [];
-  try {
-    for (const { memory } of targets) {
-      let reader: MemoryReader | null;
-      try {
-        reader = await openReader(memory);
-        if (reader !== null && (await reader.rows()) === 0) {
-          reader.close();
-          reader = null;
-        }
-      } catch (err) {
-        if (targets.length === 1) throw err;
-        if (err instanceof FunesError && err.code === "incompatible_memory")
-          throw new FunesError(
-            "incompatible_memory",
-            `can't recall across memories embedded with different models — ${err.message}; the others use ${EMBEDDING_MODEL}. Recall them separately`,
-          );
-        warnings.push(
-          `warning: ${memory.label} could not be read (${err instanceof Error ? err.message : String(err)}) — answering from the others`,
-        );
-        continue;
-      }
-      if (reader === null) {
-        if (targets.length === 1) throw new FunesError("no_memory", noIndexMessage(memory));
-        warnings.push(`warning: ${memory.label} holds no index yet — answering from the others`);
-        continue;
-      }
-      open.push(reader);
-      if (targets.length > 1) {
-        const ready = await forFederatedRead(reader, () => performance.now());
-        open[open.length - 1] = ready.reader;
-        if (ready.note !== null) warnings.push(ready.note);
-      }
-    }
-  } catch (err) {
-    for (const m of open) m.close();
-    throw err;
-  }
-  if (open.length === 0)
-    throw new FunesError(
-      "no_memory",
-      `none of the memories could be read: ${warnings.join("; ")} — check each name, or recall them one at a time`,
-    );
-  return { open, warnings };
 }
 
 /** A `--harness` filter needs every memory to carry the agent of its rows. */
@@ -432,7 +376,7 @@ export async function recall(
   const targets = "kind" in target && target.kind === "federated" ? target.members : [target as ReadTarget];
   const harness = checkOptions(opts);
   const filters = buildFilters(opts, harness);
-  const { open, warnings } = await openAll(targets);
+  const { open, warnings } = await openReaders(targets, () => performance.now());
   try {
     const notes: string[] = [...targets.flatMap((t) => t.notes), ...warnings];
     await checkHarnessFacet(open, harness);
@@ -458,24 +402,6 @@ export async function recallMemories(
 ): Promise<RecallResult> {
   if (specs.length <= 1) return readWith(await openReadTarget(specs[0], ctx), (t) => recall(t, opts, models));
   const federated = await openFederated(specs, ctx);
-  const { members: targets, warnings } = federated;
-  const result = await recall(federated, opts, models);
-  // Cached copies were read while their heads were checked: read again only if one of them moved.
-  const fresh = await Promise.all(
-    targets.map((t) => (t.verify === undefined ? null : t.verify().catch((err: unknown) => ({ err })))),
-  );
-  if (fresh.every((f) => f === null)) return { ...result, notes: [...warnings, ...result.notes] };
-  const again: ReadTarget[] = [];
-  const more = [...warnings];
-  fresh.forEach((f, i) => {
-    const t = targets[i] as ReadTarget;
-    if (f === null) again.push(t);
-    else if ("err" in f)
-      more.push(
-        `warning: ${t.memory.label} could not be read (${f.err instanceof Error ? f.err.message : String(f.err)}) — answering from the others`,
-      );
-    else again.push(f);
-  });
-  const second = await recall({ kind: "federated", members: again, warnings: [] }, opts, models);
-  return { ...second, notes: [...more, ...second.notes] };
+  const { result, warnings } = await readFederatedWith(federated, (f) => recall(f, opts, models));
+  return { ...result, notes: [...warnings, ...result.notes] };
 }

@@ -81,6 +81,7 @@ export {
   openReadTarget,
   type ReadContext,
   type ReadTarget,
+  readFederatedWith,
   readWith,
   refusedRemote,
   settledTarget,
@@ -93,7 +94,7 @@ export {
   PublishUnreachableError,
   publishRows,
 } from "./publish.js";
-export { forFederatedRead, type MemoryReader, openReader, openStore } from "./reader.js";
+export { forFederatedRead, type MemoryReader, openReader, openReaders, openStore } from "./reader.js";
 export { type RemoteReadState, readRemote, viewsRoot } from "./remote-memory.js";
 export {
   type BlockChunk,

@@ -202,6 +202,36 @@ export interface FederatedMemory {
 }
 
 /**
+ * Runs a read on a federated memory, and again if a member read from its cached copy turned out to be stale
+ * (on the fresh copies; a member that can no longer be read becomes a warning). Returns the last result and
+ * the warnings to show before it.
+ */
+export async function readFederatedWith<T>(
+  federated: FederatedMemory,
+  run: (f: FederatedMemory) => Promise<T>,
+): Promise<{ result: T; warnings: string[] }> {
+  const { members, warnings } = federated;
+  const result = await run(federated);
+  // Cached copies were read while their heads were checked: read again only if one of them moved.
+  const fresh = await Promise.all(
+    members.map((t) => (t.verify === undefined ? null : t.verify().catch((err: unknown) => ({ err })))),
+  );
+  if (fresh.every((f) => f === null)) return { result, warnings };
+  const again: ReadTarget[] = [];
+  const more = [...warnings];
+  fresh.forEach((f, i) => {
+    const t = members[i] as ReadTarget;
+    if (f === null) again.push(t);
+    else if ("err" in f)
+      more.push(
+        `warning: ${t.memory.label} could not be read (${f.err instanceof Error ? f.err.message : String(f.err)}) — answering from the others`,
+      );
+    else again.push(f);
+  });
+  return { result: await run({ kind: "federated", members: again, warnings: [] }), warnings: more };
+}
+
+/**
  * Opens several memories for one federated read. A Hub memory with a cached copy is read from it at once,
  * its head checked meanwhile (the target's `verify`); others are settled first. A memory that cannot be
  * read (or that is unreachable and would fall back to the local memory) becomes a warning line; only when

@@ -7,6 +7,7 @@
 import { existsSync } from "node:fs";
 import {
   annDir,
+  EMBEDDING_MODEL,
   ensureSideIndex,
   type HitRow,
   hasHarnessFacet,
@@ -24,7 +25,8 @@ import {
   vectorLeg,
 } from "../local/index.js";
 import { FunesError } from "./errors.js";
-import type { SingleMemory } from "./memory.js";
+import { noIndexMessage, type SingleMemory } from "./memory.js";
+import type { ReadTarget } from "./open-memory.js";
 
 /** Opens a memory's table (null when there is none); a memory from another embedding model is a FunesError. */
 export async function openStore(memory: SingleMemory): Promise<LocalStore | null> {
@@ -131,4 +133,60 @@ class StoreReader implements MemoryReader {
   close(): void {
     this.store.close();
   }
+}
+
+/**
+ * Opens a reader on every target of one read (a recall): a single memory's failure is the read's; with
+ * several, a memory that cannot be read or holds nothing is a warning, and only none readable is a failure.
+ * Memories of another embedding model cannot be read together. `now`: a monotonic clock, ms.
+ */
+export async function openReaders(
+  targets: ReadTarget[],
+  now: () => number,
+): Promise<{ open: MemoryReader[]; warnings: string[] }> {
+  const open: MemoryReader[] = [];
+  const warnings: string[] = [];
+  try {
+    for (const { memory } of targets) {
+      let reader: MemoryReader | null;
+      try {
+        reader = await openReader(memory);
+        if (reader !== null && (await reader.rows()) === 0) {
+          reader.close();
+          reader = null;
+        }
+      } catch (err) {
+        if (targets.length === 1) throw err;
+        if (err instanceof FunesError && err.code === "incompatible_memory")
+          throw new FunesError(
+            "incompatible_memory",
+            `can't recall across memories embedded with different models — ${err.message}; the others use ${EMBEDDING_MODEL}. Recall them separately`,
+          );
+        warnings.push(
+          `warning: ${memory.label} could not be read (${err instanceof Error ? err.message : String(err)}) — answering from the others`,
+        );
+        continue;
+      }
+      if (reader === null) {
+        if (targets.length === 1) throw new FunesError("no_memory", noIndexMessage(memory));
+        warnings.push(`warning: ${memory.label} holds no index yet — answering from the others`);
+        continue;
+      }
+      open.push(reader);
+      if (targets.length > 1) {
+        const ready = await forFederatedRead(reader, now);
+        open[open.length - 1] = ready.reader;
+        if (ready.note !== null) warnings.push(ready.note);
+      }
+    }
+  } catch (err) {
+    for (const m of open) m.close();
+    throw err;
+  }
+  if (open.length === 0)
+    throw new FunesError(
+      "no_memory",
+      `none of the memories could be read: ${warnings.join("; ")} — check each name, or recall them one at a time`,
+    );
+  return { open, warnings };
 }
