@@ -19,13 +19,7 @@ import {
   type UnitState,
   withWriterLock,
 } from "../memory/index.js";
-import {
-  type Embedder,
-  loadEmbedder,
-  locateEmbedder,
-  ModelLoadError,
-  type ModelsConfig,
-} from "../models/index.js";
+import { type ModelsConfig, openEmbedder } from "../models/index.js";
 import { redactTexts } from "../redact/index.js";
 import {
   type Harness,
@@ -464,19 +458,12 @@ async function embedPending(
   if (opts.models === undefined) return { model: null, embedded: 0, remaining: await waiting(), seconds: 0 };
   const remaining = await waiting();
   if (remaining === 0) return { model: null, embedded: 0, remaining: 0, seconds: 0 };
-  const where = locateEmbedder(opts.models);
-  if (where.kind === "missing") {
-    emit({ kind: "keyword-only", reason: where.reason });
+  const opened = await openEmbedder(opts.models);
+  if (opened.kind === "missing") {
+    emit({ kind: "keyword-only", reason: opened.reason });
     return { model: null, embedded: 0, remaining, seconds: 0 };
   }
-  let embedder: Embedder;
-  try {
-    embedder = await loadEmbedder(where.dir, where.spec, { threads: opts.models.threads });
-  } catch (err) {
-    if (!(err instanceof ModelLoadError)) throw err;
-    emit({ kind: "keyword-only", reason: err.message });
-    return { model: null, embedded: 0, remaining, seconds: 0 };
-  }
+  const { embedder } = opened;
   try {
     const r = await backfillVectors(store, embedder, {
       budgetMs: opts.vectorBudgetMs === undefined ? DEFAULT_VECTOR_BUDGET_MS : opts.vectorBudgetMs,
@@ -494,7 +481,7 @@ async function embedPending(
         emit({ kind: "vector-index", seconds: (performance.now() - t0) / 1000 });
     }
     return {
-      model: `${where.spec.repo}@${where.revision}`,
+      model: `${opened.repo}@${opened.revision}`,
       embedded: r.embedded,
       remaining: r.remaining,
       seconds: r.seconds,
@@ -505,7 +492,7 @@ async function embedPending(
     const msg = err instanceof Error ? err.message.split("\n")[0] : String(err);
     emit({
       kind: "keyword-only",
-      reason: `embedding failed in "${where.dir}": ${msg} — replace the folder (\`funes models pull\`)`,
+      reason: `embedding failed in "${opened.dir}": ${msg} — replace the folder (\`funes models pull\`)`,
     });
     return { model: null, embedded: 0, remaining: await waiting(), seconds: 0 };
   } finally {

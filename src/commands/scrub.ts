@@ -9,7 +9,7 @@
 import { type Chunk, chunkId, splitText } from "../chunk/index.js";
 import { chunksById, countRows, LocalStore, replaceChunks, storeVectors } from "../local/index.js";
 import { type DirtyBlock, dirtyBlocks, funesPaths, withWriterLock } from "../memory/index.js";
-import { loadEmbedder, locateEmbedder, ModelLoadError, type ModelsConfig } from "../models/index.js";
+import { type ModelsConfig, openEmbedder } from "../models/index.js";
 import { applyRedactions, findingsPerText } from "../redact/index.js";
 
 /** What scrub did. */
@@ -134,26 +134,21 @@ async function embedReplacements(
 ): Promise<{ kind: "ready"; vectors: Map<string, Float32Array> } | { kind: "missing"; reason: string }> {
   if (rows.length === 0) return { kind: "ready", vectors: new Map() };
   if (models === undefined) return { kind: "missing", reason: "no embedder configured" };
-  const where = locateEmbedder(models);
-  if (where.kind === "missing") return { kind: "missing", reason: where.reason };
+  const opened = await openEmbedder(models);
+  if (opened.kind === "missing") return opened;
+  const { embedder } = opened;
   try {
-    const embedder = await loadEmbedder(where.dir, where.spec, { threads: models.threads });
-    try {
-      const out = new Map<string, Float32Array>();
-      for (let i = 0; i < rows.length; i += 64) {
-        const part = rows.slice(i, i + 64);
-        const vs = await embedder.embed(part.map((r) => r.text));
-        part.forEach((r, j) => {
-          const v = vs[j];
-          if (v !== undefined) out.set(r.id, v);
-        });
-      }
-      return { kind: "ready", vectors: out };
-    } finally {
-      await embedder.close();
+    const out = new Map<string, Float32Array>();
+    for (let i = 0; i < rows.length; i += 64) {
+      const part = rows.slice(i, i + 64);
+      const vs = await embedder.embed(part.map((r) => r.text));
+      part.forEach((r, j) => {
+        const v = vs[j];
+        if (v !== undefined) out.set(r.id, v);
+      });
     }
-  } catch (err) {
-    if (err instanceof ModelLoadError) return { kind: "missing", reason: err.message };
-    throw err;
+    return { kind: "ready", vectors: out };
+  } finally {
+    await embedder.close();
   }
 }

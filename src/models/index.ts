@@ -27,6 +27,7 @@ export {
   type ModelsConfig,
   UnknownRerankerError,
 } from "./models-config.js";
+export { type OpenedEmbedder, openEmbedder } from "./open-embedder.js";
 export {
   EMBED_MAX_TOKENS,
   type Embedder,
