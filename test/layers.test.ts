@@ -12,8 +12,10 @@ import { ROOT } from "./helpers/fixtures.js";
 /** Height of each layer; a folder may import only strictly lower ones. */
 const LAYER: Record<string, number> = {
   // The CLI starts the MCP server (`funes mcp`), so it sits just above it; mcp never imports cli.
-  cli: 7,
-  mcp: 6,
+  cli: 8,
+  mcp: 7,
+  // The agent format and safe text: read by the CLI and the MCP server alike, without loading the SDK.
+  format: 6,
   commands: 5,
   memory: 4,
   cache: 3,
@@ -98,8 +100,16 @@ function layerViolations(files: { path: string; text: string }[]): string[] {
         out.push(`${file}: ${spec} (${from} may not import ${toFolder})`);
     }
     if (/export \*/.test(text)) out.push(`${file}: export * publishes every helper`);
+    // The Lance table of an open memory is local/'s: other layers call its named queries.
+    if (from !== "local" && /\.table\b(?!\s*:)/.test(stripComments(text)))
+      out.push(`${file}: reaches a LocalStore's table (use a named query in local/)`);
   }
   return out;
+}
+
+/** The text without comments, so prose ("the table") does not count as code. */
+function stripComments(text: string): string {
+  return text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:])\/\/.*$/gm, "$1");
 }
 
 describe("layering", () => {
@@ -141,6 +151,20 @@ describe("layering", () => {
       "chunk/x.ts: ../local/index.js (chunk may not import local)",
       "search/x.ts: ../cache/index.js (search may not import cache)",
       "redact/x.ts: ../card/index.js (redact may not import card)",
+    ]);
+  });
+
+  it("keeps the Lance table inside local/", () => {
+    const files = [
+      { path: join(SRC, "commands/x.ts"), text: "const n = await store.table.countRows();" },
+      { path: join(SRC, "memory/x.ts"), text: "await forgetCandidates(o.local.table);" },
+      // Allowed: local/ itself, and the word in a comment.
+      { path: join(SRC, "local/x.ts"), text: "return this.table.countRows();" },
+      { path: join(SRC, "commands/y.ts"), text: "/** rows of the table */\n// store.table is local's" },
+    ];
+    expect(layerViolations(files)).toEqual([
+      "commands/x.ts: reaches a LocalStore's table (use a named query in local/)",
+      "memory/x.ts: reaches a LocalStore's table (use a named query in local/)",
     ]);
   });
 

@@ -4,6 +4,7 @@
  */
 
 export { cachedBlob, DownloadCapError, IntegrityError } from "./blob-store.js";
+export { CONVERT_REF, HubTraceSource, type HubTracesOptions } from "./hub-traces.js";
 export {
   type CachedMemory,
   listCachedMemories,

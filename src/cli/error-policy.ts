@@ -3,7 +3,8 @@
  * meaning's exit code, and the one line a failed run prints. A stack trace is printed only with
  * FUNES_DEBUG=1.
  */
-import { describeFailure, type FunesErrorCode, safeText } from "../commands/index.js";
+import { describeFailure, type FunesErrorCode } from "../commands/index.js";
+import { safeText } from "../format/index.js";
 import { UnknownHarnessError } from "../traces/index.js";
 import { UsageError } from "./usage-error.js";
 

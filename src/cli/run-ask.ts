@@ -2,6 +2,7 @@
  * `funes ask claude|codex <question…>`.
  */
 import { ask, DEFAULT_ASK_TIMEOUT_S, FunesError, listValues } from "../commands/index.js";
+import { formatRecallAgent } from "../format/index.js";
 import type { CliConfig } from "./config.js";
 import { recallModels } from "./run-server.js";
 
@@ -31,6 +32,7 @@ export async function runAsk(agent: unknown, words: unknown, flags: AskFlags, cf
         timeoutS,
         env: cfg.env,
         now: cfg.now(),
+        passages: formatRecallAgent,
         onStatus: status,
         onText: (text) => {
           status("");

@@ -5,7 +5,8 @@
  */
 import { join } from "node:path";
 import { listCachedMemories, pruneCache, removeStaleStages, verifyCache } from "../cache/index.js";
-import { FunesError, oneLine } from "../commands/index.js";
+import { FunesError } from "../commands/index.js";
+import { oneLine } from "../format/index.js";
 import { viewsRoot } from "../memory/index.js";
 import type { CliConfig } from "./config.js";
 

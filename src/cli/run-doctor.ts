@@ -51,6 +51,6 @@ export async function runDoctorCommand(flags: { json?: boolean }, cfg: CliConfig
   if (failed.length > 0)
     throw new FunesError(
       "unreadable_source",
-      `doctor found ${failed.length} problem${failed.length === 1 ? "" : "s"}: ${failed.map((c) => c.name).join(", ")}`,
+      `doctor found ${failed.length} problem${failed.length === 1 ? "" : "s"}: ${failed.map((c) => c.name).join(", ")} — fix what each says above, then run \`funes doctor\` again`,
     );
 }

@@ -1,16 +1,8 @@
 /**
  * `funes get <session_id> <turn_uuid>`.
  */
-import {
-  FunesError,
-  formatGetAgent,
-  getTurn,
-  oneLine,
-  openReadTarget,
-  safeText,
-  settledTarget,
-  type TurnView,
-} from "../commands/index.js";
+import { FunesError, getTurn, openReadTarget, settledTarget, type TurnView } from "../commands/index.js";
+import { formatGetAgent, oneLine, safeText } from "../format/index.js";
 import type { CliConfig } from "./config.js";
 import { nonNegativeInt } from "./parse-args.js";
 import { flattenSpaces, layoutWidth, readableTool } from "./terminal-text.js";

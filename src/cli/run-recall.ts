@@ -2,15 +2,8 @@
  * `funes recall <query…>`.
  */
 import { join } from "node:path";
-import {
-  DEFAULT_RERANK_BUDGET_MS,
-  FunesError,
-  formatRecallAgent,
-  listValues,
-  recallMemories,
-  safeText,
-  terminalSafeRecall,
-} from "../commands/index.js";
+import { DEFAULT_RERANK_BUDGET_MS, FunesError, listValues, recallMemories } from "../commands/index.js";
+import { formatRecallAgent, safeText, terminalSafeRecall } from "../format/index.js";
 import type { CliConfig } from "./config.js";
 import { nonNegativeInt, nonNegativeNumber, positiveInt } from "./parse-args.js";
 import { formatRecallHuman } from "./render-recall.js";

@@ -1,7 +1,8 @@
 /**
  * `funes status`.
  */
-import { formatStatus, memoryStatus, openReadTarget, settledTarget } from "../commands/index.js";
+import { memoryStatus, openReadTarget, settledTarget } from "../commands/index.js";
+import { formatStatus } from "../format/index.js";
 import type { CliConfig } from "./config.js";
 
 /** Prints a memory's status. */

@@ -20,13 +20,18 @@ import {
   type SetupReport,
 } from "../agents/index.js";
 import { storeExists } from "../local/index.js";
-import { funesPaths, resolveMemorySpec } from "../memory/index.js";
+import type { ReadContext } from "../memory/index.js";
+import {
+  createDataset,
+  funesPaths,
+  modelRepoMessage,
+  requireToken,
+  resolveMemorySpec,
+} from "../memory/index.js";
 import { fetchRepoHead, HubUriError, isModelRepo, parseHubUri } from "../remote/index.js";
 import { type Harness, knownSources } from "../traces/index.js";
 import { FunesError, notAuthorizedError } from "./errors.js";
-import { createDataset, requireToken } from "./hub-write.js";
 import { DEFAULT_VECTOR_BUDGET_MS, type IndexSummary, indexSessions } from "./index-sessions.js";
-import { modelRepoMessage, type ReadContext } from "./open-memory.js";
 import { type PushSummary, pushMemory } from "./push.js";
 
 /** The agents funes integrates with. */

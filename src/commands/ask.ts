@@ -5,11 +5,10 @@
  * recall) fails first; a run past the time limit is stopped and said so.
  */
 import { type AskAgent, runAsk, runCli } from "../agents/index.js";
-import { resolveMemorySpec } from "../memory/index.js";
+import { openReadTarget, type ReadContext, resolveMemorySpec, settledTarget } from "../memory/index.js";
+import type { ModelSession } from "../models/index.js";
 import { FunesError } from "./errors.js";
-import type { ModelSession } from "./model-session.js";
-import { openReadTarget, type ReadContext, settledTarget } from "./open-memory.js";
-import { formatRecallAgent, type RecallResult, recall, recallMemories, recallOptions } from "./recall.js";
+import { type RecallResult, recall, recallMemories, recallOptions } from "./recall.js";
 
 /** Default time for the agent to answer, seconds. */
 export const DEFAULT_ASK_TIMEOUT_S = 300;
@@ -23,6 +22,8 @@ export interface AskOptions {
   timeoutS: number;
   env: Record<string, string | undefined>;
   now: number;
+  /** The recalled passages as the agent reads them (the agent format, format/'s `formatRecallAgent`). */
+  passages: (result: RecallResult) => string;
   onText?: ((text: string) => void) | undefined;
   onStatus?: ((text: string) => void) | undefined;
 }
@@ -77,7 +78,8 @@ export async function ask(o: AskOptions, ctx: ReadContext, models: ModelSession)
     const spec = specs[0];
     const target = await settledTarget(await openReadTarget(spec, ctx));
     const named = spec !== undefined && spec !== "local";
-    if (named && resolveMemorySpec(spec, ctx).kind === "remote" && !target.memory.label.startsWith("hf://"))
+    // A Hub memory that fell back to the local memory is not what was asked.
+    if (named && resolveMemorySpec(spec, ctx).kind === "remote" && target.memory.kind !== "hub")
       throw new FunesError(
         "unreachable",
         `${spec} is unreachable right now — try again once you're back online`,
@@ -89,7 +91,7 @@ export async function ask(o: AskOptions, ctx: ReadContext, models: ModelSession)
       "no_memory",
       "nothing recalled for that question — no passages to ground an answer in",
     );
-  const prompt = askPrompt(o.question, formatRecallAgent({ ...result, notes: [] }));
+  const prompt = askPrompt(o.question, o.passages({ ...result, notes: [] }));
   o.onStatus?.(`waking ${agent}…`);
   const out = await runAsk({
     agent,
@@ -121,7 +123,7 @@ export async function ask(o: AskOptions, ctx: ReadContext, models: ModelSession)
     case "no-answer":
       throw new FunesError(
         "unreadable_source",
-        `\`${agent}\` ${out.code === 0 ? "ended without an answer" : `failed (exit ${out.code})`} — its output ends:\n${tail(out.output)}`,
+        `\`${agent}\` ${out.code === 0 ? "ended without an answer" : `failed (exit ${out.code})`} — see its output, which ends:\n${tail(out.output)}`,
       );
   }
 }

@@ -8,6 +8,7 @@
  * or a Hub memory not created yet, is not an error at a boundary: there is simply nothing to publish.
  */
 import { storeExists } from "../local/index.js";
+import type { ReadContext } from "../memory/index.js";
 import { funesPaths } from "../memory/index.js";
 import { type Harness, knownSources } from "../traces/index.js";
 import { FunesError } from "./errors.js";
@@ -18,7 +19,6 @@ import {
   indexSessions,
   type VectorSummary,
 } from "./index-sessions.js";
-import type { ReadContext } from "./open-memory.js";
 import { hubLocation, MemoryMissingError, type PushSummary, pushMemory } from "./push.js";
 
 /** How long a boundary push waits for another funes run holding the memory, ms. */

@@ -6,21 +6,26 @@
  * from flags or an interactive review; `funes push` then publishes only fresh includes.
  */
 import { materializeView } from "../cache/index.js";
-import { arrow, chunkSchema, LocalStore } from "../local/index.js";
+import { arrow, chunkSchema, countRows, LocalStore, userPrompts } from "../local/index.js";
+import type { ReadContext } from "../memory/index.js";
 import {
+  createDataset,
   curationPath,
   type Decision,
+  decisionComment,
   funesPaths,
+  gateProject,
+  type LocalSession,
+  localSessions,
   publishRows,
   readDecisions,
   recordDecisions,
+  refusedRemote,
+  requireToken,
   viewsRoot,
 } from "../memory/index.js";
 import { fetchRepoHead, type HubLocation } from "../remote/index.js";
-import { decisionComment, gateProject, type LocalSession, localSessions } from "./curation-gate.js";
 import { FunesError, hubOfflineError, notAuthorizedError } from "./errors.js";
-import { createDataset, requireToken } from "./hub-write.js";
-import { type ReadContext, refusedRemote } from "./open-memory.js";
 import { hubLocation } from "./push.js";
 
 /** An answer of the interactive review. */
@@ -74,7 +79,7 @@ async function remoteProject(loc: HubLocation, ctx: ReadContext, sha: string) {
     return {
       kind: "memory" as const,
       project: await store.project(),
-      rows: await store.table.countRows(),
+      rows: await countRows(store),
       ids: await store.ids(),
     };
   } finally {
@@ -102,107 +107,16 @@ export async function curate(o: CurateOptions, ctx: ReadContext): Promise<Curate
 
 async function curateChecked(o: CurateOptions, ctx: ReadContext): Promise<CurateSummary> {
   const loc = hubLocation(o.spec, ctx);
-  const client = { hubUrl: ctx.models.hubUrl, token: ctx.models.token };
   const local = await LocalStore.open(funesPaths(ctx.funesHome).memory);
   if (local === null)
     throw new FunesError("no_memory", "no local index yet — run `funes index` first, then curate");
   try {
-    let head = await fetchRepoHead(client, loc.repo);
-    if (head.kind === "offline") throw hubOfflineError(loc.uri, "curate it", head.reason);
-    if (head.kind === "unauthorized") throw notAuthorizedError(loc.uri, "write");
-    if (head.kind === "missing") {
-      if (o.project === undefined || !o.create)
-        throw new FunesError(
-          "no_memory",
-          `${loc.uri} doesn't exist on the Hub — run \`funes curate ${o.spec} <owner/name> --create\` to create it as a project memory (private)`,
-        );
-      requireToken(ctx.models.token, loc.uri);
-      await createDataset(client, loc.repo, loc.uri);
-      head = await fetchRepoHead(client, loc.repo);
-      if (head.kind !== "found")
-        throw new FunesError(
-          "unreachable",
-          `${loc.uri} could not be read right after creating it; run curate again`,
-        );
-    }
-    const before = await remoteProject(loc, ctx, head.sha);
+    const sha = await remoteHead(loc, o, ctx);
+    const before = await remoteProject(loc, ctx, sha);
     const sessions = await localSessions(local, before.ids);
-    let project: string;
-    let named: CurateSummary["named"] = "unchanged";
-    if (o.project !== undefined) {
-      checkProject(o.project, sessions);
-      if (before.kind === "memory" && before.project !== null && before.project !== o.project)
-        throw new FunesError(
-          "bad_input",
-          `${loc.uri} is already the project memory of ${before.project} — refusing to rename it to ${o.project}`,
-        );
-      if (before.kind === "memory" && before.project === null) {
-        // Node's Lance cannot edit a table's schema metadata: naming writes the rows again (new files only).
-        const question = `${loc.uri} is a personal memory with ${before.rows} chunks: naming it the project memory of ${o.project} uploads all of them again (nothing is deleted, and everything in it stays published)`;
-        const consent = o.yes || (o.confirm !== undefined && (await o.confirm(`${question}. Proceed?`)));
-        if (!consent)
-          throw new FunesError(
-            "declined",
-            `${question} — re-run with --yes to do it, or name a new dataset: \`funes curate <org/new-repo> ${o.project} --create\``,
-          );
-      }
-      if (before.kind === "empty" || before.project === null) {
-        const empty = new arrow.Table(chunkSchema());
-        await publishRows({
-          loc,
-          client,
-          hubCache: ctx.models.hubCache,
-          funesHome: ctx.funesHome,
-          rows: empty,
-          now: o.now,
-          project: o.project,
-        });
-        named = "named";
-      }
-      project = o.project;
-    } else if (before.kind === "memory" && before.project !== null) project = before.project;
-    else
-      throw new FunesError(
-        "bad_input",
-        `${loc.uri} isn't a project memory — name it first: \`funes curate ${o.spec} <owner/name>\``,
-      );
-
+    const { project, named } = await nameProject(loc, before, sessions, o, ctx);
     const path = curationPath(ctx.funesHome, loc);
-    const byId = new Map(sessions.map((s) => [s.sessionId, s]));
-    const recorded = { include: 0, exclude: 0 };
-    const decide = (kind: "include" | "exclude", sid: string): { decision: Decision; comment: string } => {
-      const s = byId.get(sid);
-      if (s === undefined)
-        throw new FunesError(
-          "bad_input",
-          `session "${sid}" is not in your local memory — \`funes recall\` shows session ids`,
-        );
-      if (sid.startsWith("agent-"))
-        throw new FunesError(
-          "bad_input",
-          `"${sid}" is a sub-agent session; it is never published to a project memory`,
-        );
-      recorded[kind]++;
-      return {
-        decision:
-          kind === "include" ? { kind, sessionId: sid, reviewed: s.chunks } : { kind, sessionId: sid },
-        comment: decisionComment(s),
-      };
-    };
-    const flagged = [
-      ...o.include.map((s) => decide("include", s)),
-      ...o.exclude.map((s) => decide("exclude", s)),
-    ];
-    if (flagged.length > 0) recordDecisions(path, flagged);
-    else if (o.review !== undefined) {
-      const pending = gateProject(sessions, readDecisions(path), project).pending;
-      for (const [i, s] of pending.entries()) {
-        const answer = await o.review(s, await sessionPrompts(local, s.sessionId), i + 1, pending.length);
-        if (answer === "quit") break;
-        if (answer === "skip") continue;
-        recordDecisions(path, [decide(answer, s.sessionId)]);
-      }
-    }
+    const recorded = await recordReview(local, sessions, project, path, o);
     const decisions = readDecisions(path);
     return {
       memory: loc.uri,
@@ -217,18 +131,133 @@ async function curateChecked(o: CurateOptions, ctx: ReadContext): Promise<Curate
   }
 }
 
+/** The remote's head commit; a missing dataset is created (with a project and --create), else a refusal. */
+async function remoteHead(loc: HubLocation, o: CurateOptions, ctx: ReadContext): Promise<string> {
+  const client = { hubUrl: ctx.models.hubUrl, token: ctx.models.token };
+  let head = await fetchRepoHead(client, loc.repo);
+  if (head.kind === "offline") throw hubOfflineError(loc.uri, "curate it", head.reason);
+  if (head.kind === "unauthorized") throw notAuthorizedError(loc.uri, "write");
+  if (head.kind === "missing") {
+    if (o.project === undefined || !o.create)
+      throw new FunesError(
+        "no_memory",
+        `${loc.uri} doesn't exist on the Hub — run \`funes curate ${o.spec} <owner/name> --create\` to create it as a project memory (private)`,
+      );
+    requireToken(ctx.models.token, loc.uri);
+    await createDataset(client, loc.repo, loc.uri);
+    head = await fetchRepoHead(client, loc.repo);
+    if (head.kind !== "found")
+      throw new FunesError(
+        "unreachable",
+        `${loc.uri} could not be read right after creating it — run curate again`,
+      );
+  }
+  return head.sha;
+}
+
+/**
+ * The project the memory belongs to: the one given (naming the memory when it has none yet, with consent
+ * when that writes its rows again), else the one it already has; a personal memory without a project given
+ * is a refusal.
+ */
+async function nameProject(
+  loc: HubLocation,
+  before: Awaited<ReturnType<typeof remoteProject>>,
+  sessions: LocalSession[],
+  o: CurateOptions,
+  ctx: ReadContext,
+): Promise<{ project: string; named: CurateSummary["named"] }> {
+  if (o.project === undefined) {
+    if (before.kind === "memory" && before.project !== null)
+      return { project: before.project, named: "unchanged" };
+    throw new FunesError(
+      "bad_input",
+      `${loc.uri} isn't a project memory — name it first: \`funes curate ${o.spec} <owner/name>\``,
+    );
+  }
+  checkProject(o.project, sessions);
+  if (before.kind === "memory" && before.project !== null && before.project !== o.project)
+    throw new FunesError(
+      "bad_input",
+      `${loc.uri} is already the project memory of ${before.project} — refusing to rename it to ${o.project}; drop the project to curate it as it is, or name a new dataset`,
+    );
+  if (before.kind === "memory" && before.project === null) {
+    // Node's Lance cannot edit a table's schema metadata: naming writes the rows again (new files only).
+    const question = `${loc.uri} is a personal memory with ${before.rows} chunks: naming it the project memory of ${o.project} uploads all of them again (nothing is deleted, and everything in it stays published)`;
+    const consent = o.yes || (o.confirm !== undefined && (await o.confirm(`${question}. Proceed?`)));
+    if (!consent)
+      throw new FunesError(
+        "declined",
+        `${question} — re-run with --yes to do it, or name a new dataset: \`funes curate <org/new-repo> ${o.project} --create\``,
+      );
+  }
+  if (before.kind === "memory" && before.project !== null) return { project: o.project, named: "unchanged" };
+  await publishRows({
+    loc,
+    client: { hubUrl: ctx.models.hubUrl, token: ctx.models.token },
+    hubCache: ctx.models.hubCache,
+    funesHome: ctx.funesHome,
+    rows: new arrow.Table(chunkSchema()),
+    now: o.now,
+    project: o.project,
+  });
+  return { project: o.project, named: "named" };
+}
+
+/**
+ * Records the decisions: the sessions given by --include/--exclude, else (on a terminal) each pending
+ * session as the user reviews it. Returns how many of each were recorded.
+ */
+async function recordReview(
+  local: LocalStore,
+  sessions: LocalSession[],
+  project: string,
+  path: string,
+  o: CurateOptions,
+): Promise<{ include: number; exclude: number }> {
+  const byId = new Map(sessions.map((s) => [s.sessionId, s]));
+  const recorded = { include: 0, exclude: 0 };
+  const decide = (kind: "include" | "exclude", sid: string): { decision: Decision; comment: string } => {
+    const s = byId.get(sid);
+    if (s === undefined)
+      throw new FunesError(
+        "bad_input",
+        `session "${sid}" is not in your local memory — \`funes recall\` shows session ids`,
+      );
+    if (sid.startsWith("agent-"))
+      throw new FunesError(
+        "bad_input",
+        `"${sid}" is a sub-agent session, never published to a project memory — drop it from the list`,
+      );
+    recorded[kind]++;
+    return {
+      decision: kind === "include" ? { kind, sessionId: sid, reviewed: s.chunks } : { kind, sessionId: sid },
+      comment: decisionComment(s),
+    };
+  };
+  const flagged = [
+    ...o.include.map((s) => decide("include", s)),
+    ...o.exclude.map((s) => decide("exclude", s)),
+  ];
+  if (flagged.length > 0) recordDecisions(path, flagged);
+  else if (o.review !== undefined) {
+    const pending = gateProject(sessions, readDecisions(path), project).pending;
+    for (const [i, s] of pending.entries()) {
+      const answer = await o.review(s, await sessionPrompts(local, s.sessionId), i + 1, pending.length);
+      if (answer === "quit") break;
+      if (answer === "skip") continue;
+      recordDecisions(path, [decide(answer, s.sessionId)]);
+    }
+  }
+  return recorded;
+}
+
 /** The first few things the user typed in a session, for the review. */
 async function sessionPrompts(store: LocalStore, sessionId: string, n = 3): Promise<string[]> {
-  const rows = await store.table
-    .query()
-    .where(
-      `session_id = '${sessionId.replaceAll("'", "''")}' AND role = 'user' AND block_type = 'text' AND split_idx = 0`,
-    )
-    .select(["seq", "text"])
-    .toArray();
+  const rows = await userPrompts(store, sessionId);
   return rows
-    .sort((a, b) => Number(a.seq) - Number(b.seq))
-    .map((r) => String(r.text).replace(/\s+/g, " ").trim())
+    .sort((a, b) => a.seq - b.seq)
+    .map((r) => r.text.replace(/\s+/g, " ").trim())
     .filter((t) => t !== "" && !t.startsWith("<"))
     .slice(0, n)
     .map((t) => Array.from(t).slice(0, 160).join(""));

@@ -6,12 +6,16 @@
  */
 import { type AgentWiring, inspectAgents } from "../agents/index.js";
 import { listCachedMemories } from "../cache/index.js";
-import { acquireWriterLock, funesPaths, viewsRoot, WriterBusyError } from "../memory/index.js";
+import {
+  acquireWriterLock,
+  funesPaths,
+  localMemoryFor,
+  viewsRoot,
+  WriterBusyError,
+} from "../memory/index.js";
+import { ModelSession, type ModelsConfig } from "../models/index.js";
 import { fetchIdentity } from "../remote/index.js";
-import { ModelSession } from "./model-session.js";
 import { modelsStatus } from "./models.js";
-import type { ModelsConfig } from "./models-config.js";
-import { localMemoryFor } from "./open-memory.js";
 import { memoryStatus } from "./status.js";
 
 /** One check's outcome. */

@@ -1,45 +1,24 @@
 /**
- * The error policy, in one place: the one exception type commands throw for outcomes a caller does not plan
- * around, its codes by meaning, each meaning's next step, and {@link describeFailure}, which turns any
- * thrown value into one line for a person or an agent. `code` lets the CLI pick an exit code
- * (cli/error-policy.ts) and the MCP server a tool error without reading messages.
+ * The error policy, in one place: each meaning's next step, the sentences the catalogue builds, and
+ * {@link describeFailure}, which turns any thrown value into one line for a person or an agent. The
+ * exception type and its codes (`FunesError`, by meaning) live in memory/errors.ts, the lowest layer that
+ * throws them; `code` lets the CLI pick an exit code (cli/error-policy.ts) and the MCP server a tool error
+ * without reading messages.
  *
- * Written style (test/e2e/error-policy.test.ts checks it on the failures it drives): one line, what failed,
- * then " — " and what to do next; no stack trace unless FUNES_DEBUG=1. The codes keep their names from
- * before the policy where the name already said the meaning (`no_memory` is "not found", `unreachable` is
- * "offline", `refused_memory` is "corrupt memory"), so that code written against them keeps compiling.
+ * Written style (ARCHITECTURE.md, "Errors"; errors.test.ts checks every message thrown in src/): one line,
+ * lowercase, no closing period; what failed, then " — " and what to do next (bad input may instead say what
+ * is accepted: "takes human or agent, not …"); no stack trace unless FUNES_DEBUG=1. The codes keep their
+ * names from before the policy where the name already said the meaning (`no_memory` is "not found",
+ * `unreachable` is "offline", `refused_memory` is "corrupt memory"), so that code written against them
+ * keeps compiling.
  */
 import { DownloadCapError, IntegrityError, UnsafeMemoryError } from "../cache/index.js";
 import { IncompatibleMemoryError } from "../local/index.js";
-import { WriterBusyError } from "../memory/index.js";
+import { FunesError, type FunesErrorCode, WriterBusyError } from "../memory/index.js";
+import { UnknownRerankerError } from "../models/index.js";
 import { HubUriError, hubFailure, UnsafeHubAnswerError } from "../remote/index.js";
 
-/** What went wrong, by meaning (never by exit number): for exit codes and tool results. */
-export type FunesErrorCode =
-  /** Not found: no session on this machine to index. */
-  | "no_sessions"
-  /** Not found: no memory there (no local index, no such dataset, a dataset without an index). */
-  | "no_memory"
-  /** No access: no token, or a token that cannot read or write what was asked. */
-  | "no_access"
-  /** Offline: the Hub (or an agent's model) could not be reached. */
-  | "unreachable"
-  /** Refused by the Hub: it answered, and said no (403 on create, a quota, a rule). */
-  | "hub_refused"
-  /** Bad input: an argument, flag or file funes cannot use as given. */
-  | "bad_input"
-  /** Busy: another funes process holds the memory, or others kept publishing. */
-  | "busy"
-  /** Declined by the user: a question answered no, or left unanswered off a terminal without --yes. */
-  | "declined"
-  /** Held back by the gate: the secret gate kept back everything there was to publish. */
-  | "held_back"
-  /** Corrupt memory: a Hub memory funes will not open (hostile answers or manifests, damaged files, over the download cap). */
-  | "refused_memory"
-  /** A memory built with another embedding model or schema: readable, but not together with this one. */
-  | "incompatible_memory"
-  /** A source or agent funes could not read or run (a transcript folder, an agent CLI, its config). */
-  | "unreadable_source";
+export { FunesError, type FunesErrorCode, notAuthorizedError } from "../memory/index.js";
 
 /**
  * Each meaning's next step: the sentence said after a failure whose own message has none (an error from
@@ -62,17 +41,6 @@ export const NEXT_STEP: Record<FunesErrorCode, string> = {
   incompatible_memory: "read it on its own, or rebuild it with this funes",
   unreadable_source: "fix what the message names (a path, an agent's CLI or config), then run it again",
 };
-
-/** A failure with a message that says what failed and what to do next. */
-export class FunesError extends Error {
-  constructor(
-    readonly code: FunesErrorCode,
-    message: string,
-    override readonly cause?: unknown,
-  ) {
-    super(message);
-  }
-}
 
 /** What {@link BadArgumentError} is built from. */
 export interface BadArgument {
@@ -108,17 +76,6 @@ export class BadArgumentError extends FunesError {
   messageForArg(): string {
     return `${this.arg} "${this.value}" ${this.problem}`;
   }
-}
-
-/**
- * The Hub refused to show `uri` to this token (or to no token): said once, for every command. `need` is what
- * the command was going to do with it.
- */
-export function notAuthorizedError(uri: string, need: "read" | "write"): FunesError {
-  return new FunesError(
-    "no_access",
-    `not authorized to read ${uri} — set a Hugging Face token that can ${need === "read" ? "read" : "read and write"} it (HF_TOKEN, or \`hf auth login\`)`,
-  );
 }
 
 /** The token can read `uri` but the Hub refused a write; `doing` names the write ("publishing"). */
@@ -164,7 +121,7 @@ export function meaningOf(err: unknown): FunesErrorCode | null {
     return "refused_memory";
   if (err instanceof IncompatibleMemoryError) return "incompatible_memory";
   if (err instanceof WriterBusyError) return "busy";
-  if (err instanceof HubUriError) return "bad_input";
+  if (err instanceof HubUriError || err instanceof UnknownRerankerError) return "bad_input";
   return null;
 }
 

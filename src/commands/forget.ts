@@ -8,8 +8,11 @@
  *   forgotten-ids file that every funes push honours; `--purge-history` also rewrites the data files that held
  *   the rows and squashes the branch's history (memory/forget-publish.ts).
  */
-import { type ForgetCandidate, forgetCandidates, LocalStore, purgeRows } from "../local/index.js";
+import { type ForgetCandidate, forgetCandidateRows, LocalStore, purgeForgotten } from "../local/index.js";
 import {
+  compileSelectors,
+  type ForgetPreview,
+  type ForgetSelectors,
   type ForgottenEntry,
   ForgottenFileError,
   forgetRemoteRows,
@@ -17,19 +20,20 @@ import {
   HistoryNotSquashedError,
   type HubForgetPlan,
   loadIndexState,
+  modelRepoMessage,
   PublishConflictError,
   PublishUnreachableError,
+  previewOf,
+  type ReadContext,
   readForgotten,
   resolveMemorySpec,
   saveIndexState,
+  withWriterLock,
   writeForgotten,
 } from "../memory/index.js";
 import { fetchRepoHead, HubReadOnlyError, isModelRepo } from "../remote/index.js";
 import { FunesError, hubOfflineError, notAuthorizedError, readOnlyError } from "./errors.js";
-import { compileSelectors, type ForgetPreview, type ForgetSelectors, previewOf } from "./forget-select.js";
-import { modelRepoMessage, type ReadContext } from "./open-memory.js";
 import { hubLocation } from "./push.js";
-import { withWriterLock } from "./writer.js";
 
 /** What the caller is asked to confirm. */
 export interface ForgetProposal {
@@ -79,7 +83,7 @@ export async function forgetRows(opts: ForgetOptions, ctx: ReadContext): Promise
     if (opts.allowReindex)
       throw new FunesError(
         "bad_input",
-        "--allow-reindex is about this machine's memory; a Hub memory's forgotten ids stay (every push leaves them out)",
+        "--allow-reindex is about this machine's memory; a Hub memory's forgotten ids stay (every push leaves them out) — drop --allow-reindex",
       );
     return forgetOnHub(opts, ctx, (rows) => rows.filter(select));
   }
@@ -119,10 +123,10 @@ async function forgetLocal(
   if (store === null)
     throw new FunesError(
       "no_memory",
-      `no memory at ${where.label === "local" ? where.dir : where.label} — nothing to forget`,
+      `no memory at ${where.label === "local" ? where.dir : where.label} — nothing to forget there; check the path or run \`funes index\` first`,
     );
   try {
-    const selected = (await forgetCandidates(store.table)).filter(select);
+    const selected = (await forgetCandidateRows(store)).filter(select);
     const summary = blank(where.label, previewOf(selected, opts.selectors));
     let known: Map<string, ForgottenEntry>;
     try {
@@ -159,7 +163,7 @@ async function forgetLocal(
       summary.remembered = !opts.allowReindex;
     }
     if (selected.length > 0) {
-      const done = await purgeRows(store.table, where.dir, new Set(selected.map((r) => r.id)), opts.now);
+      const done = await purgeForgotten(store, new Set(selected.map((r) => r.id)), opts.now);
       summary.rewritten = done.rewritten;
       summary.bytesRemoved = done.bytesRemoved;
     }
@@ -208,7 +212,10 @@ async function forgetOnHub(
       throw notAuthorizedError(loc.uri, "write");
     case "missing":
       if (await isModelRepo(client, loc.repo)) throw new FunesError("bad_input", modelRepoMessage(loc.repo));
-      throw new FunesError("no_memory", `${loc.uri} doesn't exist on the Hub — nothing to forget there`);
+      throw new FunesError(
+        "no_memory",
+        `${loc.uri} doesn't exist on the Hub, so nothing is published there to forget — check the name`,
+      );
     case "found":
       break;
   }

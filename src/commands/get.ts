@@ -3,11 +3,9 @@
  * overlap removed, in the reference's agent format or a compact human view.
  */
 import { stitch } from "../chunk/index.js";
-import { type HitRow, sessionRows } from "../local/index.js";
-import type { LocalMemory } from "../memory/index.js";
+import type { HitRow } from "../local/index.js";
+import { noIndexMessage, openReader, type SingleMemory } from "../memory/index.js";
 import { FunesError } from "./errors.js";
-import { noIndexMessage, openStore } from "./open-memory.js";
-import { oneLine, safeText, shellId } from "./safe-text.js";
 
 /** One reassembled turn. */
 export interface TurnView {
@@ -23,17 +21,17 @@ export interface TurnView {
 
 /** The turn and its window, or null when the turn is not in the memory. */
 export async function getTurn(
-  memory: LocalMemory,
+  memory: SingleMemory,
   sessionId: string,
   turnUuid: string,
   window: number,
 ): Promise<TurnView[] | null> {
-  const store = await openStore(memory);
-  if (store === null) throw new FunesError("no_memory", noIndexMessage(memory));
+  const reader = await openReader(memory);
+  if (reader === null) throw new FunesError("no_memory", noIndexMessage(memory));
   try {
-    return assembleTurns(await sessionRows(store.table, sessionId), turnUuid, window);
+    return assembleTurns(await reader.session(sessionId), turnUuid, window);
   } finally {
-    store.close();
+    reader.close();
   }
 }
 
@@ -74,20 +72,4 @@ export function assembleTurns(rows: HitRow[], turnUuid: string, window: number):
   return turns.sort(
     (a, b) => a.seq - b.seq || (a.turnUuid < b.turnUuid ? -1 : a.turnUuid > b.turnUuid ? 1 : 0),
   );
-}
-
-/** The reference's agent format for `get` (and its not-found line). */
-export function formatGetAgent(
-  turns: TurnView[] | null,
-  sessionId: string,
-  turnUuid: string,
-  notes: string[] = [],
-): string {
-  // Texts and ids may be a stranger's (a Hub memory): see safe-text.ts.
-  const note = notes.map((n) => `${oneLine(n)}\n`).join("");
-  if (turns === null) return `${note}turn ${shellId(turnUuid)} not found in session ${shellId(sessionId)}\n`;
-  let out = note;
-  for (const t of turns)
-    out += `[${oneLine(t.ts)}] ${oneLine(t.role)} seq${t.seq} turn=${shellId(t.turnUuid)}\n${t.blocks.map((b) => safeText(b.text)).join("\n\n")}\n---\n`;
-  return out;
 }

@@ -6,17 +6,20 @@
  * the table, so a run killed at any point leaves a valid memory and the next run finishes the job.
  */
 import { ALL_TIERS, type Chunk, chunkTurns, elideDataUris, injectedChunkIds } from "../chunk/index.js";
-import { LocalStore, replaceRows } from "../local/index.js";
+import { countRows, LocalStore, replaceChunks } from "../local/index.js";
 import {
+  backfillVectors,
   forgottenPath,
   funesPaths,
   isUnitCurrent,
   loadIndexState,
   readForgotten,
+  resolveSources,
   saveIndexState,
   type UnitState,
+  withWriterLock,
 } from "../memory/index.js";
-import { type Embedder, loadEmbedder, ModelLoadError } from "../models/index.js";
+import { type ModelsConfig, openEmbedder } from "../models/index.js";
 import { redactTexts } from "../redact/index.js";
 import {
   type Harness,
@@ -28,11 +31,7 @@ import {
   type Turn,
   type Unit,
 } from "../traces/index.js";
-import { backfillVectors } from "./backfill.js";
 import { FunesError } from "./errors.js";
-import { resolveSources } from "./index-sources.js";
-import { locateEmbedder, type ModelsConfig } from "./models-config.js";
-import { withWriterLock } from "./writer.js";
 
 /** What to index and how. */
 export interface IndexOptions {
@@ -190,12 +189,66 @@ function noteOnly(memory: string, text: string, onEvent: IndexOptions["onEvent"]
   return summary;
 }
 
+/** What one index run carries from unit to unit. */
+interface IndexRun {
+  opts: IndexOptions;
+  store: LocalStore;
+  statePath: string;
+  /** Units recorded as indexed. */
+  state: Map<string, UnitState>;
+  /** Ids stored (and forgotten): never appended again. */
+  stored: Set<string>;
+  summary: IndexSummary;
+  emit: (e: IndexEvent) => void;
+  facets: RepoFacets;
+  sessionKeys: Set<string>;
+  /** Ids chunked by this run (a chunk met twice is counted as repeated). */
+  ranThisRun: Set<string>;
+  buffer: Chunk[];
+  /** Units whose chunks are all buffered: recorded once the buffer is in the table. */
+  recordAfterFlush: { key: string; entry: UnitState }[];
+}
+
+/** A unit to read, and the source that reads it. */
+interface Work {
+  source: TraceSource;
+  unit: Unit;
+}
+
 async function runLocked(
   opts: IndexOptions,
   resolved: { sources: TraceSource[]; hubGuess: string | null },
   paths: ReturnType<typeof funesPaths>,
 ): Promise<IndexSummary> {
-  const { sources } = resolved;
+  const run = await openRun(opts, paths);
+  const work = await listWork(run, resolved);
+  const bytesTotal = work.reduce((n, w) => n + (w.unit.bytes ?? 0), 0);
+  let bytesDone = 0;
+  for (const [i, w] of work.entries()) {
+    bytesDone += w.unit.bytes ?? 0;
+    await indexUnit(run, w, { done: i + 1, total: work.length, bytesDone, bytesTotal });
+    if (run.buffer.length >= FLUSH_CHUNKS) await flush(run);
+  }
+  const { summary, store } = run;
+  summary.sessions = run.sessionKeys.size;
+  await flush(run);
+  if (work.length > 0 && summary.unitsRead === 0)
+    throw new FunesError(
+      "unreadable_source",
+      `none of ${work.length} session(s) could be read: ${summary.failed[0]?.reason ?? ""} — fix what it names, then run \`funes index\` again`,
+    );
+  const action = await store.maintainTextIndex();
+  if (action !== "current") run.emit({ kind: "text-index", action });
+  try {
+    summary.vectors = await embedPending(store, opts, run.emit);
+  } finally {
+    store.close();
+  }
+  return summary;
+}
+
+/** Opens (or creates) the memory and the state of what is indexed already. */
+async function openRun(opts: IndexOptions, paths: ReturnType<typeof funesPaths>): Promise<IndexRun> {
   const emit = opts.onEvent ?? (() => {});
   const existed = await LocalStore.open(paths.memory);
   const store = existed ?? (await LocalStore.openOrCreate(paths.memory));
@@ -203,12 +256,36 @@ async function runLocked(
   const loaded =
     existed === null ? { units: new Map<string, UnitState>(), discarded: null } : loadIndexState(paths.state);
   if (loaded.discarded !== null) emit({ kind: "state-discarded", path: paths.state });
-  const state = loaded.units;
   const stored = await store.ids();
   // Chunks `funes forget` took out count as stored: a re-index never brings them back.
   for (const id of forgottenIds(opts.funesHome)) stored.add(id);
-  const summary = emptySummary(paths.memory);
-  const work: { source: TraceSource; unit: Unit }[] = [];
+  return {
+    opts,
+    store,
+    statePath: paths.state,
+    state: loaded.units,
+    stored,
+    summary: emptySummary(paths.memory),
+    emit,
+    facets: new RepoFacets(),
+    sessionKeys: new Set(),
+    ranThisRun: new Set(),
+    buffer: [],
+    recordAfterFlush: [],
+  };
+}
+
+/**
+ * The units to read: every source's units not indexed as they are now (all of them with --force). A source
+ * that cannot be listed is the run's failure when it is the only one, else a warning.
+ */
+async function listWork(
+  run: IndexRun,
+  resolved: { sources: TraceSource[]; hubGuess: string | null },
+): Promise<Work[]> {
+  const { sources } = resolved;
+  const { opts, emit, summary } = run;
+  const work: Work[] = [];
   const sourceErrors: string[] = [];
   for (const source of sources) {
     let units: Unit[];
@@ -229,141 +306,146 @@ async function runLocked(
     }
     const reader = { harness: source.kind, parser: source.parserVersion ?? 1 };
     const owed =
-      opts.force === true ? units : units.filter((u) => !isUnitCurrent(state, u.key, u.signature, reader));
+      opts.force === true
+        ? units
+        : units.filter((u) => !isUnitCurrent(run.state, u.key, u.signature, reader));
     summary.unitsUnchanged += units.length - owed.length;
     emit({ kind: "source", description: source.description, units: units.length, owed: owed.length });
     for (const unit of owed) work.push({ source, unit });
   }
   if (sourceErrors.length === sources.length)
-    throw new FunesError("unreadable_source", `no session source could be read: ${sourceErrors.join("; ")}`);
-
-  const facets = new RepoFacets();
-  const sessionKeys = new Set<string>();
-  const ranThisRun = new Set<string>();
-  let buffer: Chunk[] = [];
-  let recordAfterFlush: { key: string; entry: UnitState }[] = [];
-  const appendBuffer = async () => {
-    await store.append(buffer);
-    summary.chunksAdded += buffer.length;
-    buffer = [];
-  };
-  const flush = async () => {
-    await appendBuffer();
-    for (const { key, entry } of recordAfterFlush) state.set(key, entry);
-    recordAfterFlush = [];
-    await saveIndexState(paths.state, state);
-  };
-
-  const bytesTotal = work.reduce((n, w) => n + (w.unit.bytes ?? 0), 0);
-  let bytesDone = 0;
-  let done = 0;
-  for (const { source, unit } of work) {
-    done++;
-    bytesDone += unit.bytes ?? 0;
-    let read: Awaited<ReturnType<TraceSource["readUnit"]>>;
-    try {
-      read = await source.readUnit(unit);
-    } catch (err) {
-      const reason = errorText(err);
-      summary.failed.push({ key: unit.key, reason });
-      emit({ kind: "unit-failed", done, total: work.length, key: unit.key, reason });
-      continue;
-    }
-    summary.unitsRead++;
-    summary.bytesRead += unit.bytes ?? 0;
-    mergeSkips(summary.skipped, read.skipped);
-    let added = 0;
-    let present = 0;
-    const stale: string[] = [];
-    for (const session of read.sessions) {
-      summary.turns += session.turns.length;
-      const repo = await facets.of(session.cwd);
-      const redacted: Record<string, number> = {};
-      let yielded = 0;
-      // A slice of turns at a time: a 50 MB transcript is never held as text, redacted text and chunks at
-      // once, and its chunks go to the table in bounded appends (state is recorded only once all are in).
-      for (let i = 0; i < session.turns.length; i += TURN_SLICE) {
-        const slice = session.turns.slice(i, i + TURN_SLICE);
-        for (const [rule, n] of Object.entries(await cleanTurns(slice)))
-          redacted[rule] = (redacted[rule] ?? 0) + n;
-        // Rows an older funes stored for agent-injected text go, now that it is recognised.
-        for (const id of injectedChunkIds(slice)) if (stored.has(id)) stale.push(id);
-        for (const c of chunkTurns(slice, { tiers: ALL_TIERS, thinking: opts.thinking, repo })) {
-          yielded++;
-          if (ranThisRun.has(c.id)) {
-            summary.chunksRepeated++;
-            continue;
-          }
-          ranThisRun.add(c.id);
-          if (stored.has(c.id)) {
-            present++;
-            continue;
-          }
-          stored.add(c.id);
-          buffer.push(c);
-          added++;
-        }
-        // The slice's text now lives in its chunks.
-        for (const t of slice) t.blocks = [];
-        if (buffer.length >= UNIT_FLUSH_CHUNKS) await appendBuffer();
-      }
-      if (Object.keys(redacted).length > 0) {
-        emit({ kind: "redacted", sessionId: session.sessionId, counts: redacted });
-        for (const [rule, n] of Object.entries(redacted))
-          summary.redacted[rule] = (summary.redacted[rule] ?? 0) + n;
-      }
-      // Sessions are keyed by agent and id: two agents' sessions with one file stem are two sessions.
-      const harness = session.turns[0]?.harness ?? source.kind;
-      const key = `${harness}\u0000${session.sessionId}`;
-      if (yielded > 0 && !sessionKeys.has(key)) {
-        sessionKeys.add(key);
-        summary.sessionsByHarness[harness] = (summary.sessionsByHarness[harness] ?? 0) + 1;
-      }
-    }
-    summary.chunksPresent += present;
-    if (stale.length > 0) {
-      await replaceRows(store.table, stale, []);
-      for (const id of stale) stored.delete(id);
-      summary.boilerplateRemoved += stale.length;
-    }
-    if (unit.signature !== null)
-      recordAfterFlush.push({
-        key: unit.key,
-        entry: {
-          sig: unit.signature,
-          level: "ToolResult",
-          harness: source.kind,
-          parser: source.parserVersion ?? 1,
-          chunks: added + present,
-        },
-      });
-    emit({
-      kind: "unit",
-      done,
-      total: work.length,
-      bytesDone,
-      bytesTotal,
-      label: unitLabel(unit, read.sessions),
-      added,
-      present,
-    });
-    if (buffer.length >= FLUSH_CHUNKS) await flush();
-  }
-  summary.sessions = sessionKeys.size;
-  await flush();
-  if (work.length > 0 && summary.unitsRead === 0)
     throw new FunesError(
       "unreadable_source",
-      `none of ${work.length} session(s) could be read: ${summary.failed[0]?.reason ?? ""}`,
+      `no session source could be read: ${sourceErrors.join("; ")} — fix what it names, then run \`funes index\` again`,
     );
-  const action = await store.maintainTextIndex();
-  if (action !== "current") emit({ kind: "text-index", action });
+  return work;
+}
+
+/** Appends the buffered chunks. */
+async function appendBuffer(run: IndexRun): Promise<void> {
+  await run.store.append(run.buffer);
+  run.summary.chunksAdded += run.buffer.length;
+  run.buffer = [];
+}
+
+/** Appends the buffered chunks, then records the units they complete. */
+async function flush(run: IndexRun): Promise<void> {
+  await appendBuffer(run);
+  for (const { key, entry } of run.recordAfterFlush) run.state.set(key, entry);
+  run.recordAfterFlush = [];
+  await saveIndexState(run.statePath, run.state);
+}
+
+/** Reads one unit and buffers its new chunks; a unit that cannot be read is counted as failed. */
+async function indexUnit(
+  run: IndexRun,
+  { source, unit }: Work,
+  progress: { done: number; total: number; bytesDone: number; bytesTotal: number },
+): Promise<void> {
+  const { summary, emit } = run;
+  let read: Awaited<ReturnType<TraceSource["readUnit"]>>;
   try {
-    summary.vectors = await embedPending(store, opts, emit);
-  } finally {
-    store.close();
+    read = await source.readUnit(unit);
+  } catch (err) {
+    const reason = errorText(err);
+    summary.failed.push({ key: unit.key, reason });
+    emit({ kind: "unit-failed", done: progress.done, total: progress.total, key: unit.key, reason });
+    return;
   }
-  return summary;
+  summary.unitsRead++;
+  summary.bytesRead += unit.bytes ?? 0;
+  mergeSkips(summary.skipped, read.skipped);
+  let added = 0;
+  let present = 0;
+  const stale: string[] = [];
+  for (const session of read.sessions) {
+    const counts = await chunkSession(run, session, source, stale);
+    added += counts.added;
+    present += counts.present;
+  }
+  summary.chunksPresent += present;
+  if (stale.length > 0) {
+    await replaceChunks(run.store, stale, []);
+    for (const id of stale) run.stored.delete(id);
+    summary.boilerplateRemoved += stale.length;
+  }
+  if (unit.signature !== null)
+    run.recordAfterFlush.push({
+      key: unit.key,
+      entry: {
+        sig: unit.signature,
+        level: "ToolResult",
+        harness: source.kind,
+        parser: source.parserVersion ?? 1,
+        chunks: added + present,
+      },
+    });
+  emit({
+    kind: "unit",
+    ...progress,
+    label: unitLabel(unit, read.sessions),
+    added,
+    present,
+  });
+}
+
+/**
+ * Cleans and chunks one session a slice of turns at a time, buffering chunks not stored yet; ids of rows an
+ * older funes stored for agent-injected text go to `stale`. Counts the session once per agent.
+ */
+async function chunkSession(
+  run: IndexRun,
+  session: Session,
+  source: TraceSource,
+  stale: string[],
+): Promise<{ added: number; present: number }> {
+  const { summary, stored } = run;
+  let added = 0;
+  let present = 0;
+  summary.turns += session.turns.length;
+  const repo = await run.facets.of(session.cwd);
+  const redacted: Record<string, number> = {};
+  let yielded = 0;
+  // A slice of turns at a time: a 50 MB transcript is never held as text, redacted text and chunks at
+  // once, and its chunks go to the table in bounded appends (state is recorded only once all are in).
+  for (let i = 0; i < session.turns.length; i += TURN_SLICE) {
+    const slice = session.turns.slice(i, i + TURN_SLICE);
+    for (const [rule, n] of Object.entries(await cleanTurns(slice)))
+      redacted[rule] = (redacted[rule] ?? 0) + n;
+    // Rows an older funes stored for agent-injected text go, now that it is recognised.
+    for (const id of injectedChunkIds(slice)) if (stored.has(id)) stale.push(id);
+    for (const c of chunkTurns(slice, { tiers: ALL_TIERS, thinking: run.opts.thinking, repo })) {
+      yielded++;
+      if (run.ranThisRun.has(c.id)) {
+        summary.chunksRepeated++;
+        continue;
+      }
+      run.ranThisRun.add(c.id);
+      if (stored.has(c.id)) {
+        present++;
+        continue;
+      }
+      stored.add(c.id);
+      run.buffer.push(c);
+      added++;
+    }
+    // The slice's text now lives in its chunks.
+    for (const t of slice) t.blocks = [];
+    if (run.buffer.length >= UNIT_FLUSH_CHUNKS) await appendBuffer(run);
+  }
+  if (Object.keys(redacted).length > 0) {
+    run.emit({ kind: "redacted", sessionId: session.sessionId, counts: redacted });
+    for (const [rule, n] of Object.entries(redacted))
+      summary.redacted[rule] = (summary.redacted[rule] ?? 0) + n;
+  }
+  // Sessions are keyed by agent and id: two agents' sessions with one file stem are two sessions.
+  const harness = session.turns[0]?.harness ?? source.kind;
+  const key = `${harness}\u0000${session.sessionId}`;
+  if (yielded > 0 && !run.sessionKeys.has(key)) {
+    run.sessionKeys.add(key);
+    summary.sessionsByHarness[harness] = (summary.sessionsByHarness[harness] ?? 0) + 1;
+  }
+  return { added, present };
 }
 
 /** The vector backfill after the text pass; without a usable embedder, says so once and stays keyword-only. */
@@ -372,23 +454,16 @@ async function embedPending(
   opts: Pick<IndexOptions, "models" | "vectorBudgetMs" | "now">,
   emit: (e: IndexEvent) => void,
 ): Promise<VectorSummary> {
-  const waiting = async () => store.table.countRows("vector IS NULL");
+  const waiting = async () => countRows(store, { waitingForVectors: true });
   if (opts.models === undefined) return { model: null, embedded: 0, remaining: await waiting(), seconds: 0 };
   const remaining = await waiting();
   if (remaining === 0) return { model: null, embedded: 0, remaining: 0, seconds: 0 };
-  const where = locateEmbedder(opts.models);
-  if (where.kind === "missing") {
-    emit({ kind: "keyword-only", reason: where.reason });
+  const opened = await openEmbedder(opts.models);
+  if (opened.kind === "missing") {
+    emit({ kind: "keyword-only", reason: opened.reason });
     return { model: null, embedded: 0, remaining, seconds: 0 };
   }
-  let embedder: Embedder;
-  try {
-    embedder = await loadEmbedder(where.dir, where.spec, { threads: opts.models.threads });
-  } catch (err) {
-    if (!(err instanceof ModelLoadError)) throw err;
-    emit({ kind: "keyword-only", reason: err.message });
-    return { model: null, embedded: 0, remaining, seconds: 0 };
-  }
+  const { embedder } = opened;
   try {
     const r = await backfillVectors(store, embedder, {
       budgetMs: opts.vectorBudgetMs === undefined ? DEFAULT_VECTOR_BUDGET_MS : opts.vectorBudgetMs,
@@ -406,7 +481,7 @@ async function embedPending(
         emit({ kind: "vector-index", seconds: (performance.now() - t0) / 1000 });
     }
     return {
-      model: `${where.spec.repo}@${where.revision}`,
+      model: `${opened.repo}@${opened.revision}`,
       embedded: r.embedded,
       remaining: r.remaining,
       seconds: r.seconds,
@@ -417,7 +492,7 @@ async function embedPending(
     const msg = err instanceof Error ? err.message.split("\n")[0] : String(err);
     emit({
       kind: "keyword-only",
-      reason: `embedding failed in "${where.dir}": ${msg} — replace the folder (\`funes models pull\`)`,
+      reason: `embedding failed in "${opened.dir}": ${msg} — replace the folder (\`funes models pull\`)`,
     });
     return { model: null, embedded: 0, remaining: await waiting(), seconds: 0 };
   } finally {

@@ -3,7 +3,32 @@
  * MCP boot), reports progress through callbacks, and returns data; rendering and exit codes belong to
  * cli/ and mcp/.
  */
-export { DEFAULT_RERANKER } from "../models/index.js";
+
+export type { ForgetPreview, ForgetSelectors, PreviewSession } from "../memory/index.js";
+export {
+  type BackfillResult,
+  backfillOrder,
+  type FederatedMemory,
+  type HomeContext,
+  listValues,
+  localMemoryFor,
+  openFederated,
+  openReadTarget,
+  type ReadContext,
+  type ReadTarget,
+  readWith,
+  settledTarget,
+} from "../memory/index.js";
+export {
+  DEFAULT_RERANKER,
+  type Loaded,
+  locateEmbedder,
+  locateReranker,
+  type ModelLocation,
+  ModelSession,
+  type ModelsConfig,
+  type ServerLink,
+} from "../models/index.js";
 export {
   type AddOptions,
   type AddSummary,
@@ -16,7 +41,6 @@ export {
   removeAllAgents,
 } from "./add-agent.js";
 export { type AskOptions, type AskResult, ask, askPrompt, DEFAULT_ASK_TIMEOUT_S } from "./ask.js";
-export { type BackfillResult, backfillOrder } from "./backfill.js";
 export {
   BOUNDARY_WAIT_MS,
   type BoundaryPushOptions,
@@ -35,8 +59,7 @@ export {
   NEXT_STEP,
 } from "./errors.js";
 export { type ForgetOptions, type ForgetProposal, type ForgetSummary, forgetRows } from "./forget.js";
-export type { ForgetPreview, ForgetSelectors, PreviewSession } from "./forget-select.js";
-export { assembleTurns, formatGetAgent, getTurn, type TurnView } from "./get.js";
+export { assembleTurns, getTurn, type TurnView } from "./get.js";
 export {
   DEFAULT_VECTOR_BUDGET_MS,
   type IndexEvent,
@@ -45,25 +68,11 @@ export {
   indexSessions,
   type VectorSummary,
 } from "./index-sessions.js";
-export { type Loaded, ModelSession, type ServerLink } from "./model-session.js";
 export { type ModelReport, modelsStatus, pullModels } from "./models.js";
-export { locateEmbedder, locateReranker, type ModelLocation, type ModelsConfig } from "./models-config.js";
-export {
-  type HomeContext,
-  listValues,
-  localMemoryFor,
-  openReadTarget,
-  openReadTargets,
-  type ReadContext,
-  type ReadTarget,
-  readWith,
-  settledTarget,
-} from "./open-memory.js";
 export { type PushOptions, type PushSummary, pushMemory, readReceipt } from "./push.js";
 export {
   BLOCK_TYPES,
   DEFAULT_RERANK_BUDGET_MS,
-  formatRecallAgent,
   type RecallHit,
   type RecallNeighbor,
   type RecallOptions,
@@ -72,7 +81,5 @@ export {
   recallMemories,
   recallOptions,
 } from "./recall.js";
-export { oneLine, safeText, shellId, shellMemory, terminalSafeRecall } from "./safe-text.js";
 export { type ScrubOptions, type ScrubSummary, scrubMemory } from "./scrub.js";
 export { memoryStatus, type StatusReport } from "./status.js";
-export { formatAge, formatStatus } from "./status-format.js";

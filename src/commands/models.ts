@@ -1,10 +1,18 @@
 /**
  * `funes models [status|pull]`: which models are in use, where their files are, and fetching what is missing.
  */
-import { type DownloadProgress, downloadModel, EMBEDDER_SPEC, type ModelSpec } from "../models/index.js";
+import {
+  type DownloadProgress,
+  downloadModel,
+  EMBEDDER_SPEC,
+  locateEmbedder,
+  locateReranker,
+  type ModelLocation,
+  type ModelSpec,
+  type ModelsConfig,
+} from "../models/index.js";
 import { hubFailure, modelHub } from "../remote/index.js";
 import { FunesError } from "./errors.js";
-import { locateEmbedder, locateReranker, type ModelLocation, type ModelsConfig } from "./models-config.js";
 
 /** One model's state. */
 export interface ModelReport {

@@ -8,31 +8,37 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cachedView, materializeView, newestView, type SnapshotView } from "../cache/index.js";
-import { embeddedRows, idsIn, LocalStore, selectRows } from "../local/index.js";
+import { type ArrowTable, countRows, embeddedRows, idsIn, LocalStore, selectRows } from "../local/index.js";
+import type { ReadContext } from "../memory/index.js";
 import {
+  type BlockKey,
+  createDataset,
   curationPath,
   ForgottenFileError,
   funesPaths,
+  holdBack,
+  modelRepoMessage,
   PublishConflictError,
   PublishUnreachableError,
   publishRows,
+  publishScope,
+  refusedRemote,
   remoteFileName,
+  requireToken,
   resolveMemorySpec,
   viewsRoot,
 } from "../memory/index.js";
 import {
   fetchRepoHead,
+  type HubClient,
   type HubLocation,
   HubReadOnlyError,
   HubUriError,
   isModelRepo,
   parseHubUri,
+  type RepoHead,
 } from "../remote/index.js";
-import { publishScope } from "./curation-gate.js";
 import { FunesError, hubOfflineError, notAuthorizedError, readOnlyError } from "./errors.js";
-import { createDataset, requireToken } from "./hub-write.js";
-import { modelRepoMessage, type ReadContext, refusedRemote } from "./open-memory.js";
-import { holdBack } from "./secret-blocks.js";
 
 /** Push options. */
 export interface PushOptions {
@@ -104,10 +110,7 @@ export class MemoryMissingError extends FunesError {}
 export function hubLocation(spec: string, ctx: ReadContext): HubLocation {
   const r = resolveMemorySpec(spec, ctx);
   if (r.kind === "local")
-    throw new FunesError(
-      "bad_input",
-      `push publishes to a Hub memory (org/repo or hf://datasets/…), not "${spec}"`,
-    );
+    throw new FunesError("bad_input", `push takes a Hub memory (org/repo or hf://datasets/…), not "${spec}"`);
   try {
     return parseHubUri(r.uri);
   } catch (err) {
@@ -130,6 +133,80 @@ async function pushChecked(opts: PushOptions, ctx: ReadContext): Promise<PushSum
   // An empty selection is a mistake in the caller's list, never a request for the whole memory.
   if (opts.sessions !== undefined && opts.sessions.length === 0)
     throw new FunesError("bad_input", "--sessions names no session — give one or more session ids");
+  const remote = await probeRemote(opts, ctx);
+  const store = await LocalStore.open(funesPaths(ctx.funesHome).memory);
+  if (store === null)
+    throw new FunesError("no_memory", "no local index yet — run `funes index` first, then push");
+  try {
+    const rows = await embeddedRows(store);
+    const waitingForVectors = (await countRows(store)) - rows.numRows;
+    const { view, comparedWith } = await remoteToCompare(opts, ctx, remote);
+    const remoteIds = view === null ? new Set<string>() : await idsIn(view.dir);
+    const { present, ...pending } = notYetPublished(rows, remoteIds);
+    const scope = await publishScope({
+      local: store,
+      remoteDir: view?.dir ?? null,
+      remoteIds,
+      decisionsPath: curationPath(ctx.funesHome, remote.loc),
+      sessions: opts.sessions,
+    });
+    const allow = scope.allow;
+    const candidates =
+      allow === null ? pending.candidates : pending.candidates.filter((c) => allow.has(c.sessionId));
+    const unrelated = remoteIds.size > 0 && present === 0 && candidates.length > 0 && !opts.yes;
+    if (unrelated && opts.dryRun !== true)
+      await confirmUnrelated(opts, remote.loc, remoteIds.size, candidates.length);
+    const { held, byRule: heldBack } = await holdBack(store, candidates);
+    const keep = new Set(candidates.map((c) => c.id).filter((id) => !held.has(id)));
+    const summary: PushSummary = {
+      memory: remote.loc.uri,
+      commit: null,
+      published: 0,
+      present,
+      heldBack,
+      waitingForVectors,
+      files: 0,
+      bytes: 0,
+      attempts: 0,
+      created: remote.created,
+      card: "none",
+      project: scope.project,
+      pendingReview: scope.pendingReview,
+    };
+    if (opts.dryRun === true) {
+      const going = selectRows(rows, keep);
+      summary.dryRun = {
+        sessions: new Set(candidates.filter((c) => keep.has(c.id)).map((c) => c.sessionId)).size,
+        chunks: keep.size,
+        bytes: going.batches.reduce((n, b) => n + b.data.byteLength, 0),
+        comparedWith,
+        wouldCreate: remote.head.kind === "missing",
+        wouldAsk: unrelated,
+      };
+      return summary;
+    }
+    if (keep.size === 0) return summary;
+    Object.assign(summary, await publish(selectRows(rows, keep), remote, opts, ctx));
+    writeReceipt(ctx.funesHome, remote.loc, summary, opts.now());
+    return summary;
+  } finally {
+    store.close();
+  }
+}
+
+/** The remote a push writes to: where it is, its head, and whether this push just created it. */
+interface PushRemote {
+  loc: HubLocation;
+  client: HubClient;
+  head: RepoHead;
+  created: boolean;
+}
+
+/**
+ * Probes the remote's head: offline, unauthorized and a model repo are refusals; a missing dataset is
+ * created with --create (not on a dry run), else a refusal that says how.
+ */
+async function probeRemote(opts: PushOptions, ctx: ReadContext): Promise<PushRemote> {
   const loc = hubLocation(opts.spec, ctx);
   const client = { hubUrl: ctx.models.hubUrl, token: ctx.models.token };
   const head = await fetchRepoHead(client, loc.repo);
@@ -153,151 +230,131 @@ async function pushChecked(opts: PushOptions, ctx: ReadContext): Promise<PushSum
     case "found":
       break;
   }
-  const store = await LocalStore.open(funesPaths(ctx.funesHome).memory);
-  if (store === null)
-    throw new FunesError("no_memory", "no local index yet — run `funes index` first, then push");
-  try {
-    const rows = await embeddedRows(store);
-    const waitingForVectors = (await store.table.countRows()) - rows.numRows;
-    let comparedWith: PushDryRun["comparedWith"] = "head";
-    let view: SnapshotView | null;
-    if (opts.dryRun === true) {
-      // No request beyond the head probe: compare with what is cached here.
-      const atHead = head.kind === "found" ? cachedView(viewsRoot(ctx.funesHome), loc, head.sha) : null;
-      view = atHead ?? (head.kind === "found" ? newestView(viewsRoot(ctx.funesHome), loc) : null);
-      comparedWith =
-        head.kind !== "found"
-          ? "new-repo"
-          : atHead !== null
-            ? "head"
-            : view !== null
-              ? "older-copy"
-              : "nothing";
-    } else {
-      // Only a repo just created needs a second look at its head.
-      const fresh = head.kind === "found" ? head : await fetchRepoHead(client, loc.repo);
-      if (fresh.kind !== "found")
-        throw new FunesError(
-          "unreachable",
-          `${loc.uri} could not be read right after creating it; run the push again`,
-        );
-      view = await materializeView({
-        client,
-        hubCache: ctx.models.hubCache,
-        viewsRoot: viewsRoot(ctx.funesHome),
-        loc,
-        sha: fresh.sha,
-      });
-    }
-    const remoteIds = view === null ? new Set<string>() : await idsIn(view.dir);
-    let candidates: { id: string; sessionId: string; turnUuid: string; blockIdx: number }[] = [];
-    let present = 0;
-    const cols = ["id", "session_id", "turn_uuid", "block_idx"].map((c) => rows.getChild(c));
-    for (let i = 0; i < rows.numRows; i++) {
-      const id = String(cols[0]?.get(i));
-      if (remoteIds.has(id)) present++;
-      else
-        candidates.push({
-          id,
-          sessionId: String(cols[1]?.get(i)),
-          turnUuid: String(cols[2]?.get(i)),
-          blockIdx: Number(cols[3]?.get(i)),
-        });
-    }
-    const scope = await publishScope({
-      local: store,
-      remoteDir: view?.dir ?? null,
-      remoteIds,
-      decisionsPath: curationPath(ctx.funesHome, loc),
-      sessions: opts.sessions,
-    });
-    if (scope.allow !== null) {
-      const allow = scope.allow;
-      candidates = candidates.filter((c) => allow.has(c.sessionId));
-    }
-    const unrelated = remoteIds.size > 0 && present === 0 && candidates.length > 0 && !opts.yes;
-    if (unrelated && opts.dryRun !== true) {
-      const question = `${loc.uri} holds ${remoteIds.size} chunks and shares none with your memory (a new machine, or the wrong memory?)`;
-      if (
-        opts.confirm === undefined ||
-        !(await opts.confirm(`${question} — publish ${candidates.length} chunks there anyway?`))
-      )
-        throw new FunesError(
-          "declined",
-          `${question} — nothing was published; re-run with --yes to publish anyway`,
-        );
-    }
-    const { held, byRule: heldBack } = await holdBack(store, candidates);
-    const keep = new Set(candidates.map((c) => c.id).filter((id) => !held.has(id)));
-    const summary: PushSummary = {
-      memory: loc.uri,
-      commit: null,
-      published: 0,
-      present,
-      heldBack,
-      waitingForVectors,
-      files: 0,
-      bytes: 0,
-      attempts: 0,
-      created,
-      card: "none",
-      project: scope.project,
-      pendingReview: scope.pendingReview,
-    };
-    if (opts.dryRun === true) {
-      const going = selectRows(rows, keep);
-      summary.dryRun = {
-        sessions: new Set(candidates.filter((c) => keep.has(c.id)).map((c) => c.sessionId)).size,
-        chunks: keep.size,
-        bytes: going.batches.reduce((n, b) => n + b.data.byteLength, 0),
-        comparedWith,
-        wouldCreate: head.kind === "missing",
-        wouldAsk: unrelated,
-      };
-      return summary;
-    }
-    if (keep.size === 0) return summary;
-    requireToken(ctx.models.token, loc.uri);
-    let result: Awaited<ReturnType<typeof publishRows>>;
-    try {
-      result = await publishRows({
-        loc,
-        client,
-        hubCache: ctx.models.hubCache,
-        funesHome: ctx.funesHome,
-        rows: selectRows(rows, keep),
-        now: opts.now,
-        onProgress: opts.onUpload,
-      });
-    } catch (err) {
-      if (err instanceof HubReadOnlyError) throw readOnlyError(loc.uri, "publishing");
-      if (err instanceof PublishUnreachableError)
-        throw new FunesError(
-          "unreachable",
-          `${loc.uri} became unreachable while pushing (${err.message}) — nothing was committed and the remote is unchanged; run the push again once you're back online`,
-          err,
-        );
-      if (err instanceof ForgottenFileError) throw new FunesError("bad_input", err.message);
-      if (err instanceof PublishConflictError)
-        throw new FunesError(
-          "busy",
-          `${loc.uri}: ${err.message} (others are publishing) — nothing was committed; run the push again in a moment`,
-        );
-      throw err;
-    }
-    Object.assign(summary, {
-      commit: result.commit,
-      published: result.added,
-      files: result.files,
-      bytes: result.bytes,
-      attempts: result.attempts,
-      card: result.card,
-    });
-    writeReceipt(ctx.funesHome, loc, summary, opts.now());
-    return summary;
-  } finally {
-    store.close();
+  return { loc, client, head, created };
+}
+
+/**
+ * The remote's memory to compare with: on a dry run, what is cached here (no request beyond the head
+ * probe); else the view at the head, fetched as needed.
+ */
+async function remoteToCompare(
+  opts: PushOptions,
+  ctx: ReadContext,
+  { loc, client, head }: PushRemote,
+): Promise<{ view: SnapshotView | null; comparedWith: PushDryRun["comparedWith"] }> {
+  if (opts.dryRun === true) {
+    const atHead = head.kind === "found" ? cachedView(viewsRoot(ctx.funesHome), loc, head.sha) : null;
+    const view = atHead ?? (head.kind === "found" ? newestView(viewsRoot(ctx.funesHome), loc) : null);
+    const comparedWith =
+      head.kind !== "found"
+        ? "new-repo"
+        : atHead !== null
+          ? "head"
+          : view !== null
+            ? "older-copy"
+            : "nothing";
+    return { view, comparedWith };
   }
+  // Only a repo just created needs a second look at its head.
+  const fresh = head.kind === "found" ? head : await fetchRepoHead(client, loc.repo);
+  if (fresh.kind !== "found")
+    throw new FunesError(
+      "unreachable",
+      `${loc.uri} could not be read right after creating it — run the push again`,
+    );
+  const view = await materializeView({
+    client,
+    hubCache: ctx.models.hubCache,
+    viewsRoot: viewsRoot(ctx.funesHome),
+    loc,
+    sha: fresh.sha,
+  });
+  return { view, comparedWith: "head" };
+}
+
+/** The embedded rows the remote lacks (as block keys), and how many it already has. */
+function notYetPublished(
+  rows: ArrowTable,
+  remoteIds: Set<string>,
+): { candidates: (BlockKey & { id: string })[]; present: number } {
+  const candidates: (BlockKey & { id: string })[] = [];
+  let present = 0;
+  const cols = ["id", "session_id", "turn_uuid", "block_idx"].map((c) => rows.getChild(c));
+  for (let i = 0; i < rows.numRows; i++) {
+    const id = String(cols[0]?.get(i));
+    if (remoteIds.has(id)) present++;
+    else
+      candidates.push({
+        id,
+        sessionId: String(cols[1]?.get(i)),
+        turnUuid: String(cols[2]?.get(i)),
+        blockIdx: Number(cols[3]?.get(i)),
+      });
+  }
+  return { candidates, present };
+}
+
+/** A remote that shares no chunk with this memory (a new machine, or the wrong memory?) needs a yes. */
+async function confirmUnrelated(
+  opts: PushOptions,
+  loc: HubLocation,
+  remote: number,
+  going: number,
+): Promise<void> {
+  const question = `${loc.uri} holds ${remote} chunks and shares none with your memory (a new machine, or the wrong memory?)`;
+  if (
+    opts.confirm === undefined ||
+    !(await opts.confirm(`${question} — publish ${going} chunks there anyway?`))
+  )
+    throw new FunesError(
+      "declined",
+      `${question} — nothing was published; re-run with --yes to publish anyway`,
+    );
+}
+
+/** Publishes the rows in one commit (compare-and-swap); the publish's failures said by meaning. */
+async function publish(
+  rows: ArrowTable,
+  { loc, client }: PushRemote,
+  opts: PushOptions,
+  ctx: ReadContext,
+): Promise<Pick<PushSummary, "commit" | "published" | "files" | "bytes" | "attempts" | "card">> {
+  requireToken(ctx.models.token, loc.uri);
+  let result: Awaited<ReturnType<typeof publishRows>>;
+  try {
+    result = await publishRows({
+      loc,
+      client,
+      hubCache: ctx.models.hubCache,
+      funesHome: ctx.funesHome,
+      rows,
+      now: opts.now,
+      onProgress: opts.onUpload,
+    });
+  } catch (err) {
+    if (err instanceof HubReadOnlyError) throw readOnlyError(loc.uri, "publishing");
+    if (err instanceof PublishUnreachableError)
+      throw new FunesError(
+        "unreachable",
+        `${loc.uri} became unreachable while pushing (${err.message}) — nothing was committed and the remote is unchanged; run the push again once you're back online`,
+        err,
+      );
+    if (err instanceof ForgottenFileError) throw new FunesError("bad_input", err.message);
+    if (err instanceof PublishConflictError)
+      throw new FunesError(
+        "busy",
+        `${loc.uri}: ${err.message} (others are publishing) — nothing was committed; run the push again in a moment`,
+      );
+    throw err;
+  }
+  return {
+    commit: result.commit,
+    published: result.added,
+    files: result.files,
+    bytes: result.bytes,
+    attempts: result.attempts,
+    card: result.card,
+  };
 }
 
 /** `$FUNES_HOME/pushed/<owner>--<name>[--prefix].json`: the last push of this memory to that remote. */

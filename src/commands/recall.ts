@@ -5,20 +5,19 @@
  * the top k with their neighbour turns. Rows still waiting for a vector are found by
  * BM25; a memory with no vectors, or a machine without the models, still answers (and says how).
  */
-import { existsSync } from "node:fs";
+import type { HitRow, KeywordHit, RowFilter, VectorHit } from "../local/index.js";
 import {
-  annDir,
-  annSearch,
-  buildAnnIndex,
-  EMBEDDING_MODEL,
-  type HitRow,
-  hasHarnessColumn,
-  keywordSearch,
-  type LocalStore,
-  rowsInRanges,
-  sqlString,
-  vectorSearch,
-} from "../local/index.js";
+  type FederatedMemory,
+  type MemoryReader,
+  openFederated,
+  openReaders,
+  openReadTarget,
+  type ReadContext,
+  type ReadTarget,
+  readFederatedWith,
+  readWith,
+} from "../memory/index.js";
+import type { ModelSession } from "../models/index.js";
 import {
   type Candidate,
   dot,
@@ -34,17 +33,6 @@ import {
 } from "../search/index.js";
 import { type Harness, parseHarness, UnknownHarnessError } from "../traces/index.js";
 import { BadArgumentError, FunesError } from "./errors.js";
-import type { ModelSession } from "./model-session.js";
-import {
-  noIndexMessage,
-  openReadTarget,
-  openReadTargets,
-  openStore,
-  type ReadContext,
-  type ReadTarget,
-  readWith,
-} from "./open-memory.js";
-import { terminalSafeRecall } from "./safe-text.js";
 
 /** Block types `--type` accepts. */
 export const BLOCK_TYPES = ["text", "thinking", "tool_use", "tool_result"] as const;
@@ -120,16 +108,14 @@ export interface RecallResult {
   hits: RecallHit[];
 }
 
+/** What a recall keeps: the filter the legs apply, and the exact time bounds (ms, UTC) applied after. */
 interface Filters {
-  where: string | undefined;
+  filter: RowFilter;
   since: number | null;
   until: number | null;
 }
 
 function buildFilters(opts: RecallOptions, harness: Harness | null): Filters {
-  const parts: string[] = [];
-  if (opts.blockType !== undefined) parts.push(`block_type = ${sqlString(opts.blockType)}`);
-  if (harness !== null) parts.push(`harness = ${sqlString(harness)}`);
   const bound = (v: string | undefined, arg: "since" | "until"): number | null => {
     if (v === undefined) return null;
     const t = parseTimeBound(v, opts.now);
@@ -144,10 +130,10 @@ function buildFilters(opts: RecallOptions, harness: Harness | null): Filters {
   };
   const since = bound(opts.since, "since");
   const until = bound(opts.until, "until");
-  // Stored timestamps are ISO strings in UTC: a string comparison is a close prefilter, made exact below.
-  if (since !== null) parts.push(`ts >= ${sqlString(new Date(since).toISOString().slice(0, 19))}`);
-  if (until !== null) parts.push(`ts <= ${sqlString(`${new Date(until).toISOString().slice(0, 19)}\uffff`)}`);
-  return { where: parts.length > 0 ? parts.join(" AND ") : undefined, since, until };
+  const filter: RowFilter = { since, until };
+  if (opts.blockType !== undefined) filter.blockType = opts.blockType;
+  if (harness !== null) filter.harness = harness;
+  return { filter, since, until };
 }
 
 function checkOptions(opts: RecallOptions): Harness | null {
@@ -181,81 +167,200 @@ function checkOptions(opts: RecallOptions): Harness | null {
   }
 }
 
-/** Whether a memory version has any vector, remembered per process (the MCP server asks on every call). */
-const vectorsSeen = new Map<string, boolean>();
+/** A `--harness` filter needs every memory to carry the agent of its rows. */
+async function checkHarnessFacet(open: MemoryReader[], harness: Harness | null): Promise<void> {
+  if (harness === null) return;
+  for (const m of open)
+    if (!(await m.hasHarnessFacet()))
+      throw new FunesError(
+        "bad_input",
+        `${open.length > 1 ? `${m.memory.label}: ` : ""}this memory predates the harness facet — reindex it, or drop --harness`,
+      );
+}
 
-async function hasVectors(store: LocalStore): Promise<boolean> {
-  const key = `${store.dir}@${await store.table.version()}`;
-  let seen = vectorsSeen.get(key);
-  if (seen === undefined) {
-    // One matching row is enough: far cheaper than counting them all.
-    seen =
-      (await store.table.query().where("vector IS NOT NULL").select(["id"]).limit(1).toArray()).length > 0;
-    vectorsSeen.set(key, seen);
+/** Both legs of every memory, the query vector they were scored with, and the reranker (loading). */
+interface Legs {
+  keyword: KeywordHit[][];
+  vector: (VectorHit[] | null)[];
+  queryVector: Float32Array | null;
+  reranker: ReturnType<ModelSession["reranker"]> | null;
+}
+
+/**
+ * Runs both legs on every memory. Everything that needs no query vector starts first and overlaps loading
+ * the embedder and embedding the query: the keyword legs (Lance works on its own threads) and loading the
+ * reranker. A memory without vectors, or a machine without the embedder, is searched by keyword only (and
+ * a note says so).
+ */
+async function searchLegs(
+  open: MemoryReader[],
+  opts: RecallOptions,
+  filter: RowFilter,
+  models: ModelSession,
+  notes: string[],
+): Promise<Legs> {
+  const withVectors = await Promise.all(open.map((m) => m.hasVectors()));
+  // With several memories each leg goes less deep (candidates / memories, at least 10): the pool still
+  // holds `candidates` rows across all of them.
+  const depth = open.length === 1 ? opts.candidates : Math.max(10, Math.ceil(opts.candidates / open.length));
+  const reranker = opts.rerankBudgetMs > 0 ? models.reranker() : null;
+  const canEmbed = withVectors.some((v) => v) && models.hasEmbedder();
+  const keywordP = Promise.all(
+    open.map((m, i) =>
+      m.keyword({
+        query: opts.query,
+        limit: depth,
+        filter,
+        // Keyword hits' vectors score them on the vector leg too; useless without an embedder.
+        vectors: withVectors[i] === true && canEmbed,
+      }),
+    ),
+  );
+  // Awaited later; marked handled so a failure while the embedder loads is not reported twice.
+  for (const p of [reranker, keywordP]) p?.catch(() => {});
+  let queryVector: Float32Array | null = null;
+  if (withVectors.some((v) => v)) {
+    const emb = await models.embedder();
+    if (emb.kind === "ready")
+      queryVector = ((await emb.model.embed([opts.query]))[0] as Float32Array) ?? null;
+    else notes.push(`note: keyword-only recall — ${emb.reason}`);
   }
-  return seen;
+  const [keyword, vector] = await Promise.all([
+    keywordP,
+    Promise.all(
+      open.map((m, i) =>
+        withVectors[i] === true && queryVector !== null
+          ? m.vector({ vector: queryVector, limit: depth, filter })
+          : null,
+      ),
+    ),
+  ]);
+  return { keyword, vector, queryVector, reranker };
 }
 
-/** An opened memory taking part in a recall. */
-interface OpenMemory {
-  label: string;
-  dir: string;
-  store: LocalStore;
-  /** Searched through its side index (a cached Hub memory in a federated recall). */
-  ann: boolean;
+/** Every hit of every leg as one candidate per chunk, remembering the memory that first found it. */
+interface Found {
+  candidates: Map<string, Candidate>;
+  byId: Map<string, HitRow>;
+  home: Map<string, MemoryReader>;
 }
 
-/** Opens every target's table; a single memory's failure is the recall's, several memories' are warnings. */
-async function openAll(targets: ReadTarget[]): Promise<{ open: OpenMemory[]; warnings: string[] }> {
-  const open: OpenMemory[] = [];
-  const warnings: string[] = [];
-  try {
-    for (const { memory } of targets) {
-      let store: LocalStore | null;
-      try {
-        store = await openStore(memory);
-        if (store !== null && (await store.table.countRows()) === 0) {
-          store.close();
-          store = null;
-        }
-      } catch (err) {
-        if (targets.length === 1) throw err;
-        if (err instanceof FunesError && err.code === "incompatible_memory")
-          throw new FunesError(
-            "incompatible_memory",
-            `can't recall across memories embedded with different models — ${err.message}; the others use ${EMBEDDING_MODEL}. Recall them separately`,
-          );
-        warnings.push(
-          `warning: ${memory.label} could not be read (${err instanceof Error ? err.message : String(err)}) — answering from the others`,
-        );
-        continue;
-      }
-      if (store === null) {
-        if (targets.length === 1) throw new FunesError("no_memory", noIndexMessage(memory));
-        warnings.push(`warning: ${memory.label} holds no index yet — answering from the others`);
-        continue;
-      }
-      // Several memories at once: a large cached Hub memory gets a side index (built once per commit), so
-      // searching it costs a fraction of an exact scan.
-      let ann = false;
-      if (targets.length > 1 && memory.label.startsWith("hf://")) {
-        const t0 = performance.now();
-        const existed = existsSync(annDir(memory.dir));
-        ann = await buildAnnIndex(store.table, memory.dir);
-        if (ann && !existed)
-          warnings.push(
-            `note: indexed the vectors of ${memory.label} for searching several memories at once (${((performance.now() - t0) / 1000).toFixed(1)} s, once per commit)`,
-          );
-      }
-      open.push({ label: memory.label, dir: memory.dir, store, ann });
+/**
+ * Merges the legs: each chunk once, under the first memory (in the order given) that holds it, with the
+ * best score each leg gave it. A keyword hit that carries its vector is scored on the vector leg too.
+ */
+function gatherCandidates(open: MemoryReader[], legs: Legs): Found {
+  const found: Found = { candidates: new Map(), byId: new Map(), home: new Map() };
+  const candidate = (r: HitRow, m: MemoryReader, rank: number): Candidate => {
+    let c = found.candidates.get(r.id);
+    if (c === undefined) {
+      c = { id: r.id, bm25: null, similarity: null, foundBy: [], bestRank: rank };
+      found.candidates.set(r.id, c);
+      found.byId.set(r.id, r);
+      found.home.set(r.id, m);
     }
-  } catch (err) {
-    for (const m of open) m.store.close();
-    throw err;
+    c.bestRank = Math.min(c.bestRank, rank);
+    return c;
+  };
+  const qv = legs.queryVector;
+  for (const [i, m] of open.entries()) {
+    for (const [rank, r] of (legs.vector[i] ?? []).entries()) {
+      const c = candidate(r, m, rank);
+      c.similarity = Math.max(c.similarity ?? -1, r.similarity);
+      if (!c.foundBy.includes("vector")) c.foundBy.push("vector");
+    }
+    for (const [rank, r] of (legs.keyword[i] ?? []).entries()) {
+      const c = candidate(r, m, rank);
+      c.bm25 = Math.max(c.bm25 ?? 0, r.bm25);
+      if (qv !== null && r.vector !== null && c.similarity === null) c.similarity = dot(qv, r.vector);
+      if (!c.foundBy.includes("keyword")) c.foundBy.push("keyword");
+    }
   }
-  if (open.length === 0)
-    throw new FunesError("no_memory", `none of the memories could be read: ${warnings.join("; ")}`);
-  return { open, warnings };
+  return found;
+}
+
+/**
+ * The pool (relevance from both legs, exact time bounds), reranked best-first under the time budget, then
+ * recency among near-equals; the top k.
+ */
+async function rankPool(found: Found, legs: Legs, filters: Filters, opts: RecallOptions, notes: string[]) {
+  const evidence = fuseEvidence([...found.candidates.values()]);
+  const pool = poolOf(evidence, opts.candidates)
+    .map((e) => ({ item: found.byId.get(e.id) as HitRow, relevance: e.relevance }))
+    .filter((p) => withinTime(p.item.ts, filters.since, filters.until));
+  const reranker = legs.reranker !== null && pool.length > 0 ? await legs.reranker : null;
+  if (reranker?.kind === "missing") notes.push(`note: not reranked — ${reranker.reason}`);
+  const budget = reranker?.kind === "ready" ? opts.rerankBudgetMs : 0;
+  const ranked = await rerankWithinBudget(pool, {
+    score: async (items) =>
+      reranker?.kind === "ready"
+        ? reranker.model.score(
+            opts.query,
+            items.map((i) => i.text),
+          )
+        : items.map(() => 0),
+    budgetMs: budget,
+    batch: 8,
+    now: () => performance.now(),
+  });
+  const top = orderByScore(ranked, (g) =>
+    recencyFactors(
+      g.map((r) => ({ relevance: r.relevance, ts: r.item.ts })),
+      opts.now,
+      opts.halfLifeDays,
+    ),
+  ).slice(0, opts.k);
+  return { top, legsOf: new Map(evidence.map((e) => [e.id, e.foundBy])) };
+}
+
+type Ranked = Awaited<ReturnType<typeof rankPool>>;
+
+/** The top hits with the turns around them, read from each hit's own memory in one scan per memory. */
+async function withNeighbours(
+  open: MemoryReader[],
+  { top, legsOf }: Ranked,
+  home: Map<string, MemoryReader>,
+  opts: RecallOptions,
+): Promise<RecallHit[]> {
+  const around: HitRow[] = [];
+  if (opts.neighbors > 0)
+    for (const m of open) {
+      const mine = top.filter((h) => home.get(h.item.id) === m);
+      if (mine.length === 0) continue;
+      around.push(
+        ...(await m.around(
+          mine.map((h) => ({
+            sessionId: h.item.sessionId,
+            from: h.item.seq - opts.neighbors,
+            to: h.item.seq + opts.neighbors,
+          })),
+        )),
+      );
+    }
+  return top.map((h) => {
+    const m = home.get(h.item.id) as MemoryReader;
+    return {
+      ...h.item,
+      memory: m.memory.label,
+      score: h.score,
+      relevance: h.relevance,
+      recency: h.weight,
+      rerank: h.rerank,
+      reranked: h.rerank !== null,
+      legs: legsOf.get(h.item.id) ?? [],
+      neighbors: pickNeighbors(
+        h.item,
+        // Keyed by agent and id: another agent's session with the same id is not a neighbour.
+        around.filter((n) => n.sessionId === h.item.sessionId && n.harness === h.item.harness),
+        opts.neighbors,
+      ).map((n) => ({
+        role: n.role,
+        blockType: n.blockType,
+        seq: n.seq,
+        text: n.text,
+      })),
+    };
+  });
 }
 
 /**
@@ -264,188 +369,25 @@ async function openAll(targets: ReadTarget[]): Promise<{ open: OpenMemory[]; war
  * memories is shown once, under the first memory (in the order given) that holds it.
  */
 export async function recall(
-  target: ReadTarget | ReadTarget[],
+  target: ReadTarget | FederatedMemory,
   opts: RecallOptions,
   models: ModelSession,
 ): Promise<RecallResult> {
-  const targets = Array.isArray(target) ? target : [target];
+  const targets = "kind" in target && target.kind === "federated" ? target.members : [target as ReadTarget];
   const harness = checkOptions(opts);
   const filters = buildFilters(opts, harness);
-  const { open, warnings } = await openAll(targets);
+  const { open, warnings } = await openReaders(targets, () => performance.now());
   try {
     const notes: string[] = [...targets.flatMap((t) => t.notes), ...warnings];
-    if (harness !== null)
-      for (const m of open)
-        if (!(await hasHarnessColumn(m.store.table)))
-          throw new FunesError(
-            "bad_input",
-            `${open.length > 1 ? `${m.label}: ` : ""}this memory predates the harness facet — reindex it, or drop --harness`,
-          );
-    const withVectors = await Promise.all(open.map((m) => hasVectors(m.store)));
-    // With several memories each leg goes less deep (candidates / memories, at least 10): the pool still
-    // holds `candidates` rows across all of them.
-    const depth =
-      open.length === 1 ? opts.candidates : Math.max(10, Math.ceil(opts.candidates / open.length));
-    // Everything that needs no query vector starts now and overlaps loading the embedder and embedding the
-    // query: the keyword legs (Lance works on its own threads) and loading the reranker.
-    const rerankerP = opts.rerankBudgetMs > 0 ? models.reranker() : null;
-    const canEmbed = withVectors.some((v) => v) && models.hasEmbedder();
-    const keywordP = Promise.all(
-      open.map((m, i) =>
-        keywordSearch(m.store.table, {
-          query: opts.query,
-          limit: depth,
-          where: filters.where,
-          // Keyword hits' vectors score them on the vector leg too; useless without an embedder.
-          vectors: withVectors[i] === true && canEmbed,
-        }),
-      ),
-    );
-    // Awaited below; marked handled so a failure while the embedder loads is not reported twice.
-    for (const p of [rerankerP, keywordP]) p?.catch(() => {});
-    let qv: Float32Array | null = null;
-    if (withVectors.some((v) => v)) {
-      const emb = await models.embedder();
-      if (emb.kind === "ready") qv = ((await emb.model.embed([opts.query]))[0] as Float32Array) ?? null;
-      else notes.push(`note: keyword-only recall — ${emb.reason}`);
-    }
-    const home = new Map<string, OpenMemory>();
-    const byId = new Map<string, HitRow>();
-    const candidates = new Map<string, Candidate>();
-    const [keywordLegs, vectorLegs] = await Promise.all([
-      keywordP,
-      Promise.all(
-        open.map((m, i) => {
-          const v = withVectors[i] === true ? qv : null;
-          if (v === null) return null;
-          return m.ann && filters.where === undefined
-            ? annSearch(m.store.table, m.dir, v, depth).then(
-                (hits) =>
-                  hits ?? vectorSearch(m.store.table, { vector: v, limit: depth, where: filters.where }),
-              )
-            : vectorSearch(m.store.table, { vector: v, limit: depth, where: filters.where });
-        }),
-      ),
-    ]);
-    const candidate = (r: HitRow, m: OpenMemory, rank: number): Candidate => {
-      let c = candidates.get(r.id);
-      if (c === undefined) {
-        c = { id: r.id, bm25: null, similarity: null, foundBy: [], bestRank: rank };
-        candidates.set(r.id, c);
-        byId.set(r.id, r);
-        home.set(r.id, m);
-      }
-      c.bestRank = Math.min(c.bestRank, rank);
-      return c;
-    };
-    for (const [i, m] of open.entries()) {
-      const vec = vectorLegs[i] ?? null;
-      const kw = keywordLegs[i] ?? [];
-      for (const [rank, r] of (vec ?? []).entries()) {
-        const c = candidate(r, m, rank);
-        c.similarity = Math.max(c.similarity ?? -1, r.similarity);
-        if (!c.foundBy.includes("vector")) c.foundBy.push("vector");
-      }
-      for (const [rank, r] of kw.entries()) {
-        const c = candidate(r, m, rank);
-        c.bm25 = Math.max(c.bm25 ?? 0, r.bm25);
-        if (qv !== null && r.vector !== null && c.similarity === null) c.similarity = dot(qv, r.vector);
-        if (!c.foundBy.includes("keyword")) c.foundBy.push("keyword");
-      }
-    }
-    const evidence = fuseEvidence([...candidates.values()]);
-    const found = new Map(evidence.map((e) => [e.id, e]));
-    const pool = poolOf(evidence, opts.candidates)
-      .map((e) => ({ item: byId.get(e.id) as HitRow, relevance: e.relevance }))
-      .filter((p) => withinTime(p.item.ts, filters.since, filters.until));
-    const reranker = rerankerP !== null && pool.length > 0 ? await rerankerP : null;
-    if (reranker?.kind === "missing") notes.push(`note: not reranked — ${reranker.reason}`);
-    const budget = reranker?.kind === "ready" ? opts.rerankBudgetMs : 0;
-    const ranked = await rerankWithinBudget(pool, {
-      score: async (items) =>
-        reranker?.kind === "ready"
-          ? reranker.model.score(
-              opts.query,
-              items.map((i) => i.text),
-            )
-          : items.map(() => 0),
-      budgetMs: budget,
-      batch: 8,
-      now: () => performance.now(),
-    });
-    const top = orderByScore(ranked, (g) =>
-      recencyFactors(
-        g.map((r) => ({ relevance: r.relevance, ts: r.item.ts })),
-        opts.now,
-        opts.halfLifeDays,
-      ),
-    ).slice(0, opts.k);
-    const around: HitRow[] = [];
-    if (opts.neighbors > 0)
-      for (const m of open) {
-        const mine = top.filter((h) => home.get(h.item.id) === m);
-        if (mine.length === 0) continue;
-        around.push(
-          ...(await rowsInRanges(
-            m.store.table,
-            mine.map((h) => ({
-              sessionId: h.item.sessionId,
-              from: h.item.seq - opts.neighbors,
-              to: h.item.seq + opts.neighbors,
-            })),
-          )),
-        );
-      }
-    const hits = top.map((h) => {
-      const m = home.get(h.item.id) as OpenMemory;
-      return {
-        ...h.item,
-        memory: m.label,
-        score: h.score,
-        relevance: h.relevance,
-        recency: h.weight,
-        rerank: h.rerank,
-        reranked: h.rerank !== null,
-        legs: found.get(h.item.id)?.foundBy ?? [],
-        neighbors: pickNeighbors(
-          h.item,
-          // Keyed by agent and id: another agent's session with the same id is not a neighbour.
-          around.filter((n) => n.sessionId === h.item.sessionId && n.harness === h.item.harness),
-          opts.neighbors,
-        ).map((n) => ({
-          role: n.role,
-          blockType: n.blockType,
-          seq: n.seq,
-          text: n.text,
-        })),
-      };
-    });
-    return { memory: open.map((m) => m.label).join(", "), notes, hits };
+    await checkHarnessFacet(open, harness);
+    const legs = await searchLegs(open, opts, filters.filter, models, notes);
+    const found = gatherCandidates(open, legs);
+    const ranked = await rankPool(found, legs, filters, opts, notes);
+    const hits = await withNeighbours(open, ranked, found.home, opts);
+    return { memory: open.map((m) => m.memory.label).join(", "), notes, hits };
   } finally {
-    for (const m of open) m.store.close();
+    for (const m of open) m.close();
   }
-}
-
-/**
- * The reference's agent format (shared/spec/core.md §5.5), byte for byte: header, `→ get` line, the full
- * chunk text, `~` neighbour lines clipped to 160 code points, `---`. No hits → exactly `no results`. Notes,
- * if any, come first, one per line.
- */
-export function formatRecallAgent(result: RecallResult): string {
-  const r = terminalSafeRecall(result); // every field may be a stranger's (a Hub memory): safe-text.ts
-  const note = r.notes.map((n) => `${n}\n`).join("");
-  if (r.hits.length === 0) return `${note}no results`;
-  let out = note;
-  for (const h of r.hits) {
-    const session8 = Buffer.from(h.sessionId, "utf8").subarray(0, 8).toString("utf8");
-    out += `[${h.ts}] ${h.harness} ${h.workdir}/${session8} ${h.blockType}  score=${h.score.toFixed(3)}\n`;
-    out += `  → get ${h.sessionId} ${h.turnUuid}${h.memory === "" ? "" : ` --memory ${h.memory}`}\n`;
-    out += `${h.text}\n`;
-    for (const n of h.neighbors)
-      out += `  ~ [${n.role} ${n.blockType} seq${n.seq}] ${Array.from(n.text).slice(0, 160).join("")}\n`;
-    out += "---\n";
-  }
-  return out;
 }
 
 /**
@@ -459,24 +401,7 @@ export async function recallMemories(
   models: ModelSession,
 ): Promise<RecallResult> {
   if (specs.length <= 1) return readWith(await openReadTarget(specs[0], ctx), (t) => recall(t, opts, models));
-  const { targets, warnings } = await openReadTargets(specs, ctx);
-  const result = await recall(targets, opts, models);
-  // Cached copies were read while their heads were checked: read again only if one of them moved.
-  const fresh = await Promise.all(
-    targets.map((t) => (t.verify === undefined ? null : t.verify().catch((err: unknown) => ({ err })))),
-  );
-  if (fresh.every((f) => f === null)) return { ...result, notes: [...warnings, ...result.notes] };
-  const again: ReadTarget[] = [];
-  const more = [...warnings];
-  fresh.forEach((f, i) => {
-    const t = targets[i] as ReadTarget;
-    if (f === null) again.push(t);
-    else if ("err" in f)
-      more.push(
-        `warning: ${t.memory.label} could not be read (${f.err instanceof Error ? f.err.message : String(f.err)}) — answering from the others`,
-      );
-    else again.push(f);
-  });
-  const second = await recall(again, opts, models);
-  return { ...second, notes: [...more, ...second.notes] };
+  const federated = await openFederated(specs, ctx);
+  const { result, warnings } = await readFederatedWith(federated, (f) => recall(f, opts, models));
+  return { ...result, notes: [...warnings, ...result.notes] };
 }

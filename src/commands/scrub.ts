@@ -7,13 +7,10 @@
  * Scrub never touches a remote: what was published stays published.
  */
 import { type Chunk, chunkId, splitText } from "../chunk/index.js";
-import { chunksWithIds, LocalStore, replaceRows, writeVectors } from "../local/index.js";
-import { funesPaths } from "../memory/index.js";
-import { loadEmbedder, ModelLoadError } from "../models/index.js";
+import { chunksById, countRows, LocalStore, replaceChunks, storeVectors } from "../local/index.js";
+import { type DirtyBlock, dirtyBlocks, funesPaths, withWriterLock } from "../memory/index.js";
+import { type ModelsConfig, openEmbedder } from "../models/index.js";
 import { applyRedactions, findingsPerText } from "../redact/index.js";
-import { locateEmbedder, type ModelsConfig } from "./models-config.js";
-import { type DirtyBlock, dirtyBlocks } from "./secret-blocks.js";
-import { withWriterLock } from "./writer.js";
 
 /** What scrub did. */
 export interface ScrubSummary {
@@ -68,7 +65,7 @@ export async function scrubMemory(opts: ScrubOptions): Promise<ScrubSummary | nu
 }
 
 async function scrubStore(store: LocalStore, opts: ScrubOptions): Promise<ScrubSummary> {
-  const total = await store.table.countRows();
+  const total = await countRows(store);
   const summary: ScrubSummary = {
     total,
     rows: total,
@@ -87,8 +84,8 @@ async function scrubStore(store: LocalStore, opts: ScrubOptions): Promise<ScrubS
   const fates = await redactBlocks(dirty);
   const templates = new Map(
     (
-      await chunksWithIds(
-        store.table,
+      await chunksById(
+        store,
         dirty.map((d) => d.chunks[0]?.id ?? ""),
       )
     ).map((c) => [c.id, c]),
@@ -118,13 +115,13 @@ async function scrubStore(store: LocalStore, opts: ScrubOptions): Promise<ScrubS
       })),
     );
   });
-  await replaceRows(store.table, remove, replacements);
-  summary.rows = await store.table.countRows();
+  await replaceChunks(store, remove, replacements);
+  summary.rows = await countRows(store);
   const vectors = await embedReplacements(
     replacements.map((r) => ({ id: r.id, text: r.text })),
     opts.models,
   );
-  if (vectors.kind === "ready") summary.embedded = await writeVectors(store.table, vectors.vectors);
+  if (vectors.kind === "ready") summary.embedded = await storeVectors(store, vectors.vectors);
   else summary.note = vectors.reason;
   summary.waitingForVectors = replacements.length - summary.embedded;
   await store.maintainTextIndex();
@@ -137,26 +134,21 @@ async function embedReplacements(
 ): Promise<{ kind: "ready"; vectors: Map<string, Float32Array> } | { kind: "missing"; reason: string }> {
   if (rows.length === 0) return { kind: "ready", vectors: new Map() };
   if (models === undefined) return { kind: "missing", reason: "no embedder configured" };
-  const where = locateEmbedder(models);
-  if (where.kind === "missing") return { kind: "missing", reason: where.reason };
+  const opened = await openEmbedder(models);
+  if (opened.kind === "missing") return opened;
+  const { embedder } = opened;
   try {
-    const embedder = await loadEmbedder(where.dir, where.spec, { threads: models.threads });
-    try {
-      const out = new Map<string, Float32Array>();
-      for (let i = 0; i < rows.length; i += 64) {
-        const part = rows.slice(i, i + 64);
-        const vs = await embedder.embed(part.map((r) => r.text));
-        part.forEach((r, j) => {
-          const v = vs[j];
-          if (v !== undefined) out.set(r.id, v);
-        });
-      }
-      return { kind: "ready", vectors: out };
-    } finally {
-      await embedder.close();
+    const out = new Map<string, Float32Array>();
+    for (let i = 0; i < rows.length; i += 64) {
+      const part = rows.slice(i, i + 64);
+      const vs = await embedder.embed(part.map((r) => r.text));
+      part.forEach((r, j) => {
+        const v = vs[j];
+        if (v !== undefined) out.set(r.id, v);
+      });
     }
-  } catch (err) {
-    if (err instanceof ModelLoadError) return { kind: "missing", reason: err.message };
-    throw err;
+    return { kind: "ready", vectors: out };
+  } finally {
+    await embedder.close();
   }
 }

@@ -4,27 +4,35 @@
  * machine is not published there yet, and why: waiting for vectors, held back by the secret gate, or the
  * agents' hooks failed to push (the last outcome in their logs).
  */
-import { basename } from "node:path";
 import { type HookPushOutcome, readHookPushes } from "../agents/index.js";
-import { type HarnessCounts, LocalStore, TEXT_INDEX } from "../local/index.js";
 import {
+  embeddedRowKeys,
+  type HarnessCounts,
+  LocalStore,
+  rowsWaitingForVectors,
+  unindexedTextRows,
+} from "../local/index.js";
+import {
+  type BlockKey,
   curationPath,
   funesPaths,
+  gateProject,
+  type HubMemory,
+  holdBack,
   isUnitCurrent,
-  type LocalMemory,
   loadIndexState,
+  localSessions,
+  openStore,
   readDecisions,
   readForgotten,
   remoteForgottenIds,
   resolveMemorySpec,
+  type SingleMemory,
 } from "../memory/index.js";
+import { locateEmbedder, type ModelsConfig } from "../models/index.js";
 import { parseHubUri } from "../remote/index.js";
 import { knownSources } from "../traces/index.js";
-import { gateProject, localSessions } from "./curation-gate.js";
-import { locateEmbedder, type ModelsConfig } from "./models-config.js";
-import { openStore } from "./open-memory.js";
 import { readReceipt } from "./push.js";
-import { type BlockKey, holdBack } from "./secret-blocks.js";
 
 /** The status of one memory, as data (rendered by the CLI or MCP). */
 export type StatusReport =
@@ -38,6 +46,8 @@ export type StatusReport =
   | {
       kind: "ready";
       memory: string;
+      /** Where the memory is: this machine, or the Hub (read at one commit). */
+      memoryKind: "local" | "hub";
       chunks: number;
       sessions: number;
       byHarness: HarnessCounts[];
@@ -84,22 +94,24 @@ export interface StatusContext {
 }
 
 /** Reads a memory's status; `pendingSessions` is counted for the default memory only. */
-export async function memoryStatus(memory: LocalMemory, ctx: StatusContext): Promise<StatusReport> {
+export async function memoryStatus(memory: SingleMemory, ctx: StatusContext): Promise<StatusReport> {
   const store = await openStore(memory);
   if (store === null) return { kind: "no-index", memory: memory.label, isDefault: memory.isDefault };
   try {
     const s = await store.stats();
     if (s.chunks === 0)
       return { kind: "no-index", memory: memory.label, isDefault: memory.isDefault, empty: true };
-    const remote = memory.label.startsWith("hf://");
+    const remote = memory.kind === "hub";
     // A project memory publishes curated sessions only: its status says what waits for a review instead.
     const project = remote ? await projectStatus(store, memory.label, ctx.funesHome) : null;
-    const forgotten = remote
-      ? await remoteForgotten(memory, ctx.models)
-      : localForgotten(memory, ctx.funesHome);
+    const forgotten =
+      memory.kind === "hub"
+        ? await remoteForgotten(memory, ctx.models)
+        : localForgotten(memory, ctx.funesHome);
     return {
       kind: "ready",
       memory: memory.label,
+      memoryKind: memory.kind,
       chunks: s.chunks,
       sessions: s.sessions,
       byHarness: s.byHarness,
@@ -108,7 +120,7 @@ export async function memoryStatus(memory: LocalMemory, ctx: StatusContext): Pro
       lastPush: remote ? readReceipt(ctx.funesHome, memory.label) : null,
       lastIndexed: s.lastWrite,
       pendingSessions: memory.isDefault ? await countPendingSessions(ctx) : null,
-      unindexed: remote ? await unindexedRows(store) : null,
+      unindexed: remote ? await unindexedTextRows(store) : null,
       localPush:
         remote && project === null
           ? await localPushStatus(store, ctx.funesHome, forgotten ?? new Set())
@@ -151,28 +163,21 @@ async function projectStatus(
   }
 }
 
-/** Rows outside the text index (all of them when there is none). */
-async function unindexedRows(store: LocalStore): Promise<number> {
-  const has = (await store.table.listIndices()).some((i) => i.name === TEXT_INDEX);
-  if (!has) return store.table.countRows();
-  return (await store.table.indexStats(TEXT_INDEX))?.numUnindexedRows ?? 0;
-}
-
-/** The ids a Hub memory (a cached view: its folder is named by its commit) has forgotten; null when unreadable. */
+/** The ids a Hub memory has forgotten, at the commit read; null when unreadable. */
 async function remoteForgotten(
-  memory: LocalMemory,
+  memory: HubMemory,
   models: ModelsConfig | undefined,
 ): Promise<Set<string> | null> {
   if (models === undefined) return null;
   try {
     const client = { hubUrl: models.hubUrl, token: models.token };
-    return await remoteForgottenIds(client, parseHubUri(memory.label), basename(memory.dir));
+    return await remoteForgottenIds(client, parseHubUri(memory.label), memory.sha);
   } catch {
     return null;
   }
 }
 
-function localForgotten(memory: LocalMemory, funesHome: string): Set<string> | null {
+function localForgotten(memory: SingleMemory, funesHome: string): Set<string> | null {
   if (!memory.isDefault) return null;
   try {
     return new Set(readForgotten(funesHome).keys());
@@ -194,29 +199,19 @@ async function localPushStatus(
   if (local === null) return null;
   try {
     const remoteIds = await remote.ids();
-    const rows = await local.table
-      .query()
-      .where("vector IS NOT NULL")
-      .select(["id", "session_id", "turn_uuid", "block_idx"])
-      .toArray();
-    const waiting = await local.table.query().where("vector IS NULL").select(["id", "session_id"]).toArray();
-    const waitingSessions = new Set(waiting.map((r) => String(r.session_id)));
+    const rows = await embeddedRowKeys(local);
+    const waiting = await rowsWaitingForVectors(local);
+    const waitingSessions = new Set(waiting.map((r) => r.sessionId));
     const sessions = new Set<string>();
     const pendingSessions = new Set<string>();
     const pending: (BlockKey & { id: string })[] = [];
     let pendingChunks = 0;
     for (const r of rows) {
-      const sessionId = String(r.session_id);
-      sessions.add(sessionId);
-      if (remoteIds.has(String(r.id)) || forgotten.has(String(r.id))) continue;
+      sessions.add(r.sessionId);
+      if (remoteIds.has(r.id) || forgotten.has(r.id)) continue;
       pendingChunks++;
-      pendingSessions.add(sessionId);
-      pending.push({
-        id: String(r.id),
-        sessionId,
-        turnUuid: String(r.turn_uuid),
-        blockIdx: Number(r.block_idx),
-      });
+      pendingSessions.add(r.sessionId);
+      pending.push(r);
     }
     const { byRule: held } = await holdBack(local, pending);
     return {

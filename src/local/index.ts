@@ -1,6 +1,8 @@
 /**
  * local: Lance mechanics. The memory schema, opening and creating `chunks.lance`, appends, the full-text
  * index, scans and counts. Knows Lance and the chunk row; knows nothing of the Hub, agents or commands.
+ * Other layers read and write an open memory through the named queries (named-queries.ts, over a
+ * LocalStore); the table-level functions exported beside them are for the bench and tests.
  */
 export { ANN_MIN_ROWS, annDir, annSearch, buildAnnIndex } from "./ann.js";
 export { type ArrowTable, arrow } from "./arrow.js";
@@ -16,6 +18,35 @@ export {
   withStagedTable,
 } from "./forget-rows.js";
 export { checkManifests, UnsafeManifestError } from "./manifest-check.js";
+export {
+  chunksById,
+  countRows,
+  deleteIdsIn,
+  embeddedRowKeys,
+  ensureSideIndex,
+  forgetCandidateRows,
+  hasHarnessFacet,
+  hasVectors,
+  keywordLeg,
+  purgeForgotten,
+  purgeForgottenIn,
+  type RowFilter,
+  type RowKey,
+  replaceChunks,
+  rowFilterSql,
+  rowsInSeqRanges,
+  rowsPendingVectors,
+  rowsWaitingForVectors,
+  sessionChunks,
+  sessionFacts,
+  sessionIds,
+  sideIndexLeg,
+  storeVectors,
+  textsById,
+  unindexedTextRows,
+  userPrompts,
+  vectorLeg,
+} from "./named-queries.js";
 export {
   appendMissing,
   blockRows,

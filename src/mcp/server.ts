@@ -6,6 +6,7 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import type { ModelSession, ModelsConfig, ReadContext } from "../commands/index.js";
+import { formatGetAgent, formatRecallAgent, formatStatus, safeText } from "../format/index.js";
 
 /**
  * The commands layer, loaded on the first tool call: Lance, Arrow and the rest cost ~150 ms to import, and
@@ -51,7 +52,6 @@ const READ_ONLY = (title: string) => ({
  * character of any text (a stranger's memory, an error naming one of its files) reaches the agent raw.
  */
 async function text(t: string) {
-  const { safeText } = await commands();
   return { content: [{ type: "text" as const, text: safeText(t) }] };
 }
 
@@ -127,7 +127,7 @@ export function createMcpServer(ctx: McpContext): McpServer {
     },
     async (a) =>
       answer("recall", async () => {
-        const { formatRecallAgent, listValues, recallMemories, recallOptions } = await commands();
+        const { listValues, recallMemories, recallOptions } = await commands();
         return formatRecallAgent(
           await recallMemories(
             listValues(a.memory !== undefined && a.memory.trim() !== "" ? a.memory : ctx.memory),
@@ -166,7 +166,7 @@ export function createMcpServer(ctx: McpContext): McpServer {
     },
     async (a) =>
       answer("get", async () => {
-        const { formatGetAgent, getTurn } = await commands();
+        const { getTurn } = await commands();
         const { memory, notes } = await settledFor(a.memory);
         return formatGetAgent(
           await getTurn(memory, a.session_id, a.turn_uuid, a.window ?? 3),
@@ -187,7 +187,7 @@ export function createMcpServer(ctx: McpContext): McpServer {
     },
     async (a) =>
       answer("status", async () => {
-        const { formatStatus, memoryStatus } = await commands();
+        const { memoryStatus } = await commands();
         const { memory, notes } = await settledFor(a.memory);
         const report = await memoryStatus(memory, ctx);
         return `${notes.map((n) => `${n}\n`).join("")}${formatStatus(report, ctx.now())}`;

@@ -15,13 +15,12 @@ import { adoptAsView, pruneCache, stageEtags, stageFrom } from "../cache/index.j
 import {
   type ArrowTable,
   countRowsIn,
-  deleteIds,
+  deleteIdsIn,
   type ForgetCandidate,
-  forgetCandidates,
+  forgetCandidateRows,
   LocalStore,
-  purgeRows,
+  purgeForgottenIn,
   selectRows,
-  withStagedTable,
 } from "../local/index.js";
 import {
   commitFiles,
@@ -148,7 +147,7 @@ export async function forgetRemoteRows(o: HubForgetOptions): Promise<HubForgetRe
     const none = { done: true, commit: null, squashed: null, attempts: attempt, card: "none" as const };
     if (view === null) return { plan: null, ...none };
     const store = await LocalStore.open(view.dir);
-    const rows = store === null ? [] : await forgetCandidates(store.table);
+    const rows = store === null ? [] : await forgetCandidateRows(store);
     store?.close();
     const selected = o.select(rows);
     const forgotten = await remoteForgottenIds(o.client, o.loc, head);
@@ -169,11 +168,8 @@ export async function forgetRemoteRows(o: HubForgetOptions): Promise<HubForgetRe
       join(o.funesHome, "staging", `${process.pid}-forget-${attempt}-${head.slice(0, 8)}`),
     );
     try {
-      if (o.purgeHistory)
-        plan.rewritten = (
-          await withStagedTable(stage.dir, (t) => purgeRows(t, stage.dir, ids, o.now))
-        ).rewritten;
-      else await withStagedTable(stage.dir, (t) => deleteIds(t, [...ids]));
+      if (o.purgeHistory) plan.rewritten = (await purgeForgottenIn(stage.dir, ids, o.now)).rewritten;
+      else await deleteIdsIn(stage.dir, [...ids]);
       const files = stageUploads(stage, o.loc);
       // Against the repo's listing, not the cached copy: a pruned cache may lack files the repo still has.
       const base = lancePath(o.loc);

@@ -1,9 +1,17 @@
 /**
- * memory: what a memory is and what state it is in; where a funes home keeps its memory, its incremental
- * state and its writer lock. Composes local (and, later, remote and cache); decides nothing about what a
- * command does with it.
+ * memory: what a memory is (local, a Hub memory at a commit, a federated set) and what state it is in; how
+ * a `--memory` spec opens; reading it (search legs, neighbours, sessions); where a funes home keeps its
+ * memory, its incremental state and its writer lock; publishing. Composes local, cache and remote; the one
+ * layer that knows a local memory from a remote one. Decides nothing about what a command does with it.
  */
 
+export {
+  type BackfillOptions,
+  type BackfillProgress,
+  type BackfillResult,
+  backfillOrder,
+  backfillVectors,
+} from "./backfill.js";
 export {
   curationPath,
   type Decision,
@@ -12,6 +20,16 @@ export {
   readDecisions,
   recordDecisions,
 } from "./curation.js";
+export {
+  decisionComment,
+  gateProject,
+  type LocalSession,
+  localSessions,
+  type ProjectGate,
+  type PublishScope,
+  publishScope,
+} from "./curation-gate.js";
+export { FunesError, type FunesErrorCode, notAuthorizedError } from "./errors.js";
 export {
   ForgottenFileError,
   forgetRemoteRows,
@@ -22,11 +40,20 @@ export {
   remoteForgottenIds,
 } from "./forget-publish.js";
 export {
+  compileSelectors,
+  type ForgetPreview,
+  type ForgetSelectors,
+  type PreviewSession,
+  previewOf,
+} from "./forget-select.js";
+export {
   type ForgottenEntry,
   forgottenPath,
   readForgotten,
   writeForgotten,
 } from "./forgotten.js";
+export { createDataset, requireToken } from "./hub-write.js";
+export { type Resolved, resolveSources, type SourceOptions } from "./index-sources.js";
 export {
   isUnitCurrent,
   LEVELS,
@@ -36,7 +63,29 @@ export {
   saveIndexState,
   type UnitState,
 } from "./index-state.js";
-export { type LocalMemory, localMemory, type MemoryState, memoryState } from "./local-memory.js";
+export {
+  type HubMemory,
+  hubMemory,
+  type LocalMemory,
+  localMemory,
+  noIndexMessage,
+  type SingleMemory,
+} from "./memory.js";
+export {
+  downloadCap,
+  type FederatedMemory,
+  type HomeContext,
+  localMemoryFor,
+  modelRepoMessage,
+  openFederated,
+  openReadTarget,
+  type ReadContext,
+  type ReadTarget,
+  readFederatedWith,
+  readWith,
+  refusedRemote,
+  settledTarget,
+} from "./open-memory.js";
 export { type FunesPaths, funesPaths, remoteFileName } from "./paths.js";
 export {
   PublishConflictError,
@@ -45,6 +94,16 @@ export {
   PublishUnreachableError,
   publishRows,
 } from "./publish.js";
+export { forFederatedRead, type MemoryReader, openReader, openReaders, openStore } from "./reader.js";
 export { type RemoteReadState, readRemote, viewsRoot } from "./remote-memory.js";
-export { type ResolvedSpec, resolveMemorySpec } from "./spec.js";
+export {
+  type BlockChunk,
+  type BlockKey,
+  type DirtyBlock,
+  dirtyBlocks,
+  type HeldBack,
+  holdBack,
+} from "./secret-blocks.js";
+export { listValues, type ResolvedSpec, resolveMemorySpec } from "./spec.js";
+export { withWriterLock } from "./writer.js";
 export { acquireWriterLock, WriterBusyError, type WriterLock } from "./writer-lock.js";

@@ -4,7 +4,7 @@
  * directory (the folder holding `chunks.lance`).
  */
 import { isAbsolute, join, resolve } from "node:path";
-import { type LocalMemory, localMemory } from "./local-memory.js";
+import { type LocalMemory, localMemory } from "./memory.js";
 import { funesPaths } from "./paths.js";
 
 /** What a spec names. */
@@ -23,4 +23,21 @@ export function resolveMemorySpec(
     return { kind: "remote", uri: `hf://datasets/${s}` };
   const dir = s.startsWith("~/") ? join(ctx.home, s.slice(2)) : resolve(s);
   return { kind: "local", memory: localMemory(dir, false) };
+}
+
+/**
+ * Values given as a repeated flag and/or comma lists (`--memory a --memory b,c`, a tool's "a,b"),
+ * flattened and trimmed; blanks dropped.
+ */
+export function listValues(value: unknown): string[] {
+  const given = Array.isArray(value)
+    ? value
+    : value === undefined || value === null || value === false
+      ? []
+      : [value];
+  return given
+    .map(String)
+    .flatMap((v) => v.split(","))
+    .map((v) => v.trim())
+    .filter((v) => v !== "");
 }

@@ -1,7 +1,8 @@
 /**
  * models: the embedder and reranker behind two small interfaces; which models (pinned), where their files
- * live in the Hugging Face cache, loading them from a local folder only, and fetching missing files. Knows
- * nothing of memories, Lance or commands.
+ * live in the Hugging Face cache, loading them from a local folder only, and fetching missing files; the
+ * settings the CLI read for them, and a session that loads each once and keeps it warm (or uses the shared
+ * model server). Knows nothing of memories, Lance or commands.
  */
 export {
   type DownloadProgress,
@@ -18,6 +19,15 @@ export {
   type ServerStatus,
   serveModels,
 } from "./model-server.js";
+export { type Loaded, ModelSession, type ServerLink } from "./model-session.js";
+export {
+  locateEmbedder,
+  locateReranker,
+  type ModelLocation,
+  type ModelsConfig,
+  UnknownRerankerError,
+} from "./models-config.js";
+export { type OpenedEmbedder, openEmbedder } from "./open-embedder.js";
 export {
   EMBED_MAX_TOKENS,
   type Embedder,

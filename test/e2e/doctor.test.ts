@@ -81,7 +81,9 @@ describe("funes doctor", () => {
     expect(broken.stdout).toMatch(
       /\nXX {2}agent pi +the pi extension runs ".*gone\/funes", which no longer\s+exists\n +fix: funes add pi\n/,
     );
-    expect(broken.stderr).toBe("funes: doctor found 1 problem: agent pi\n");
+    expect(broken.stderr).toBe(
+      "funes: doctor found 1 problem: agent pi — fix what each says above, then run `funes doctor` again\n",
+    );
   });
 
   it("says how to log in without a token, and asks nothing of the Hub with HF_HUB_OFFLINE=1", async () => {

@@ -77,7 +77,11 @@ export async function evaluateQuality(o: EvalOptions): Promise<QualityScore[]> {
   }
   const ctx = { funesHome: single, home: o.dir };
   const one = { memory: localMemoryFor(undefined, ctx), notes: [] };
-  const many = parts.map((p) => ({ memory: localMemoryFor(join(p, "memory"), ctx), notes: [] }));
+  const many = {
+    kind: "federated" as const,
+    members: parts.map((p) => ({ memory: localMemoryFor(join(p, "memory"), ctx), notes: [] })),
+    warnings: [],
+  };
   const withModels = new ModelSession(o.models);
   const bare = new ModelSession({ ...o.models, hubCache: o.emptyHubCache });
   const out: QualityScore[] = [];

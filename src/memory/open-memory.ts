@@ -1,22 +1,24 @@
 /**
- * A memory spec to something the read commands can open: a local memory, or a Hub memory's cached view at
- * the head of `main` (or, with the Hub unreachable, its newest cached view, else the local memory), plus the
- * note a reader should see first. Failures are FunesErrors with the reference's wording.
+ * Opening a memory from its `--memory` spec: a local memory, a Hub memory at the head of `main` (its cached
+ * view; with the Hub unreachable, its newest cached view, else the local memory), or several of them as one
+ * federated memory, plus the notes a reader should see first. Failures are FunesErrors with the reference's
+ * wording.
  */
 
-import { DEFAULT_MAX_DOWNLOAD_BYTES, newestView } from "../cache/index.js";
-import { IncompatibleMemoryError, LocalStore, storeExists } from "../local/index.js";
 import {
-  type LocalMemory,
-  localMemory,
-  type RemoteReadState,
-  readRemote,
-  resolveMemorySpec,
-  viewsRoot,
-} from "../memory/index.js";
-import { HubUriError, isModelRepo, parseHubUri } from "../remote/index.js";
-import { FunesError, meaningOf, notAuthorizedError } from "./errors.js";
-import type { ModelsConfig } from "./models-config.js";
+  DEFAULT_MAX_DOWNLOAD_BYTES,
+  DownloadCapError,
+  IntegrityError,
+  newestView,
+  UnsafeMemoryError,
+} from "../cache/index.js";
+import { storeExists } from "../local/index.js";
+import type { ModelsConfig } from "../models/index.js";
+import { HubUriError, isModelRepo, parseHubUri, UnsafeHubAnswerError } from "../remote/index.js";
+import { FunesError, notAuthorizedError } from "./errors.js";
+import { hubMemory, type LocalMemory, type SingleMemory } from "./memory.js";
+import { type RemoteReadState, readRemote, viewsRoot } from "./remote-memory.js";
+import { resolveMemorySpec } from "./spec.js";
 
 /** Where funes lives, for resolving specs. */
 export interface HomeContext {
@@ -24,7 +26,7 @@ export interface HomeContext {
   home: string;
 }
 
-/** Also how to reach the Hub (endpoint, token, cache), taken from the models settings. */
+/** Also how to reach the Hub (endpoint, token, cache, download cap), taken from the models settings. */
 export interface ReadContext extends HomeContext {
   models: ModelsConfig;
   /**
@@ -34,9 +36,9 @@ export interface ReadContext extends HomeContext {
   fallbackLocal?: boolean | undefined;
 }
 
-/** A memory ready to open, and notes to print before the answer. */
+/** A memory ready to read, and notes to print before the answer. */
 export interface ReadTarget {
-  memory: LocalMemory;
+  memory: SingleMemory;
   notes: string[];
   /**
    * Set when `memory` is a cached copy read while the remote's head is still being checked: resolves to
@@ -63,7 +65,7 @@ export function localMemoryFor(spec: string | undefined | null, ctx: HomeContext
   if (r.kind === "remote")
     throw new FunesError(
       "bad_input",
-      `"${r.uri}" is a Hub memory; this command works on local memories only`,
+      `"${r.uri}" is a Hub memory; this command works on local memories only — give a local memory directory, or drop --memory`,
     );
   return r.memory;
 }
@@ -106,7 +108,7 @@ export async function openReadTarget(spec: string | undefined | null, ctx: ReadC
   const cached = newestView(viewsRoot(ctx.funesHome), loc);
   if (cached === null) return settle();
   return {
-    memory: { ...localMemory(cached.dir, false), label },
+    memory: hubMemory(label, cached),
     notes: [],
     verify: async () => {
       const s = await settled;
@@ -133,7 +135,12 @@ export function downloadCap(ctx: ReadContext): number {
  * not match its listed hash, a memory over the download cap), or null for any other failure.
  */
 export function refusedRemote(err: unknown, label: string): FunesError | null {
-  if (meaningOf(err) === "refused_memory" && err instanceof Error)
+  if (
+    err instanceof UnsafeHubAnswerError ||
+    err instanceof UnsafeMemoryError ||
+    err instanceof IntegrityError ||
+    err instanceof DownloadCapError
+  )
     return new FunesError("refused_memory", `${label}: ${err.message}`, err);
   return null;
 }
@@ -147,10 +154,10 @@ export function modelRepoMessage(repo: string): string {
 function remoteTarget(state: RemoteReadState, label: string, ctx: ReadContext): ReadTarget {
   switch (state.kind) {
     case "ready":
-      return { memory: { ...localMemory(state.view.dir, false), label }, notes: [] };
+      return { memory: hubMemory(label, state.view), notes: [] };
     case "stale":
       return {
-        memory: { ...localMemory(state.view.dir, false), label },
+        memory: hubMemory(label, state.view),
         notes: [
           `note: remote ${label} unreachable — reading its cached copy at ${state.view.sha.slice(0, 8)}`,
         ],
@@ -184,39 +191,44 @@ function remoteTarget(state: RemoteReadState, label: string, ctx: ReadContext): 
   }
 }
 
-/** Opens a memory's table; a memory from another embedding model is a FunesError saying so. */
-export async function openStore(memory: LocalMemory): Promise<LocalStore | null> {
-  try {
-    return await LocalStore.open(memory.dir);
-  } catch (err) {
-    if (err instanceof IncompatibleMemoryError)
-      throw new FunesError("incompatible_memory", `${memory.label}: ${err.message}`);
-    throw err;
-  }
-}
-
-/** The message for a memory with no index. */
-export function noIndexMessage(memory: LocalMemory): string {
-  return memory.isDefault
-    ? "no index yet — run `funes index` to build one, then recall your own history"
-    : `no index found at ${memory.dir}`;
+/**
+ * Several memories read as one (a federated recall): each opened on its own, and the warnings for those that
+ * could not be (the others answer).
+ */
+export interface FederatedMemory {
+  kind: "federated";
+  members: ReadTarget[];
+  warnings: string[];
 }
 
 /**
- * Values given as a repeated flag and/or comma lists (`--memory a --memory b,c`, a tool's "a,b"),
- * flattened and trimmed; blanks dropped.
+ * Runs a read on a federated memory, and again if a member read from its cached copy turned out to be stale
+ * (on the fresh copies; a member that can no longer be read becomes a warning). Returns the last result and
+ * the warnings to show before it.
  */
-export function listValues(value: unknown): string[] {
-  const given = Array.isArray(value)
-    ? value
-    : value === undefined || value === null || value === false
-      ? []
-      : [value];
-  return given
-    .map(String)
-    .flatMap((v) => v.split(","))
-    .map((v) => v.trim())
-    .filter((v) => v !== "");
+export async function readFederatedWith<T>(
+  federated: FederatedMemory,
+  run: (f: FederatedMemory) => Promise<T>,
+): Promise<{ result: T; warnings: string[] }> {
+  const { members, warnings } = federated;
+  const result = await run(federated);
+  // Cached copies were read while their heads were checked: read again only if one of them moved.
+  const fresh = await Promise.all(
+    members.map((t) => (t.verify === undefined ? null : t.verify().catch((err: unknown) => ({ err })))),
+  );
+  if (fresh.every((f) => f === null)) return { result, warnings };
+  const again: ReadTarget[] = [];
+  const more = [...warnings];
+  fresh.forEach((f, i) => {
+    const t = members[i] as ReadTarget;
+    if (f === null) again.push(t);
+    else if ("err" in f)
+      more.push(
+        `warning: ${t.memory.label} could not be read (${f.err instanceof Error ? f.err.message : String(f.err)}) — answering from the others`,
+      );
+    else again.push(f);
+  });
+  return { result: await run({ kind: "federated", members: again, warnings: [] }), warnings: more };
 }
 
 /**
@@ -225,16 +237,14 @@ export function listValues(value: unknown): string[] {
  * read (or that is unreachable and would fall back to the local memory) becomes a warning line; only when
  * none can be read is it an error.
  */
-export async function openReadTargets(
-  specs: string[],
-  ctx: ReadContext,
-): Promise<{ targets: ReadTarget[]; warnings: string[] }> {
+export async function openFederated(specs: string[], ctx: ReadContext): Promise<FederatedMemory> {
   const tried = await Promise.all(
     specs.map(async (spec) => {
       try {
         const target = await openReadTarget(spec, ctx);
+        // A Hub memory that fell back to the local memory is not the one asked for: the others answer.
         const remote = resolveMemorySpec(spec, ctx).kind === "remote";
-        if (remote && !target.memory.label.startsWith("hf://"))
+        if (remote && target.memory.kind !== "hub")
           return { warning: `warning: ${spec} is unreachable right now — answering from the others` };
         return { target };
       } catch (err) {
@@ -251,7 +261,10 @@ export async function openReadTargets(
   if (targets.length === 0) {
     const first = tried.find((t) => "err" in t && t.err !== undefined);
     if (first !== undefined && "err" in first && first.err !== undefined) throw first.err;
-    throw new FunesError("unreachable", `none of ${specs.join(", ")} could be read right now`);
+    throw new FunesError(
+      "unreachable",
+      `none of ${specs.join(", ")} could be read right now — try again once they are reachable`,
+    );
   }
-  return { targets, warnings };
+  return { kind: "federated", members: targets, warnings };
 }

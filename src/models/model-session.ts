@@ -5,19 +5,18 @@
  * the models live in that shared process instead: this session starts it when none answers, uses it, and
  * falls back to loading in-process whenever it cannot be reached or stops answering.
  */
+import { ModelClient, ModelServerError } from "./model-client.js";
+import type { ModelRef } from "./model-server.js";
+import { locateEmbedder, locateReranker, type ModelLocation, type ModelsConfig } from "./models-config.js";
 import {
   type Embedder,
   type LoadOptions,
   loadEmbedder,
   loadReranker,
-  ModelClient,
   ModelLoadError,
-  type ModelRef,
-  ModelServerError,
-  type ModelSpec,
   type Reranker,
-} from "../models/index.js";
-import { locateEmbedder, locateReranker, type ModelLocation, type ModelsConfig } from "./models-config.js";
+} from "./runtime.js";
+import type { ModelSpec } from "./specs.js";
 
 /** A model, or why there is none. */
 export type Loaded<T> = { kind: "ready"; model: T; label: string } | { kind: "missing"; reason: string };

@@ -1,8 +1,9 @@
 /**
  * `funes status` for people (the reference's layout, plus per-agent counts and vector backfill) and as JSON.
  */
+
+import type { StatusReport } from "../commands/index.js";
 import { oneLine } from "./safe-text.js";
-import type { StatusReport } from "./status.js";
 
 /** `just now`, `5 minutes ago`, `3 hours ago`, `2 days ago` (singular at 1). */
 export function formatAge(ms: number): string {
@@ -43,7 +44,7 @@ export function formatStatus(report: StatusReport, now: number): string {
       out += `pending review: ${r.project.pendingReview} session(s) — run \`funes curate ${r.memory}\`\n`;
   }
   if (r.forgotten !== null && r.forgotten > 0)
-    out += `forgotten: ${r.forgotten} chunks (\`funes forget\`; ${r.memory.startsWith("hf://") ? "every push leaves them out" : "`funes index` leaves them out"})\n`;
+    out += `forgotten: ${r.forgotten} chunks (\`funes forget\`; ${r.memoryKind === "hub" ? "every push leaves them out" : "`funes index` leaves them out"})\n`;
   if (r.unindexed !== null && r.unindexed > 0)
     out += `unindexed: ${r.unindexed} chunks (found by a scan until a push rebuilds the text index)\n`;
   const lp = r.localPush;

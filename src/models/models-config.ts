@@ -2,14 +2,12 @@
  * Where the models are and how to run them, as the CLI (or MCP boot) read it from the environment, and
  * finding a usable model folder: an explicit folder variable wins, else the pinned snapshot in the cache.
  */
-import {
-  cachedCommit,
-  cachedModelDir,
-  EMBEDDER_SPEC,
-  type ModelSpec,
-  rerankerSpec,
-} from "../models/index.js";
-import { FunesError } from "./errors.js";
+
+import { cachedCommit, cachedModelDir } from "./hf-cache.js";
+import { EMBEDDER_SPEC, type ModelSpec, rerankerSpec } from "./specs.js";
+
+/** A reranker key funes does not know (bad input: its message names the ones it does). */
+export class UnknownRerankerError extends Error {}
 
 /** Model settings. */
 export interface ModelsConfig {
@@ -64,12 +62,11 @@ export function locateEmbedder(cfg: ModelsConfig): ModelLocation {
   return locate(EMBEDDER_SPEC, cfg, cfg.embedDir, "FUNES_EMBED_MODEL_DIR");
 }
 
-/** Where the configured reranker is; an unknown key is a FunesError. */
+/** Where the configured reranker is; an unknown key is an {@link UnknownRerankerError}. */
 export function locateReranker(cfg: ModelsConfig): ModelLocation {
   const spec = rerankerSpec(cfg.reranker);
   if (spec === null)
-    throw new FunesError(
-      "bad_input",
+    throw new UnknownRerankerError(
       `unknown reranker "${cfg.reranker}" (expected ms-marco-MiniLM-L-6-v2 or bge-reranker-base)`,
     );
   return locate(spec, cfg, cfg.rerankDir, "FUNES_RERANK_MODEL_DIR");

@@ -2,8 +2,12 @@
  * What `funes index` reads: the known agent directories, an explicit path judged by its content, or a Hub
  * agent-traces dataset; and the one-line answers for a path that cannot be indexed.
  */
+
 import { existsSync } from "node:fs";
+import { HubTraceSource } from "../cache/index.js";
+import type { ModelsConfig } from "../models/index.js";
 import {
+  type Harness,
   KNOWN_ROOTS,
   knownSources,
   sourcesForPath,
@@ -11,8 +15,17 @@ import {
   type TraceSource,
 } from "../traces/index.js";
 import { FunesError } from "./errors.js";
-import { HubTraceSource } from "./hub-traces.js";
-import type { IndexOptions } from "./index-sessions.js";
+
+/** What decides the sources of an index run (a subset of `funes index`'s options). */
+export interface SourceOptions {
+  /** A transcript file, directory, `state.db` or `.parquet`, or a Hub agent-traces dataset; absent → every known agent directory. */
+  path?: string | undefined;
+  harness?: Harness | undefined;
+  /** The user's home, for the known agent directories. */
+  home: string;
+  /** Where the Hub is (for a Hub dataset). */
+  models?: ModelsConfig | undefined;
+}
 
 /** What a run reads: its sources, and whether the one source is a guess that a bare `a/b` names a Hub repo. */
 export type Resolved =
@@ -32,10 +45,14 @@ function hubTraceRepo(path: string): string | null {
 }
 
 /** The sources a run reads, or a note when there is nothing to read (an empty file). */
-export function resolveSources(opts: IndexOptions): Resolved {
+export function resolveSources(opts: SourceOptions): Resolved {
   const repo = opts.path === undefined ? null : hubTraceRepo(opts.path);
   if (repo !== null) {
-    if (opts.models === undefined) throw new FunesError("bad_input", `can't reach the Hub to index ${repo}`);
+    if (opts.models === undefined)
+      throw new FunesError(
+        "bad_input",
+        `can't reach the Hub to index ${repo} — run it from the funes CLI, which gives the Hub's settings`,
+      );
     const client = { hubUrl: opts.models.hubUrl, token: opts.models.token };
     const hubGuess = opts.path?.startsWith("hf://") ? null : repo;
     return {
@@ -64,7 +81,13 @@ export function resolveSources(opts: IndexOptions): Resolved {
   const sources = knownSources(opts.home, opts.harness);
   if (sources.length > 0) return { kind: "sources", sources, hubGuess: null };
   if (opts.harness !== undefined)
-    throw new FunesError("no_sessions", `no ${opts.harness} session dir found on this machine`);
+    throw new FunesError(
+      "no_sessions",
+      `no ${opts.harness} session dir found on this machine — pass the path to its sessions`,
+    );
   const looked = KNOWN_ROOTS.map((r) => `~/${r.rel}`).join(", ");
-  throw new FunesError("no_sessions", `no local sessions found — looked in ${looked}`);
+  throw new FunesError(
+    "no_sessions",
+    `no local sessions found (looked in ${looked}) — pass a path to \`funes index\`, or run an agent here first`,
+  );
 }

@@ -54,7 +54,7 @@ export function compileSelectors(s: ForgetSelectors, now: number): (r: ForgetCan
       "say what to forget: --session <id>, --turn <session> <turn>, --match <text> (--regex), --since/--until",
     );
   if (s.regex && s.match.length === 0)
-    throw new FunesError("bad_input", "--regex applies to --match: add --match <pattern>");
+    throw new FunesError("bad_input", "--regex applies to --match — add --match <pattern>");
   const bound = (v: string | undefined, flag: string): number | null => {
     if (v === undefined) return null;
     const t = parseTimeBound(v, now);

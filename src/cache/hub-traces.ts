@@ -5,9 +5,9 @@
  * are fetched whole into the Hugging Face cache, like every other Hub file funes reads.
  */
 
-import { cachedBlob } from "../cache/index.js";
 import { fetchRepoHead, type HubClient, isModelRepo, listTree, type RemoteFile } from "../remote/index.js";
 import { readTraceParquet, type TraceSource, type Unit, type UnitRead } from "../traces/index.js";
+import { cachedBlob } from "./blob-store.js";
 
 /** The Hub ref holding the parquet conversion of a dataset. */
 export const CONVERT_REF = "refs/convert/parquet";
@@ -32,7 +32,8 @@ export class HubTraceSource implements TraceSource {
     this.description = `indexing ${o.repo} (Hub agent traces)`;
   }
 
-  async listUnits(): Promise<Unit[]> {
+  /** The conversion's shards in path order; `limit` keeps the first N. */
+  async listUnits(limit?: number): Promise<Unit[]> {
     const { client, repo } = this.o;
     const main = await fetchRepoHead(client, repo);
     switch (main.kind) {
@@ -67,7 +68,7 @@ export class HubTraceSource implements TraceSource {
       .sort();
     if (shards.length === 0) throw new Error(`${repo} has no parquet files at ${CONVERT_REF}`);
     this.description = `indexing ${repo} — ${shards.length} parquet shard(s) @ ${CONVERT_REF}:${conv.sha.slice(0, 8)}`;
-    return shards.map((p) => ({
+    return shards.slice(0, limit ?? shards.length).map((p) => ({
       key: `hf://datasets/${repo}/${p}`,
       signature: conv.sha,
       isSubagent: false,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { formatGetAgent } from "./get.js";
-import { formatRecallAgent, type RecallHit } from "./recall.js";
+import type { RecallHit } from "../commands/index.js";
+import { formatGetAgent, formatRecallAgent } from "./agent-format.js";
 import { oneLine, safeText, shellId, shellMemory } from "./safe-text.js";
 
 const ESC = "\u001b";

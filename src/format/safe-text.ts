@@ -8,7 +8,7 @@
  * keeps the content unchanged.
  */
 
-import type { RecallResult } from "./recall.js";
+import type { RecallResult } from "../commands/index.js";
 
 /** Bidi embeddings, overrides, isolates and marks; U+2028/2029 (read as line breaks by some renderers). */
 const BIDI_AND_SEPARATORS = "\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069";

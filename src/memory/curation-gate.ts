@@ -4,8 +4,8 @@
  * it is pending again); an `exclude` never ships; an undecided session with chunks the remote lacks is
  * pending. Pending sessions are reported only when their checkout's git remotes name the project.
  */
-import { LocalStore } from "../local/index.js";
-import { type Decisions, readDecisions } from "../memory/index.js";
+import { LocalStore, sessionFacts, sessionIds, userPrompts } from "../local/index.js";
+import { type Decisions, readDecisions } from "./curation.js";
 import { FunesError } from "./errors.js";
 
 /** A session of the local memory, as curation sees it. */
@@ -35,34 +35,28 @@ const collapse = (s: string) => s.replace(/\s+/g, " ").trim();
 
 /** Every session of the local memory, with counts against the remote's ids. */
 export async function localSessions(store: LocalStore, remoteIds: Set<string>): Promise<LocalSession[]> {
-  const rows = await store.table.query().select(["id", "session_id", "repo", "ts"]).toArray();
+  const rows = await sessionFacts(store);
   const by = new Map<string, LocalSession>();
   for (const r of rows) {
-    const sessionId = String(r.session_id);
+    const sessionId = r.sessionId;
     let s = by.get(sessionId);
     if (s === undefined) {
       s = { sessionId, chunks: 0, unpublished: 0, repos: [], lastTs: "", firstPrompt: "" };
       by.set(sessionId, s);
     }
     s.chunks++;
-    if (!remoteIds.has(String(r.id))) s.unpublished++;
-    for (const repo of String(r.repo ?? "").split(/\s+/))
-      if (repo !== "" && !s.repos.includes(repo)) s.repos.push(repo);
-    const ts = String(r.ts ?? "");
-    if (ts > s.lastTs) s.lastTs = ts;
+    if (!remoteIds.has(r.id)) s.unpublished++;
+    for (const repo of r.repo.split(/\s+/)) if (repo !== "" && !s.repos.includes(repo)) s.repos.push(repo);
+    if (r.ts > s.lastTs) s.lastTs = r.ts;
   }
   // The first thing the user typed: the earliest user text block that is not tool scaffolding.
-  const prompts = await store.table
-    .query()
-    .where("role = 'user' AND block_type = 'text' AND split_idx = 0")
-    .select(["session_id", "seq", "text"])
-    .toArray();
+  const prompts = await userPrompts(store);
   const first = new Map<string, { seq: number; text: string }>();
   for (const p of prompts) {
-    const text = collapse(String(p.text));
+    const text = collapse(p.text);
     if (text === "" || text.startsWith("<")) continue;
-    const sid = String(p.session_id);
-    const seq = Number(p.seq);
+    const sid = p.sessionId;
+    const seq = p.seq;
     const cur = first.get(sid);
     if (cur === undefined || seq < cur.seq) first.set(sid, { seq, text });
   }
@@ -124,9 +118,7 @@ export async function publishScope(o: {
     }
   }
   if (o.sessions !== undefined && o.sessions.length > 0) {
-    const known = new Set(
-      (await o.local.table.query().select(["session_id"]).toArray()).map((r) => String(r.session_id)),
-    );
+    const known = await sessionIds(o.local);
     const unknown = o.sessions.filter((s) => !known.has(s));
     if (unknown.length > 0)
       throw new FunesError(

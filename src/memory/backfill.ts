@@ -6,9 +6,9 @@
 import {
   type LocalStore,
   type PendingRow,
-  pendingVectorRows,
-  textsOf,
-  writeVectors,
+  rowsPendingVectors,
+  storeVectors,
+  textsById,
 } from "../local/index.js";
 import type { Embedder } from "../models/index.js";
 
@@ -62,12 +62,12 @@ export async function backfillVectors(
   opts: BackfillOptions,
 ): Promise<BackfillResult> {
   const start = opts.now();
-  const order = backfillOrder(await pendingVectorRows(store.table));
+  const order = backfillOrder(await rowsPendingVectors(store));
   let pending = new Map<string, Float32Array>();
   let embedded = 0;
   let i = 0;
   const flush = async () => {
-    embedded += await writeVectors(store.table, pending);
+    embedded += await storeVectors(store, pending);
     pending = new Map();
   };
   // Texts are read a write-batch at a time: each read is a scan, so fewer, larger reads are much cheaper.
@@ -76,8 +76,8 @@ export async function backfillVectors(
     if (opts.budgetMs !== null && opts.now() - start >= opts.budgetMs) break;
     const ids = order.slice(i, i + STEP).map((r) => r.id);
     if (ids.some((id) => !texts.has(id)))
-      texts = await textsOf(
-        store.table,
+      texts = await textsById(
+        store,
         order.slice(i, i + WRITE_EVERY).map((r) => r.id),
       );
     i += ids.length;

@@ -1,0 +1,44 @@
+/**
+ * The agent format: what an agent reads from `recall` and `get` (an MCP tool's result, `--format agent`,
+ * the passages of an `ask` prompt). The reference's format, byte for byte (shared/spec/core.md §5.5).
+ */
+import type { RecallResult, TurnView } from "../commands/index.js";
+import { oneLine, safeText, shellId, terminalSafeRecall } from "./safe-text.js";
+
+/**
+ * The reference's agent format (shared/spec/core.md §5.5), byte for byte: header, `→ get` line, the full
+ * chunk text, `~` neighbour lines clipped to 160 code points, `---`. No hits → exactly `no results`. Notes,
+ * if any, come first, one per line.
+ */
+export function formatRecallAgent(result: RecallResult): string {
+  const r = terminalSafeRecall(result); // every field may be a stranger's (a Hub memory): safe-text.ts
+  const note = r.notes.map((n) => `${n}\n`).join("");
+  if (r.hits.length === 0) return `${note}no results`;
+  let out = note;
+  for (const h of r.hits) {
+    const session8 = Buffer.from(h.sessionId, "utf8").subarray(0, 8).toString("utf8");
+    out += `[${h.ts}] ${h.harness} ${h.workdir}/${session8} ${h.blockType}  score=${h.score.toFixed(3)}\n`;
+    out += `  → get ${h.sessionId} ${h.turnUuid}${h.memory === "" ? "" : ` --memory ${h.memory}`}\n`;
+    out += `${h.text}\n`;
+    for (const n of h.neighbors)
+      out += `  ~ [${n.role} ${n.blockType} seq${n.seq}] ${Array.from(n.text).slice(0, 160).join("")}\n`;
+    out += "---\n";
+  }
+  return out;
+}
+
+/** The reference's agent format for `get` (and its not-found line). */
+export function formatGetAgent(
+  turns: TurnView[] | null,
+  sessionId: string,
+  turnUuid: string,
+  notes: string[] = [],
+): string {
+  // Texts and ids may be a stranger's (a Hub memory): see safe-text.ts.
+  const note = notes.map((n) => `${oneLine(n)}\n`).join("");
+  if (turns === null) return `${note}turn ${shellId(turnUuid)} not found in session ${shellId(sessionId)}\n`;
+  let out = note;
+  for (const t of turns)
+    out += `[${oneLine(t.ts)}] ${oneLine(t.role)} seq${t.seq} turn=${shellId(t.turnUuid)}\n${t.blocks.map((b) => safeText(b.text)).join("\n\n")}\n---\n`;
+  return out;
+}

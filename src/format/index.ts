@@ -1,0 +1,8 @@
+/**
+ * format: how results read for an agent (the reference's agent format for recall and get, status), and text
+ * made safe for a terminal or an agent. Pure: results in, strings out; knows the commands' result types and
+ * nothing of the MCP SDK, so the CLI can load it without the server.
+ */
+export { formatGetAgent, formatRecallAgent } from "./agent-format.js";
+export { oneLine, safeText, shellId, shellMemory, terminalSafeRecall } from "./safe-text.js";
+export { formatAge, formatStatus } from "./status-format.js";

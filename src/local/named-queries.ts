@@ -1,0 +1,254 @@
+/**
+ * The queries other layers make of an open memory, by name, each over a {@link LocalStore}: nothing outside
+ * local/ touches the Lance table or writes SQL. Filters are built here from plain values, every literal
+ * quoted by `sqlString` (the one escaping function).
+ */
+
+import type { Chunk } from "../chunk/index.js";
+import { annSearch, buildAnnIndex } from "./ann.js";
+import {
+  deleteIds,
+  type ForgetCandidate,
+  forgetCandidates,
+  purgeRows,
+  withStagedTable,
+} from "./forget-rows.js";
+import {
+  type HitRow,
+  hasHarnessColumn,
+  type KeywordHit,
+  keywordSearch,
+  rowsInRanges,
+  sessionRows,
+  type VectorHit,
+  vectorSearch,
+} from "./queries.js";
+import { chunksWithIds, replaceRows } from "./replace-rows.js";
+import { sqlString } from "./sql.js";
+import { type LocalStore, TEXT_INDEX } from "./store.js";
+import { type PendingRow, pendingVectorRows, textsOf, writeVectors } from "./vectors.js";
+
+/** Which rows a search may return; every field optional (absent: no constraint). */
+export interface RowFilter {
+  /** A block type (`text`, `tool_use`, …). */
+  blockType?: string | undefined;
+  /** An agent (`claude_code`, `codex`, …). */
+  harness?: string | undefined;
+  /** Oldest and newest time, ms since the epoch (UTC); a close prefilter, made exact by the caller. */
+  since?: number | null | undefined;
+  until?: number | null | undefined;
+}
+
+/** The SQL for a filter, or undefined when it constrains nothing. */
+export function rowFilterSql(f: RowFilter): string | undefined {
+  const parts: string[] = [];
+  if (f.blockType !== undefined) parts.push(`block_type = ${sqlString(f.blockType)}`);
+  if (f.harness !== undefined) parts.push(`harness = ${sqlString(f.harness)}`);
+  // Stored timestamps are ISO strings in UTC: a string comparison is a close prefilter.
+  const iso = (t: number) => new Date(t).toISOString().slice(0, 19);
+  if (f.since !== undefined && f.since !== null) parts.push(`ts >= ${sqlString(iso(f.since))}`);
+  if (f.until !== undefined && f.until !== null) parts.push(`ts <= ${sqlString(`${iso(f.until)}\uffff`)}`);
+  return parts.length > 0 ? parts.join(" AND ") : undefined;
+}
+
+/** Rows in the memory; with `waitingForVectors`, only those still without a vector. */
+export async function countRows(store: LocalStore, o: { waitingForVectors?: boolean } = {}): Promise<number> {
+  return o.waitingForVectors === true ? store.table.countRows("vector IS NULL") : store.table.countRows();
+}
+
+/** Whether a memory version has any vector, remembered per process (the MCP server asks on every call). */
+const vectorsSeen = new Map<string, boolean>();
+
+/** True when at least one row has a vector (one matching row is enough: far cheaper than counting). */
+export async function hasVectors(store: LocalStore): Promise<boolean> {
+  const key = `${store.dir}@${await store.table.version()}`;
+  let seen = vectorsSeen.get(key);
+  if (seen === undefined) {
+    seen =
+      (await store.table.query().where("vector IS NOT NULL").select(["id"]).limit(1).toArray()).length > 0;
+    vectorsSeen.set(key, seen);
+  }
+  return seen;
+}
+
+/** True when the memory has the `harness` column (memories from before the facet lack it). */
+export function hasHarnessFacet(store: LocalStore): Promise<boolean> {
+  return hasHarnessColumn(store.table);
+}
+
+/** The keyword leg: BM25 over the text, filtered before ranking. */
+export function keywordLeg(
+  store: LocalStore,
+  q: { query: string; limit: number; filter?: RowFilter; vectors?: boolean },
+): Promise<KeywordHit[]> {
+  return keywordSearch(store.table, {
+    query: q.query,
+    limit: q.limit,
+    where: rowFilterSql(q.filter ?? {}),
+    ...(q.vectors === undefined ? {} : { vectors: q.vectors }),
+  });
+}
+
+/** The vector leg: nearest rows by cosine, filtered before ranking. */
+export function vectorLeg(
+  store: LocalStore,
+  q: { vector: Float32Array; limit: number; filter?: RowFilter },
+): Promise<VectorHit[]> {
+  return vectorSearch(store.table, { vector: q.vector, limit: q.limit, where: rowFilterSql(q.filter ?? {}) });
+}
+
+/**
+ * Builds the side vector index of the memory (once per folder; a no-op under the size that needs one) and
+ * says whether it exists.
+ */
+export function ensureSideIndex(store: LocalStore): Promise<boolean> {
+  return buildAnnIndex(store.table, store.dir);
+}
+
+/** Nearest rows through the side vector index; null when there is none. */
+export function sideIndexLeg(
+  store: LocalStore,
+  vector: Float32Array,
+  limit: number,
+): Promise<VectorHit[] | null> {
+  return annSearch(store.table, store.dir, vector, limit);
+}
+
+/** Every chunk of these sessions within these seq ranges, in one scan. */
+export function rowsInSeqRanges(
+  store: LocalStore,
+  ranges: { sessionId: string; from: number; to: number }[],
+): Promise<HitRow[]> {
+  return rowsInRanges(store.table, ranges);
+}
+
+/** Every chunk of one session. */
+export function sessionChunks(store: LocalStore, sessionId: string): Promise<HitRow[]> {
+  return sessionRows(store.table, sessionId);
+}
+
+/** Rows outside the text index (all of them when there is none). */
+export async function unindexedTextRows(store: LocalStore): Promise<number> {
+  const has = (await store.table.listIndices()).some((i) => i.name === TEXT_INDEX);
+  if (!has) return store.table.countRows();
+  return (await store.table.indexStats(TEXT_INDEX))?.numUnindexedRows ?? 0;
+}
+
+/** A row's place in its session, with its id and session. */
+export interface RowKey {
+  id: string;
+  sessionId: string;
+  turnUuid: string;
+  blockIdx: number;
+}
+
+/** The keys of every row that has a vector (what a push can publish). */
+export async function embeddedRowKeys(store: LocalStore): Promise<RowKey[]> {
+  const rows = await store.table
+    .query()
+    .where("vector IS NOT NULL")
+    .select(["id", "session_id", "turn_uuid", "block_idx"])
+    .toArray();
+  return rows.map((r) => ({
+    id: String(r.id),
+    sessionId: String(r.session_id),
+    turnUuid: String(r.turn_uuid),
+    blockIdx: Number(r.block_idx),
+  }));
+}
+
+/** Id and session of every row still without a vector. */
+export async function rowsWaitingForVectors(store: LocalStore): Promise<{ id: string; sessionId: string }[]> {
+  const rows = await store.table.query().where("vector IS NULL").select(["id", "session_id"]).toArray();
+  return rows.map((r) => ({ id: String(r.id), sessionId: String(r.session_id) }));
+}
+
+/** Id, session, repo and time of every row (what the curation gate groups by session). */
+export async function sessionFacts(
+  store: LocalStore,
+): Promise<{ id: string; sessionId: string; repo: string; ts: string }[]> {
+  const rows = await store.table.query().select(["id", "session_id", "repo", "ts"]).toArray();
+  return rows.map((r) => ({
+    id: String(r.id),
+    sessionId: String(r.session_id),
+    repo: String(r.repo ?? ""),
+    ts: String(r.ts ?? ""),
+  }));
+}
+
+/** The distinct sessions of the memory. */
+export async function sessionIds(store: LocalStore): Promise<Set<string>> {
+  return new Set(
+    (await store.table.query().select(["session_id"]).toArray()).map((r) => String(r.session_id)),
+  );
+}
+
+/**
+ * What the user typed: the first split of every user text block (of one session, or of all), with its
+ * session and place.
+ */
+export async function userPrompts(
+  store: LocalStore,
+  sessionId?: string,
+): Promise<{ sessionId: string; seq: number; text: string }[]> {
+  const own = sessionId === undefined ? "" : `session_id = ${sqlString(sessionId)} AND `;
+  const rows = await store.table
+    .query()
+    .where(`${own}role = 'user' AND block_type = 'text' AND split_idx = 0`)
+    .select(["session_id", "seq", "text"])
+    .toArray();
+  return rows.map((r) => ({ sessionId: String(r.session_id), seq: Number(r.seq), text: String(r.text) }));
+}
+
+/** The stored rows with these ids, as chunks (vectors left out); missing ids are absent. */
+export function chunksById(store: LocalStore, ids: string[]): Promise<Chunk[]> {
+  return chunksWithIds(store.table, ids);
+}
+
+/** Removes rows by id and writes replacements (vectors null), as one commit. */
+export function replaceChunks(store: LocalStore, remove: string[], replacements: Chunk[]): Promise<void> {
+  return replaceRows(store.table, remove, replacements);
+}
+
+/** Every row waiting for a vector (ids and ordering keys only). */
+export function rowsPendingVectors(store: LocalStore): Promise<PendingRow[]> {
+  return pendingVectorRows(store.table);
+}
+
+/** The texts of rows by id (rows not found are absent). */
+export function textsById(store: LocalStore, ids: string[]): Promise<Map<string, string>> {
+  return textsOf(store.table, ids);
+}
+
+/** Sets the vectors of existing rows, in one commit; the number written. */
+export function storeVectors(store: LocalStore, vectors: Map<string, Float32Array>): Promise<number> {
+  return writeVectors(store.table, vectors);
+}
+
+/** Every row, with what forget's selectors need. */
+export function forgetCandidateRows(store: LocalStore): Promise<ForgetCandidate[]> {
+  return forgetCandidates(store.table);
+}
+
+/** Forgets rows so their bytes leave the memory's folder (rewrite, reindex, clean up). */
+export function purgeForgotten(
+  store: LocalStore,
+  ids: Set<string>,
+  now: () => number,
+): Promise<{ rewritten: number; bytesRemoved: number }> {
+  return purgeRows(store.table, store.dir, ids, now);
+}
+
+/** {@link purgeForgotten} on the memory table in a staged folder (a copy about to be published). */
+export function purgeForgottenIn(
+  dir: string,
+  ids: Set<string>,
+  now: () => number,
+): Promise<{ rewritten: number; bytesRemoved: number }> {
+  return withStagedTable(dir, (t) => purgeRows(t, dir, ids, now));
+}
+
+/** Deletes rows by id from the memory table in a staged folder (deletion files only). */
+export function deleteIdsIn(dir: string, ids: string[]): Promise<void> {
+  return withStagedTable(dir, (t) => deleteIds(t, ids));
+}

@@ -1,0 +1,170 @@
+/**
+ * The MCP server's behaviours, in memory: a real MCP client linked to the server by the SDK's in-memory
+ * transport pair, over a local memory indexed from the public codex fixture (keyword-only: no models). Each
+ * tool answers in the agent format; a bad argument is a tool error (`isError`) naming the tool's own
+ * argument. The stdio end-to-end test stays in test/e2e/recall.test.ts.
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { copyFixture, tempDir } from "../../test/helpers/fixtures.js";
+import {
+  getTurn,
+  indexSessions,
+  ModelSession,
+  type ModelsConfig,
+  openReadTarget,
+  recallMemories,
+  recallOptions,
+} from "../commands/index.js";
+import { formatGetAgent, formatRecallAgent } from "../format/index.js";
+import { createMcpServer } from "./server.js";
+
+const NOW = Date.parse("2026-11-29T12:00:00Z");
+let t: { dir: string; cleanup: () => void };
+let client: Client;
+let models: ModelSession;
+let homes: { funesHome: string; home: string };
+let config: ModelsConfig;
+
+beforeAll(async () => {
+  t = tempDir();
+  homes = { funesHome: join(t.dir, "funes"), home: join(t.dir, "home") };
+  mkdirSync(join(homes.home, ".codex"), { recursive: true });
+  copyFixture("codex", join(homes.home, ".codex", "sessions"));
+  await indexSessions({ ...homes, thinking: true });
+  config = { hubCache: join(t.dir, "no-models"), reranker: "ms-marco-MiniLM-L-6-v2", threads: 1, hubUrl: "" };
+  models = new ModelSession(config);
+  const server = createMcpServer({
+    ...homes,
+    memory: undefined,
+    models: config,
+    session: async () => models,
+    now: () => NOW,
+    version: "0.0.0-test",
+  });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  client = new Client({ name: "test", version: "0.0.0" });
+  await client.connect(clientSide);
+}, 60_000);
+
+afterAll(async () => {
+  await client?.close();
+  await models?.close();
+  t?.cleanup();
+});
+
+/** A tool's text and whether it is an error. */
+async function call(
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ text: string; isError: boolean }> {
+  const r = (await client.callTool({ name, arguments: args })) as {
+    content: { type: string; text: string }[];
+    isError?: boolean;
+  };
+  return { text: r.content.map((c) => c.text).join(""), isError: r.isError === true };
+}
+
+describe("the MCP server, in memory", () => {
+  it("lists recall, get and status, each hinted read-only", async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(["get", "recall", "status"]);
+    for (const tool of tools) {
+      expect(tool.annotations?.readOnlyHint).toBe(true);
+      expect(tool.annotations?.destructiveHint).toBe(false);
+    }
+  });
+
+  it("recall answers in the agent format, the same text the CLI prints", async () => {
+    const r = await call("recall", { query: "portfolio website", k: 2 });
+    expect(r.isError).toBe(false);
+    const direct = await recallMemories(
+      [],
+      recallOptions("portfolio website", NOW, { k: 2 }),
+      homesCtx(),
+      models,
+    );
+    expect(direct.hits.length).toBeGreaterThan(0);
+    expect(r.text).toBe(formatRecallAgent(direct));
+    expect(r.text).toContain("  → get ");
+    expect((await call("recall", { query: "zzyzxquorbl" })).text).toBe("no results");
+  });
+
+  it("get reads a recalled turn with the turns around it, and says when a turn is not there", async () => {
+    const direct = await recallMemories(
+      [],
+      recallOptions("portfolio website", NOW, { k: 1 }),
+      homesCtx(),
+      models,
+    );
+    const hit = direct.hits[0];
+    if (hit === undefined) throw new Error("no hit");
+    const r = await call("get", { session_id: hit.sessionId, turn_uuid: hit.turnUuid, window: 1 });
+    expect(r.isError).toBe(false);
+    const { memory } = await openReadTarget(undefined, homesCtx());
+    const turns = await getTurn(memory, hit.sessionId, hit.turnUuid, 1);
+    expect(r.text).toBe(formatGetAgent(turns, hit.sessionId, hit.turnUuid));
+    expect(r.text).toContain(`turn=${hit.turnUuid}`);
+    const missing = await call("get", { session_id: hit.sessionId, turn_uuid: "no-such-turn" });
+    expect(missing.isError).toBe(false);
+    expect(missing.text).toMatch(/^turn no-such-turn not found in session /);
+  });
+
+  it("status says what the memory holds", async () => {
+    const r = await call("status", {});
+    expect(r.isError).toBe(false);
+    expect(r.text).toMatch(/chunks/);
+    expect(r.text).toMatch(/codex/);
+  });
+
+  it("a bad argument is a tool error naming the tool's own argument, not the CLI's flag", async () => {
+    const cases: [string, Record<string, unknown>, RegExp][] = [
+      ["recall", { query: "lance", since: "soonish" }, /^recall error: since "soonish" is not a date/],
+      ["recall", { query: "lance", until: "later" }, /^recall error: until "later" is not a date/],
+      [
+        "recall",
+        { query: "lance", block_type: "pictures" },
+        /^recall error: block_type "pictures" is not a block type/,
+      ],
+      ["recall", { query: "lance", harness: "vim" }, /^recall error: harness "vim" is not a harness/],
+      ["recall", { query: "   " }, /^recall error: query " {3}" is empty/],
+    ];
+    for (const [tool, args, want] of cases) {
+      const r = await call(tool, args);
+      expect(r.isError, JSON.stringify(args)).toBe(true);
+      expect(r.text).toMatch(want);
+      expect(r.text).not.toMatch(/--(since|until|type|harness)\b/);
+      expect(r.text).not.toMatch(/\n\s+at /);
+    }
+  });
+
+  it("arguments outside a tool's schema are tool errors that name the argument", async () => {
+    const k = await call("recall", { query: "lance", k: 0 });
+    expect(k.isError).toBe(true);
+    expect(k.text).toMatch(/recall/);
+    expect(k.text).toMatch(/\bk\b/);
+    const turn = await call("get", { session_id: "s" });
+    expect(turn.isError).toBe(true);
+    expect(turn.text).toMatch(/turn_uuid/);
+  });
+
+  it("a memory without an index: status says so, and reading it is a tool error with the CLI's sentence", async () => {
+    const dir = join(t.dir, "nowhere");
+    expect(await call("status", { memory: dir })).toEqual({
+      isError: false,
+      text: `memory: ${dir}\nno index found at ${dir}\n`,
+    });
+    const g = await call("get", { session_id: "s", turn_uuid: "t", memory: dir });
+    expect(g).toEqual({ isError: true, text: `get error: no index found at ${dir}` });
+    const r = await call("recall", { query: "lance", memory: dir });
+    expect(r).toEqual({ isError: true, text: `recall error: no index found at ${dir}` });
+  });
+});
+
+function homesCtx() {
+  return { ...homes, models: config };
+}
