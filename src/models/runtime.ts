@@ -72,9 +72,8 @@ let ortLoaded: Promise<Ort> | null = null;
 
 async function ort(): Promise<Ort> {
   ortLoaded ??= (() => {
-    // onnxruntime 1.30's POSIX builds carry a telemetry client that is on unless this is set before the
-    // native library loads; transformers.js, which funes ran on before, set it the same way, so no request
-    // leaves the machine because a model loaded.
+    // onnxruntime 1.30's Linux and macOS builds carry a telemetry client that this switches off when set
+    // before the native library loads; transformers.js, which funes ran on before, set it the same way.
     process.env.ORT_DISABLE_TELEMETRY = "1";
     return import("onnxruntime-node").then((o) => {
       // Errors only, as transformers.js configured it: session creation otherwise logs warnings to stderr.
