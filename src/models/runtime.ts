@@ -194,7 +194,10 @@ export async function loadEmbedder(
     }
     return vecs;
   };
-  const probe = await guard(dir, "embedder", () => run(["dimension probe"]));
+  const probe = await guard(dir, "embedder", () => run(["dimension probe"])).catch(async (err: unknown) => {
+    await model.session.release();
+    throw err;
+  });
   const dim = probe[0]?.length ?? 0;
   if (dim !== expectDim) {
     await model.session.release();
