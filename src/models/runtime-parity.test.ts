@@ -231,4 +231,27 @@ describe.each(["fp32", "q8"] as const)("%s outputs equal transformers.js's withi
       await r.close();
     }
   });
+
+  it("gives zero token types to a model whose tokenizer class has none (XLM-RoBERTa, bge-reranker-base)", async () => {
+    const cfgPath = join(rerDir, "tokenizer_config.json");
+    const original = readFileSync(cfgPath, "utf8");
+    const withTypes = await refScore(rerDir, dtype, QUERY, PASSAGES);
+    writeFileSync(
+      cfgPath,
+      JSON.stringify({ ...JSON.parse(original), tokenizer_class: "XLMRobertaTokenizer" }),
+    );
+    try {
+      const ref = await refScore(rerDir, dtype, QUERY, PASSAGES);
+      // Not vacuous: segment ids change this model's scores.
+      expect(Math.max(...ref.map((x, k) => Math.abs(x - (withTypes[k] as number))))).toBeGreaterThan(1e-6);
+      const r = await loadReranker(rerDir, spec(dtype), { threads: 1 });
+      try {
+        expectClose(await r.score(QUERY, PASSAGES), ref);
+      } finally {
+        await r.close();
+      }
+    } finally {
+      writeFileSync(cfgPath, original);
+    }
+  });
 });
