@@ -85,7 +85,7 @@ async function ort(): Promise<Ort> {
 }
 
 /** The ONNX file a spec's dtype names, as transformers.js picks it (`q8` → the `_quantized` suffix). */
-export function onnxFile(spec: Pick<ModelSpec, "dtype">): string {
+function onnxFile(spec: Pick<ModelSpec, "dtype">): string {
   return spec.dtype === "q8" ? "onnx/model_quantized.onnx" : "onnx/model.onnx";
 }
 
