@@ -43,6 +43,7 @@ const PACKAGE_HOME: Record<string, string[]> = {
   "@modelcontextprotocol/sdk": ["mcp/", "cli/run-mcp.ts"],
   "better-sqlite3": ["traces/"],
   "@huggingface/transformers": ["models/"],
+  "@huggingface/tokenizers": ["models/"],
   "onnxruntime-node": ["models/"],
 };
 

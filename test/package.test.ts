@@ -3,7 +3,8 @@
  * map pointing at a `src/` the package does not contain.
  */
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
+import { builtinModules } from "node:module";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ROOT } from "./helpers/fixtures.js";
@@ -32,5 +33,36 @@ describe("the package", () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { license: string };
     expect(readFileSync(join(ROOT, "LICENSE"), "utf8")).toContain("Apache License");
     expect(pkg.license).toBe("Apache-2.0");
+  });
+
+  it("loads at run time only packages it depends on (no dev dependency such as transformers.js)", () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+      dependencies: Record<string, string>;
+    };
+    const load = /(?:\bfrom\s+|\bimport\s*\(\s*|\brequire\s*\(\s*|^import\s+)["']([^"'.][^"']*)["']/gm;
+    const used = new Set<string>();
+    const walk = (dir: string): void => {
+      for (const e of readdirSync(dir, { withFileTypes: true })) {
+        const p = join(dir, e.name);
+        if (e.isDirectory()) walk(p);
+        else if (e.name.endsWith(".js"))
+          for (const m of readFileSync(p, "utf8").matchAll(load)) {
+            const spec = m[1] as string;
+            // Template text that builds a path (`${dir}/…`) is not a package.
+            if (!/^(@[a-z0-9][\w.-]*\/)?[a-z0-9][\w.-]*(\/|$)/.test(spec)) continue;
+            const parts = spec.split("/");
+            used.add(spec.startsWith("@") ? parts.slice(0, 2).join("/") : (parts[0] as string));
+          }
+      }
+    };
+    walk(join(ROOT, "dist"));
+    const builtins = new Set(builtinModules);
+    const missing = [...used].filter(
+      (n) => !n.startsWith("node:") && !builtins.has(n) && !(n in pkg.dependencies),
+    );
+    expect(missing).toEqual([]);
+    expect(used).toContain("onnxruntime-node");
+    expect(used).toContain("@huggingface/tokenizers");
+    expect(used).not.toContain("@huggingface/transformers");
   });
 });

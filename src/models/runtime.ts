@@ -1,11 +1,15 @@
 /**
- * Embedder and Reranker implemented with @huggingface/transformers on onnxruntime-node, loading only from
- * a local folder: remote loading is switched off before anything loads, so a missing file is an error,
- * never a download. transformers.js is imported lazily (≈0.2 s) so keyword-only commands never pay for it.
+ * Embedder and Reranker on onnxruntime-node and @huggingface/tokenizers, loading only from a local folder
+ * (nothing here can download: a missing file is an error). Their outputs equal what funes computed with
+ * transformers.js 4.3 before (bge CLS pooling + L2 norm; the cross-encoder's sigmoid of logit 0; its
+ * padding and truncation, see tokenize.ts), which a parity test checks against transformers.js itself.
+ * onnxruntime is imported lazily so keyword-only commands never pay for it.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import type { InferenceSession, Tensor } from "onnxruntime-node";
 import type { ModelSpec } from "./specs.js";
+import { type BatchTokenizer, loadBatchTokenizer, type TokenBatch } from "./tokenize.js";
 
 /** Texts to L2-normalised CLS vectors. */
 export interface Embedder {
@@ -41,28 +45,107 @@ export const RERANK_MAX_TOKENS = 256;
  */
 const EMBED_BATCH_CHARS = 8 * 1200;
 const EMBED_BATCH_MAX = 32;
+/** The embedder's batches: indices of `texts`, shortest texts first (the rule above). */
+export function embedBatches(texts: string[]): number[][] {
+  const order = texts
+    .map((_, i) => i)
+    .sort((a, b) => (texts[a] as string).length - (texts[b] as string).length);
+  const batches: number[][] = [];
+  for (let i = 0; i < order.length; ) {
+    let end = i + 1;
+    while (
+      end < order.length &&
+      end - i < EMBED_BATCH_MAX &&
+      (end - i + 1) * Math.max(1, (texts[order[end] as number] as string).length) <= EMBED_BATCH_CHARS
+    )
+      end++;
+    batches.push(order.slice(i, end));
+    i = end;
+  }
+  return batches;
+}
 /** Pairs per reranker call: as fast as one big batch, with far less peak memory. */
 const RERANK_BATCH = 8;
 
-type Transformers = typeof import("@huggingface/transformers");
-let loaded: Promise<Transformers> | null = null;
+type Ort = typeof import("onnxruntime-node");
+let ortLoaded: Promise<Ort> | null = null;
 
-async function transformers(): Promise<Transformers> {
-  loaded ??= import("@huggingface/transformers").then((t) => {
-    t.env.allowRemoteModels = false;
-    t.env.allowLocalModels = true;
-    t.env.useFSCache = false;
-    return t;
-  });
-  return loaded;
+async function ort(): Promise<Ort> {
+  ortLoaded ??= (() => {
+    // onnxruntime 1.30's Linux and macOS builds carry a telemetry client that this switches off when set
+    // before the native library loads; transformers.js, which funes ran on before, set it the same way.
+    process.env.ORT_DISABLE_TELEMETRY = "1";
+    return import("onnxruntime-node").then((o) => {
+      // Errors only, as transformers.js configured it: session creation otherwise logs warnings to stderr.
+      o.env.logLevel = "error";
+      return o;
+    });
+  })();
+  return ortLoaded;
+}
+
+/** The ONNX file a spec's dtype names, as transformers.js picks it (`q8` → the `_quantized` suffix). */
+function onnxFile(spec: Pick<ModelSpec, "dtype">): string {
+  return spec.dtype === "q8" ? "onnx/model_quantized.onnx" : "onnx/model.onnx";
 }
 
 function sessionOptions(o: LoadOptions) {
   // allow_spinning off: two sessions in one process (embedder + reranker) otherwise slow each other 1.5–1.9x.
   return {
+    executionProviders: ["cpu"],
+    logSeverityLevel: 3 as const,
     intraOpNumThreads: o.threads,
     interOpNumThreads: 1,
     extra: { session: { intra_op: { allow_spinning: "0" } } },
+  };
+}
+
+/** A tokenizer and an onnxruntime session over one model folder. */
+interface Loaded {
+  tokenizer: BatchTokenizer;
+  session: InferenceSession;
+  /** Runs the model on a batch and returns the named output. */
+  run(batch: TokenBatch, output: string): Promise<{ dims: readonly number[]; data: Float32Array }>;
+}
+
+async function loadModel(dir: string, spec: ModelSpec, opts: LoadOptions): Promise<Loaded> {
+  const o = await ort();
+  const [tok, made] = await Promise.allSettled([
+    loadBatchTokenizer(dir),
+    o.InferenceSession.create(join(dir, onnxFile(spec)), sessionOptions(opts)),
+  ]);
+  if (made.status === "rejected" || tok.status === "rejected") {
+    if (made.status === "fulfilled") await made.value.release();
+    throw made.status === "rejected" ? made.reason : (tok as PromiseRejectedResult).reason;
+  }
+  const tokenizer = tok.value;
+  const session = made.value;
+  const feedNames = new Set(["input_ids", "attention_mask", "token_type_ids"]);
+  const unknown = session.inputNames.filter((n) => !feedNames.has(n));
+  if (unknown.length > 0) {
+    await session.release();
+    throw new Error(`the model takes inputs funes does not give (${unknown.join(", ")})`);
+  }
+  return {
+    tokenizer,
+    session,
+    async run(batch, output) {
+      const dims = [batch.rows, batch.length];
+      const feeds: Record<string, Tensor> = {};
+      for (const name of session.inputNames) {
+        // A model that takes token type ids the tokenizer does not give gets zeros (transformers.js's rule).
+        const data =
+          name === "input_ids"
+            ? batch.inputIds
+            : name === "attention_mask"
+              ? batch.attentionMask
+              : (batch.tokenTypeIds ?? new BigInt64Array(batch.rows * batch.length));
+        feeds[name] = new o.Tensor("int64", data, dims);
+      }
+      const out = (await session.run(feeds))[output];
+      if (out === undefined) throw new Error(`the model has no "${output}" output`);
+      return { dims: out.dims, data: out.data as Float32Array };
+    },
   };
 }
 
@@ -94,23 +177,13 @@ export async function loadEmbedder(
   expectDim = 384,
 ): Promise<Embedder> {
   checkFolder(dir, spec);
-  const t = await transformers();
-  const [tokenizer, model] = await guard(dir, "embedder", () =>
-    Promise.all([
-      t.AutoTokenizer.from_pretrained(dir, { local_files_only: true }),
-      t.AutoModel.from_pretrained(dir, {
-        local_files_only: true,
-        dtype: spec.dtype,
-        session_options: sessionOptions(opts),
-      }),
-    ]),
-  );
+  const model = await guard(dir, "embedder", () => loadModel(dir, spec, opts));
   const run = async (texts: string[]): Promise<Float32Array[]> => {
-    const enc = tokenizer(texts, { padding: true, truncation: true, max_length: EMBED_MAX_TOKENS });
-    const out = await model(enc);
-    const hidden = out.last_hidden_state as { dims: number[]; data: Float32Array };
+    const batch = model.tokenizer.encode(texts, { maxLength: EMBED_MAX_TOKENS });
+    const hidden = await model.run(batch, "last_hidden_state");
     const [b = 0, s = 0, h = 0] = hidden.dims;
     const vecs: Float32Array[] = [];
+    // CLS pooling: position 0 of each row, L2-normalised.
     for (let i = 0; i < b; i++) {
       const v = hidden.data.slice(i * s * h, i * s * h + h);
       let n = 0;
@@ -121,10 +194,13 @@ export async function loadEmbedder(
     }
     return vecs;
   };
-  const probe = await guard(dir, "embedder", () => run(["dimension probe"]));
+  const probe = await guard(dir, "embedder", () => run(["dimension probe"])).catch(async (err: unknown) => {
+    await model.session.release();
+    throw err;
+  });
   const dim = probe[0]?.length ?? 0;
   if (dim !== expectDim) {
-    await model.dispose();
+    await model.session.release();
     throw new ModelLoadError(
       `the embedder in "${dir}" makes ${dim}-d vectors; funes memories hold ${expectDim}-d vectors of ${spec.repo} — replace the folder with that model`,
     );
@@ -132,20 +208,8 @@ export async function loadEmbedder(
   return {
     dim,
     async embed(texts) {
-      const order = texts
-        .map((_, i) => i)
-        .sort((a, b) => (texts[a] as string).length - (texts[b] as string).length);
       const out: Float32Array[] = new Array(texts.length);
-      for (let i = 0; i < order.length; ) {
-        let end = i + 1;
-        while (
-          end < order.length &&
-          end - i < EMBED_BATCH_MAX &&
-          (end - i + 1) * Math.max(1, (texts[order[end] as number] as string).length) <= EMBED_BATCH_CHARS
-        )
-          end++;
-        const idx = order.slice(i, end);
-        i = end;
+      for (const idx of embedBatches(texts)) {
         const vecs = await run(idx.map((k) => texts[k] as string));
         idx.forEach((k, j) => {
           out[k] = vecs[j] as Float32Array;
@@ -154,7 +218,7 @@ export async function loadEmbedder(
       return out;
     },
     async close() {
-      await model.dispose();
+      await model.session.release();
     },
   };
 }
@@ -162,27 +226,17 @@ export async function loadEmbedder(
 /** Loads a cross-encoder reranker from `dir`. */
 export async function loadReranker(dir: string, spec: ModelSpec, opts: LoadOptions): Promise<Reranker> {
   checkFolder(dir, spec);
-  const t = await transformers();
-  const [tokenizer, model] = await guard(dir, "reranker", () =>
-    Promise.all([
-      t.AutoTokenizer.from_pretrained(dir, { local_files_only: true }),
-      t.AutoModelForSequenceClassification.from_pretrained(dir, {
-        local_files_only: true,
-        dtype: spec.dtype,
-        session_options: sessionOptions(opts),
-      }),
-    ]),
-  );
+  const model = await guard(dir, "reranker", () => loadModel(dir, spec, opts));
   return {
     async score(query, passages) {
       const scores: number[] = [];
       for (let i = 0; i < passages.length; i += RERANK_BATCH) {
         const batch = passages.slice(i, i + RERANK_BATCH);
-        const enc = tokenizer(
+        const enc = model.tokenizer.encode(
           batch.map(() => query),
-          { text_pair: batch, padding: true, truncation: true, max_length: RERANK_MAX_TOKENS },
+          { pairs: batch, maxLength: RERANK_MAX_TOKENS },
         );
-        const { logits } = (await model(enc)) as { logits: { dims: number[]; data: Float32Array } };
+        const logits = await model.run(enc, "logits");
         const labels = logits.dims[1] ?? 1;
         for (let j = 0; j < batch.length; j++)
           scores.push(1 / (1 + Math.exp(-(logits.data[j * labels] as number))));
@@ -190,7 +244,7 @@ export async function loadReranker(dir: string, spec: ModelSpec, opts: LoadOptio
       return scores;
     },
     async close() {
-      await model.dispose();
+      await model.session.release();
     },
   };
 }

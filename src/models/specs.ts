@@ -10,7 +10,7 @@ export interface ModelSpec {
   /** A 40-hex commit (or, where no commit is known, a branch resolved once and recorded in refs/). */
   revision: string;
   files: string[];
-  /** transformers.js dtype: `fp32` loads onnx/model.onnx, `q8` onnx/model_quantized.onnx. */
+  /** Precision: `fp32` loads onnx/model.onnx, `q8` onnx/model_quantized.onnx (transformers.js's names). */
   dtype: "fp32" | "q8";
 }
 
