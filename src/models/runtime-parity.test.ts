@@ -225,8 +225,10 @@ describe.each(["fp32", "q8"] as const)("%s outputs equal transformers.js's withi
     const r = await loadReranker(rerDir, spec(dtype), { threads: 1 });
     try {
       expectClose(await r.score(QUERY, PASSAGES), ref);
-      const one = await r.score(QUERY, [PASSAGES[1] as string]);
-      expectClose(one, [ref[1] as number]);
+      // A batch of one against transformers.js's batch of one: q8 quantizes activations per batch, so a
+      // passage scored alone may differ from the same passage scored among others, on both sides.
+      const alone = [PASSAGES[1] as string];
+      expectClose(await r.score(QUERY, alone), await refScore(rerDir, dtype, QUERY, alone));
     } finally {
       await r.close();
     }
