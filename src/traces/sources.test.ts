@@ -2,7 +2,14 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { copyFixture, tempDir } from "../../test/helpers/fixtures.js";
-import { detectHarness, knownSources, parseHarness, sourceForPath, UnknownHarnessError } from "./sources.js";
+import {
+  detectHarness,
+  knownSources,
+  parseHarness,
+  sourceForPath,
+  sourcesForPath,
+  UnknownHarnessError,
+} from "./sources.js";
 
 describe("source selection", () => {
   it("detects a tree's harness by known directory, then by its first record", () => {
@@ -41,6 +48,43 @@ describe("source selection", () => {
         `scanning hermes sessions in ${join(hermes, "state.db")}`,
       );
       expect(sourceForPath(join(t.dir, "anything"), "pi").kind).toBe("pi");
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it("reads a folder of several agents' transcripts file by file, each with its own agent's parser", async () => {
+    const t = tempDir();
+    try {
+      // A home given as a path reads as `funes index` reads a home.
+      copyFixture("claude", join(t.dir, "home", ".claude", "projects", "-p"));
+      copyFixture("pi", join(t.dir, "home", ".pi", "agent", "sessions", "-p-"));
+      expect(sourcesForPath(join(t.dir, "home")).map((s) => s.kind)).toEqual(["claude_code", "pi"]);
+
+      // Transcripts of three agents copied into one folder: none is read by another agent's parser.
+      const mixed = join(t.dir, "mixed");
+      for (const h of ["claude", "codex", "pi"]) copyFixture(h, join(mixed, h === "pi" ? "x" : `sub-${h}`));
+      writeFileSync(join(mixed, "notes.jsonl"), '{"hello":"world"}\n');
+      const sources = sourcesForPath(mixed);
+      expect(sources.map((s) => s.kind).sort()).toEqual(["claude_code", "codex", "pi"]);
+      const read = new Map<string, string>();
+      for (const s of sources)
+        for (const u of await s.listUnits()) {
+          expect(read.has(u.key), u.key).toBe(false);
+          read.set(u.key, s.kind);
+          const r = await s.readUnit(u);
+          for (const session of r.sessions)
+            for (const turn of session.turns) expect(turn.harness).toBe(s.kind);
+        }
+      const kindOf = (part: string) => [...read].filter(([k]) => k.includes(part)).map(([, v]) => v);
+      expect(new Set(kindOf("/sub-claude/"))).toEqual(new Set(["claude_code"]));
+      expect(new Set(kindOf("/sub-codex/"))).toEqual(new Set(["codex"]));
+      expect(new Set(kindOf("/x/"))).toEqual(new Set(["pi"]));
+      // A file no agent writes is still read (and its lines counted) by the folder's main agent.
+      expect(read.get(join(mixed, "notes.jsonl"))).toBe("claude_code");
+
+      // One agent's folder keeps its one source.
+      expect(sourcesForPath(join(mixed, "sub-codex")).map((s) => s.kind)).toEqual(["codex"]);
     } finally {
       t.cleanup();
     }

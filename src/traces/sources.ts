@@ -63,16 +63,22 @@ export class JsonlTreeSource implements TraceSource {
   readonly description: string;
   readonly parserVersion: number;
 
+  /**
+   * @param only in a folder holding several agents' transcripts, the files this source reads (the others
+   *   belong to the sources of their own agents); every transcript-named file when absent.
+   */
   constructor(
     readonly kind: JsonlHarness,
     private readonly root: string,
+    private readonly only?: ReadonlySet<string>,
   ) {
     this.description = `scanning ${kind} transcripts under ${root}`;
     this.parserVersion = PARSER_VERSIONS[kind];
   }
 
   async listUnits(limit?: number): Promise<Unit[]> {
-    const files = await stampFiles(await walkFiles(this.root, (n) => isTranscriptName(n, this.kind)));
+    const named = await walkFiles(this.root, (n) => isTranscriptName(n, this.kind));
+    const files = await stampFiles(this.only === undefined ? named : named.filter((f) => this.only?.has(f)));
     const kept = limit === undefined ? files : files.slice(0, limit);
     const units = kept.map((f) => ({
       key: f.path,
@@ -176,12 +182,68 @@ export function sourcesForPath(path: string, forced?: Harness): TraceSource[] {
   const last = path.split(/[\\/]/).filter(Boolean).pop() ?? "";
   if (st.isFile()) return [fileSource(path, last, forced)];
   if (forced === "hermes" || last === ".hermes") return hermesFolderSources(path);
+  if (forced === undefined && !isAgentDir(path)) {
+    // A home (or any folder) holding agent directories reads as `funes index` reads a home.
+    const known = knownSources(path);
+    if (known.length > 0) return known;
+    const mixed = mixedTreeSources(path);
+    if (mixed !== null) return mixed;
+  }
   const harness = forced ?? detectHarness(path);
   if (harness === "hermes") {
     const db = join(dirname(path), "state.db");
     return [new HermesFilesSource(path, last === "sessions" ? db : null)];
   }
   return [new JsonlTreeSource(harness, path)];
+}
+
+function isAgentDir(path: string): boolean {
+  const norm = path.replaceAll("\\", "/").replace(/\/+$/, "");
+  return KNOWN_ROOTS.some(({ rel }) => norm.endsWith(rel));
+}
+
+/**
+ * A folder holding transcripts of several agents (Claude Code, Codex and pi files copied together): one
+ * source per agent, each reading the files whose content is that agent's. Files no agent's content matches
+ * go to the agent with the most files, whose parser counts what it cannot read. Null when one agent (or
+ * none) is found, so the usual single source applies.
+ */
+function mixedTreeSources(root: string): TraceSource[] | null {
+  const byHarness = new Map<JsonlHarness, Set<string>>();
+  const unclaimed: string[] = [];
+  for (const file of transcriptFiles(root)) {
+    let sniffed: ReturnType<typeof sniffFile> | null = null;
+    try {
+      sniffed = sniffFile(file);
+    } catch {}
+    const harness = sniffed?.kind === "transcript" && sniffed.harness !== "hermes" ? sniffed.harness : null;
+    if (harness === null) unclaimed.push(file);
+    else byHarness.set(harness, (byHarness.get(harness) ?? new Set()).add(file));
+  }
+  if (byHarness.size < 2) return null;
+  const ranked = [...byHarness.entries()].sort((a, b) => b[1].size - a[1].size);
+  for (const f of unclaimed) ranked[0]?.[1].add(f);
+  return ranked.map(([harness, files]) => new JsonlTreeSource(harness, root, files));
+}
+
+/** Every transcript-named file under `root` (`.jsonl`, Codex's `rollout-*.json`). */
+function transcriptFiles(root: string): string[] {
+  const files: string[] = [];
+  const visit = (dir: string) => {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) visit(p);
+      else if (e.isFile() && (e.name.endsWith(".jsonl") || /^rollout-.*\.json$/.test(e.name))) files.push(p);
+    }
+  };
+  visit(root);
+  return files;
 }
 
 /** The one source for `sourcesForPath` (kept for callers that want exactly one). */
