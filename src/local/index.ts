@@ -53,4 +53,11 @@ export {
   storeExists,
   TEXT_INDEX,
 } from "./store.js";
-export { type PendingRow, pendingVectorRows, textsOf, writeVectors } from "./vectors.js";
+export {
+  type PendingRow,
+  pendingTexts,
+  pendingVectorRows,
+  textsOf,
+  writePendingVectors,
+  writeVectors,
+} from "./vectors.js";
