@@ -1,4 +1,6 @@
+import { readdirSync } from "node:fs";
 import { createRequire } from "node:module";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../test/helpers/fixtures.js";
 import { unitVectors } from "../../test/helpers/vectors.js";
@@ -230,6 +232,27 @@ describe("LocalStore", () => {
       expect(agree / (probes.length * 20)).toBeGreaterThanOrEqual(0.95);
       const found = await vectorSearch(store.table, { vector: late, limit: 1, exactMaxRows: 1000 });
       expect(found[0]?.id).toBe(`id-${n}`);
+      store.close();
+    } finally {
+      t.cleanup();
+    }
+  });
+  it("compacts a fragmented memory and drops the versions before the rewrite, with their files", async () => {
+    const t = tempDir();
+    try {
+      const store = await LocalStore.openOrCreate(t.dir);
+      for (let f = 0; f < 10; f++) await store.append([chunk(f, `row ${f}`)]);
+      // Half the rows get vectors: each write deletes them from their fragment and adds a new one.
+      const vectors = unitVectors(10, 2);
+      for (let f = 0; f < 10; f += 2)
+        await writeVectors(store.table, new Map([[`id-${f}`, vectors.get(`id-${f}`) as Float32Array]]));
+      expect(await store.compactIfFragmented()).toBe(true);
+      expect(await store.compactIfFragmented()).toBe(false);
+      expect((await store.table.listVersions()).length).toBe(1);
+      expect((await store.table.stats()).fragmentStats.numFragments).toBe(1);
+      expect(readdirSync(join(t.dir, "chunks.lance", "data"))).toHaveLength(1);
+      expect(await store.table.countRows("vector IS NOT NULL")).toBe(5);
+      expect(await store.rowCount()).toBe(10);
       store.close();
     } finally {
       t.cleanup();

@@ -22,6 +22,8 @@ const TEXT_REINDEX_MIN_ROWS = 20_000;
 const TEXT_REINDEX_SHARE = 0.25;
 /** Rows up to which a memory is compacted as soon as it holds more than 8 fragments. */
 const COMPACT_SMALL_ROWS = 300_000;
+/** How far past the newest version compaction's cleanup reaches, ms: covers the versions it writes itself. */
+const CLEANUP_MARGIN_MS = 60_000;
 /** The local memory's vector index. */
 const LOCAL_VECTOR_INDEX = "vector_idx";
 
@@ -145,13 +147,18 @@ export class LocalStore {
    * Merges small fragments (vector writes add one each) once there are too many: an exact vector scan
    * pays per fragment (16k rows: 30 ms in 17 fragments, 16 ms in one). Up to 300k rows a rewrite takes a
    * second or two, so more than 8 fragments are merged; past that, more than 48. Local only: it rewrites
-   * every data file, which is why publishing never does it.
+   * every data file and drops old versions, which is why publishing never does it.
    */
   async compactIfFragmented(): Promise<boolean> {
     const st = await this.table.stats();
     const most = st.numRows <= COMPACT_SMALL_ROWS ? 8 : 48;
     if (st.fragmentStats.numFragments <= most) return false;
-    await this.table.optimize();
+    // The rewrite leaves every row's previous files behind (after a backfill: the text-pass fragments and
+    // every vector write's, ≈ 2 KB a chunk), so the versions before it go with it. The cut-off is a margin
+    // past the newest version, in Lance's own clock; Lance always keeps the newest version (the compacted one).
+    const versions = await this.table.listVersions();
+    const newest = versions.reduce((m, v) => Math.max(m, new Date(v.timestamp).getTime()), 0);
+    await this.table.optimize({ cleanupOlderThan: new Date(newest + CLEANUP_MARGIN_MS) });
     return true;
   }
 
