@@ -7,7 +7,7 @@ import { unitVectors } from "../../test/helpers/vectors.js";
 import type { Chunk } from "../chunk/index.js";
 import { arrow } from "./arrow.js";
 import { refreshVectorIndex, VECTOR_INDEX } from "./publish-rows.js";
-import { keywordSearch, vectorSearch } from "./queries.js";
+import { keywordSearch, rowsInRanges, vectorSearch } from "./queries.js";
 import { COLUMNS, EMBEDDING_MODEL } from "./schema.js";
 import { IncompatibleMemoryError, LocalStore, TEXT_INDEX } from "./store.js";
 import { writeVectors } from "./vectors.js";
@@ -253,6 +253,24 @@ describe("LocalStore", () => {
       expect(readdirSync(join(t.dir, "chunks.lance", "data"))).toHaveLength(1);
       expect(await store.table.countRows("vector IS NOT NULL")).toBe(5);
       expect(await store.rowCount()).toBe(10);
+      store.close();
+    } finally {
+      t.cleanup();
+    }
+  });
+  it("keeps a btree on session_id for large memories; neighbour reads find the same rows through it", async () => {
+    const t = tempDir();
+    try {
+      const store = await LocalStore.openOrCreate(t.dir);
+      await store.append(Array.from({ length: 40 }, (_, i) => chunk(i, `row ${i}`)));
+      expect(await store.maintainTextIndex()).toBe("built");
+      expect((await store.table.listIndices()).map((i) => i.indexType).sort()).toEqual(["FTS"]);
+      const ranges = [{ sessionId: "s-1", from: 3, to: 10 }];
+      const before = (await rowsInRanges(store.table, ranges)).map((r) => r.id).sort();
+      expect(await store.maintainTextIndex(30)).toBe("current");
+      expect((await store.table.listIndices()).map((i) => i.indexType).sort()).toEqual(["BTree", "FTS"]);
+      expect((await rowsInRanges(store.table, ranges)).map((r) => r.id).sort()).toEqual(before);
+      expect(before).toEqual(["id-10", "id-4", "id-7"]);
       store.close();
     } finally {
       t.cleanup();

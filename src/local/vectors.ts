@@ -22,7 +22,10 @@ export interface PendingRow {
   blockType: string;
 }
 
-/** Every row whose vector is null (ids, locations and ordering keys only). */
+/**
+ * Every row whose vector is null (ids, locations and ordering keys only). A first index of a large history
+ * lists a million of them: strings rows share (session, block type, a turn's time) are kept once.
+ */
 export async function pendingVectorRows(table: Table): Promise<PendingRow[]> {
   const t = await table
     .query()
@@ -31,14 +34,22 @@ export async function pendingVectorRows(table: Table): Promise<PendingRow[]> {
     .withRowId()
     .toArrow();
   const cols = ["id", "session_id", "ts", "block_type", "_rowid"].map((c) => t.getChild(c));
+  const shared = new Map<string, string>();
+  const once = (v: unknown): string => {
+    const s = String(v ?? "");
+    const known = shared.get(s);
+    if (known !== undefined) return known;
+    shared.set(s, s);
+    return s;
+  };
   const out: PendingRow[] = [];
   for (let i = 0; i < t.numRows; i++)
     out.push({
       id: String(cols[0]?.get(i)),
       rowId: BigInt(cols[4]?.get(i)),
-      sessionId: String(cols[1]?.get(i) ?? ""),
-      ts: String(cols[2]?.get(i) ?? ""),
-      blockType: String(cols[3]?.get(i) ?? ""),
+      sessionId: once(cols[1]?.get(i)),
+      ts: once(cols[2]?.get(i)),
+      blockType: once(cols[3]?.get(i)),
     });
   return out;
 }
