@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { tempDir } from "../../test/helpers/fixtures.js";
 import { unitVectors } from "../../test/helpers/vectors.js";
 import type { Chunk } from "../chunk/index.js";
-import { arrow } from "./arrow.js";
+import { arrow, lancedb } from "./arrow.js";
 import { refreshVectorIndex, VECTOR_INDEX } from "./publish-rows.js";
 import { keywordSearch, rowsInRanges, vectorSearch } from "./queries.js";
 import { COLUMNS, EMBEDDING_MODEL } from "./schema.js";
@@ -272,6 +272,31 @@ describe("LocalStore", () => {
       expect((await rowsInRanges(store.table, ranges)).map((r) => r.id).sort()).toEqual(before);
       expect(before).toEqual(["id-10", "id-4", "id-7"]);
       store.close();
+    } finally {
+      t.cleanup();
+    }
+  });
+  it("shares index caches across opens without serving a stale answer after a write", async () => {
+    const t = tempDir();
+    try {
+      const writer = await LocalStore.openOrCreate(t.dir);
+      await writer.append(Array.from({ length: 20 }, (_, i) => chunk(i, `plain row ${i}`)));
+      await writer.maintainTextIndex();
+      const first = (await LocalStore.open(t.dir)) as LocalStore;
+      expect(await keywordSearch(first.table, { query: "zebra", limit: 5 })).toEqual([]);
+      first.close();
+      await writer.append([chunk(20, "a zebra crossing")]);
+      await writer.table.createIndex("text", {
+        config: lancedb.Index.fts({ withPosition: false }),
+        replace: true,
+        name: TEXT_INDEX,
+      });
+      const again = (await LocalStore.open(t.dir)) as LocalStore;
+      expect((await keywordSearch(again.table, { query: "zebra", limit: 5 })).map((h) => h.id)).toEqual([
+        "id-20",
+      ]);
+      again.close();
+      writer.close();
     } finally {
       t.cleanup();
     }

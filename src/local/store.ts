@@ -50,6 +50,21 @@ export interface StoreStats {
   bytes: number;
 }
 
+/** Bounds of the shared Lance caches, bytes: a 1M-chunk memory's indexes take ≈ 270 MB. */
+const INDEX_CACHE_BYTES = 512n * 1024n * 1024n;
+const METADATA_CACHE_BYTES = 128n * 1024n * 1024n;
+let session: InstanceType<typeof lancedb.Session> | null = null;
+
+/**
+ * One Lance session (its index and metadata caches) for every table this process opens. Recall opens its
+ * memory per call (the MCP server: per tool call), and a new session reads the indexes again each time: at
+ * 1M chunks a keyword query then costs ≈ 60 ms instead of ≈ 8 ms.
+ */
+function lanceSession(): InstanceType<typeof lancedb.Session> {
+  session ??= new lancedb.Session(INDEX_CACHE_BYTES, METADATA_CACHE_BYTES);
+  return session;
+}
+
 /** True when `dir` holds a memory table. */
 export function storeExists(dir: string): boolean {
   return existsSync(join(dir, `${TABLE_NAME}.lance`));
@@ -71,7 +86,7 @@ export class LocalStore {
     const db = await lancedb.connectNamespace(
       "dir",
       { root: dir, manifestEnabled: false },
-      { readConsistencyInterval: 0 },
+      { readConsistencyInterval: 0, session: lanceSession() },
     );
     const table = await db.openTable(TABLE_NAME);
     const store = new LocalStore(db, table, dir);
@@ -83,7 +98,7 @@ export class LocalStore {
   static async openOrCreate(dir: string): Promise<LocalStore> {
     const existing = await LocalStore.open(dir);
     if (existing !== null) return existing;
-    const db = await lancedb.connect(dir, { readConsistencyInterval: 0 });
+    const db = await lancedb.connect(dir, { readConsistencyInterval: 0, session: lanceSession() });
     const table = await db.createEmptyTable(TABLE_NAME, chunkSchema(), { mode: "create", existOk: true });
     return new LocalStore(db, table, dir);
   }
