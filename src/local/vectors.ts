@@ -27,13 +27,6 @@ export interface PendingRow {
  * lists a million of them: strings rows share (session, block type, a turn's time) are kept once.
  */
 export async function pendingVectorRows(table: Table): Promise<PendingRow[]> {
-  const t = await table
-    .query()
-    .where("vector IS NULL")
-    .select(["id", "session_id", "ts", "block_type"])
-    .withRowId()
-    .toArrow();
-  const cols = ["id", "session_id", "ts", "block_type", "_rowid"].map((c) => t.getChild(c));
   const shared = new Map<string, string>();
   const once = (v: unknown): string => {
     const s = String(v ?? "");
@@ -43,14 +36,23 @@ export async function pendingVectorRows(table: Table): Promise<PendingRow[]> {
     return s;
   };
   const out: PendingRow[] = [];
-  for (let i = 0; i < t.numRows; i++)
-    out.push({
-      id: String(cols[0]?.get(i)),
-      rowId: BigInt(cols[4]?.get(i)),
-      sessionId: once(cols[1]?.get(i)),
-      ts: once(cols[2]?.get(i)),
-      blockType: once(cols[3]?.get(i)),
-    });
+  // Batch by batch: the whole result as one Arrow table would sit in memory beside the rows made from it.
+  const query = table
+    .query()
+    .where("vector IS NULL")
+    .select(["id", "session_id", "ts", "block_type"])
+    .withRowId();
+  for await (const b of query) {
+    const cols = ["id", "session_id", "ts", "block_type", "_rowid"].map((c) => b.getChild(c));
+    for (let i = 0; i < b.numRows; i++)
+      out.push({
+        id: String(cols[0]?.get(i)),
+        rowId: BigInt(cols[4]?.get(i)),
+        sessionId: once(cols[1]?.get(i)),
+        ts: once(cols[2]?.get(i)),
+        blockType: once(cols[3]?.get(i)),
+      });
+  }
   return out;
 }
 
