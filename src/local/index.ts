@@ -41,8 +41,9 @@ export {
   sessionFacts,
   sessionIds,
   sideIndexLeg,
+  storePendingVectors,
   storeVectors,
-  textsById,
+  textsOfPending,
   unindexedTextRows,
   userPrompts,
   vectorLeg,
@@ -84,4 +85,10 @@ export {
   storeExists,
   TEXT_INDEX,
 } from "./store.js";
-export { type PendingRow, pendingVectorRows, textsOf, writeVectors } from "./vectors.js";
+export {
+  type PendingRow,
+  pendingTexts,
+  pendingVectorRows,
+  writePendingVectors,
+  writeVectors,
+} from "./vectors.js";

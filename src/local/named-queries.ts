@@ -26,7 +26,13 @@ import {
 import { chunksWithIds, replaceRows } from "./replace-rows.js";
 import { sqlString } from "./sql.js";
 import { type LocalStore, TEXT_INDEX } from "./store.js";
-import { type PendingRow, pendingVectorRows, textsOf, writeVectors } from "./vectors.js";
+import {
+  type PendingRow,
+  pendingTexts,
+  pendingVectorRows,
+  writePendingVectors,
+  writeVectors,
+} from "./vectors.js";
 
 /** Which rows a search may return; every field optional (absent: no constraint). */
 export interface RowFilter {
@@ -215,14 +221,23 @@ export function rowsPendingVectors(store: LocalStore): Promise<PendingRow[]> {
   return pendingVectorRows(store.table);
 }
 
-/** The texts of rows by id (rows not found are absent). */
-export function textsById(store: LocalStore, ids: string[]): Promise<Map<string, string>> {
-  return textsOf(store.table, ids);
+/** The texts of rows waiting for vectors, taken by their location (rows no longer there are absent). */
+export function textsOfPending(store: LocalStore, rows: PendingRow[]): Promise<Map<string, string>> {
+  return pendingTexts(store.table, rows);
 }
 
-/** Sets the vectors of existing rows, in one commit; the number written. */
+/** Sets the vectors of existing rows found by id, in one commit; the number written. */
 export function storeVectors(store: LocalStore, vectors: Map<string, Float32Array>): Promise<number> {
   return writeVectors(store.table, vectors);
+}
+
+/** Sets the vectors of rows waiting for them, in one commit; the number written. */
+export function storePendingVectors(
+  store: LocalStore,
+  rows: PendingRow[],
+  vectors: Map<string, Float32Array>,
+): Promise<number> {
+  return writePendingVectors(store.table, rows, vectors);
 }
 
 /** Every row, with what forget's selectors need. */

@@ -1,11 +1,13 @@
+import { readdirSync } from "node:fs";
 import { createRequire } from "node:module";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../test/helpers/fixtures.js";
 import { unitVectors } from "../../test/helpers/vectors.js";
 import type { Chunk } from "../chunk/index.js";
-import { arrow } from "./arrow.js";
+import { arrow, lancedb } from "./arrow.js";
 import { refreshVectorIndex, VECTOR_INDEX } from "./publish-rows.js";
-import { keywordSearch, vectorSearch } from "./queries.js";
+import { keywordSearch, rowsInRanges, vectorSearch } from "./queries.js";
 import { COLUMNS, EMBEDDING_MODEL } from "./schema.js";
 import { IncompatibleMemoryError, LocalStore, TEXT_INDEX } from "./store.js";
 import { writeVectors } from "./vectors.js";
@@ -231,6 +233,70 @@ describe("LocalStore", () => {
       const found = await vectorSearch(store.table, { vector: late, limit: 1, exactMaxRows: 1000 });
       expect(found[0]?.id).toBe(`id-${n}`);
       store.close();
+    } finally {
+      t.cleanup();
+    }
+  });
+  it("compacts a fragmented memory and drops the versions before the rewrite, with their files", async () => {
+    const t = tempDir();
+    try {
+      const store = await LocalStore.openOrCreate(t.dir);
+      for (let f = 0; f < 10; f++) await store.append([chunk(f, `row ${f}`)]);
+      // Half the rows get vectors: each write deletes them from their fragment and adds a new one.
+      const vectors = unitVectors(10, 2);
+      for (let f = 0; f < 10; f += 2)
+        await writeVectors(store.table, new Map([[`id-${f}`, vectors.get(`id-${f}`) as Float32Array]]));
+      expect(await store.compactIfFragmented()).toBe(true);
+      expect(await store.compactIfFragmented()).toBe(false);
+      expect((await store.table.listVersions()).length).toBe(1);
+      expect((await store.table.stats()).fragmentStats.numFragments).toBe(1);
+      expect(readdirSync(join(t.dir, "chunks.lance", "data"))).toHaveLength(1);
+      expect(await store.table.countRows("vector IS NOT NULL")).toBe(5);
+      expect(await store.rowCount()).toBe(10);
+      store.close();
+    } finally {
+      t.cleanup();
+    }
+  });
+  it("keeps a btree on session_id for large memories; neighbour reads find the same rows through it", async () => {
+    const t = tempDir();
+    try {
+      const store = await LocalStore.openOrCreate(t.dir);
+      await store.append(Array.from({ length: 40 }, (_, i) => chunk(i, `row ${i}`)));
+      expect(await store.maintainTextIndex()).toBe("built");
+      expect((await store.table.listIndices()).map((i) => i.indexType).sort()).toEqual(["FTS"]);
+      const ranges = [{ sessionId: "s-1", from: 3, to: 10 }];
+      const before = (await rowsInRanges(store.table, ranges)).map((r) => r.id).sort();
+      expect(await store.maintainTextIndex(30)).toBe("current");
+      expect((await store.table.listIndices()).map((i) => i.indexType).sort()).toEqual(["BTree", "FTS"]);
+      expect((await rowsInRanges(store.table, ranges)).map((r) => r.id).sort()).toEqual(before);
+      expect(before).toEqual(["id-10", "id-4", "id-7"]);
+      store.close();
+    } finally {
+      t.cleanup();
+    }
+  });
+  it("shares index caches across opens without serving a stale answer after a write", async () => {
+    const t = tempDir();
+    try {
+      const writer = await LocalStore.openOrCreate(t.dir);
+      await writer.append(Array.from({ length: 20 }, (_, i) => chunk(i, `plain row ${i}`)));
+      await writer.maintainTextIndex();
+      const first = (await LocalStore.open(t.dir)) as LocalStore;
+      expect(await keywordSearch(first.table, { query: "zebra", limit: 5 })).toEqual([]);
+      first.close();
+      await writer.append([chunk(20, "a zebra crossing")]);
+      await writer.table.createIndex("text", {
+        config: lancedb.Index.fts({ withPosition: false }),
+        replace: true,
+        name: TEXT_INDEX,
+      });
+      const again = (await LocalStore.open(t.dir)) as LocalStore;
+      expect((await keywordSearch(again.table, { query: "zebra", limit: 5 })).map((h) => h.id)).toEqual([
+        "id-20",
+      ]);
+      again.close();
+      writer.close();
     } finally {
       t.cleanup();
     }

@@ -22,6 +22,11 @@ const TEXT_REINDEX_MIN_ROWS = 20_000;
 const TEXT_REINDEX_SHARE = 0.25;
 /** Rows up to which a memory is compacted as soon as it holds more than 8 fragments. */
 const COMPACT_SMALL_ROWS = 300_000;
+/** The btree on `session_id`, and the rows from which a memory keeps one (below, a scan is as fast). */
+const SESSION_INDEX = "session_idx";
+const SESSION_INDEX_MIN_ROWS = 50_000;
+/** How far past the newest version compaction's cleanup reaches, ms: covers the versions it writes itself. */
+const CLEANUP_MARGIN_MS = 60_000;
 /** The local memory's vector index. */
 const LOCAL_VECTOR_INDEX = "vector_idx";
 
@@ -45,6 +50,21 @@ export interface StoreStats {
   bytes: number;
 }
 
+/** Bounds of the shared Lance caches, bytes: a 1M-chunk memory's indexes take ≈ 270 MB. */
+const INDEX_CACHE_BYTES = 512n * 1024n * 1024n;
+const METADATA_CACHE_BYTES = 128n * 1024n * 1024n;
+let session: InstanceType<typeof lancedb.Session> | null = null;
+
+/**
+ * One Lance session (its index and metadata caches) for every table this process opens. Recall opens its
+ * memory per call (the MCP server: per tool call), and a new session reads the indexes again each time: at
+ * 1M chunks a keyword query then costs ≈ 60 ms instead of ≈ 8 ms.
+ */
+function lanceSession(): InstanceType<typeof lancedb.Session> {
+  session ??= new lancedb.Session(INDEX_CACHE_BYTES, METADATA_CACHE_BYTES);
+  return session;
+}
+
 /** True when `dir` holds a memory table. */
 export function storeExists(dir: string): boolean {
   return existsSync(join(dir, `${TABLE_NAME}.lance`));
@@ -66,7 +86,7 @@ export class LocalStore {
     const db = await lancedb.connectNamespace(
       "dir",
       { root: dir, manifestEnabled: false },
-      { readConsistencyInterval: 0 },
+      { readConsistencyInterval: 0, session: lanceSession() },
     );
     const table = await db.openTable(TABLE_NAME);
     const store = new LocalStore(db, table, dir);
@@ -78,7 +98,7 @@ export class LocalStore {
   static async openOrCreate(dir: string): Promise<LocalStore> {
     const existing = await LocalStore.open(dir);
     if (existing !== null) return existing;
-    const db = await lancedb.connect(dir, { readConsistencyInterval: 0 });
+    const db = await lancedb.connect(dir, { readConsistencyInterval: 0, session: lanceSession() });
     const table = await db.createEmptyTable(TABLE_NAME, chunkSchema(), { mode: "create", existOk: true });
     return new LocalStore(db, table, dir);
   }
@@ -120,10 +140,17 @@ export class LocalStore {
 
   /**
    * Keeps the full-text index useful: builds it when missing, rebuilds it when many rows were added
-   * since (rows outside it are still found, by a slower scan). Returns what it did.
+   * since (rows outside it are still found, by a slower scan). Returns what it did. A large memory's
+   * `session_id` index is kept on the same rule here.
    */
-  async maintainTextIndex(): Promise<"built" | "rebuilt" | "current"> {
+  async maintainTextIndex(
+    sessionIndexMinRows = SESSION_INDEX_MIN_ROWS,
+  ): Promise<"built" | "rebuilt" | "current"> {
     const indices = await this.table.listIndices();
+    await this.maintainSessionIndex(
+      indices.some((i) => i.name === SESSION_INDEX),
+      sessionIndexMinRows,
+    );
     const has = indices.some((i) => i.name === TEXT_INDEX);
     if (has) {
       const st = await this.table.indexStats(TEXT_INDEX);
@@ -142,16 +169,41 @@ export class LocalStore {
   }
 
   /**
+   * Past SESSION_INDEX_MIN_ROWS rows, keeps a btree on `session_id`: recall's neighbour read and `get`
+   * filter on it, and a scan of the column costs ≈ 40 ms at 1M rows where the index answers in ≈ 5 ms
+   * (built in ≈ 0.3 s). Rebuilt on the full-text index's rule; rows outside it are scanned meanwhile.
+   */
+  private async maintainSessionIndex(has: boolean, minRows: number): Promise<void> {
+    if ((await this.table.countRows()) < minRows) return;
+    if (has) {
+      const st = await this.table.indexStats(SESSION_INDEX);
+      const unindexed = st?.numUnindexedRows ?? 0;
+      const indexed = st?.numIndexedRows ?? 0;
+      if (unindexed < TEXT_REINDEX_MIN_ROWS && unindexed <= indexed * TEXT_REINDEX_SHARE) return;
+    }
+    await this.table.createIndex("session_id", {
+      config: lancedb.Index.btree(),
+      replace: true,
+      name: SESSION_INDEX,
+    });
+  }
+
+  /**
    * Merges small fragments (vector writes add one each) once there are too many: an exact vector scan
    * pays per fragment (16k rows: 30 ms in 17 fragments, 16 ms in one). Up to 300k rows a rewrite takes a
    * second or two, so more than 8 fragments are merged; past that, more than 48. Local only: it rewrites
-   * every data file, which is why publishing never does it.
+   * every data file and drops old versions, which is why publishing never does it.
    */
   async compactIfFragmented(): Promise<boolean> {
     const st = await this.table.stats();
     const most = st.numRows <= COMPACT_SMALL_ROWS ? 8 : 48;
     if (st.fragmentStats.numFragments <= most) return false;
-    await this.table.optimize();
+    // The rewrite leaves every row's previous files behind (after a backfill: the text-pass fragments and
+    // every vector write's, ≈ 2 KB a chunk), so the versions before it go with it. The cut-off is a margin
+    // past the newest version, in Lance's own clock; Lance always keeps the newest version (the compacted one).
+    const versions = await this.table.listVersions();
+    const newest = versions.reduce((m, v) => Math.max(m, new Date(v.timestamp).getTime()), 0);
+    await this.table.optimize({ cleanupOlderThan: new Date(newest + CLEANUP_MARGIN_MS) });
     return true;
   }
 

@@ -7,8 +7,8 @@ import {
   type LocalStore,
   type PendingRow,
   rowsPendingVectors,
-  storeVectors,
-  textsById,
+  storePendingVectors,
+  textsOfPending,
 } from "../local/index.js";
 import type { Embedder } from "../models/index.js";
 
@@ -66,20 +66,20 @@ export async function backfillVectors(
   let pending = new Map<string, Float32Array>();
   let embedded = 0;
   let i = 0;
+  // Rows before `written` are written (or were absent): a flush writes order[written, i).
+  let written = 0;
   const flush = async () => {
-    embedded += await storeVectors(store, pending);
+    embedded += await storePendingVectors(store, order.slice(written, i), pending);
+    written = i;
     pending = new Map();
   };
-  // Texts are read a write-batch at a time: each read is a scan, so fewer, larger reads are much cheaper.
+  // Texts are read a write-batch at a time (one Lance call each, taken by row location).
   let texts = new Map<string, string>();
   while (i < order.length) {
     if (opts.budgetMs !== null && opts.now() - start >= opts.budgetMs) break;
     const ids = order.slice(i, i + STEP).map((r) => r.id);
     if (ids.some((id) => !texts.has(id)))
-      texts = await textsById(
-        store,
-        order.slice(i, i + WRITE_EVERY).map((r) => r.id),
-      );
+      texts = await textsOfPending(store, order.slice(i, i + WRITE_EVERY));
     i += ids.length;
     const present = ids.filter((id) => texts.has(id));
     const vecs = await embedder.embed(present.map((id) => texts.get(id) as string));
