@@ -226,8 +226,8 @@ function mixedTreeSources(root: string): TraceSource[] | null {
   return ranked.map(([harness, files]) => new JsonlTreeSource(harness, root, files));
 }
 
-/** Every transcript-named file under `root` (`.jsonl`, Codex's `rollout-*.json`). */
-function transcriptFiles(root: string): string[] {
+/** Every file under `root` whose name `wanted` accepts (a synchronous walk; unreadable folders skipped). */
+function filesUnder(root: string, wanted: (name: string) => boolean): string[] {
   const files: string[] = [];
   const visit = (dir: string) => {
     let entries: Dirent[];
@@ -239,11 +239,16 @@ function transcriptFiles(root: string): string[] {
     for (const e of entries) {
       const p = join(dir, e.name);
       if (e.isDirectory()) visit(p);
-      else if (e.isFile() && (e.name.endsWith(".jsonl") || /^rollout-.*\.json$/.test(e.name))) files.push(p);
+      else if (e.isFile() && wanted(e.name)) files.push(p);
     }
   };
   visit(root);
   return files;
+}
+
+/** Every transcript-named file under `root` (`.jsonl`, Codex's `rollout-*.json`). */
+function transcriptFiles(root: string): string[] {
+  return filesUnder(root, (n) => n.endsWith(".jsonl") || /^rollout-.*\.json$/.test(n));
 }
 
 /** The one source for `sourcesForPath` (kept for callers that want exactly one). */
@@ -335,22 +340,7 @@ function transcriptCandidates(root: string): string[] {
   const st = statOrNull(root);
   if (st?.isFile()) return [root];
   if (!st?.isDirectory()) return [];
-  const files: string[] = [];
-  const visit = (dir: string) => {
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const e of entries) {
-      const p = join(dir, e.name);
-      if (e.isDirectory()) visit(p);
-      else if (e.isFile() && (e.name.endsWith(".jsonl") || /^(rollout|session)[-_].*\.json$/.test(e.name)))
-        files.push(p);
-    }
-  };
-  visit(root);
+  const files = filesUnder(root, (n) => n.endsWith(".jsonl") || /^(rollout|session)[-_].*\.json$/.test(n));
   files.sort();
   return [...files.filter((f) => f.endsWith(".jsonl")), ...files.filter((f) => !f.endsWith(".jsonl"))].slice(
     0,
