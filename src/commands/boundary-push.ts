@@ -9,7 +9,7 @@
  */
 import { storeExists } from "../local/index.js";
 import type { ReadContext } from "../memory/index.js";
-import { funesPaths } from "../memory/index.js";
+import { funesPaths, hubLocation } from "../memory/index.js";
 import { type Harness, knownSources } from "../traces/index.js";
 import { FunesError } from "./errors.js";
 import {
@@ -19,7 +19,7 @@ import {
   indexSessions,
   type VectorSummary,
 } from "./index-sessions.js";
-import { hubLocation, MemoryMissingError, type PushSummary, pushMemory } from "./push.js";
+import { MemoryMissingError, type PushSummary, pushMemory } from "./push.js";
 
 /** How long a boundary push waits for another funes run holding the memory, ms. */
 export const BOUNDARY_WAIT_MS = 120_000;

@@ -15,8 +15,10 @@ import {
   decisionComment,
   funesPaths,
   gateProject,
+  hubLocation,
   type LocalSession,
   localSessions,
+  openHubForWrite,
   publishRows,
   readDecisions,
   recordDecisions,
@@ -24,9 +26,8 @@ import {
   requireToken,
   viewsRoot,
 } from "../memory/index.js";
-import { fetchRepoHead, type HubLocation } from "../remote/index.js";
-import { FunesError, hubOfflineError, notAuthorizedError } from "./errors.js";
-import { hubLocation } from "./push.js";
+import { fetchRepoHead, type HubLocation, type RepoHead } from "../remote/index.js";
+import { FunesError } from "./errors.js";
 
 /** An answer of the interactive review. */
 export type ReviewAnswer = "include" | "exclude" | "skip" | "quit";
@@ -133,10 +134,9 @@ async function curateChecked(o: CurateOptions, ctx: ReadContext): Promise<Curate
 
 /** The remote's head commit; a missing dataset is created (with a project and --create), else a refusal. */
 async function remoteHead(loc: HubLocation, o: CurateOptions, ctx: ReadContext): Promise<string> {
-  const client = { hubUrl: ctx.models.hubUrl, token: ctx.models.token };
-  let head = await fetchRepoHead(client, loc.repo);
-  if (head.kind === "offline") throw hubOfflineError(loc.uri, "curate it", head.reason);
-  if (head.kind === "unauthorized") throw notAuthorizedError(loc.uri, "write");
+  const opened = await openHubForWrite(loc, "curate it", ctx);
+  const { client } = opened;
+  let head: RepoHead = opened.head;
   if (head.kind === "missing") {
     if (o.project === undefined || !o.create)
       throw new FunesError(

@@ -18,7 +18,13 @@ import { FunesError, type FunesErrorCode, WriterBusyError } from "../memory/inde
 import { UnknownRerankerError } from "../models/index.js";
 import { HubUriError, hubFailure, UnsafeHubAnswerError } from "../remote/index.js";
 
-export { FunesError, type FunesErrorCode, notAuthorizedError } from "../memory/index.js";
+export {
+  FunesError,
+  type FunesErrorCode,
+  hubOfflineError,
+  notAuthorizedError,
+  readOnlyError,
+} from "../memory/index.js";
 
 /**
  * Each meaning's next step: the sentence said after a failure whose own message has none (an error from
@@ -76,25 +82,6 @@ export class BadArgumentError extends FunesError {
   messageForArg(): string {
     return `${this.arg} "${this.value}" ${this.problem}`;
   }
-}
-
-/** The token can read `uri` but the Hub refused a write; `doing` names the write ("publishing"). */
-export function readOnlyError(uri: string, doing: string): FunesError {
-  return new FunesError(
-    "no_access",
-    `${uri} is read-only for your token — ${doing} needs write access (set a token that can write it: HF_TOKEN, or \`hf auth login\`)`,
-  );
-}
-
-/**
- * The Hub did not answer about `uri` (`reason`: the host and the cause), so `doing` ("push", "forget")
- * cannot start: said once, for every command that writes.
- */
-export function hubOfflineError(uri: string, doing: string, reason: string): FunesError {
-  return new FunesError(
-    "unreachable",
-    `${uri} is unreachable (${reason}) — can't ${doing} while offline; check your connection, then run it again`,
-  );
 }
 
 /** A failure as one line, for the CLI's stderr and an MCP tool result. */

@@ -19,8 +19,9 @@ import {
   funesPaths,
   HistoryNotSquashedError,
   type HubForgetPlan,
+  hubLocation,
   loadIndexState,
-  modelRepoMessage,
+  openHubForWrite,
   PublishConflictError,
   PublishUnreachableError,
   previewOf,
@@ -31,9 +32,8 @@ import {
   withWriterLock,
   writeForgotten,
 } from "../memory/index.js";
-import { fetchRepoHead, HubReadOnlyError, isModelRepo } from "../remote/index.js";
-import { FunesError, hubOfflineError, notAuthorizedError, readOnlyError } from "./errors.js";
-import { hubLocation } from "./push.js";
+import { HubReadOnlyError } from "../remote/index.js";
+import { FunesError, readOnlyError } from "./errors.js";
 
 /** What the caller is asked to confirm. */
 export interface ForgetProposal {
@@ -202,23 +202,13 @@ async function forgetOnHub(
   ctx: ReadContext,
   select: (rows: ForgetCandidate[]) => ForgetCandidate[],
 ): Promise<ForgetSummary> {
-  const loc = hubLocation(opts.memory ?? "", ctx);
-  const client = { hubUrl: ctx.models.hubUrl, token: ctx.models.token };
-  const head = await fetchRepoHead(client, loc.repo);
-  switch (head.kind) {
-    case "offline":
-      throw hubOfflineError(loc.uri, "forget", head.reason);
-    case "unauthorized":
-      throw notAuthorizedError(loc.uri, "write");
-    case "missing":
-      if (await isModelRepo(client, loc.repo)) throw new FunesError("bad_input", modelRepoMessage(loc.repo));
-      throw new FunesError(
-        "no_memory",
-        `${loc.uri} doesn't exist on the Hub, so nothing is published there to forget — check the name`,
-      );
-    case "found":
-      break;
-  }
+  const loc = hubLocation(opts.memory ?? "", ctx, "forget");
+  const { client, head } = await openHubForWrite(loc, "forget", ctx);
+  if (head.kind === "missing")
+    throw new FunesError(
+      "no_memory",
+      `${loc.uri} doesn't exist on the Hub, so nothing is published there to forget — check the name`,
+    );
   const proposal = (plan: HubForgetPlan): ForgetProposal => ({
     memory: loc.uri,
     preview: previewOf(plan.selected, opts.selectors),

@@ -17,7 +17,8 @@ import {
   ForgottenFileError,
   funesPaths,
   holdBack,
-  modelRepoMessage,
+  hubLocation,
+  openHubForWrite,
   PublishConflictError,
   PublishUnreachableError,
   publishRows,
@@ -25,7 +26,6 @@ import {
   refusedRemote,
   remoteFileName,
   requireToken,
-  resolveMemorySpec,
   viewsRoot,
 } from "../memory/index.js";
 import {
@@ -33,12 +33,10 @@ import {
   type HubClient,
   type HubLocation,
   HubReadOnlyError,
-  HubUriError,
-  isModelRepo,
   parseHubUri,
   type RepoHead,
 } from "../remote/index.js";
-import { FunesError, hubOfflineError, notAuthorizedError, readOnlyError } from "./errors.js";
+import { FunesError, readOnlyError } from "./errors.js";
 
 /** Push options. */
 export interface PushOptions {
@@ -105,19 +103,6 @@ export interface PushSummary {
 
 /** The Hub memory to push to does not exist (and was not to be created). */
 export class MemoryMissingError extends FunesError {}
-
-/** The Hub location a push spec names; FunesError for a local path or a malformed spec. */
-export function hubLocation(spec: string, ctx: ReadContext): HubLocation {
-  const r = resolveMemorySpec(spec, ctx);
-  if (r.kind === "local")
-    throw new FunesError("bad_input", `push takes a Hub memory (org/repo or hf://datasets/…), not "${spec}"`);
-  try {
-    return parseHubUri(r.uri);
-  } catch (err) {
-    if (err instanceof HubUriError) throw new FunesError("bad_input", err.message);
-    throw err;
-  }
-}
 
 /** Publishes the local memory to a Hub memory. */
 export async function pushMemory(opts: PushOptions, ctx: ReadContext): Promise<PushSummary> {
@@ -208,27 +193,18 @@ interface PushRemote {
  */
 async function probeRemote(opts: PushOptions, ctx: ReadContext): Promise<PushRemote> {
   const loc = hubLocation(opts.spec, ctx);
-  const client = { hubUrl: ctx.models.hubUrl, token: ctx.models.token };
-  const head = await fetchRepoHead(client, loc.repo);
+  const { client, head } = await openHubForWrite(loc, "push", ctx);
   let created = false;
-  switch (head.kind) {
-    case "offline":
-      throw hubOfflineError(loc.uri, "push", head.reason);
-    case "unauthorized":
-      throw notAuthorizedError(loc.uri, "write");
-    case "missing":
-      if (await isModelRepo(client, loc.repo)) throw new FunesError("bad_input", modelRepoMessage(loc.repo));
-      if (!opts.create)
-        throw new MemoryMissingError(
-          "no_memory",
-          `${loc.uri} doesn't exist on the Hub — run \`funes push ${opts.spec} --create\` to create it (private), or create the dataset repo first`,
-        );
-      if (opts.dryRun === true) break;
+  if (head.kind === "missing") {
+    if (!opts.create)
+      throw new MemoryMissingError(
+        "no_memory",
+        `${loc.uri} doesn't exist on the Hub — run \`funes push ${opts.spec} --create\` to create it (private), or create the dataset repo first`,
+      );
+    if (opts.dryRun !== true) {
       requireToken(ctx.models.token, loc.uri);
       created = await createDataset(client, loc.repo, loc.uri);
-      break;
-    case "found":
-      break;
+    }
   }
   return { loc, client, head, created };
 }

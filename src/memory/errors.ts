@@ -52,3 +52,22 @@ export function notAuthorizedError(uri: string, need: "read" | "write"): FunesEr
     `not authorized to read ${uri} — set a Hugging Face token that can ${need === "read" ? "read" : "read and write"} it (HF_TOKEN, or \`hf auth login\`)`,
   );
 }
+
+/** The token can read `uri` but the Hub refused a write; `doing` names the write ("publishing"). */
+export function readOnlyError(uri: string, doing: string): FunesError {
+  return new FunesError(
+    "no_access",
+    `${uri} is read-only for your token — ${doing} needs write access (set a token that can write it: HF_TOKEN, or \`hf auth login\`)`,
+  );
+}
+
+/**
+ * The Hub did not answer about `uri` (`reason`: the host and the cause), so `doing` ("push", "forget")
+ * cannot start: said once, for every command that writes.
+ */
+export function hubOfflineError(uri: string, doing: string, reason: string): FunesError {
+  return new FunesError(
+    "unreachable",
+    `${uri} is unreachable (${reason}) — can't ${doing} while offline; check your connection, then run it again`,
+  );
+}

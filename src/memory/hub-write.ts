@@ -1,9 +1,64 @@
 /**
- * What every write to the Hub checks first: a token (without one the Hub refuses the write after funes has
- * done the work, or worse, sees `Bearer undefined`), and a refused repo creation said in words.
+ * A Hub memory opened for writing (push, curate, forget): where it is, the client, and its head, with the
+ * failures every writer says the same way (offline, no access, a model repo); then what every write checks
+ * first: a token (without one the Hub refuses the write after funes has done the work, or worse, sees
+ * `Bearer undefined`), and a refused repo creation said in words.
  */
-import { createPrivateDataset, type HubClient, HubReadOnlyError } from "../remote/index.js";
-import { FunesError } from "./errors.js";
+import {
+  createPrivateDataset,
+  fetchRepoHead,
+  type HubClient,
+  type HubLocation,
+  HubReadOnlyError,
+  HubUriError,
+  isModelRepo,
+  parseHubUri,
+  type RepoHead,
+} from "../remote/index.js";
+import { FunesError, hubOfflineError, notAuthorizedError } from "./errors.js";
+import { modelRepoMessage, type ReadContext } from "./open-memory.js";
+import { resolveMemorySpec } from "./spec.js";
+
+/** A Hub memory about to be written: its head was read (it exists) or it is missing (a dataset to create). */
+export interface WritableHub {
+  loc: HubLocation;
+  client: HubClient;
+  head: Extract<RepoHead, { kind: "found" | "missing" }>;
+}
+
+/** The Hub location a write names; FunesError for a local path or a malformed spec. `verb`: "push". */
+export function hubLocation(spec: string, ctx: ReadContext, verb = "push"): HubLocation {
+  const r = resolveMemorySpec(spec, ctx);
+  if (r.kind === "local")
+    throw new FunesError(
+      "bad_input",
+      `${verb} takes a Hub memory (org/repo or hf://datasets/…), not "${spec}"`,
+    );
+  try {
+    return parseHubUri(r.uri);
+  } catch (err) {
+    if (err instanceof HubUriError) throw new FunesError("bad_input", err.message);
+    throw err;
+  }
+}
+
+/**
+ * Reads the head of the Hub memory `loc` names, for `verb` ("push", "curate it", "forget"): offline, no
+ * access and a model repo are FunesErrors; a missing dataset is the caller's to create or refuse.
+ */
+export async function openHubForWrite(
+  loc: HubLocation,
+  verb: string,
+  ctx: ReadContext,
+): Promise<WritableHub> {
+  const client = { hubUrl: ctx.models.hubUrl, token: ctx.models.token };
+  const head = await fetchRepoHead(client, loc.repo);
+  if (head.kind === "offline") throw hubOfflineError(loc.uri, verb, head.reason);
+  if (head.kind === "unauthorized") throw notAuthorizedError(loc.uri, "write");
+  if (head.kind === "missing" && (await isModelRepo(client, loc.repo)))
+    throw new FunesError("bad_input", modelRepoMessage(loc.repo));
+  return { loc, client, head };
+}
 
 /** Throws, before anything is written, when there is no token to write to `uri` with. */
 export function requireToken(token: string | undefined, uri: string): void {

@@ -29,7 +29,13 @@ export {
   type PublishScope,
   publishScope,
 } from "./curation-gate.js";
-export { FunesError, type FunesErrorCode, notAuthorizedError } from "./errors.js";
+export {
+  FunesError,
+  type FunesErrorCode,
+  hubOfflineError,
+  notAuthorizedError,
+  readOnlyError,
+} from "./errors.js";
 export {
   ForgottenFileError,
   forgetRemoteRows,
@@ -52,7 +58,7 @@ export {
   readForgotten,
   writeForgotten,
 } from "./forgotten.js";
-export { createDataset, requireToken } from "./hub-write.js";
+export { createDataset, hubLocation, openHubForWrite, requireToken, type WritableHub } from "./hub-write.js";
 export { type Resolved, resolveSources, type SourceOptions } from "./index-sources.js";
 export {
   isUnitCurrent,
