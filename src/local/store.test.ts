@@ -252,6 +252,11 @@ describe("LocalStore", () => {
       const first = await LocalStore.openOrCreate(t.dir);
       for (const [k, v] of await grow(first, 0, 1200, 5)) all.set(k, v);
       expect(await first.maintainVectorIndex(1000, rules)).toBe("built");
+      const trainedOn = async (s: LocalStore) =>
+        (await s.table.schema()).fields
+          .find((f) => f.name === "vector")
+          ?.metadata.get("funes:vector_index_rows");
+      expect(await trainedOn(first)).toBe("1200");
       const uuid = async (s: LocalStore) =>
         (await s.table.listIndices()).find((i) => i.name === "vector_idx")?.indexUuid;
       const trained = await uuid(first);
@@ -300,6 +305,17 @@ describe("LocalStore", () => {
       expect((await stats())?.numIndices).toBe(3);
       expect(await store.maintainVectorIndex(1000, rules)).toBe("rebuilt");
       expect((await stats())?.numIndices).toBe(1);
+      expect(await trainedOn(store)).toBe("4150");
+
+      // And growth: folds that stay under the indexed rows, until the memory is `growth` times its training.
+      const big = { foldMinRows: 400, maxSegments: 16, growth: 2 };
+      await grow(store, 4150, 4000, 11);
+      expect(await store.maintainVectorIndex(1000, big)).toBe("folded");
+      await grow(store, 8150, 400, 12);
+      expect(await stats()).toMatchObject({ numIndexedRows: 8150, numUnindexedRows: 400 });
+      expect(await store.maintainVectorIndex(1000, big)).toBe("rebuilt");
+      expect(await trainedOn(store)).toBe("8550");
+      expect(await recallAt20([...all.values()].filter((_, i) => i % 80 === 0))).toBeGreaterThanOrEqual(0.98);
       store.close();
     } finally {
       t.cleanup();
