@@ -3,7 +3,8 @@
  * fixture sessions replicated under new ids. Prints a table; nothing here is a pass/fail test.
  *
  * `npm run bench -- --quality` prints only the retrieval-quality table, `-- --latency` only the shell and
- * MCP latency figures (each a few minutes), `-- --scale` the cost curve at 10k, 100k and 1M chunks (long).
+ * MCP latency figures (each a few minutes), `-- --scale` the cost curve at 10k, 100k and 1M chunks (long),
+ * `-- --vector-index` the local vector index's training and fold costs at 1M vectors (a few minutes).
  *
  * Index (text first): throughput in chunks/s over a cold `funes index` of ≥ 100k chunks (goal ≥ 3,000/s on
  * 2 cores), its peak RSS (goal ≤ 1.5 GB), disk bytes per chunk, Lance fragments, and keyword query latency;
@@ -28,6 +29,7 @@ import { benchRecall } from "./recall-bench.js";
 import { benchRedact } from "./redact-bench.js";
 import { benchRemote } from "./remote-bench.js";
 import { benchScale } from "./scale-bench.js";
+import { benchVectorIndex } from "./vector-index-bench.js";
 
 const COPIES = Number(process.env.BENCH_COPIES ?? 75);
 
@@ -63,12 +65,14 @@ function printRows(title: string, rows: Row[]): void {
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "funes-bench-"));
-  const only = ["quality", "latency", "scale"].find((f) => process.argv.includes(`--${f}`));
+  const only = ["quality", "latency", "scale", "vector-index"].find((f) => process.argv.includes(`--${f}`));
   if (only !== undefined) {
     try {
       if (only === "quality") process.stdout.write(await benchQuality(dir));
       else if (only === "latency")
         printRows("funes benchmark — shell and MCP latency", await benchLatency(dir));
+      else if (only === "vector-index")
+        printRows("funes benchmark — the local vector index", benchVectorIndex());
       else printRows("funes benchmark — the cost curve", await benchScale(dir));
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -237,6 +237,90 @@ describe("LocalStore", () => {
       t.cleanup();
     }
   });
+  it("keeps its vector index across runs: scans new rows beside it, folds a tail in, retrains on growth", async () => {
+    const t = tempDir();
+    try {
+      // Rows id-from… with vectors, as one run of the text pass and the backfill writes them.
+      const grow = async (store: LocalStore, from: number, n: number, seed: number) => {
+        await store.append(Array.from({ length: n }, (_, i) => chunk(from + i, `row ${from + i}`)));
+        const vs = new Map([...unitVectors(n, seed).values()].map((v, i) => [`id-${from + i}`, v]));
+        await writeVectors(store.table, vs);
+        return vs;
+      };
+      const rules = { foldMinRows: 400, maxSegments: 3 };
+      const all = new Map<string, Float32Array>();
+      const first = await LocalStore.openOrCreate(t.dir);
+      for (const [k, v] of await grow(first, 0, 1200, 5)) all.set(k, v);
+      expect(await first.maintainVectorIndex(1000, rules)).toBe("built");
+      const trainedOn = async (s: LocalStore) =>
+        (await s.table.schema()).fields
+          .find((f) => f.name === "vector")
+          ?.metadata.get("funes:vector_index_rows");
+      expect(await trainedOn(first)).toBe("1200");
+      const uuid = async (s: LocalStore) =>
+        (await s.table.listIndices()).find((i) => i.name === "vector_idx")?.indexUuid;
+      const trained = await uuid(first);
+      first.close();
+
+      // A later run adds fewer rows than a fold needs: the same index, the new rows outside it, still found.
+      const store = await LocalStore.openOrCreate(t.dir);
+      const late = await grow(store, 1200, 150, 6);
+      for (const [k, v] of late) all.set(k, v);
+      expect(await store.maintainVectorIndex(1000, rules)).toBe("current");
+      expect(await uuid(store)).toBe(trained);
+      const stats = async () => store.table.indexStats("vector_idx");
+      expect((await stats())?.numUnindexedRows).toBe(150);
+      const recallAt20 = async (probes: Float32Array[]) => {
+        let agree = 0;
+        for (const v of probes) {
+          const exact = await vectorSearch(store.table, { vector: v, limit: 20, exactMaxRows: Infinity });
+          const ann = await vectorSearch(store.table, { vector: v, limit: 20, exactMaxRows: 1000 });
+          agree += ann.filter((h) => exact.some((e) => e.id === h.id)).length;
+        }
+        return agree / (probes.length * 20);
+      };
+      for (const [id, v] of [...late].slice(0, 5)) {
+        const hits = await vectorSearch(store.table, { vector: v, limit: 1, exactMaxRows: 1000 });
+        expect(hits[0]?.id).toBe(id);
+      }
+      expect(await recallAt20([...late.values()].slice(0, 10))).toBeGreaterThanOrEqual(0.98);
+
+      // Past the fold size the tail joins the index as a segment, without retraining.
+      for (const [k, v] of await grow(store, 1350, 300, 7)) all.set(k, v);
+      expect(await store.maintainVectorIndex(1000, rules)).toBe("folded");
+      expect(await stats()).toMatchObject({ numUnindexedRows: 0, numIndexedRows: 1650, numIndices: 2 });
+      expect(await recallAt20([...all.values()].filter((_, i) => i % 80 === 0))).toBeGreaterThanOrEqual(0.98);
+
+      // A tail larger than the indexed rows retrains the index, as one segment.
+      await grow(store, 1650, 1700, 8);
+      expect(await store.maintainVectorIndex(1000, rules)).toBe("rebuilt");
+      expect(await uuid(store)).not.toBe(trained);
+      expect(await stats()).toMatchObject({ numUnindexedRows: 0, numIndexedRows: 3350, numIndices: 1 });
+
+      // So do too many segments: two folds, then a retrain.
+      await grow(store, 3350, 400, 9);
+      expect(await store.maintainVectorIndex(1000, rules)).toBe("folded");
+      await grow(store, 3750, 400, 10);
+      expect(await store.maintainVectorIndex(1000, rules)).toBe("folded");
+      expect((await stats())?.numIndices).toBe(3);
+      expect(await store.maintainVectorIndex(1000, rules)).toBe("rebuilt");
+      expect((await stats())?.numIndices).toBe(1);
+      expect(await trainedOn(store)).toBe("4150");
+
+      // And growth: folds that stay under the indexed rows, until the memory is `growth` times its training.
+      const big = { foldMinRows: 400, maxSegments: 16, growth: 2 };
+      await grow(store, 4150, 4000, 11);
+      expect(await store.maintainVectorIndex(1000, big)).toBe("folded");
+      await grow(store, 8150, 400, 12);
+      expect(await stats()).toMatchObject({ numIndexedRows: 8150, numUnindexedRows: 400 });
+      expect(await store.maintainVectorIndex(1000, big)).toBe("rebuilt");
+      expect(await trainedOn(store)).toBe("8550");
+      expect(await recallAt20([...all.values()].filter((_, i) => i % 80 === 0))).toBeGreaterThanOrEqual(0.98);
+      store.close();
+    } finally {
+      t.cleanup();
+    }
+  });
   it("compacts a fragmented memory and drops the versions before the rewrite, with their files", async () => {
     const t = tempDir();
     try {
