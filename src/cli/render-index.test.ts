@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { IndexSummary } from "../commands/index.js";
-import { etaText, formatIndexSummary } from "./render-index.js";
+import { etaText, formatIndexSummary, indexReporter } from "./render-index.js";
 
 function summary(skipped: Record<string, number>): IndexSummary {
   return {
@@ -55,6 +55,24 @@ describe("the index summary", () => {
     const text = formatIndexSummary(summary(MANY), true);
     expect(text).toContain('record type "last-prompt": 255');
     expect(text).not.toContain("more (--verbose)");
+  });
+
+  it("says whether the vector index was trained, retrained or given the newest rows", () => {
+    let out = "";
+    const write = (s: string): boolean => {
+      out += s;
+      return true;
+    };
+    const err = { write } as unknown as NodeJS.WriteStream;
+    const r = indexReporter(err, false);
+    r.onEvent({ kind: "vector-index", action: "built", seconds: 12.34 });
+    r.onEvent({ kind: "vector-index", action: "folded", seconds: 1.5 });
+    r.onEvent({ kind: "vector-index", action: "rebuilt", seconds: 80 });
+    r.end();
+    const lines = out.trim().split("\n");
+    expect(lines[0]).toMatch(/^built the vector index \(12\.3 s; later rows are added to it/);
+    expect(lines[1]).toBe("added the newest rows to the vector index (1.5 s)");
+    expect(lines[2]).toMatch(/^rebuilt the vector index \(80\.0 s;/);
   });
 
   it("estimates time left from the bytes done so far", () => {

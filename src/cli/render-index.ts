@@ -57,7 +57,9 @@ export function indexReporter(
           break;
         case "vector-index":
           line(
-            `built the vector index (${e.seconds.toFixed(1)} s, once: later rows join it as the memory is compacted)`,
+            e.action === "folded"
+              ? `added the newest rows to the vector index (${e.seconds.toFixed(1)} s)`
+              : `${e.action} the vector index (${e.seconds.toFixed(1)} s; later rows are added to it as they come, and it is retrained only as the memory grows)`,
           );
           break;
         case "keyword-only":

@@ -79,7 +79,7 @@ export type IndexEvent =
   | { kind: "redacted"; sessionId: string; counts: Record<string, number> }
   | { kind: "state-discarded"; path: string }
   | { kind: "text-index"; action: "built" | "rebuilt" }
-  | { kind: "vector-index"; seconds: number }
+  | { kind: "vector-index"; action: "built" | "rebuilt" | "folded"; seconds: number }
   | { kind: "keyword-only"; reason: string }
   | { kind: "embedding"; done: number; total: number; rate: number };
 
@@ -474,11 +474,13 @@ async function embedPending(
     // Vector writes rewrite rows, which leaves them outside the text index until it is rebuilt.
     const action = await store.maintainTextIndex();
     if (action !== "current") emit({ kind: "text-index", action });
-    // A large memory's vector index is built once every row has its vector (compaction keeps it current).
+    // A large memory's vector index is trained once every row has its vector, then kept: later rows are
+    // searched beside it, folded in as a tail, and it is retrained only as the memory grows (local/store.ts).
     if (r.remaining === 0) {
       const t0 = performance.now();
-      if ((await store.maintainVectorIndex()) === "built")
-        emit({ kind: "vector-index", seconds: (performance.now() - t0) / 1000 });
+      const action = await store.maintainVectorIndex();
+      if (action === "built" || action === "rebuilt" || action === "folded")
+        emit({ kind: "vector-index", action, seconds: (performance.now() - t0) / 1000 });
     }
     return {
       model: `${opened.repo}@${opened.revision}`,
