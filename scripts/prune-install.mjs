@@ -85,7 +85,9 @@ export function planPrune(root, platform = process.platform, arch = process.arch
   for (const name of Object.keys(rootPkg.dependencies ?? {})) visit(root, name);
   while (queue.length > 0) {
     const dir = queue.shift();
-    const pkg = readJson(join(dir, "package.json")) ?? {};
+    const pkg = readJson(join(dir, "package.json"));
+    // A manifest that cannot be read hides what its package needs: nothing is removed on a guess.
+    if (pkg === null) throw new Error(`cannot read ${join(dir, "package.json")}`);
     const skip = new Set(NEVER_LOADED[pkg.name] ?? []);
     const deps = {
       ...pkg.peerDependencies,

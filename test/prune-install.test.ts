@@ -94,6 +94,19 @@ describe("prune-install", () => {
     }
   });
 
+  it("removes nothing when a kept package's manifest cannot be read", () => {
+    const t = tempDir();
+    try {
+      const root = join(t.dir, "lib", "node_modules", "funes");
+      installTree(root);
+      writeFileSync(join(root, "node_modules", "onnxruntime-node", "package.json"), "{ not json");
+      expect(() => planPrune(root, "linux", "x64")).toThrow(/cannot read .*onnxruntime-node/);
+      expect(existsSync(join(root, "node_modules", "openai"))).toBe(true);
+    } finally {
+      t.cleanup();
+    }
+  });
+
   it("keeps a package the extras share with funes, and does nothing in a checkout", () => {
     const t = tempDir();
     try {
