@@ -87,4 +87,28 @@ describe("purging rows", () => {
       t.cleanup();
     }
   });
+
+  it("drops the local memory's IVF_RQ index instead of turning it into a published one's, for the store to train again", async () => {
+    const t = tempDir();
+    try {
+      const store = await LocalStore.openOrCreate(t.dir);
+      await store.append(Array.from({ length: 300 }, (_, i) => leakyRow(`id-${i}`, `row ${i}`, i)));
+      const vectors = unitVectors(300, 5);
+      await writeVectors(store.table, vectors);
+      expect(await store.maintainVectorIndex(100)).toBe("built");
+      await purgeRows(store.table, t.dir, new Set(["id-7"]), () => Date.now());
+      expect((await store.table.listIndices()).some((i) => i.columns.includes("vector"))).toBe(false);
+      // Trained again from the rows left, of the local kind, so it is kept incrementally from here on.
+      expect(await store.maintainVectorIndex(100)).toBe("built");
+      const index = (await store.table.listIndices()).find((i) => i.columns.includes("vector"));
+      expect(index?.indexType).toBe("IvfRq");
+      expect((await store.table.indexStats(VECTOR_INDEX))?.numIndexedRows).toBe(299);
+      const probe = Array.from(vectors.get("id-42") ?? []);
+      const hits = await store.table.vectorSearch(probe).limit(1).select(["id"]).toArray();
+      expect(hits[0]?.id).toBe("id-42");
+      store.close();
+    } finally {
+      t.cleanup();
+    }
+  });
 });

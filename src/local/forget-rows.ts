@@ -149,18 +149,30 @@ export async function rebuildTextIndex(table: Table, had?: boolean): Promise<boo
 
 /**
  * Rebuilds the vector index when the table has one: its codes were computed from the forgotten rows'
- * vectors too. Same settings as a push builds it (publish-rows.ts: IVF_PQ, L2, 24 sub-vectors of 8 bits,
- * 50 iterations, a type lance 7.0.0 reads).
+ * vectors too. A published memory's (IVF_PQ) is rebuilt with the settings a push builds it with
+ * (publish-rows.ts: L2, 24 sub-vectors of 8 bits, 50 iterations, a type lance 7.0.0 reads). Any other kind
+ * (the local memory's IVF_RQ, which `LocalStore.maintainVectorIndex` trains and keeps) is dropped here, for
+ * its owner to train again from the rows that are left. Returns what it did.
  */
-export async function rebuildVectorIndex(table: Table, had?: boolean): Promise<boolean> {
-  if (!(had ?? (await table.listIndices()).some((i) => i.name === VECTOR_INDEX))) return false;
-  if ((await table.countRows("vector IS NOT NULL")) < 256) return false; // PQ training needs 256 vectors
+export async function rebuildVectorIndex(
+  table: Table,
+  kind?: string,
+): Promise<"rebuilt" | "dropped" | "none"> {
+  // `kind` is the index's type before a rewrite: Lance drops an index whose fragments were all rewritten.
+  const index = (await table.listIndices()).find((i) => i.name === VECTOR_INDEX);
+  const was = kind ?? index?.indexType;
+  if (was === undefined) return "none";
+  if (was !== "IvfPq") {
+    if (index !== undefined) await table.dropIndex(VECTOR_INDEX);
+    return "dropped";
+  }
+  if ((await table.countRows("vector IS NOT NULL")) < 256) return "none"; // PQ training needs 256 vectors
   await table.createIndex("vector", {
     config: lancedb.Index.ivfPq({ distanceType: "l2", numSubVectors: 24, numBits: 8, maxIterations: 50 }),
     replace: true,
     name: VECTOR_INDEX,
   });
-  return true;
+  return "rebuilt";
 }
 
 /** Margin past the current time for "older than": every version this run wrote is older, the newest kept. */
@@ -192,10 +204,10 @@ export async function purgeRows(
   now: () => number,
 ): Promise<{ rewritten: number; bytesRemoved: number }> {
   // Asked before the rewrite: Lance drops an index whose fragments were all rewritten.
-  const had = new Set((await table.listIndices()).map((i) => i.name));
+  const had = new Map((await table.listIndices()).map((i) => [i.name, i.indexType]));
   const rewritten = await rewriteWithout(table, ids, fragmentsWithDeletions(dir));
   await rebuildTextIndex(table, had.has(TEXT_INDEX));
-  await rebuildVectorIndex(table, had.has(VECTOR_INDEX));
+  await rebuildVectorIndex(table, had.get(VECTOR_INDEX));
   const bytesRemoved = await dropOldVersions(table, now());
   return { rewritten, bytesRemoved };
 }

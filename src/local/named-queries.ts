@@ -245,13 +245,19 @@ export function forgetCandidateRows(store: LocalStore): Promise<ForgetCandidate[
   return forgetCandidates(store.table);
 }
 
-/** Forgets rows so their bytes leave the memory's folder (rewrite, reindex, clean up). */
-export function purgeForgotten(
+/**
+ * Forgets rows so their bytes leave the memory's folder (rewrite, reindex, clean up), then trains the
+ * local vector index again when the memory is large enough for one (the purge drops it: its codes held the
+ * forgotten rows' vectors).
+ */
+export async function purgeForgotten(
   store: LocalStore,
   ids: Set<string>,
   now: () => number,
 ): Promise<{ rewritten: number; bytesRemoved: number }> {
-  return purgeRows(store.table, store.dir, ids, now);
+  const r = await purgeRows(store.table, store.dir, ids, now);
+  await store.maintainVectorIndex();
+  return r;
 }
 
 /** {@link purgeForgotten} on the memory table in a staged folder (a copy about to be published). */
