@@ -114,3 +114,69 @@ describe("chunkTurns", () => {
     expect(all.every((c) => c.repo === "o/n")).toBe(true);
   });
 });
+
+/** The splitting rule stated plainly over an array of code points (slow, obviously right): the oracle. */
+function splitByCodePoints(text: string): string[] {
+  const trimmed = text.replace(/^\p{White_Space}+|\p{White_Space}+$/gu, "");
+  const cps = Array.from(trimmed);
+  if (cps.length === 0) return [];
+  if (cps.length <= 1200) return [trimmed];
+  const last = (ch: string, a: number, b: number) => {
+    for (let i = b - 1; i >= a; i--) if (cps[i] === ch) return i;
+    return -1;
+  };
+  const pieces: string[] = [];
+  let start = 0;
+  for (;;) {
+    let end = Math.min(start + 1200, cps.length);
+    if (end < cps.length) {
+      let brk = last("\n", start, end);
+      if (brk <= start + 600) brk = last(" ", start, end);
+      if (brk > start + 600) end = brk;
+    }
+    const piece = cps
+      .slice(start, end)
+      .join("")
+      .replace(/^\p{White_Space}+|\p{White_Space}+$/gu, "");
+    if (piece !== "") pieces.push(piece);
+    if (end >= cps.length) break;
+    start = Math.max(end - 150, start + 1);
+  }
+  return pieces;
+}
+
+describe("splitText against the rule stated over code points", () => {
+  it("agrees on random texts of words, newlines, Unicode spaces, emoji and lone surrogates", () => {
+    let seed = 7;
+    const rand = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const atoms = [
+      "word",
+      "x",
+      " ",
+      "  ",
+      "\n",
+      "\u0085",
+      "\u3000",
+      "\u00a0",
+      "😀",
+      "é",
+      "\ud800",
+      "\udfff",
+      "\ufeff",
+      "\t",
+    ];
+    for (let t = 0; t < 300; t++) {
+      const len = rand(3) === 0 ? rand(400) : 800 + rand(4000);
+      let text = "";
+      // Long runs of one kind too: a window with no space, or with nothing but spaces.
+      while (text.length < len) {
+        const a = atoms[rand(atoms.length)] as string;
+        text += rand(20) === 0 ? a.repeat(rand(700)) : a;
+      }
+      expect(splitText(text)).toEqual(splitByCodePoints(text));
+    }
+  });
+});

@@ -29,24 +29,25 @@ export function renderBlock(b: Block): string {
 }
 
 /** Splits rendered text into pieces of at most 1200 code points with 150 of overlap, breaking at a
- * newline, else a space, when one lies past the window's midpoint. */
+ * newline, else a space, when one lies past the window's midpoint. Positions are code points; the text is
+ * sliced by UTF-16 offsets (identical when it holds no surrogate, the usual case), never copied per character. */
 export function splitText(text: string): string[] {
   const trimmed = rustTrim(text);
   if (trimmed === "") return [];
   if (trimmed.length <= MAX_CHARS) return [trimmed];
-  const cps = Array.from(trimmed);
-  const n = cps.length;
+  const cp = codePoints(trimmed);
+  const n = cp.count;
   if (n <= MAX_CHARS) return [trimmed];
   const pieces: string[] = [];
   let start = 0;
   for (;;) {
     let end = Math.min(start + MAX_CHARS, n);
     if (end < n) {
-      let brk = lastIndexOf(cps, "\n", start, end);
-      if (brk <= start + HALF) brk = lastIndexOf(cps, " ", start, end);
+      let brk = cp.lastIndexOf("\n", start, end);
+      if (brk <= start + HALF) brk = cp.lastIndexOf(" ", start, end);
       if (brk > start + HALF) end = brk;
     }
-    const piece = rustTrim(cps.slice(start, end).join(""));
+    const piece = rustTrim(trimmed.slice(cp.offset(start), cp.offset(end)));
     if (piece !== "") pieces.push(piece);
     if (end >= n) break;
     start = Math.max(Math.max(end - OVERLAP, 0), start + 1);
@@ -54,9 +55,42 @@ export function splitText(text: string): string[] {
   return pieces;
 }
 
-function lastIndexOf(cps: string[], ch: string, start: number, end: number): number {
-  for (let i = end - 1; i >= start; i--) if (cps[i] === ch) return i;
-  return -1;
+/** Code-point positions of a string: their count, UTF-16 offsets, and a search for a BMP character. */
+interface CodePoints {
+  count: number;
+  /** The UTF-16 offset of code point `i` (`count` gives the string's length). */
+  offset(i: number): number;
+  /** The last code point position in [start, end) holding `ch`, or -1. */
+  lastIndexOf(ch: string, start: number, end: number): number;
+}
+
+function codePoints(s: string): CodePoints {
+  const inRange = (u: number, start: number) => (u >= start ? u : -1);
+  if (!/[\uD800-\uDFFF]/.test(s))
+    return {
+      count: s.length,
+      offset: (i) => i,
+      lastIndexOf: (ch, start, end) => (end > start ? inRange(s.lastIndexOf(ch, end - 1), start) : -1),
+    };
+  // Code points as the string iterator makes them: a valid surrogate pair is one, a lone surrogate one too.
+  const offsets: number[] = [];
+  const indexOfUnit = new Int32Array(s.length + 1);
+  for (let u = 0; u < s.length; ) {
+    indexOfUnit[u] = offsets.length;
+    offsets.push(u);
+    u += (s.codePointAt(u) ?? 0) > 0xffff ? 2 : 1;
+  }
+  offsets.push(s.length);
+  const count = offsets.length - 1;
+  return {
+    count,
+    offset: (i) => offsets[i] as number,
+    lastIndexOf: (ch, start, end) => {
+      if (end <= start) return -1;
+      const u = s.lastIndexOf(ch, (offsets[end] as number) - 1);
+      return u < 0 ? -1 : inRange(indexOfUnit[u] as number, start);
+    },
+  };
 }
 
 /**

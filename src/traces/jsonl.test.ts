@@ -72,6 +72,14 @@ describe("text helpers", () => {
     expect(isBlank("\ufeff")).toBe(false);
   });
 
+  it("trims exactly the characters Unicode calls White_Space, every one of the BMP checked", () => {
+    const ws = /^\p{White_Space}$/u;
+    for (let c = 0; c <= 0xffff; c++) {
+      const ch = String.fromCharCode(c);
+      expect(rustTrim(`${ch}${ch}a${ch}b${ch}`)).toBe(ws.test(ch) ? `a${ch}b` : `${ch}${ch}a${ch}b${ch}`);
+    }
+  });
+
   it("munges cwds as Claude Code names its project folders", () => {
     expect(mungeCwd("/home/ubuntu/funes")).toBe("-home-ubuntu-funes");
     expect(mungeCwd("/home/ubuntu/llama.cpp")).toBe("-home-ubuntu-llama-cpp");
