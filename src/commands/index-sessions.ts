@@ -205,6 +205,8 @@ interface IndexRun {
   /** Ids chunked by this run (a chunk met twice is counted as repeated). */
   ranThisRun: Set<string>;
   buffer: Chunk[];
+  /** The append under way, if any: one at a time, while the next units are read and cleaned. */
+  appending: Promise<void>;
   /** Units whose chunks are all buffered: recorded once the buffer is in the table. */
   recordAfterFlush: { key: string; entry: UnitState }[];
 }
@@ -271,6 +273,7 @@ async function openRun(opts: IndexOptions, paths: ReturnType<typeof funesPaths>)
     sessionKeys: new Set(),
     ranThisRun: new Set(),
     buffer: [],
+    appending: Promise.resolve(),
     recordAfterFlush: [],
   };
 }
@@ -321,16 +324,27 @@ async function listWork(
   return work;
 }
 
-/** Appends the buffered chunks. */
+/**
+ * Starts appending the buffered chunks once the append before it is done. Lance writes on its own threads,
+ * so the run reads and cleans the next units meanwhile (on real transcripts the main thread otherwise
+ * waits on Lance for a fifth of the pass). A failed append fails the run at the next wait.
+ */
 async function appendBuffer(run: IndexRun): Promise<void> {
-  await run.store.append(run.buffer);
-  run.summary.chunksAdded += run.buffer.length;
+  await run.appending;
+  const batch = run.buffer;
   run.buffer = [];
+  const appending = run.store.append(batch).then(() => {
+    run.summary.chunksAdded += batch.length;
+  });
+  // Awaited later; until then a rejection must not count as unhandled (it would end the process).
+  appending.catch(() => {});
+  run.appending = appending;
 }
 
-/** Appends the buffered chunks, then records the units they complete. */
+/** Appends the buffered chunks and waits for every append, then records the units they complete. */
 async function flush(run: IndexRun): Promise<void> {
   await appendBuffer(run);
+  await run.appending;
   for (const { key, entry } of run.recordAfterFlush) run.state.set(key, entry);
   run.recordAfterFlush = [];
   await saveIndexState(run.statePath, run.state);
@@ -365,6 +379,7 @@ async function indexUnit(
   }
   summary.chunksPresent += present;
   if (stale.length > 0) {
+    await run.appending;
     await replaceChunks(run.store, stale, []);
     for (const id of stale) run.stored.delete(id);
     summary.boilerplateRemoved += stale.length;
