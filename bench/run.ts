@@ -4,7 +4,8 @@
  *
  * `npm run bench -- --quality` prints only the retrieval-quality table, `-- --latency` only the shell and
  * MCP latency figures (each a few minutes), `-- --scale` the cost curve at 10k, 100k and 1M chunks (long),
- * `-- --vector-index` the local vector index's training and fold costs at 1M vectors (a few minutes).
+ * `-- --vector-index` the local vector index's training and fold costs at 1M vectors (a few minutes),
+ * `-- --real` the text pass on replicated real transcripts beside fixture replicas (also part of `--scale`).
  *
  * Index (text first): throughput in chunks/s over a cold `funes index` of ≥ 100k chunks (goal ≥ 3,000/s on
  * 2 cores), its peak RSS (goal ≤ 1.5 GB), disk bytes per chunk, Lance fragments, and keyword query latency;
@@ -25,6 +26,7 @@ import { benchLargeTranscript } from "./large-transcript-bench.js";
 import { benchLatency } from "./latency-bench.js";
 import { BENCH_HUB, benchModels, ensureBenchModels, type Row } from "./models-bench.js";
 import { benchQuality } from "./quality-bench.js";
+import { benchRealCorpus } from "./real-corpus-bench.js";
 import { benchRecall } from "./recall-bench.js";
 import { benchRedact } from "./redact-bench.js";
 import { benchRemote } from "./remote-bench.js";
@@ -65,7 +67,9 @@ function printRows(title: string, rows: Row[]): void {
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "funes-bench-"));
-  const only = ["quality", "latency", "scale", "vector-index"].find((f) => process.argv.includes(`--${f}`));
+  const only = ["quality", "latency", "scale", "vector-index", "real"].find((f) =>
+    process.argv.includes(`--${f}`),
+  );
   if (only !== undefined) {
     try {
       if (only === "quality") process.stdout.write(await benchQuality(dir));
@@ -73,7 +77,12 @@ async function main(): Promise<void> {
         printRows("funes benchmark — shell and MCP latency", await benchLatency(dir));
       else if (only === "vector-index")
         printRows("funes benchmark — the local vector index", benchVectorIndex());
-      else printRows("funes benchmark — the cost curve", await benchScale(dir));
+      else if (only === "real")
+        printRows("funes benchmark — the text pass on real transcripts", await benchRealCorpus(dir));
+      else {
+        printRows("funes benchmark — the cost curve", await benchScale(dir));
+        printRows("funes benchmark — the text pass on real transcripts", await benchRealCorpus(dir));
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
