@@ -271,6 +271,19 @@ const CORPUS_FACTS: Record<string, { roles: Record<string, number>; skipped: Rec
       'record type "system"': 6,
     },
   },
+  "corpus/pi/pi-mono/before-compaction-windows.jsonl": {
+    // pi format v1 from later in the same session: a real `compaction` entry, a `bashExecution` message (the
+    // user's own `!ls`; left out like any role but user, assistant and toolResult, as in the reference) and
+    // five model changes.
+    roles: { user: 13, assistant: 49, tool: 38 },
+    skipped: {
+      'record type "session"': 1,
+      'record type "compaction"': 1,
+      'record type "model_change"': 5,
+      'message role "bashExecution" not indexed': 1,
+      "assistant message with no indexable content": 3,
+    },
+  },
   "corpus/pi/agent-sessions/small.jsonl": {
     roles: { user: 2, assistant: 2 },
     skipped: {
@@ -344,7 +357,7 @@ describe("real transcripts", () => {
   it("are all found, in every harness, the new corpus among them", () => {
     const harnesses = new Set(FILES.map((f) => f.harness));
     expect([...harnesses].sort()).toEqual(["claude_code", "codex", "hermes", "pi"]);
-    expect(FILES.filter((f) => f.rel.startsWith("corpus/")).length).toBeGreaterThanOrEqual(27);
+    expect(FILES.filter((f) => f.rel.startsWith("corpus/")).length).toBeGreaterThanOrEqual(28);
   });
 
   describe.each(FILES)("$rel", ({ rel, harness }) => {
