@@ -225,34 +225,37 @@ const CORPUS_FACTS: Record<string, { roles: Record<string, number>; skipped: Rec
       'response_item "ghost_snapshot" not indexed': 1,
     },
   },
-  "corpus/codex/agentic-neurodata-conversion/rollout-2025-09-26T17-01-04-019985ca-7ef7-7580-a921-c20ac619f40b.jsonl": {
-    // Codex 0.40 from VS Code on Windows (a `c:\Users\…` cwd), four interrupted turns.
-    roles: { user: 16, assistant: 54, tool: 17 },
-    skipped: {
-      'record type "session_meta"': 1,
-      'record type "turn_context"': 31,
-      'record type "event_msg"': 83,
-      "agent-injected text left out: codex <environment_context>": 2,
+  "corpus/codex/agentic-neurodata-conversion/rollout-2025-09-26T17-01-04-019985ca-7ef7-7580-a921-c20ac619f40b.jsonl":
+    {
+      // Codex 0.40 from VS Code on Windows (a `c:\Users\…` cwd), four interrupted turns.
+      roles: { user: 16, assistant: 54, tool: 17 },
+      skipped: {
+        'record type "session_meta"': 1,
+        'record type "turn_context"': 31,
+        'record type "event_msg"': 83,
+        "agent-injected text left out: codex <environment_context>": 2,
+      },
     },
-  },
-  "corpus/codex/agentic-neurodata-conversion/rollout-2025-09-29T13-07-08-01999467-65bf-7281-8ab6-73bb53989041.jsonl": {
-    roles: { user: 3, assistant: 4 },
-    skipped: {
-      'record type "session_meta"': 1,
-      'record type "turn_context"': 2,
-      'record type "event_msg"': 10,
-      "agent-injected text left out: codex <environment_context>": 1,
+  "corpus/codex/agentic-neurodata-conversion/rollout-2025-09-29T13-07-08-01999467-65bf-7281-8ab6-73bb53989041.jsonl":
+    {
+      roles: { user: 3, assistant: 4 },
+      skipped: {
+        'record type "session_meta"': 1,
+        'record type "turn_context"': 2,
+        'record type "event_msg"': 10,
+        "agent-injected text left out: codex <environment_context>": 1,
+      },
     },
-  },
-  "corpus/codex/agentic-neurodata-conversion/rollout-2025-09-29T13-09-19-01999469-65fd-7fa2-ab93-d24bb4c714cb.jsonl": {
-    roles: { user: 3, assistant: 48, tool: 24 },
-    skipped: {
-      'record type "session_meta"': 1,
-      'record type "turn_context"': 25,
-      'record type "event_msg"': 74,
-      "agent-injected text left out: codex <environment_context>": 2,
+  "corpus/codex/agentic-neurodata-conversion/rollout-2025-09-29T13-09-19-01999469-65fd-7fa2-ab93-d24bb4c714cb.jsonl":
+    {
+      roles: { user: 3, assistant: 48, tool: 24 },
+      skipped: {
+        'record type "session_meta"': 1,
+        'record type "turn_context"': 25,
+        'record type "event_msg"': 74,
+        "agent-injected text left out: codex <environment_context>": 2,
+      },
     },
-  },
   "corpus/codex/coda/rollout-2025-10-04T22-31-15-0199b26c-737a-71a2-9939-52ce68c95cbe.jsonl": {
     roles: { user: 4, assistant: 81, tool: 38 },
     skipped: {
