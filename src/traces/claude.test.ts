@@ -120,7 +120,8 @@ describe("parseClaudeTranscript", () => {
     expect(s.turns[2]!.role).toBe("assistant");
     expect(r.skipped).toEqual({
       'record type "system"': 1,
-      'content part "image" not indexed': 1,
+      // The pasted image and the one inside the tool result.
+      'content part "image" not indexed': 2,
       "assistant record with no indexable content": 1,
     });
   });

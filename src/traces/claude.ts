@@ -105,7 +105,7 @@ function claudeBlocks(content: unknown, args: ArgumentSerializer, skipped: Recor
         );
         return;
       case "tool_result": {
-        const t = flattenToolContent(part.content);
+        const t = flattenToolContent(part.content, skipped);
         if (!isBlank(t)) blocks.push(makeBlock("tool_result", t, null, asString(part.tool_use_id)));
         return;
       }
