@@ -186,6 +186,12 @@ const CORPUS_FACTS: Record<string, { roles: Record<string, number>; skipped: Rec
     roles: { user: 2, assistant: 7, tool: 6 },
     skipped: {},
   },
+  "corpus/hermes/intelligent-engineer-pro/session_cron_0bf0a3a2a078_20260424_000152.json": {
+    // A `session_<id>.json` snapshot of a cron run: the system prompt and the 27 tool schemas are fields of
+    // the document, not messages; the one message is the job's prompt.
+    roles: { user: 1 },
+    skipped: {},
+  },
   "corpus/codex/openprintkit/rollout-2025-10-31T18-36-16-fa1ac8bf-348e-4b9a-a06d-767050fa1e10.jsonl": {
     roles: { user: 1 },
     skipped: {
@@ -425,7 +431,7 @@ describe("real transcripts", () => {
   it("are all found, in every harness, the new corpus among them", () => {
     const harnesses = new Set(FILES.map((f) => f.harness));
     expect([...harnesses].sort()).toEqual(["claude_code", "codex", "hermes", "pi"]);
-    expect(FILES.filter((f) => f.rel.startsWith("corpus/")).length).toBeGreaterThanOrEqual(35);
+    expect(FILES.filter((f) => f.rel.startsWith("corpus/")).length).toBeGreaterThanOrEqual(36);
   });
 
   describe.each(FILES)("$rel", ({ rel, harness }) => {
