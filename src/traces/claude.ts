@@ -8,7 +8,7 @@ import { markClaudeInjected } from "./boilerplate.js";
 import { asObject, asString, parseJsonl } from "./jsonl.js";
 import { addPersistedOutputs } from "./persisted-output.js";
 import { fallbackWorkdir, fileStem, isBlank, mungeCwd } from "./text.js";
-import { type Block, countSkip, type Session, type Turn, type UnitRead } from "./types.js";
+import { type Block, countSkip, type Session, type SkipCounts, type Turn, type UnitRead } from "./types.js";
 
 /** What a parser needs to know about where the text came from. */
 export interface ParseContext {
@@ -163,7 +163,7 @@ class PromptQueue {
   apply(
     r: Record<string, unknown>,
     record: number,
-    skipped: Record<string, number>,
+    skipped: SkipCounts,
   ): { text: string; ts: string; record: number } | null {
     const op = asString(r.operation);
     if (op === "enqueue") {
@@ -186,7 +186,7 @@ class PromptQueue {
   }
 
   /** Counts the enqueues no operation took (still queued, or written as user records without a dequeue). */
-  finish(skipped: Record<string, number>): void {
+  finish(skipped: SkipCounts): void {
     if (this.pending.length > 0) countSkip(skipped, SKIP_QUEUE, this.pending.length);
     this.pending.length = 0;
   }
