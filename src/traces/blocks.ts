@@ -9,22 +9,33 @@ import {
   needsLosslessJson,
   parseLossless,
 } from "./json-compact.js";
-import type { Block, Turn } from "./types.js";
+import { type Block, countSkip, type SkipCounts, type Turn } from "./types.js";
 
 /**
- * Flattens tool output (Claude and pi): a string verbatim; an array gives the `text` of each
- * `{type:"text"}` element and each bare string, joined by newlines; anything else is empty.
+ * Flattens tool output (Claude and pi) and multimodal message content (Hermes): a string verbatim; an
+ * array gives the `text` of each `{type:"text"}` element and each bare string, joined by newlines; anything
+ * else is empty. With `skipped`, every other element of an array (an image, a document, a tool reference,
+ * an untyped value) is counted under its type, as the parsers count the content parts they leave out.
  */
-export function flattenToolContent(content: unknown): string {
+export function flattenToolContent(content: unknown, skipped?: SkipCounts): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
   const parts: string[] = [];
   for (const el of content) {
-    if (typeof el === "string") parts.push(el);
-    else if (el && typeof el === "object" && (el as { type?: unknown }).type === "text") {
-      const t = (el as { text?: unknown }).text;
-      if (typeof t === "string") parts.push(t);
+    if (typeof el === "string") {
+      parts.push(el);
+      continue;
     }
+    const kind = el !== null && typeof el === "object" ? (el as { type?: unknown }).type : undefined;
+    const t = kind === "text" ? (el as { text?: unknown }).text : undefined;
+    if (typeof t === "string") parts.push(t);
+    else if (skipped !== undefined)
+      countSkip(
+        skipped,
+        typeof kind === "string"
+          ? `content part "${kind}" not indexed`
+          : "content part that is not a typed object",
+      );
   }
   return parts.join("\n");
 }

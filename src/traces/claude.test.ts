@@ -48,6 +48,46 @@ describe("parseClaudeTranscript", () => {
     expect(r.skipped).toEqual({ 'record type "queue-operation"': 1 });
   });
 
+  it("keeps a prompt queued while Claude Code was busy and handed to the running turn, once", () => {
+    // As Claude Code 2.1.39 wrote it: a background task's notification queued and then written as a user
+    // record (no dequeue); "check again" queued and taken by the running turn (`remove`), in no user record;
+    // a prompt queued, dequeued and written as the next user record; a prompt still queued at the end.
+    const q = (operation: string, content?: string) => ({
+      type: "queue-operation",
+      operation,
+      timestamp: `2026-02-11T20:5${operation.length}:00.000Z`,
+      sessionId: "s",
+      ...(content === undefined ? {} : { content }),
+    });
+    const user = (uuid: string, content: string) => ({
+      type: "user",
+      uuid,
+      message: { role: "user", content },
+    });
+    const lines = [
+      q("enqueue", "<task-notification>done</task-notification>"),
+      q("enqueue", "check again"),
+      q("remove"),
+      user("u1", "<task-notification>done</task-notification>"),
+      q("enqueue", "now the docs"),
+      q("dequeue"),
+      user("u2", "now the docs"),
+      q("enqueue", "and the tests"),
+    ];
+    const r = parseClaudeTranscript(lines.map((l) => JSON.stringify(l)).join("\n"), {
+      path: "/x/projects/p/s1.jsonl",
+    });
+    const turns = r.sessions[0]!.turns;
+    expect(turns.map((t) => [t.seq, t.turnUuid, t.role, t.ts, t.blocks.map((b) => b.text)])).toEqual([
+      [0, "s1-queued-2", "user", "2026-02-11T20:57:00.000Z", ["check again"]],
+      [1, "u1", "user", "", ["<task-notification>done</task-notification>"]],
+      [2, "u2", "user", "", ["now the docs"]],
+    ]);
+    // Every record is a turn or counted: the remove, the dequeue with its enqueue, two enqueues left over.
+    expect(r.skipped).toEqual({ 'record type "queue-operation"': 5 });
+    expect(r.records).toBe(turns.length + 5);
+  });
+
   it("keeps each line of a streamed response as its own turn", () => {
     const r = read("claude/episodic-memory-tiny.jsonl");
     const turns = r.sessions[0]!.turns;
@@ -120,7 +160,8 @@ describe("parseClaudeTranscript", () => {
     expect(s.turns[2]!.role).toBe("assistant");
     expect(r.skipped).toEqual({
       'record type "system"': 1,
-      'content part "image" not indexed': 1,
+      // The pasted image and the one inside the tool result.
+      'content part "image" not indexed': 2,
       "assistant record with no indexable content": 1,
     });
   });

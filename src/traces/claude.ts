@@ -8,7 +8,7 @@ import { markClaudeInjected } from "./boilerplate.js";
 import { asObject, asString, parseJsonl } from "./jsonl.js";
 import { addPersistedOutputs } from "./persisted-output.js";
 import { fallbackWorkdir, fileStem, isBlank, mungeCwd } from "./text.js";
-import { type Block, countSkip, type Session, type Turn, type UnitRead } from "./types.js";
+import { type Block, countSkip, type Session, type SkipCounts, type Turn, type UnitRead } from "./types.js";
 
 /** What a parser needs to know about where the text came from. */
 export interface ParseContext {
@@ -34,6 +34,7 @@ export function parseClaudeTranscript(text: string, ctx: ParseContext): UnitRead
   let cwd: string | null = null;
   let workdir: string | null = null;
   let records = 0;
+  const queue = new PromptQueue();
   for (const rec of parseJsonl(text, skipped)) {
     records++;
     const r = rec.value;
@@ -43,12 +44,33 @@ export function parseClaudeTranscript(text: string, ctx: ParseContext): UnitRead
       if (workdir !== null) cwd = recCwd;
     }
     const type = asString(r.type) ?? "(none)";
+    if (type === "queue-operation") {
+      const prompt = queue.apply(r, records, skipped);
+      if (prompt !== null) {
+        const blocks = [makeBlock("text", prompt.text)];
+        markClaudeInjected("user", false, blocks, skipped);
+        turns.push({
+          sessionId,
+          workdir: "",
+          turnUuid: `${sessionId}-queued-${prompt.record}`,
+          parentUuid: null,
+          seq: turns.length,
+          ts: prompt.ts,
+          role: "user",
+          blocks,
+          sourcePath: ctx.path,
+          harness: "claude_code",
+        });
+      }
+      continue;
+    }
     if (type !== "user" && type !== "assistant") {
       countSkip(skipped, `record type "${type}"`);
       continue;
     }
     const message = asObject(r.message);
     const blocks = claudeBlocks(message?.content, new ArgumentSerializer(rec.raw), skipped);
+    if (type === "user") queue.sawUserText(blocks);
     markClaudeInjected(asString(message?.role) ?? type, r.isMeta === true, blocks, skipped);
     if (ctx.readToolResult !== undefined)
       addPersistedOutputs(blocks, ctx.readToolResult, skipped, asString(asObject(r.toolUseResult)?.stdout));
@@ -69,6 +91,7 @@ export function parseClaudeTranscript(text: string, ctx: ParseContext): UnitRead
       harness: "claude_code",
     });
   }
+  queue.finish(skipped);
   const wd = workdir ?? fallbackWorkdir(ctx.path);
   for (const t of turns) t.workdir = wd;
   backfillToolNames(turns);
@@ -105,7 +128,7 @@ function claudeBlocks(content: unknown, args: ArgumentSerializer, skipped: Recor
         );
         return;
       case "tool_result": {
-        const t = flattenToolContent(part.content);
+        const t = flattenToolContent(part.content, skipped);
         if (!isBlank(t)) blocks.push(makeBlock("tool_result", t, null, asString(part.tool_use_id)));
         return;
       }
@@ -114,4 +137,57 @@ function claudeBlocks(content: unknown, args: ArgumentSerializer, skipped: Recor
     }
   });
   return blocks;
+}
+
+/** Skip reason for queue records that hold no prompt of their own, or a prompt written as a message too. */
+const SKIP_QUEUE = 'record type "queue-operation"';
+
+/**
+ * Prompts the user typed while Claude Code was busy. Each is queued (`enqueue`, with its text); a `dequeue`
+ * then starts a new turn with it, written as a user record like any prompt, while a `remove` hands it to the
+ * running turn, and no user record ever holds its text (Claude Code 2.1.3x: "check again" typed during a
+ * long test run). The text of an enqueue a `remove` takes is kept as a user turn where the remove is; the
+ * rest are counted. A queue operation names no entry, so it takes the newest one still queued (notifications
+ * of finished background tasks are queued too, and written as user records without a dequeue).
+ */
+class PromptQueue {
+  private readonly pending: { text: string | null; ts: string; record: number }[] = [];
+  private readonly userTexts = new Set<string>();
+
+  /** Remembers the text of a user record, so a queued prompt written as one too is not kept twice. */
+  sawUserText(blocks: Block[]): void {
+    for (const b of blocks) if (b.blockType === "text") this.userTexts.add(b.text.trim());
+  }
+
+  /** Applies one queue record (`record` is its 1-based index); returns the prompt a `remove` hands over. */
+  apply(
+    r: Record<string, unknown>,
+    record: number,
+    skipped: SkipCounts,
+  ): { text: string; ts: string; record: number } | null {
+    const op = asString(r.operation);
+    if (op === "enqueue") {
+      this.pending.push({ text: asString(r.content), ts: asString(r.timestamp) ?? "", record });
+      return null;
+    }
+    countSkip(skipped, SKIP_QUEUE);
+    if (op !== "dequeue" && op !== "remove") return null;
+    const entry = this.pending.pop();
+    if (entry === undefined) return null;
+    if (
+      op === "remove" &&
+      entry.text !== null &&
+      !isBlank(entry.text) &&
+      !this.userTexts.has(entry.text.trim())
+    )
+      return { text: entry.text, ts: entry.ts, record: entry.record };
+    countSkip(skipped, SKIP_QUEUE);
+    return null;
+  }
+
+  /** Counts the enqueues no operation took (still queued, or written as user records without a dequeue). */
+  finish(skipped: SkipCounts): void {
+    if (this.pending.length > 0) countSkip(skipped, SKIP_QUEUE, this.pending.length);
+    this.pending.length = 0;
+  }
 }

@@ -59,6 +59,32 @@ describe("Hermes session files", () => {
     expect(r.skipped).toEqual({});
   });
 
+  it("keeps the text of a message with an attached image and counts the image part", () => {
+    // Hermes builds a photo sent over a gateway as OpenAI-chat parts: the caption, then the image as a data URL.
+    const rows = [
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "what is on this whiteboard?" },
+          { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=" } },
+        ],
+      },
+      { role: "user", content: [{ type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } }, 7] },
+      { role: "assistant", content: "A sequence diagram." },
+    ];
+    const path = "/h/.hermes/sessions/20260101_000000_abcdef.jsonl";
+    const r = parseHermesSessionFile(rows.map((x) => JSON.stringify(x)).join("\n"), { path });
+    expect(r.sessions[0]!.turns.map((t) => t.blocks.map((b) => b.text))).toEqual([
+      ["what is on this whiteboard?"],
+      ["A sequence diagram."],
+    ]);
+    expect(r.skipped).toEqual({
+      'content part "image_url" not indexed': 2,
+      "content part that is not a typed object": 1,
+      "user message with no indexable content": 1,
+    });
+  });
+
   it("names a tool output after the call it answers (Hermes writes only the call id on tool rows)", () => {
     const rows = [
       { role: "user", content: "disk usage?" },

@@ -159,7 +159,7 @@ export function parseHermesRows(rows: MessageRow[], ctx: HermesContext): UnitRea
 /** Blocks of one message by role; null for a role that holds no conversation (`session_meta`, …). */
 export function hermesBlocks(role: string, row: MessageRow, skipped: SkipCounts): Block[] | null {
   const blocks: Block[] = [];
-  const content = decodeContent(row.content);
+  const content = decodeContent(row.content, skipped);
   switch (role) {
     case "user":
       if (!isBlank(content)) blocks.push(makeBlock("text", content));
@@ -185,14 +185,16 @@ export function hermesBlocks(role: string, row: MessageRow, skipped: SkipCounts)
  * Message content; multimodal rows are a sentinel (`\x00json:` on SQLite, `\x01json:` elsewhere) plus a
  * JSON list of parts, whose text parts are kept.
  */
-function decodeContent(v: unknown): string {
+function decodeContent(v: unknown, skipped: SkipCounts): string {
   const s = asString(v) ?? "";
   if (!(s.startsWith("\u0000json:") || s.startsWith("\u0001json:"))) return s;
+  let parts: unknown;
   try {
-    return flattenToolContent(JSON.parse(s.slice(6)));
+    parts = JSON.parse(s.slice(6));
   } catch {
     return s;
   }
+  return flattenToolContent(parts, skipped);
 }
 
 function toolCallBlocks(raw: string | null, skipped: SkipCounts): Block[] {

@@ -94,6 +94,41 @@ describe("parsePiSession", () => {
     expect(r.skipped).toEqual({ "content part that is not a typed object": 2 });
   });
 
+  it("counts the images of a user message and of a tool result instead of dropping them silently", () => {
+    const lines = [
+      {
+        type: "message",
+        id: "a",
+        message: {
+          role: "user",
+          content: [
+            { type: "text", text: "why does this render blank?" },
+            { type: "image", data: "iVBORw0KGgo=", mimeType: "image/png" },
+          ],
+        },
+      },
+      {
+        type: "message",
+        id: "b",
+        message: {
+          role: "toolResult",
+          toolCallId: "call_1",
+          toolName: "read",
+          content: [
+            { type: "text", text: "Read image file [image/png]" },
+            { type: "image", data: "AAAA", mimeType: "image/png" },
+          ],
+        },
+      },
+    ];
+    const r = parsePiSession(lines.map((l) => JSON.stringify(l)).join("\n"), { path: "/p/--x--/s.jsonl" });
+    expect(r.sessions[0]!.turns.map((t) => [t.role, t.blocks.map((b) => b.text)])).toEqual([
+      ["user", ["why does this render blank?"]],
+      ["tool", ["Read image file [image/png]"]],
+    ]);
+    expect(r.skipped).toEqual({ 'content part "image" not indexed': 2 });
+  });
+
   it("pi v1 turn ids break from the reference on purpose: its empty ids would keep a few chunks of a session", () => {
     // The reference gives every v1 turn the same empty turn id, so the ids of block k of every turn coincide
     // and all but the first are dropped as already stored. `<session>-<seq>` keeps every turn (README, "pi

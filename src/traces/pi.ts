@@ -79,8 +79,15 @@ function piBlocks(
       // A string `content` yields nothing, as in the reference.
       for (const el of parts) {
         const part = asObject(el);
+        const kind = asString(part?.type);
         const t = asString(part?.text);
-        if (asString(part?.type) === "text" && t !== null && !isBlank(t)) blocks.push(makeBlock("text", t));
+        if (kind === "text") {
+          if (t !== null && !isBlank(t)) blocks.push(makeBlock("text", t));
+        } else
+          countSkip(
+            skipped,
+            kind === null ? "content part that is not a typed object" : `content part "${kind}" not indexed`,
+          );
       }
       return blocks;
     case "assistant":
@@ -101,7 +108,7 @@ function piBlocks(
       });
       return blocks;
     case "toolResult": {
-      const t = flattenToolContent(m.content);
+      const t = flattenToolContent(m.content, skipped);
       if (!isBlank(t)) blocks.push(makeBlock("tool_result", t, asString(m.toolName), asString(m.toolCallId)));
       return blocks;
     }

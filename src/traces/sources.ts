@@ -43,8 +43,8 @@ export function parseHarness(value: string): Harness {
 
 /** Parser versions recorded in state.json: bump when a parser would now read a file differently. */
 const PARSER_VERSIONS: Record<JsonlHarness, number> = {
-  // 2: externalised tool results, agent-injected reminders left out.
-  claude_code: 2,
+  // 2: externalised tool results, agent-injected reminders left out. 3: prompts queued while busy.
+  claude_code: 3,
   // 2: developer instructions and environment context left out.
   codex: 2,
   pi: 1,

@@ -90,7 +90,7 @@ describe("funes index: every agent file a user has", () => {
     expect(right.chunksAdded).toBe(3);
     expect(JSON.parse(readFileSync(join(env.funesHome, "state.json"), "utf8"))[file]).toMatchObject({
       harness: "claude_code",
-      parser: 2,
+      parser: 3,
       chunks: 3,
     });
     expect((await indexJson([file])).unitsUnchanged).toBe(1);
