@@ -26,6 +26,11 @@ export interface SecretRule {
   /** gitleaks default-configuration rule ids this entry answers for (the coverage checklist). */
   gitleaks?: readonly string[];
   /**
+   * Sticky pattern of what may continue the secret past the match (a value longer than the pattern's bound
+   * is redacted to its end, while the pattern itself stays bounded and fast).
+   */
+  extend?: RegExp;
+  /**
    * The match must start at a token's left edge (see `atEdge`), checked in code after each match. Only for
    * patterns without a leading literal: the others assert the edge in the regex, right after the literal.
    */
@@ -50,8 +55,11 @@ export function atEdge(text: string, at: number): boolean {
 export const END = "(?![A-Za-z0-9])";
 /** Right edge of a token that may hold `_` and `-`. */
 export const END_URL = "(?![A-Za-z0-9_-])";
-/** Right edge of a value assigned in config: whitespace, a quote, a separator, a closing bracket, an escape. */
-export const END_VALUE = String.raw`(?![^\s'"\x60;,)\]}>|\\])`;
+/**
+ * Right edge of a value assigned in config: whitespace, a quote, a separator, a closing bracket, an escape, or
+ * the `&` before a URL's next query parameter.
+ */
+export const END_VALUE = String.raw`(?![^\s'"\x60;,)\]}>|\\&])`;
 
 /** Shannon entropy of `s`, bits per character. */
 export function entropy(s: string): number {
@@ -104,6 +112,7 @@ export interface TokenOptions {
   entropy?: number;
   edge?: boolean;
   check?: (secret: string) => boolean;
+  extend?: RegExp;
   gitleaks?: readonly string[];
 }
 
@@ -123,6 +132,7 @@ export function token(o: TokenOptions): SecretRule {
   if (o.group !== undefined) rule.group = o.group;
   if (o.entropy !== undefined) rule.entropy = o.entropy;
   if (o.check !== undefined) rule.check = o.check;
+  if (o.extend !== undefined) rule.extend = o.extend;
   if (o.gitleaks !== undefined) rule.gitleaks = o.gitleaks;
   return rule;
 }

@@ -53,7 +53,9 @@ export const GENERIC_ENTROPY = { strong: 2.5, weak: 3 } as const;
  * Is a value assigned to a secret-looking name a secret? `strong`: the name is a password/connection key,
  * where short mixed values count; otherwise (token, secret, key…) only long high-entropy values do.
  */
-export function looksSecret(v: string, strong: boolean, minEntropy?: number): boolean {
+export function looksSecret(value: string, strong: boolean, minEntropy?: number): boolean {
+  // Frameworks mark an encoded key with its encoding (Laravel's `APP_KEY=base64:…`): judge what follows.
+  const v = value.replace(/^(?:base64|hex):(?=.{16})/i, "");
   if (PLACEHOLDER.test(v) || looksLikeCode(v)) return false;
   if (!strong && looksLikeName(v)) return false;
   const classes = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9]/].filter((re) => re.test(v)).length;
@@ -67,13 +69,20 @@ export function looksSecret(v: string, strong: boolean, minEntropy?: number): bo
 const STRONG = "password|passwd|passphrase|pwd|db_pass|mysql_pwd|pgpassword";
 /** Names whose values are keys and tokens (only long random values count). */
 const WEAK =
-  "secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|signing[_-]?key|encryption[_-]?key|master[_-]?key|client[_-]?secret|credentials?|auth";
+  "secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|signing[_-]?key|encryption[_-]?key|master[_-]?key|client[_-]?secret|credentials?|auth|hmac|[_-]salt|pepper|app[_-]?key|(?<![a-z])pat(?![a-z])";
 
 /** A value's characters: anything but whitespace, quotes, escapes, separators and brackets. */
 const VALUE = String.raw`[^\s'"\x60\\;,<>(){}\[\]]`;
 
 /** A token's characters (keys and tokens are drawn from base64/base64url/hex alphabets). */
-const TOKEN_CHAR = "[A-Za-z0-9_.~+/=:-]";
+const TOKEN_CHAR = "[A-Za-z0-9_.~+/=:%-]";
+
+/**
+ * A value under a secret name: up to 299 token characters ending the value, or the first 300 of a longer one
+ * (an STS session token, a long JWT-like blob), which the rule's `extend` then redacts to its end. The bound
+ * keeps hostile texts (`token=token=…`) linear.
+ */
+const LONG_VALUE = `(${TOKEN_CHAR}{300}|${TOKEN_CHAR}{16,299}${END_VALUE})`;
 
 /** Generic rules. */
 export function genericRules(): SecretRule[] {
@@ -153,12 +162,26 @@ export function genericRules(): SecretRule[] {
     token({
       id: "generic-secret",
       description: "a long high-entropy value assigned to a secret-looking name (token, secret, api_key, …)",
-      keywords: ["secret", "token", "key", "credential", "auth"],
-      source: String.raw`(?:${WEAK})[\w.-]{0,24}?[\s'"\\]{0,4}(?:=>|:=|=|:)[\s'"\x60\\]{0,6}(${TOKEN_CHAR}{16,300})${END_VALUE}|--(?:${WEAK})[\w-]{0,20}(?:=|\s+)(?:\\?["'])?(${TOKEN_CHAR}{16,300})${END_VALUE}`,
+      keywords: [
+        "secret",
+        "token",
+        "key",
+        "credential",
+        "auth",
+        "hmac",
+        "salt",
+        "pepper",
+        "_pat",
+        "-pat",
+        "pat=",
+        "pat:",
+      ],
+      source: String.raw`(?:${WEAK})[\w.-]{0,24}?[\s'"\\]{0,4}(?:=>|:=|=|:)[\s'"\x60\\]{0,6}${LONG_VALUE}|--(?:${WEAK})[\w-]{0,20}(?:=|\s+)(?:\\?["'])?${LONG_VALUE}`,
       edge: false,
       flags: "i",
       group: 1,
       check: (s) => looksSecret(s, false),
+      extend: new RegExp(`${TOKEN_CHAR}*`, "y"),
       gitleaks: ["generic-api-key"],
     }),
   ];

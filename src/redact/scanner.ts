@@ -7,6 +7,7 @@ import type { lintSource } from "@secretlint/core";
 import { atEdge, entropy } from "./catalogue.js";
 import { KeywordIndex } from "./prefilter.js";
 import { catalogue } from "./rules.js";
+import { scanWrapped } from "./unwrap.js";
 
 /** One secret: its rule and its UTF-16 range in the scanned text. */
 export interface Finding {
@@ -49,8 +50,18 @@ function shortRule(ruleId: string): string {
 
 let keywordIndex: KeywordIndex | null = null;
 
-/** Findings of funes's catalogue in `text`. */
+/**
+ * Findings of funes's catalogue in `text`, also inside base64-wrapped runs and string literals joined in code
+ * (see unwrap.ts): those cover the whole wrapped or joined span.
+ */
 export function scanPatterns(text: string): Finding[] {
+  const found = scanCatalogue(text);
+  const wrapped = scanWrapped(text, scanCatalogue);
+  return wrapped.length === 0 ? found : [...found, ...wrapped];
+}
+
+/** Findings of funes's catalogue in `text` as written. */
+export function scanCatalogue(text: string): Finding[] {
   const rules = catalogue();
   keywordIndex ??= new KeywordIndex(rules.map((r) => r.keywords));
   const out: Finding[] = [];
@@ -81,7 +92,12 @@ export function scanPatterns(text: string): Finding[] {
       if (secret.length === 0 || secret.includes("[REDACTED:")) continue;
       if (rule.entropy !== undefined && entropy(secret) < rule.entropy) continue;
       if (rule.check !== undefined && !rule.check(secret)) continue;
-      out.push({ rule: rule.id, start, end: start + secret.length });
+      let end = start + secret.length;
+      if (rule.extend !== undefined) {
+        rule.extend.lastIndex = end;
+        end += rule.extend.exec(text)?.[0].length ?? 0;
+      }
+      out.push({ rule: rule.id, start, end });
     }
   }
   return out;
