@@ -8,7 +8,7 @@ import { END, END_URL, END_VALUE, mixedAlnum, type SecretRule, token } from "./c
 import { looksSecret } from "./rules-generic.js";
 
 /** A value on a command line: up to the next whitespace or quote. */
-const ARG = String.raw`(?:\\?["'])?([^\s"'\\]{4,256})`;
+const ARG = String.raw`(?:\\{0,3}["'])?([^\s"'\\]{4,256})`;
 
 /** Vendor prefix families: every prefix a vendor uses for its secrets, not only the ones seen so far. */
 function familyRules(): SecretRule[] {
@@ -87,7 +87,7 @@ function keyFileRules(): SecretRule[] {
       id: "putty-private-key",
       description: "PuTTY private key file (.ppk, versions 2 and 3): the Private-Lines body and its MAC",
       keywords: ["putty-user-key-file", "private-lines"],
-      source: String.raw`Private-Lines:[ \t]*\d+(?:\r?\n|\\[rn])+(?:[A-Za-z0-9+/=]+(?:\r?\n|\\[rn])+){1,64}(?:Private-MAC:[ \t]*[0-9a-fA-F]+)?`,
+      source: String.raw`Private-Lines:[ \t]*\d+(?:\r?\n|\\{1,3}[rn])+(?:[A-Za-z0-9+/=]+(?:\r?\n|\\{1,3}[rn])+){1,64}(?:Private-MAC:[ \t]*[0-9a-fA-F]+)?`,
       edge: false,
     }),
     token({

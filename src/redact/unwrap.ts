@@ -24,26 +24,27 @@ for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+
 
 /**
  * String literals joined by `+` / `.` / juxtaposition: two or more quoted pieces on one line, their quotes
- * JSON-escaped or not (code in a tool call's input is). Pieces hold no quote, backslash or newline, so the
+ * JSON-escaped up to twice or not (code in a tool call's input is, and JSON inside it again). Pieces hold no quote, backslash or newline, so the
  * pattern cannot run past a line.
  */
-const JOINED = /(\\?["'`])([^"'`\\\n]{1,2048})\1(?:[ \t]*[+.]?[ \t]*(\\?["'`])[^"'`\\\n]{1,2048}\3){1,8}/g;
+const JOINED =
+  /(\\{0,3}["'`])([^"'`\\\n]{1,2048})\1(?:[ \t]*[+.]?[ \t]*(\\{0,3}["'`])[^"'`\\\n]{1,2048}\3){1,8}/g;
 
 /**
  * A closing quote, then an opening one and a piece's first character (`hasJoin` also wants a piece's last
  * character before the closing quote). Starting on a quote keeps the test cheap.
  */
-const JOINED_HINT = /["'`][ \t]*[+.]?[ \t]*\\?["'`][^"'`\\\s,;)}\]]/g;
+const JOINED_HINT = /["'`][ \t]*[+.]?[ \t]*\\{0,3}["'`][^"'`\\\s,;)}\]]/g;
 
 /** One piece of a JOINED match. */
-const PIECE = /(\\?["'`])([^"'`\\\n]{1,2048})\1/g;
+const PIECE = /(\\{0,3}["'`])([^"'`\\\n]{1,2048})\1/g;
 
 /** True when `text` may hold two string literals side by side (see JOINED_HINT). */
 function hasJoin(text: string): boolean {
   JOINED_HINT.lastIndex = 0;
   for (let m = JOINED_HINT.exec(text); m !== null; m = JOINED_HINT.exec(text)) {
     let k = m.index - 1;
-    if (text.charCodeAt(k) === 92) k--;
+    while (k >= 0 && m.index - k <= 3 && text.charCodeAt(k) === 92) k--;
     const c = text[k];
     if (c !== undefined && !/["'`\\\s]/.test(c)) return true;
     JOINED_HINT.lastIndex = m.index + 1;
