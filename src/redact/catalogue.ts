@@ -21,8 +21,8 @@ export interface SecretRule {
   group?: number;
   /** Minimum Shannon entropy (bits per character) of the secret, to skip placeholders. */
   entropy?: number;
-  /** A last say on a candidate secret (placeholders, identifiers, decodes). */
-  check?: (secret: string) => boolean;
+  /** A last say on a candidate secret (placeholders, identifiers, decodes), given the match and its captures. */
+  check?: (secret: string, match: RegExpExecArray) => boolean;
   /** gitleaks default-configuration rule ids this entry answers for (the coverage checklist). */
   gitleaks?: readonly string[];
   /**
@@ -111,7 +111,7 @@ export interface TokenOptions {
   group?: number;
   entropy?: number;
   edge?: boolean;
-  check?: (secret: string) => boolean;
+  check?: (secret: string, match: RegExpExecArray) => boolean;
   extend?: RegExp;
   gitleaks?: readonly string[];
 }
@@ -159,7 +159,7 @@ function escapeRegex(s: string): string {
  */
 export function keyed(o: KeyedOptions): SecretRule {
   const names = o.names.map(escapeRegex).join("|");
-  const source = String.raw`(?:${names})[\w.-]{0,24}?[\s'"\\]{0,4}(?:=>|:=|::|=|:|,)[\s'"\x60\\=]{0,6}(${o.value})${END_VALUE}`;
+  const source = String.raw`(?:${names})[\w.-]{0,24}?[\s'"\\\]]{0,5}(?:=>|:=|::|=|:|,)[\s'"\x60\\=]{0,6}(${o.value})${END_VALUE}`;
   const rule: SecretRule = {
     id: o.id,
     description: o.description,

@@ -45,8 +45,8 @@ describe("wrapped secrets", () => {
   it("finds a token cut into joined string literals, escaped or not", () => {
     const code = `const k = "${token.slice(0, 10)}" + "${token.slice(10)}";`;
     expect(redacted(code)).toBe("const k = [REDACTED:github-joined];");
-    const shell = `export T='${token.slice(0, 20)}''${token.slice(20)}'`;
-    expect(redacted(shell)).toBe("export T=[REDACTED:github-joined]");
+    const python = `T = ("${token.slice(0, 20)}" "${token.slice(20)}")`;
+    expect(redacted(python)).toBe("T = ([REDACTED:github-joined])");
     const escaped = JSON.stringify({ content: code });
     expect(scanPatterns(escaped).map((f) => f.rule)).toContain("github-joined");
   });
@@ -115,6 +115,42 @@ describe("prefix families and vendor shapes", () => {
       [`AZURE_DEVOPS_EXT_PAT=${t("{l:52}")}`, t("{l:52}")],
     ] as const)
       expect(redacted(text), text).not.toContain(secret);
+  });
+});
+
+describe("names in more syntaxes", () => {
+  const v = t("{a:40}");
+
+  it("reads subscripts, Java properties, dotted names, PowerShell and XML elements", () => {
+    const pw = `${t("{a:12}")}!x`;
+    for (const [text, secret] of [
+      [`os.environ["DATADOG_API_KEY"] = "${v}"`, v],
+      [`process.env['STRIPE_SECRET'] = '${v}';`, v],
+      [`System.setProperty("acme.api.token", "${v}");`, v],
+      [`datadog.api.key=${v}`, v],
+      [`$env:ACME_TOKEN = "${v}"`, v],
+      [`<settings>\n  <apiToken>${v}</apiToken>\n</settings>`, v],
+      [`<password>${pw}</password>`, pw],
+    ])
+      expect(redacted(text), text).not.toContain(secret);
+  });
+
+  it("finds a long random value under any name ending in key, unless the name says it is public or an id", () => {
+    for (const name of ["B2_APPLICATION_KEY", "acme.signer.key", "CONVEX_DEPLOY_KEY", "deploy-key"])
+      expect(redacted(`${name}=${v}`), name).toBe(`${name}=[REDACTED:key-named-value]`);
+    const convex = `CONVEX_DEPLOY_KEY=prod:happy-fox-123|${t("{b:80}")}`;
+    expect(redacted(convex)).toBe("CONVEX_DEPLOY_KEY=[REDACTED:key-named-value]");
+    for (const text of [
+      `VAPID_PUBLIC_KEY=B${t("{w:86}")}`,
+      `CACHE_KEY=${t("{h:64}")}`,
+      `gpg_key: ${t("{H:40}")}`,
+      `partition_key = "${t("{h:32}")}"`,
+      `<primary_key>${t("{h:32}")}</primary_key>`,
+      `SSH_KEY=~/.ssh/id_ed25519`,
+      "i18n_key: errors.validation.required_field",
+      "<max_tokens>4096</max_tokens>",
+    ])
+      expect(scanPatterns(text), text).toEqual([]);
   });
 });
 

@@ -5,7 +5,7 @@
  * Formats are facts from the vendors' documentation and trufflehog's detectors; the patterns are funes's.
  */
 import { END, END_URL, END_VALUE, mixedAlnum, type SecretRule, token } from "./catalogue.js";
-import { looksSecret } from "./rules-generic.js";
+import { KEY_MATERIAL, looksSecret, STRONG, WEAK } from "./rules-generic.js";
 
 /** A value on a command line: up to the next whitespace or quote. */
 const ARG = String.raw`(?:\\{0,3}["'])?([^\s"'\\]{4,256})`;
@@ -159,7 +159,7 @@ function commandLineRules(): SecretRule[] {
     nameValue(
       "secret-name-value",
       "SECRET|TOKEN|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY|_KEY|_PAT|_SALT|CREDENTIALS?",
-      (s) => looksSecret(s, false),
+      (s) => looksSecret(keyPart(s), false),
     ),
   ];
 }
@@ -181,7 +181,67 @@ function nameValue(id: string, names: string, check: (s: string) => boolean): Se
   });
 }
 
-/** The held-out classes. */
+/** Names of keys that are not secrets: ids, public halves, lookup and storage keys, fingerprints. */
+const NOT_SECRET_KEY =
+  /(?:^|[_.-])(?:public|publishable|pub|cache|primary|foreign|partition|sort|range|hash|idempotency|dedupe?|lookup|map|dict|row|object|s3|bucket|i18n|translation|query|gpg|pgp|fingerprint|ssh|host|kid|id|name|file|path|env|prefix|field|column|index|group|label|unique|composite|shard)(?:[_.-]|$)/i;
+
+/** A value under a key-like name: token characters, and `|` (Convex joins a deployment and its key with it). */
+const KEY_VALUE = "[A-Za-z0-9_.~+/=:%|-]";
+
+/** The random part of a value: Convex deploy keys are `<kind>:<deployment>|<key>`. */
+function keyPart(v: string): string {
+  return v.replace(/^[a-z]+:[a-z0-9-]+\|/, "");
+}
+
+/** Assignments and elements whose name says what the value is, in the syntaxes the generic rules miss. */
+function namedValueRules(): SecretRule[] {
+  return [
+    token({
+      id: "key-named-value",
+      description:
+        "a long high-entropy value under a name ending in key (B2_APPLICATION_KEY, acme.signer.key, deploy-key), unless the name says it is public or an id",
+      keywords: ["key"],
+      // Anchored on the literal `key` (a pattern starting at every letter cost more than the catalogue);
+      // the name before it is read by the look-behind.
+      source: String.raw`key(?<=(?<![A-Za-z0-9_.-])([A-Za-z][A-Za-z0-9]*(?:[_.-][A-Za-z0-9]+){0,8}[_.-])key)[\s'"\\\]]{0,5}(?:=>|:=|=|:|,(?=[ \t]*\\{0,3}["']))[\s'"\x60\\]{0,6}(${KEY_VALUE}{16,300})${END_VALUE}`,
+      flags: "i",
+      edge: false,
+      group: 2,
+      check: (v, m) => !NOT_SECRET_KEY.test(`${m[1] ?? ""}key`) && looksSecret(keyPart(v), false),
+    }),
+    xmlElement("xml-password", STRONG, (v) => looksSecret(v, true)),
+    xmlElement(
+      "xml-secret",
+      `${WEAK}|${KEY_MATERIAL}|[_.-]key`,
+      (v, m) => !NOT_SECRET_KEY.test(m[1] ?? "") && looksSecret(keyPart(v), false),
+    ),
+  ];
+}
+
+/** `<…password…>value</…>` (XML config: Maven settings.xml, app.config, pom properties). */
+function xmlElement(
+  id: string,
+  names: string,
+  check: (v: string, m: RegExpExecArray) => boolean,
+): SecretRule {
+  return token({
+    id,
+    description: `the text of an XML element named like a ${id === "xml-password" ? "password" : "secret, token or key"}`,
+    keywords: ["</"],
+    source: String.raw`<((?:[A-Za-z_][\w.:-]{0,30}?)?(?:${names})[\w.:-]{0,30})>[ \t]*([^<>\s]{6,300})[ \t]*</\1>`,
+    flags: "i",
+    edge: false,
+    group: 2,
+    check,
+  });
+}
+
+/** The held-out classes found by their shape or syntax (before the service-named rules). */
 export function familyAndSyntaxRules(): SecretRule[] {
   return [...familyRules(), ...keyFileRules(), ...commandLineRules()];
+}
+
+/** The held-out classes found by a name (last: a vendor's or the generic rule names a value first). */
+export function namedRules(): SecretRule[] {
+  return namedValueRules();
 }

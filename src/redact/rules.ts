@@ -8,7 +8,7 @@ import type { SecretRule } from "./catalogue.js";
 import { appRules } from "./rules-apps.js";
 import { cloudRules } from "./rules-cloud.js";
 import { codeRules } from "./rules-code.js";
-import { familyAndSyntaxRules } from "./rules-families.js";
+import { familyAndSyntaxRules, namedRules } from "./rules-families.js";
 import { genericRules } from "./rules-generic.js";
 import { keyedRules } from "./rules-keyed.js";
 
@@ -26,6 +26,7 @@ export function catalogue(): readonly SecretRule[] {
     ...familyAndSyntaxRules(),
     ...keyedRules(),
     ...genericRules(),
+    ...namedRules(),
   ];
   return built;
 }

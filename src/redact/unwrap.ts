@@ -31,26 +31,15 @@ const JOINED =
   /(\\{0,3}["'`])([^"'`\\\n]{1,2048})\1(?:[ \t]*[+.]?[ \t]*(\\{0,3}["'`])[^"'`\\\n]{1,2048}\3){1,8}/g;
 
 /**
- * A closing quote, then an opening one and a piece's first character (`hasJoin` also wants a piece's last
- * character before the closing quote). Starting on a quote keeps the test cheap.
+ * What a join the scanner looks for holds (lower case, for the scanner's keyword pass): a closing quote, then
+ * `+` (JavaScript, Java, Python, C#…) or a blank and an opening quote (Python's implicit concatenation). A
+ * text without any of these is not searched for joins. PHP's `.` and shell's `'a''b'` are left out: their
+ * keywords (`".`, `''`) are in most texts, and would make every text pay for the search.
  */
-const JOINED_HINT = /["'`][ \t]*[+.]?[ \t]*\\{0,3}["'`][^"'`\\\s,;)}\]]/g;
+export const JOINS: readonly string[] = ['"+', '" +', '" "', "'+", "' +", "' '", "`+", "` +"];
 
 /** One piece of a JOINED match. */
 const PIECE = /(\\{0,3}["'`])([^"'`\\\n]{1,2048})\1/g;
-
-/** True when `text` may hold two string literals side by side (see JOINED_HINT). */
-function hasJoin(text: string): boolean {
-  JOINED_HINT.lastIndex = 0;
-  for (let m = JOINED_HINT.exec(text); m !== null; m = JOINED_HINT.exec(text)) {
-    let k = m.index - 1;
-    while (k >= 0 && m.index - k <= 3 && text.charCodeAt(k) === 92) k--;
-    const c = text[k];
-    if (c !== undefined && !/["'`\\\s]/.test(c)) return true;
-    JOINED_HINT.lastIndex = m.index + 1;
-  }
-  return false;
-}
 
 /** True when `text[k]` is in the base64 alphabet. */
 function inAlphabet(text: string, k: number): boolean {
@@ -81,7 +70,7 @@ function decodeBase64(run: string): string | null {
  * Findings of `scan` inside base64-wrapped text and joined string literals of `text`, each covering the whole
  * wrapped or joined span (in `text`'s offsets), its rule suffixed with `-base64` or `-joined`.
  */
-export function scanWrapped(text: string, scan: (t: string) => Span[]): Span[] {
+export function scanWrapped(text: string, scan: (t: string) => Span[], joins: boolean): Span[] {
   const out: Span[] = [];
   // Whole runs of the alphabet, found by skipping: `i` is always a run's possible start (the text's start or
   // right after a character outside the alphabet); if the window of MIN_RUN characters from `i` holds an
@@ -107,8 +96,8 @@ export function scanWrapped(text: string, scan: (t: string) => Span[]): Span[] {
     const inner = scan(decoded);
     if (inner[0] !== undefined) out.push({ rule: `${inner[0].rule}-base64`, start, end });
   }
-  // Most texts have no two literals side by side: one cheap test spares them the full pattern.
-  if (!hasJoin(text)) return out;
+  // Most texts have no two literals side by side: the scanner's keyword pass says whether one may (JOINS).
+  if (!joins) return out;
   JOINED.lastIndex = 0;
   for (let m = JOINED.exec(text); m !== null; m = JOINED.exec(text)) {
     let joined = "";

@@ -124,6 +124,13 @@ const KEYED: [string, string, string][] = [
   ["vault-legacy", "VAULT_TOKEN", "s.{a:24}"],
   ["mysql-password", "MYSQL_ROOT_PASSWORD", "{a:12}!{a:3}"],
   ["aws-secret", "aws_secret_access_key", "{b:40}"],
+  // second round: vendors known only by a `_KEY` name
+  ["backblaze-b2", "B2_APPLICATION_KEY", "K005{a:27}"],
+  ["qdrant", "QDRANT_API_KEY", "{w:40}"],
+  ["recaptcha", "RECAPTCHA_SECRET_KEY", "6L{w:38}"],
+  ["convex-deploy", "CONVEX_DEPLOY_KEY", "prod:acme-fox-123|{b:80}"],
+  ["modal", "MODAL_TOKEN_SECRET", "as-{a:22}"],
+  ["unknown-vendor-key", "ACME_SIGNER_KEY", "{a:40}"],
 ];
 
 /** Credentials that live only in one syntax: [id, generator of the whole text]. */
@@ -397,6 +404,12 @@ function keyedContexts(name: string, v: string): [string, string][] {
     ["k8s-env", `        - name: ${name}\n          value: ${v}`],
     ["ini-spaces", `[service]\n${name.toLowerCase()} = ${v}`],
     ["gh-secret", `gh secret set ${name} --body "${v}"`],
+    // second round: subscripts, XML, PowerShell, Java properties, HTML
+    ["subscript", `os.environ["${name}"] = "${v}"`],
+    ["xml", `<config>\n  <${name.toLowerCase()}>${v}</${name.toLowerCase()}>\n</config>`],
+    ["powershell", `$env:${name} = "${v}"`],
+    ["java-property", `System.setProperty("${name.toLowerCase().replaceAll("_", ".")}", "${v}");`],
+    ["properties", `${name.toLowerCase().replaceAll("_", ".")}=${v}`],
   ];
 }
 
