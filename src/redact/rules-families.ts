@@ -5,7 +5,7 @@
  * Formats are facts from the vendors' documentation and trufflehog's detectors; the patterns are funes's.
  */
 import { END, END_URL, END_VALUE, mixedAlnum, type SecretRule, token } from "./catalogue.js";
-import { KEY_MATERIAL, looksSecret, STRONG, WEAK } from "./rules-generic.js";
+import { KEY_MATERIAL, looksSecret, PAIR_COMMA, STRONG, WEAK } from "./rules-generic.js";
 
 /** A value on a command line: up to the next whitespace or quote. */
 const ARG = String.raw`(?:\\{0,3}["'])?([^\s"'\\]{4,256})`;
@@ -203,7 +203,7 @@ function namedValueRules(): SecretRule[] {
       keywords: ["key"],
       // Anchored on the literal `key` (a pattern starting at every letter cost more than the catalogue);
       // the name before it is read by the look-behind.
-      source: String.raw`key(?<=(?<![A-Za-z0-9_.-])([A-Za-z][A-Za-z0-9]*(?:[_.-][A-Za-z0-9]+){0,8}[_.-])key)[\s'"\\\]]{0,5}(?:=>|:=|=|:|,(?=[ \t]*\\{0,3}["']))[\s'"\x60\\]{0,6}(${KEY_VALUE}{16,300})${END_VALUE}`,
+      source: String.raw`key(?<=(?<![A-Za-z0-9_.-])([A-Za-z][A-Za-z0-9]*(?:[_.-][A-Za-z0-9]+){0,8}[_.-])key)[\s'"\\\]]{0,5}(?:=>|:=|=|:|${PAIR_COMMA})[\s'"\x60\\]{0,6}(${KEY_VALUE}{16,300})${END_VALUE}`,
       flags: "i",
       edge: false,
       group: 2,

@@ -66,10 +66,16 @@ export function looksSecret(value: string, strong: boolean, minEntropy?: number)
 }
 
 /**
- * Between a secret-looking name and its value: closing quotes or brackets (`os.environ["X"] = `), then
- * `=`, `:`, `:=`, `=>`, or a comma before a quoted value (`setProperty("x", "…")`), then opening quotes.
+ * The comma between a call's first two arguments when both are quoted strings (`setProperty("x", "…")`,
+ * `put('token', '…')`); a comma in a list of strings (`["token.json", "config.json"]`) is not one.
  */
-const ASSIGN = String.raw`[\s'"\\\]]{0,5}(?:=>|:=|=|:|,(?=[ \t]*\\{0,3}["']))[\s'"\x60\\]{0,6}`;
+export const PAIR_COMMA = String.raw`,(?<=\([ \t]*\\{0,3}["'][\w.:-]{1,80}\\{0,3}["'][ \t]*,)(?=[ \t]*\\{0,3}["'])`;
+
+/**
+ * Between a secret-looking name and its value: closing quotes or brackets (`os.environ["X"] = `), then
+ * `=`, `:`, `:=`, `=>`, or the comma of a call's name/value pair (PAIR_COMMA), then opening quotes.
+ */
+const ASSIGN = String.raw`[\s'"\\\]]{0,5}(?:=>|:=|=|:|${PAIR_COMMA})[\s'"\x60\\]{0,6}`;
 
 /** Names whose values are passwords (short values count). */
 export const STRONG = "password|passwd|passphrase|pwd|db_pass|mysql_pwd|pgpassword";
