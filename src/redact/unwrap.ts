@@ -1,7 +1,7 @@
 /**
  * Secrets the catalogue cannot see as written: wrapped in base64 (`echo … | base64 -d`, Kubernetes Secret data,
  * kubeconfig `client-key-data`, a service-account JSON in an env variable) or cut into string literals joined
- * in code (`"sk-ant-" + "api03-…"`, `'abc''def'` in shell). Each wrapped or joined form is rebuilt, scanned by
+ * in code (`"sk-ant-" + "api03-…"`, Python's `"ab" "cd"`). Each wrapped or joined form is rebuilt, scanned by
  * the catalogue, and a finding inside it marks the whole wrapped or joined span. One level deep: a decoded text
  * is not unwrapped again.
  */
@@ -15,7 +15,7 @@ interface Span {
 
 /** Shortest base64 run worth decoding (24 characters = 18 bytes). */
 const MIN_RUN = 24;
-/** Longest: a run is decoded only up to this many characters. */
+/** Longest run decoded; longer ones (images, blobs) are passed over. */
 const MAX_RUN = 8192;
 
 /** 1 for the base64 alphabet's characters (`=` is padding, handled apart). */
@@ -23,9 +23,9 @@ const B64 = new Uint8Array(128);
 for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/") B64[c.charCodeAt(0)] = 1;
 
 /**
- * String literals joined by `+` / `.` / juxtaposition: two or more quoted pieces on one line, their quotes
- * JSON-escaped up to twice or not (code in a tool call's input is, and JSON inside it again). Pieces hold no quote, backslash or newline, so the
- * pattern cannot run past a line.
+ * String literals joined by `+`, `.` or juxtaposition: two or more quoted pieces on one line, their quotes
+ * JSON-escaped up to twice or not (code in a tool call's input is, and JSON inside it again). Pieces hold
+ * no quote, backslash or newline, so the pattern cannot run past a line. Searched only in texts JOINS admits.
  */
 const JOINED =
   /(\\{0,3}["'`])([^"'`\\\n]{1,2048})\1(?:[ \t]*[+.]?[ \t]*(\\{0,3}["'`])[^"'`\\\n]{1,2048}\3){1,8}/g;
