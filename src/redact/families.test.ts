@@ -152,6 +152,7 @@ describe("names in more syntaxes", () => {
     expect(redacted(convex)).toBe("CONVEX_DEPLOY_KEY=[REDACTED:key-named-value]");
     for (const text of [
       `VAPID_PUBLIC_KEY=B${t("{w:86}")}`,
+      `TURNSTILE_SITE_KEY=0x4AAAAAAA${t("{a:14}")}`,
       `CACHE_KEY=${t("{h:64}")}`,
       `gpg_key: ${t("{H:40}")}`,
       `partition_key = "${t("{h:32}")}"`,

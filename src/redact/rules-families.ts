@@ -183,7 +183,7 @@ function nameValue(id: string, names: string, check: (s: string) => boolean): Se
 
 /** Names of keys that are not secrets: ids, public halves, lookup and storage keys, fingerprints. */
 const NOT_SECRET_KEY =
-  /(?:^|[_.-])(?:public|publishable|pub|cache|primary|foreign|partition|sort|range|hash|idempotency|dedupe?|lookup|map|dict|row|object|s3|bucket|i18n|translation|query|gpg|pgp|fingerprint|ssh|host|kid|id|name|file|path|env|prefix|field|column|index|group|label|unique|composite|shard)(?:[_.-]|$)/i;
+  /(?:^|[_.-])(?:public|publishable|pub|site|cache|primary|foreign|partition|sort|range|hash|idempotency|dedupe?|lookup|map|dict|row|object|s3|bucket|i18n|translation|query|gpg|pgp|fingerprint|ssh|host|kid|id|name|file|path|env|prefix|field|column|index|group|label|unique|composite|shard)(?:[_.-]|$)/i;
 
 /** A value under a key-like name: token characters, and `|` (Convex joins a deployment and its key with it). */
 const KEY_VALUE = "[A-Za-z0-9_.~+/=:%|-]";
