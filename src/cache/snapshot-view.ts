@@ -20,7 +20,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import { checkManifests, UnsafeManifestError } from "../local/index.js";
+import { COLUMNS, checkManifests, UnsafeManifestError } from "../local/index.js";
 import { type HubClient, type HubLocation, isCommitSha, lancePath, listTree } from "../remote/index.js";
 import { cachedBlob, DownloadCapError, uniqueSuffix } from "./blob-store.js";
 
@@ -171,11 +171,13 @@ export async function materializeView(o: {
       o.onProgress?.({ done: ++done, total: files.length, file: f.path });
     }
     try {
-      checkManifests(join(built, "chunks.lance"));
+      checkManifests(join(built, "chunks.lance"), COLUMNS);
     } catch (err) {
       if (!(err instanceof UnsafeManifestError)) throw err;
       throw new UnsafeMemoryError(
-        `${base}/${err.file} ${err.reason} — funes opens nothing outside a memory's own files`,
+        err.kind === "columns"
+          ? `${base}/${err.file} ${err.reason} — read it with the tool that wrote it`
+          : `${base}/${err.file} ${err.reason} — funes opens nothing outside a memory's own files`,
       );
     }
     const marker: ViewMarker = { sha: o.sha, files: recorded, checked: CHECKED };

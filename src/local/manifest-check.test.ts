@@ -99,4 +99,25 @@ describe("manifest check", () => {
       tmp.cleanup();
     }
   });
+
+  it("refuses a table that lacks a column it is required to have, naming the columns", async () => {
+    const tmp = tempDir();
+    try {
+      const source = await makeTable(join(tmp.dir, "db"));
+      expect(checkManifests(source, ["id", "text"])).toBe(3);
+      let caught: unknown;
+      try {
+        checkManifests(source, ["id", "text", "seq", "vector"]);
+      } catch (err) {
+        caught = err;
+      }
+      expect(caught).toBeInstanceOf(UnsafeManifestError);
+      expect((caught as UnsafeManifestError).kind).toBe("columns");
+      expect((caught as UnsafeManifestError).reason).toBe(
+        'has no "seq", "vector" columns: it is not the table of a funes memory',
+      );
+    } finally {
+      tmp.cleanup();
+    }
+  });
 });

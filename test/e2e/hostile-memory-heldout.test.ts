@@ -12,7 +12,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, type CliEnv, runFunes } from "../helpers/cli.js";
-import { TEST_HUB_CACHE, tempDir } from "../helpers/fixtures.js";
+import { readTree, TEST_HUB_CACHE, tempDir } from "../helpers/fixtures.js";
 import { type HubStandin, type StandinRepo, startHubStandin } from "../helpers/hub-standin.js";
 
 const TOKEN = "hf_standintokenforhostileheldout";
@@ -37,6 +37,13 @@ function invisible(s: string): string[] {
     const n = c.codePointAt(0) ?? 0;
     return n === 0x200b || n === 0x2060 || n === 0xfeff || (n >= 0xe0000 && n <= 0xe01ef);
   });
+}
+
+/** The table folder `tableDir` (a chunks.lance) as repo files. */
+function repoFiles(tableDir: string): Map<string, Buffer> {
+  const out = new Map<string, Buffer>();
+  for (const [p, b] of readTree(tableDir)) out.set(`chunks.lance/${p}`, b);
+  return out;
 }
 
 let t: { dir: string; cleanup: () => void };
@@ -222,5 +229,31 @@ describe("listings that cannot be laid out as files", () => {
       env("flood-ok", { FUNES_MAX_DOWNLOAD_MB: "6" }),
     );
     expect(ok.code, ok.stderr).toBe(0);
+  }, 60_000);
+
+  it("a table without the columns funes reads is refused as not a funes memory, not an unexpected error", async () => {
+    const dir = join(t.dir, "foreign-table");
+    const db = await lancedb.connect(dir);
+    (
+      await db.createTable("chunks", [{ id: "a", text: "zebrafish", session_id: "s", turn_uuid: "t" }])
+    ).close();
+    db.close();
+    hub.repos.set("evil/foreign", {
+      type: "dataset",
+      commit: "f".repeat(40),
+      files: repoFiles(join(dir, "chunks.lance")),
+    });
+    for (const args of [
+      ["status", "--memory", "evil/foreign"],
+      ["recall", "zebrafish", "--memory", "evil/foreign", "--rerank-budget", "0"],
+      ["get", "s", "t", "--memory", "evil/foreign"],
+    ]) {
+      const out = await runFunes(args, env(`foreign-${args[0]}`));
+      expect(out.code, out.stderr).toBe(1);
+      expect(out.stderr).toContain("hf://datasets/evil/foreign");
+      expect(out.stderr).toContain('"workdir"');
+      expect(out.stderr).toContain("it is not the table of a funes memory");
+      expect(out.stderr).not.toContain("unexpected error");
+    }
   }, 60_000);
 });
