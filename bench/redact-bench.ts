@@ -69,6 +69,12 @@ export async function benchRedact(minMs = 3000): Promise<Row[]> {
     "-----BEGIN PRIVATE KEY-----\n",
     "password: ",
     "a",
+    // the wrapped-secret pass and the held-out families: joined literals, base64, prefixes, name/value lists
+    "'ab'+",
+    "QUFB",
+    "IQoJb3JpZ2luX2Vj",
+    "mysql -p",
+    "name: A_KEY value: ",
   ].map((unit) => unit.repeat(Math.ceil(n / unit.length)));
   let worst = 0;
   for (const h of hostile) {

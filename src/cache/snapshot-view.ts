@@ -20,7 +20,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import { checkManifests, UnsafeManifestError } from "../local/index.js";
+import { COLUMNS, checkManifests, UnsafeManifestError } from "../local/index.js";
 import { type HubClient, type HubLocation, isCommitSha, lancePath, listTree } from "../remote/index.js";
 import { cachedBlob, DownloadCapError, uniqueSuffix } from "./blob-store.js";
 
@@ -134,7 +134,13 @@ export async function materializeView(o: {
   const base = lancePath(o.loc);
   const files = await listTree(o.client, o.loc.repo, o.sha, base);
   if (files.length === 0) return null;
-  const total = files.reduce((n, f) => n + f.size, 0);
+  const clash = listingClash(files.map((f) => f.path));
+  if (clash !== null)
+    throw new UnsafeMemoryError(
+      `${o.loc.uri} lists ${clash} — funes builds a memory only from a listing where every file has one place`,
+    );
+  // Every file takes at least a block on disk: a listing of a million empty files counts as 4 GiB.
+  const total = files.reduce((n, f) => n + Math.max(f.size, MIN_FILE_BYTES), 0);
   const cap = o.maxBytes ?? DEFAULT_MAX_DOWNLOAD_BYTES;
   if (total > cap)
     throw new DownloadCapError(
@@ -165,11 +171,13 @@ export async function materializeView(o: {
       o.onProgress?.({ done: ++done, total: files.length, file: f.path });
     }
     try {
-      checkManifests(join(built, "chunks.lance"));
+      checkManifests(join(built, "chunks.lance"), COLUMNS);
     } catch (err) {
       if (!(err instanceof UnsafeManifestError)) throw err;
       throw new UnsafeMemoryError(
-        `${base}/${err.file} ${err.reason} — funes opens nothing outside a memory's own files`,
+        err.kind === "columns"
+          ? `${base}/${err.file} ${err.reason} — read it with the tool that wrote it`
+          : `${base}/${err.file} ${err.reason} — funes opens nothing outside a memory's own files`,
       );
     }
     const marker: ViewMarker = { sha: o.sha, files: recorded, checked: CHECKED };
@@ -182,6 +190,32 @@ export async function materializeView(o: {
 }
 
 const mib = (n: number) => (n / 1048576).toFixed(1);
+
+/** What one file counts against the download cap at least (a filesystem block, bytes). */
+const MIN_FILE_BYTES = 4096;
+
+/**
+ * A listing that cannot be laid out as files: a path listed twice, two paths that differ only in case (one
+ * file on a case-insensitive disk, as macOS and Windows have; Lance writes lower-case names), or a path that
+ * is a file and also a folder of other files. Null when every file has one place; else the clash, quoted.
+ */
+export function listingClash(paths: readonly string[]): string | null {
+  const seen = new Set<string>();
+  for (const p of paths) {
+    const key = p.toLowerCase();
+    if (seen.has(key)) return `${JSON.stringify(p)} twice (letter case aside)`;
+    seen.add(key);
+  }
+  for (const p of paths) {
+    const segs = p.toLowerCase().split("/");
+    for (let i = 1; i < segs.length; i++) {
+      const folder = segs.slice(0, i).join("/");
+      if (seen.has(folder))
+        return `${JSON.stringify(folder)} as a file and as the folder of ${JSON.stringify(p)}`;
+    }
+  }
+  return null;
+}
 
 /**
  * Keeps a published stage as the view of the commit it became: the next read or push of that commit then

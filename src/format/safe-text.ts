@@ -13,20 +13,57 @@ import type { RecallResult } from "../commands/index.js";
 /** Bidi embeddings, overrides, isolates and marks; U+2028/2029 (read as line breaks by some renderers). */
 const BIDI_AND_SEPARATORS = "\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069";
 
+/**
+ * Characters that render as nothing, so text made of them is read by an agent but not seen by its user
+ * ("ASCII smuggling" with Unicode tags, data hidden in variation selectors, zero-width padding): tags
+ * U+E0000–E007F, variation selectors supplement U+E0100–E01EF, zero width space, word joiner and invisible
+ * operators, deprecated format controls, the BOM inside text, interlinear annotation, Hangul fillers,
+ * Mongolian selectors, CGJ, Khmer invisible vowels, musical format controls. Zero-width (non-)joiners
+ * and the emoji variation selectors U+FE00–FE0F are kept: scripts and emoji need them.
+ */
+const INVISIBLE =
+  "\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b\u2060-\u2065\u206a-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb\u{1d173}-\u{1d17a}\u{e0000}-\u{e007f}\u{e0100}-\u{e01ef}";
+
 // C0 (but tab and newline), DEL, C1, and the characters above. Built from a string so no control
 // character sits in this source file.
-const UNSAFE = new RegExp(`[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f${BIDI_AND_SEPARATORS}]`, "g");
-const UNSAFE_OR_BREAK = new RegExp(`[\\u0000-\\u001f\\u007f-\\u009f${BIDI_AND_SEPARATORS}]`, "g");
+const UNSAFE = new RegExp(
+  `[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f${BIDI_AND_SEPARATORS}${INVISIBLE}]`,
+  "gu",
+);
+const UNSAFE_OR_BREAK = new RegExp(
+  `[\\u0000-\\u001f\\u007f-\\u009f${BIDI_AND_SEPARATORS}${INVISIBLE}]`,
+  "gu",
+);
 
-/** The visible form of one unsafe character: `\n`, `\t`, `\r`, `\x1b`, `\u202e`. */
+/** The visible form of one unsafe character: `\n`, `\t`, `\r`, `\x1b`, `\u202e`, `\u{e0041}`. */
 function visible(c: string): string {
   if (c === "\n") return "\\n";
   if (c === "\t") return "\\t";
   if (c === "\r") return "\\r";
-  const code = c.charCodeAt(0);
-  return code <= 0xff
-    ? `\\x${code.toString(16).padStart(2, "0")}`
-    : `\\u${code.toString(16).padStart(4, "0")}`;
+  const code = c.codePointAt(0) ?? 0;
+  if (code <= 0xff) return `\\x${code.toString(16).padStart(2, "0")}`;
+  return code <= 0xffff ? `\\u${code.toString(16).padStart(4, "0")}` : `\\u{${code.toString(16)}}`;
+}
+
+/**
+ * Longest one-line field printed whole (UTF-16 code units): ids, workdirs, names. Longer ones come from no
+ * transcript (a hostile memory can write megabytes into a session id) and are cut, saying how much.
+ */
+export const MAX_FIELD = 1000;
+
+/**
+ * Longest passage `recall` prints whole: funes and the reference write chunks of at most 1,200 characters,
+ * so only a hostile memory's rows are longer; they are cut (an agent's context is not a dump target).
+ */
+export const MAX_PASSAGE = 16_000;
+
+/** `s` cut to `max` code units (never inside a surrogate pair), saying how many more there were. */
+function clip(s: string, max: number): string {
+  if (s.length <= max) return s;
+  let end = max;
+  const last = s.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return `${s.slice(0, end)}… [cut: ${s.length - end} more characters]`;
 }
 
 /**
@@ -39,7 +76,7 @@ export function safeText(s: string): string {
 
 /** A field that must stay on its line (a header's workdir, role, harness, a name): newlines escaped too. */
 export function oneLine(s: string): string {
-  return s.replace(UNSAFE_OR_BREAK, visible);
+  return clip(s, MAX_FIELD).replace(UNSAFE_OR_BREAK, visible);
 }
 
 /** The characters a session or turn id may have and still be pasted into a shell as it is. */
@@ -55,12 +92,14 @@ function singleQuoted(s: string): string {
  * line and in single quotes, so pasting the line runs `funes get` and nothing else.
  */
 export function shellId(id: string): string {
-  return PLAIN_ID.test(id) ? id : singleQuoted(oneLine(id));
+  return id.length <= MAX_FIELD && PLAIN_ID.test(id) ? id : singleQuoted(oneLine(id));
 }
 
 /** A memory label (`hf://datasets/o/n`, a path) as a shell word; `/`, `@`, `+` and `,` also stay plain. */
 export function shellMemory(label: string): string {
-  return /^[A-Za-z0-9._:/@+,=-]+$/.test(label) ? label : singleQuoted(oneLine(label));
+  return label.length <= MAX_FIELD && /^[A-Za-z0-9._:/@+,=-]+$/.test(label)
+    ? label
+    : singleQuoted(oneLine(label));
 }
 
 /**
@@ -81,7 +120,7 @@ export function terminalSafeRecall(r: RecallResult): RecallResult {
       sessionId: shellId(h.sessionId),
       turnUuid: shellId(h.turnUuid),
       memory: h.memory === "" ? "" : shellMemory(h.memory),
-      text: safeText(h.text),
+      text: safeText(clip(h.text, MAX_PASSAGE)),
       neighbors: h.neighbors.map((n) => ({
         ...n,
         role: oneLine(n.role),

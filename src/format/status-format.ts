@@ -16,6 +16,9 @@ export function formatAge(ms: number): string {
   return plural(Math.floor(hours / 24), "day");
 }
 
+/** Agents listed by name in the status text; funes knows four, a memory may name more. */
+const MAX_HARNESSES = 12;
+
 /** The status text; names a memory's rows or metadata carry are kept on their line (safe-text.ts). */
 export function formatStatus(report: StatusReport, now: number): string {
   const r = oneLineNames(report);
@@ -26,8 +29,12 @@ export function formatStatus(report: StatusReport, now: number): string {
       ? `memory: ${r.memory}\nno index yet — run \`funes index\` to build one, then recall your own history.\n`
       : `memory: ${r.memory}\nno index found at ${r.memory}\n`;
   let out = `memory: ${r.memory}\nchunks: ${r.chunks}\nsessions: ${r.sessions}\n`;
-  for (const h of r.byHarness)
+  // A memory names its agents in its rows: a hostile one can name thousands; the most used are shown.
+  const shown = [...r.byHarness].sort((a, b) => b.chunks - a.chunks).slice(0, MAX_HARNESSES);
+  for (const h of r.byHarness.filter((x) => shown.includes(x)))
     out += `  ${h.harness === "" ? "(no harness)" : h.harness}: ${h.sessions} session${h.sessions === 1 ? "" : "s"}, ${h.chunks} chunks\n`;
+  if (r.byHarness.length > shown.length)
+    out += `  … and ${r.byHarness.length - shown.length} more agent names (\`funes status --json\` lists them)\n`;
   out += `vectors: ${r.chunks - r.pendingVectors} of ${r.chunks} rows`;
   out += r.pendingVectors > 0 ? ` (${r.pendingVectors} waiting, found by keyword until embedded)\n` : "\n";
   if (r.embedder !== null)

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as lancedb from "@lancedb/lancedb";
 import { describe, expect, it } from "vitest";
@@ -48,6 +48,74 @@ describe("manifest check", () => {
       bytes.writeBigUInt64LE(BigInt(bytes.length * 2), bytes.length - 16); // manifest position past the end
       writeFileSync(join(versions, name), bytes);
       expect(() => checkManifests(source)).toThrow(`_versions/${name} cannot be decoded`);
+    } finally {
+      tmp.cleanup();
+    }
+  });
+
+  it("refuses data and index file names that leave the folder in any spelling", async () => {
+    const tmp = tempDir();
+    try {
+      const source = await makeTable(join(tmp.dir, "db"));
+      const versions = join(source, "_versions");
+      const dataName = readdirSync(join(source, "data"))[0] as string;
+      const indexDir = readdirSync(join(source, "_indices"))[0] as string;
+      const indexFile = readdirSync(join(source, "_indices", indexDir))[0] as string;
+      // Same-length replacements, so the protobuf stays well formed and only the name is hostile.
+      const spellings = (name: string) =>
+        [
+          "../../../../../../../../../../../../../../../../../../../../../etc/x",
+          "/tmp/evil/aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+          "%2e%2e%2f%2e%2e%2f%2e%2e%2f%2e%2e%2fetc%2fxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+          "..\\..\\..\\..\\..\\Windows\\xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+          "C:\\Users\\victim\\xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+          "file:///tmp/xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+        ].map((h) => h.slice(0, name.length).padEnd(name.length, "x"));
+      let tried = 0;
+      const refused: string[] = [];
+      for (const [name, what] of [
+        [dataName, "a data file"],
+        [indexFile, "an index file"],
+      ] as const)
+        for (const hostile of spellings(name)) {
+          const copy = join(tmp.dir, `copy-${tried++}`);
+          cpSync(source, copy, { recursive: true });
+          let planted = false;
+          for (const m of readdirSync(versions).filter((n) => n.endsWith(".manifest"))) {
+            const bytes = readFileSync(join(versions, m));
+            const at = bytes.indexOf(Buffer.from(name));
+            if (at < 0) continue;
+            Buffer.from(hostile).copy(bytes, at);
+            writeFileSync(join(copy, "_versions", m), bytes);
+            planted = true;
+          }
+          expect(planted, name).toBe(true);
+          expect(() => checkManifests(copy), hostile).toThrow(`names ${what} outside the memory`);
+          refused.push(what);
+        }
+      expect(refused.filter((w) => w === "a data file").length).toBe(6);
+      expect(refused.filter((w) => w === "an index file").length).toBe(6);
+    } finally {
+      tmp.cleanup();
+    }
+  });
+
+  it("refuses a table that lacks a column it is required to have, naming the columns", async () => {
+    const tmp = tempDir();
+    try {
+      const source = await makeTable(join(tmp.dir, "db"));
+      expect(checkManifests(source, ["id", "text"])).toBe(3);
+      let caught: unknown;
+      try {
+        checkManifests(source, ["id", "text", "seq", "vector"]);
+      } catch (err) {
+        caught = err;
+      }
+      expect(caught).toBeInstanceOf(UnsafeManifestError);
+      expect((caught as UnsafeManifestError).kind).toBe("columns");
+      expect((caught as UnsafeManifestError).reason).toBe(
+        'has no "seq", "vector" columns: it is not the table of a funes memory',
+      );
     } finally {
       tmp.cleanup();
     }

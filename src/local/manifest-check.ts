@@ -13,11 +13,15 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
-/** A manifest names something outside its table folder, or cannot be decoded. */
+/**
+ * A manifest names something outside its table folder or cannot be decoded (`outside`), or its table lacks
+ * columns funes reads (`columns`).
+ */
 export class UnsafeManifestError extends Error {
   constructor(
     readonly file: string,
     readonly reason: string,
+    readonly kind: "outside" | "columns" = "outside",
   ) {
     super(`${file} ${reason}`);
   }
@@ -84,15 +88,28 @@ function messageAt(buf: Buffer, pos: number): Uint8Array {
   return buf.subarray(pos + 4, pos + 4 + len);
 }
 
-/** Why a manifest's content names something outside the table, or null when it names nothing outside. */
-function manifestProblem(buf: Buffer): string | null {
+/** What is wrong with a manifest. */
+interface Problem {
+  kind: "outside" | "columns";
+  reason: string;
+}
+
+const outside = (reason: string): Problem => ({ kind: "outside", reason });
+
+/**
+ * Why a manifest's content names something outside the table or lacks a `required` column (its schema's
+ * fields, lance.file.Field names), or null when neither.
+ */
+function manifestProblem(buf: Buffer, required: readonly string[]): Problem | null {
   if (buf.length < 16 || buf.subarray(buf.length - 4).toString("latin1") !== "LANC")
-    return "is not a Lance manifest";
+    return outside("is not a Lance manifest");
   const pos = Number(buf.readBigUInt64LE(buf.length - 16));
   const manifest = decode(messageAt(buf, pos));
   for (const base of sub(manifest, 18)) {
     const path = sub(decode(base.bytes), 4)[0];
-    return `names a base path outside the memory (${JSON.stringify(path === undefined ? "" : text(path))})`;
+    return outside(
+      `names a base path outside the memory (${JSON.stringify(path === undefined ? "" : text(path))})`,
+    );
   }
   for (const frag of sub(manifest, 2)) {
     const f = decode(frag.bytes);
@@ -100,40 +117,50 @@ function manifestProblem(buf: Buffer): string | null {
       const df = decode(file.bytes);
       const path = sub(df, 1)[0];
       const name = path === undefined ? "" : text(path);
-      if (!plainName(name)) return `names a data file outside the memory (${JSON.stringify(name)})`;
-      if (has(df, 7)) return `reads data file ${JSON.stringify(name)} from another base path`;
+      if (!plainName(name)) return outside(`names a data file outside the memory (${JSON.stringify(name)})`);
+      if (has(df, 7)) return outside(`reads data file ${JSON.stringify(name)} from another base path`);
     }
     for (const del of sub(f, 3))
-      if (has(decode(del.bytes), 7)) return "reads a deletion file from another base path";
+      if (has(decode(del.bytes), 7)) return outside("reads a deletion file from another base path");
     for (const no of [6, 8, 10])
       for (const ext of sub(f, no)) {
         const path = sub(decode(ext.bytes), 1)[0];
         const name = path === undefined ? "" : text(path);
-        if (!plainPath(name)) return `names a row-id file outside the memory (${JSON.stringify(name)})`;
+        if (!plainPath(name))
+          return outside(`names a row-id file outside the memory (${JSON.stringify(name)})`);
       }
   }
   const txn = sub(manifest, 12)[0];
   if (txn !== undefined && txn.bytes.length > 0 && !plainName(text(txn)))
-    return `names a transaction file outside the memory (${JSON.stringify(text(txn))})`;
+    return outside(`names a transaction file outside the memory (${JSON.stringify(text(txn))})`);
   const indexSection = manifest.find((f) => f.no === 6 && f.wire === 0);
   if (indexSection !== undefined)
     for (const idx of sub(decode(messageAt(buf, indexSection.num)), 1)) {
       const m = decode(idx.bytes);
-      if (has(m, 9)) return "reads an index from another base path";
+      if (has(m, 9)) return outside("reads an index from another base path");
       for (const file of sub(m, 10)) {
         const path = sub(decode(file.bytes), 1)[0];
         const name = path === undefined ? "" : text(path);
-        if (!plainPath(name)) return `names an index file outside the memory (${JSON.stringify(name)})`;
+        if (!plainPath(name))
+          return outside(`names an index file outside the memory (${JSON.stringify(name)})`);
       }
     }
+  const columns = new Set(sub(manifest, 1).flatMap((f) => sub(decode(f.bytes), 2).map(text)));
+  const missing = required.filter((c) => !columns.has(c));
+  if (missing.length > 0)
+    return {
+      kind: "columns",
+      reason: `has no ${missing.map((c) => JSON.stringify(c)).join(", ")} column${missing.length === 1 ? "" : "s"}: it is not the table of a funes memory`,
+    };
   return null;
 }
 
 /**
  * Checks every manifest of the table folder `tableDir` (a `chunks.lance`); throws UnsafeManifestError
- * naming the first one that points outside it or cannot be decoded. Returns how many were checked.
+ * naming the first one that points outside it, lacks one of the `required` columns (a table funes would
+ * query for columns it does not have) or cannot be decoded. Returns how many were checked.
  */
-export function checkManifests(tableDir: string): number {
+export function checkManifests(tableDir: string, required: readonly string[] = []): number {
   const versions = join(tableDir, "_versions");
   let names: string[];
   try {
@@ -143,13 +170,13 @@ export function checkManifests(tableDir: string): number {
   }
   for (const name of names) {
     const rel = `_versions/${name}`;
-    let problem: string | null;
+    let problem: Problem | null;
     try {
-      problem = manifestProblem(readFileSync(join(versions, name)));
+      problem = manifestProblem(readFileSync(join(versions, name)), required);
     } catch (err) {
-      problem = `cannot be decoded (${err instanceof Error ? err.message : String(err)})`;
+      problem = outside(`cannot be decoded (${err instanceof Error ? err.message : String(err)})`);
     }
-    if (problem !== null) throw new UnsafeManifestError(rel, problem);
+    if (problem !== null) throw new UnsafeManifestError(rel, problem.reason, problem.kind);
   }
   return names.length;
 }

@@ -21,10 +21,15 @@ export interface SecretRule {
   group?: number;
   /** Minimum Shannon entropy (bits per character) of the secret, to skip placeholders. */
   entropy?: number;
-  /** A last say on a candidate secret (placeholders, identifiers, decodes). */
-  check?: (secret: string) => boolean;
+  /** A last say on a candidate secret (placeholders, identifiers, decodes), given the match and its captures. */
+  check?: (secret: string, match: RegExpExecArray) => boolean;
   /** gitleaks default-configuration rule ids this entry answers for (the coverage checklist). */
   gitleaks?: readonly string[];
+  /**
+   * Sticky pattern of what may continue the secret past the match (a value longer than the pattern's bound
+   * is redacted to its end, while the pattern itself stays bounded and fast).
+   */
+  extend?: RegExp;
   /**
    * The match must start at a token's left edge (see `atEdge`), checked in code after each match. Only for
    * patterns without a leading literal: the others assert the edge in the regex, right after the literal.
@@ -50,8 +55,11 @@ export function atEdge(text: string, at: number): boolean {
 export const END = "(?![A-Za-z0-9])";
 /** Right edge of a token that may hold `_` and `-`. */
 export const END_URL = "(?![A-Za-z0-9_-])";
-/** Right edge of a value assigned in config: whitespace, a quote, a separator, a closing bracket, an escape. */
-export const END_VALUE = String.raw`(?![^\s'"\x60;,)\]}>|\\])`;
+/**
+ * Right edge of a value assigned in config: whitespace, a quote, a separator, a closing bracket, an escape, or
+ * the `&` before a URL's next query parameter.
+ */
+export const END_VALUE = String.raw`(?![^\s'"\x60;,)\]}>|\\&])`;
 
 /** Shannon entropy of `s`, bits per character. */
 export function entropy(s: string): number {
@@ -103,7 +111,8 @@ export interface TokenOptions {
   group?: number;
   entropy?: number;
   edge?: boolean;
-  check?: (secret: string) => boolean;
+  check?: (secret: string, match: RegExpExecArray) => boolean;
+  extend?: RegExp;
   gitleaks?: readonly string[];
 }
 
@@ -123,6 +132,7 @@ export function token(o: TokenOptions): SecretRule {
   if (o.group !== undefined) rule.group = o.group;
   if (o.entropy !== undefined) rule.entropy = o.entropy;
   if (o.check !== undefined) rule.check = o.check;
+  if (o.extend !== undefined) rule.extend = o.extend;
   if (o.gitleaks !== undefined) rule.gitleaks = o.gitleaks;
   return rule;
 }
@@ -149,7 +159,7 @@ function escapeRegex(s: string): string {
  */
 export function keyed(o: KeyedOptions): SecretRule {
   const names = o.names.map(escapeRegex).join("|");
-  const source = String.raw`(?:${names})[\w.-]{0,24}?[\s'"\\]{0,4}(?:=>|:=|::|=|:|,)[\s'"\x60\\=]{0,6}(${o.value})${END_VALUE}`;
+  const source = String.raw`(?:${names})[\w.-]{0,24}?[\s'"\\\]]{0,5}(?:=>|:=|::|=|:|,)[\s'"\x60\\=]{0,6}(${o.value})${END_VALUE}`;
   const rule: SecretRule = {
     id: o.id,
     description: o.description,

@@ -64,22 +64,37 @@ export class KeywordIndex {
     this.next = next;
     this.out = out;
     this.term = Uint8Array.from(out, (o) => (o.length > 0 ? 1 : 0));
+    this.hit = new Uint8Array(this.ruleCount);
   }
 
-  /** Indexes of the rules to run on `text`, ascending. */
+  /** Per-rule marks of the current scan, cleared after each (no allocation per text). */
+  private readonly hit: Uint8Array;
+
+  /**
+   * Indexes of the rules to run on `text`, ascending. Rules are collected as their keywords are met (a text
+   * meets few), not by a sweep over every rule.
+   */
   rulesOf(text: string): number[] {
-    const hit = new Uint8Array(this.ruleCount);
-    for (const r of this.always) hit[r] = 1;
-    const { next, term, out } = this;
-    const lower = text.toLowerCase();
+    const { next, term, out, hit } = this;
+    const rules: number[] = [];
+    for (const r of this.always) {
+      hit[r] = 1;
+      rules.push(r);
+    }
     let s = 0;
+    // A lower-cased copy: also a flat string, which reads faster than the text as parsed.
+    const lower = text.toLowerCase();
     for (let i = 0; i < lower.length; i++) {
       const c = lower.charCodeAt(i);
       s = c < 128 ? (next[(s << 7) | c] as number) : 0;
-      if (term[s] === 1) for (const r of out[s] as number[]) hit[r] = 1;
+      if (term[s] === 1)
+        for (const r of out[s] as number[])
+          if (hit[r] === 0) {
+            hit[r] = 1;
+            rules.push(r);
+          }
     }
-    const rules: number[] = [];
-    for (let r = 0; r < hit.length; r++) if (hit[r] === 1) rules.push(r);
-    return rules;
+    for (const r of rules) hit[r] = 0;
+    return rules.sort((a, b) => a - b);
   }
 }

@@ -198,9 +198,10 @@ function messagingRules(): SecretRule[] {
   return [
     token({
       id: "slack",
-      description: "Slack bot, user, app, workspace, legacy and configuration tokens (xox…, xapp-)",
+      description:
+        "Slack tokens of every xox<letter>- kind (bot, user, app, workspace, client, cookie, refresh…) and xapp-",
       keywords: ["xox", "xapp-"],
-      source: String.raw`(?:xoxe\.xox[bp]-\d-[A-Za-z0-9]{100,200}|xox[abposre]-[A-Za-z0-9-]{10,}|xapp-\d-[A-Za-z0-9]+-\d+-[A-Za-z0-9]+)`,
+      source: String.raw`(?:xoxe\.xox[bp]-\d-[A-Za-z0-9]{100,200}|xox[a-z]-[A-Za-z0-9%-]{10,}|xapp-\d-[A-Za-z0-9]+-\d+-[A-Za-z0-9]+)`,
       gitleaks: [
         "slack-bot-token",
         "slack-legacy-bot-token",
@@ -302,9 +303,9 @@ function saasRules(): SecretRule[] {
   return [
     token({
       id: "linear",
-      description: "Linear API key (lin_api_)",
-      keywords: ["lin_api_"],
-      source: `lin_api_[A-Za-z0-9]{40}${END}`,
+      description: "Linear API keys and OAuth tokens (lin_api_, lin_oauth_)",
+      keywords: ["lin_api_", "lin_oauth_"],
+      source: `lin_(?:api_[A-Za-z0-9]{40}|oauth_[A-Za-z0-9]{32,80})${END}`,
       gitleaks: ["linear-api-key"],
     }),
     token({

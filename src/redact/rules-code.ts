@@ -148,9 +148,9 @@ export function codeRules(): SecretRule[] {
     }),
     token({
       id: "vault",
-      description: "HashiCorp Vault service and batch tokens (hvs./hvb., legacy s.)",
-      keywords: ["hvs.", "hvb.", "s."],
-      source: `(?:hvs\\.[A-Za-z0-9_-]{90,120}|hvb\\.[A-Za-z0-9_-]{138,300}|s\\.[A-Za-z0-9]{24})${END_URL}`,
+      description: "HashiCorp Vault service, batch and recovery tokens (hvs./hvb./hvr., legacy s.)",
+      keywords: ["hvs.", "hvb.", "hvr.", "s."],
+      source: `(?:hv[sr]\\.[A-Za-z0-9_-]{90,120}|hvb\\.[A-Za-z0-9_-]{138,300}|s\\.[A-Za-z0-9]{24})${END_URL}`,
       entropy: 3.5,
       check: mixedAlnum,
       gitleaks: ["vault-service-token", "vault-batch-token"],
@@ -224,9 +224,9 @@ export function codeRules(): SecretRule[] {
     }),
     token({
       id: "postman",
-      description: "Postman API key (PMAK-…)",
-      keywords: ["pmak-"],
-      source: `PMAK-[a-fA-F0-9]{24}-[a-fA-F0-9]{34}${END}`,
+      description: "Postman API keys (PMAK-…) and collection access tokens (PMAT-…)",
+      keywords: ["pmak-", "pmat-"],
+      source: `(?:PMAK-[a-fA-F0-9]{24}-[a-fA-F0-9]{34}|PMAT-[A-Z0-9]{26})${END}`,
       gitleaks: ["postman-api-token"],
     }),
     token({

@@ -53,7 +53,9 @@ export const GENERIC_ENTROPY = { strong: 2.5, weak: 3 } as const;
  * Is a value assigned to a secret-looking name a secret? `strong`: the name is a password/connection key,
  * where short mixed values count; otherwise (token, secret, key…) only long high-entropy values do.
  */
-export function looksSecret(v: string, strong: boolean, minEntropy?: number): boolean {
+export function looksSecret(value: string, strong: boolean, minEntropy?: number): boolean {
+  // Frameworks mark an encoded key with its encoding (Laravel's `APP_KEY=base64:…`): judge what follows.
+  const v = value.replace(/^(?:base64|hex):(?=.{16})/i, "");
   if (PLACEHOLDER.test(v) || looksLikeCode(v)) return false;
   if (!strong && looksLikeName(v)) return false;
   const classes = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9]/].filter((re) => re.test(v)).length;
@@ -63,17 +65,62 @@ export function looksSecret(v: string, strong: boolean, minEntropy?: number): bo
   );
 }
 
+/**
+ * The comma between a call's first two arguments when both are quoted strings (`setProperty("x", "…")`,
+ * `put('token', '…')`); a comma in a list of strings (`["token.json", "config.json"]`) is not one.
+ */
+export const PAIR_COMMA = String.raw`,(?<=\([ \t]*\\{0,3}["'][\w.:-]{1,80}\\{0,3}["'][ \t]*,)(?=[ \t]*\\{0,3}["'])`;
+
+/**
+ * Between a secret-looking name and its value: closing quotes or brackets (`os.environ["X"] = `), then
+ * `=`, `:`, `:=`, `=>`, or the comma of a call's name/value pair (PAIR_COMMA), then opening quotes.
+ */
+const ASSIGN = String.raw`[\s'"\\\]]{0,5}(?:=>|:=|=|:|${PAIR_COMMA})[\s'"\x60\\]{0,6}`;
+
 /** Names whose values are passwords (short values count). */
-const STRONG = "password|passwd|passphrase|pwd|db_pass|mysql_pwd|pgpassword";
+export const STRONG = "password|passwd|passphrase|pwd|db_pass|mysql_pwd|pgpassword";
 /** Names whose values are keys and tokens (only long random values count). */
-const WEAK =
-  "secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|signing[_-]?key|encryption[_-]?key|master[_-]?key|client[_-]?secret|credentials?|auth";
+export const WEAK =
+  "secret|token|api[_.-]?key|apikey|access[_.-]?key|private[_.-]?key|signing[_.-]?key|encryption[_.-]?key|master[_.-]?key|client[_.-]?secret|credentials?|auth";
+
+/** More names of keys and tokens: signing material, and personal access tokens (`GITHUB_PAT`). */
+export const KEY_MATERIAL = "hmac|salt(?<=[_.-]salt)|pepper|app[_.-]?key|pat(?<![a-z]pat)(?![a-z])";
 
 /** A value's characters: anything but whitespace, quotes, escapes, separators and brackets. */
 const VALUE = String.raw`[^\s'"\x60\\;,<>(){}\[\]]`;
 
 /** A token's characters (keys and tokens are drawn from base64/base64url/hex alphabets). */
-const TOKEN_CHAR = "[A-Za-z0-9_.~+/=:-]";
+const TOKEN_CHAR = "[A-Za-z0-9_.~+/=:%-]";
+
+/**
+ * A value under a secret name: up to 299 token characters ending the value (tried first: most values are
+ * short), or the first 300 of a longer one
+ * (an STS session token, a long JWT-like blob), which the rule's `extend` then redacts to its end. The bound
+ * keeps hostile texts (`token=token=…`) linear.
+ */
+const LONG_VALUE = `(${TOKEN_CHAR}{16,299}${END_VALUE}|${TOKEN_CHAR}{300})`;
+
+/** A rule for a long high-entropy value under one of `names` (assigned, or given as a `--flag`). */
+function weakNamed(o: {
+  id: string;
+  description: string;
+  names: string;
+  keywords: readonly string[];
+  gitleaks?: readonly string[];
+}): SecretRule {
+  return token({
+    id: o.id,
+    description: o.description,
+    keywords: o.keywords,
+    source: String.raw`(?:${o.names})[\w.-]{0,24}?${ASSIGN}${LONG_VALUE}|--(?:${o.names})[\w-]{0,20}(?:=|\s+)(?:\\?["'])?${LONG_VALUE}`,
+    edge: false,
+    flags: "i",
+    group: 1,
+    check: (s) => looksSecret(s, false),
+    extend: new RegExp(`${TOKEN_CHAR}*`, "y"),
+    ...(o.gitleaks === undefined ? {} : { gitleaks: o.gitleaks }),
+  });
+}
 
 /** Generic rules. */
 export function genericRules(): SecretRule[] {
@@ -143,23 +190,41 @@ export function genericRules(): SecretRule[] {
       id: "password-assignment",
       description: "a value assigned to a password name (env, YAML, JSON, TOML, code, --password flags)",
       keywords: ["pass", "pwd"],
-      source: String.raw`(?:${STRONG})[\w.-]{0,24}?[\s'"\\]{0,4}(?:=>|:=|=|:)[\s'"\x60\\]{0,6}(${VALUE}{6,200})${END_VALUE}|--(?:password|passwd|pass)(?:=|\s+)(?:\\?["'])?(${VALUE}{6,200})${END_VALUE}`,
+      source: String.raw`(?:${STRONG})[\w.-]{0,24}?${ASSIGN}(${VALUE}{6,200})${END_VALUE}|--(?:password|passwd|pass)(?:=|\s+)(?:\\?["'])?(${VALUE}{6,200})${END_VALUE}`,
       edge: false,
       flags: "i",
       group: 1,
       check: (s) => looksSecret(s, true),
       gitleaks: ["hashicorp-tf-password"],
     }),
-    token({
+    weakNamed({
       id: "generic-secret",
       description: "a long high-entropy value assigned to a secret-looking name (token, secret, api_key, …)",
+      names: WEAK,
       keywords: ["secret", "token", "key", "credential", "auth"],
-      source: String.raw`(?:${WEAK})[\w.-]{0,24}?[\s'"\\]{0,4}(?:=>|:=|=|:)[\s'"\x60\\]{0,6}(${TOKEN_CHAR}{16,300})${END_VALUE}|--(?:${WEAK})[\w-]{0,20}(?:=|\s+)(?:\\?["'])?(${TOKEN_CHAR}{16,300})${END_VALUE}`,
-      edge: false,
-      flags: "i",
-      group: 1,
-      check: (s) => looksSecret(s, false),
       gitleaks: ["generic-api-key"],
+    }),
+    // Apart from generic-secret, so the text of most chunks (which hold none of these words) never runs it.
+    weakNamed({
+      id: "key-material",
+      description: "a long high-entropy value under an HMAC, salt, pepper, app key or PAT name",
+      names: KEY_MATERIAL,
+      keywords: [
+        "hmac",
+        "salt",
+        "pepper",
+        "app_key",
+        "app-key",
+        "app.key",
+        "appkey",
+        "_pat",
+        "-pat",
+        ".pat",
+        "pat=",
+        "pat:",
+        'pat"',
+        "pat'",
+      ],
     }),
   ];
 }

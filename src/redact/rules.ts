@@ -8,6 +8,7 @@ import type { SecretRule } from "./catalogue.js";
 import { appRules } from "./rules-apps.js";
 import { cloudRules } from "./rules-cloud.js";
 import { codeRules } from "./rules-code.js";
+import { familyAndSyntaxRules, namedRules } from "./rules-families.js";
 import { genericRules } from "./rules-generic.js";
 import { keyedRules } from "./rules-keyed.js";
 
@@ -18,6 +19,14 @@ let built: readonly SecretRule[] | null = null;
  * CLI command does) costs nothing until something is scanned.
  */
 export function catalogue(): readonly SecretRule[] {
-  built ??= [...appRules(), ...codeRules(), ...cloudRules(), ...keyedRules(), ...genericRules()];
+  built ??= [
+    ...appRules(),
+    ...codeRules(),
+    ...cloudRules(),
+    ...familyAndSyntaxRules(),
+    ...keyedRules(),
+    ...genericRules(),
+    ...namedRules(),
+  ];
   return built;
 }

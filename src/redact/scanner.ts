@@ -7,6 +7,7 @@ import type { lintSource } from "@secretlint/core";
 import { atEdge, entropy } from "./catalogue.js";
 import { KeywordIndex } from "./prefilter.js";
 import { catalogue } from "./rules.js";
+import { JOINS, scanWrapped } from "./unwrap.js";
 
 /** One secret: its rule and its UTF-16 range in the scanned text. */
 export interface Finding {
@@ -49,12 +50,40 @@ function shortRule(ruleId: string): string {
 
 let keywordIndex: KeywordIndex | null = null;
 
-/** Findings of funes's catalogue in `text`. */
-export function scanPatterns(text: string): Finding[] {
+/**
+ * The rules whose keywords occur in `text`, and whether it may hold joined string literals: one pass of the
+ * keyword automaton, whose last entry is JOINS (so the joins cost no pass of their own).
+ */
+function selected(text: string): { rules: number[]; joins: boolean } {
   const rules = catalogue();
-  keywordIndex ??= new KeywordIndex(rules.map((r) => r.keywords));
+  keywordIndex ??= new KeywordIndex([...rules.map((r) => r.keywords), JOINS]);
+  const hits = keywordIndex.rulesOf(text);
+  const joins = hits[hits.length - 1] === rules.length;
+  if (joins) hits.pop();
+  return { rules: hits, joins };
+}
+
+/**
+ * Findings of funes's catalogue in `text`, also inside base64-wrapped runs and string literals joined in code
+ * (see unwrap.ts): those cover the whole wrapped or joined span.
+ */
+export function scanPatterns(text: string): Finding[] {
+  const { rules, joins } = selected(text);
+  const found = runRules(text, rules);
+  const wrapped = scanWrapped(text, scanCatalogue, joins);
+  return wrapped.length === 0 ? found : [...found, ...wrapped];
+}
+
+/** Findings of funes's catalogue in `text` as written. */
+export function scanCatalogue(text: string): Finding[] {
+  return runRules(text, selected(text).rules);
+}
+
+/** Findings of the catalogue rules `selected` (indexes) in `text`. */
+function runRules(text: string, selected: number[]): Finding[] {
+  const rules = catalogue();
   const out: Finding[] = [];
-  for (const i of keywordIndex.rulesOf(text)) {
+  for (const i of selected) {
     const rule = rules[i];
     if (rule === undefined) continue;
     const re = rule.pattern;
@@ -80,8 +109,13 @@ export function scanPatterns(text: string): Finding[] {
       // A value already redacted (scrub rescans what it redacted) is not a secret again.
       if (secret.length === 0 || secret.includes("[REDACTED:")) continue;
       if (rule.entropy !== undefined && entropy(secret) < rule.entropy) continue;
-      if (rule.check !== undefined && !rule.check(secret)) continue;
-      out.push({ rule: rule.id, start, end: start + secret.length });
+      if (rule.check !== undefined && !rule.check(secret, m)) continue;
+      let end = start + secret.length;
+      if (rule.extend !== undefined) {
+        rule.extend.lastIndex = end;
+        end += rule.extend.exec(text)?.[0].length ?? 0;
+      }
+      out.push({ rule: rule.id, start, end });
     }
   }
   return out;

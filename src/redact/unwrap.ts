@@ -1,0 +1,111 @@
+/**
+ * Secrets the catalogue cannot see as written: wrapped in base64 (`echo … | base64 -d`, Kubernetes Secret data,
+ * kubeconfig `client-key-data`, a service-account JSON in an env variable) or cut into string literals joined
+ * in code (`"sk-ant-" + "api03-…"`, Python's `"ab" "cd"`). Each wrapped or joined form is rebuilt, scanned by
+ * the catalogue, and a finding inside it marks the whole wrapped or joined span. One level deep: a decoded text
+ * is not unwrapped again.
+ */
+
+/** A finding's rule and range (the scanner's Finding). */
+interface Span {
+  rule: string;
+  start: number;
+  end: number;
+}
+
+/** Shortest base64 run worth decoding (24 characters = 18 bytes). */
+const MIN_RUN = 24;
+/** Longest run decoded; longer ones (images, blobs) are passed over. */
+const MAX_RUN = 8192;
+
+/** 1 for the base64 alphabet's characters (`=` is padding, handled apart). */
+const B64 = new Uint8Array(128);
+for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/") B64[c.charCodeAt(0)] = 1;
+
+/**
+ * String literals joined by `+`, `.` or juxtaposition: two or more quoted pieces on one line, their quotes
+ * JSON-escaped up to twice or not (code in a tool call's input is, and JSON inside it again). Pieces hold
+ * no quote, backslash or newline, so the pattern cannot run past a line. Searched only in texts JOINS admits.
+ */
+const JOINED =
+  /(\\{0,3}["'`])([^"'`\\\n]{1,2048})\1(?:[ \t]*[+.]?[ \t]*(\\{0,3}["'`])[^"'`\\\n]{1,2048}\3){1,8}/g;
+
+/**
+ * What a join the scanner looks for holds (lower case, for the scanner's keyword pass): a closing quote, then
+ * `+` (JavaScript, Java, Python, C#…) or a blank and an opening quote (Python's implicit concatenation). A
+ * text without any of these is not searched for joins. PHP's `.` and shell's `'a''b'` are left out: their
+ * keywords (`".`, `''`) are in most texts, and would make every text pay for the search.
+ */
+export const JOINS: readonly string[] = ['"+', '" +', '" "', "'+", "' +", "' '", "`+", "` +"];
+
+/** One piece of a JOINED match. */
+const PIECE = /(\\{0,3}["'`])([^"'`\\\n]{1,2048})\1/g;
+
+/** True when `text[k]` is in the base64 alphabet. */
+function inAlphabet(text: string, k: number): boolean {
+  const c = text.charCodeAt(k);
+  return c < 128 && B64[c] === 1;
+}
+
+/** True when every code of `s` is printable ASCII, tab, newline or carriage return. */
+function printable(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c > 126 || (c < 32 && c !== 9 && c !== 10 && c !== 13)) return false;
+  }
+  return true;
+}
+
+/** `run` decoded as base64 when it decodes to printable text of 16 characters or more; else null. */
+function decodeBase64(run: string): string | null {
+  // Identifiers and paths match the alphabet too: base64 of text always has upper case and lower case or
+  // digits; and a run whose head does not decode to text is not text (most runs end here, cheaply).
+  if (run.length % 4 === 1 || !/[A-Z]/.test(run) || !/[a-z0-9]/.test(run)) return null;
+  if (!printable(Buffer.from(run.slice(0, 32), "base64").toString("latin1"))) return null;
+  const text = Buffer.from(run, "base64").toString("latin1");
+  return text.length >= 16 && printable(text) ? text : null;
+}
+
+/**
+ * Findings of `scan` inside base64-wrapped text and joined string literals of `text`, each covering the whole
+ * wrapped or joined span (in `text`'s offsets), its rule suffixed with `-base64` or `-joined`.
+ */
+export function scanWrapped(text: string, scan: (t: string) => Span[], joins: boolean): Span[] {
+  const out: Span[] = [];
+  // Whole runs of the alphabet, found by skipping: `i` is always a run's possible start (the text's start or
+  // right after a character outside the alphabet); if the window of MIN_RUN characters from `i` holds an
+  // outside character, no run long enough starts before it, so jump past it. Prose is crossed a window at a
+  // time, reading a few characters of each (a walk over every character cost more than the catalogue).
+  const len = text.length;
+  for (let i = 0; i + MIN_RUN <= len; ) {
+    let j = i + MIN_RUN - 1;
+    while (j >= i && inAlphabet(text, j)) j--;
+    if (j >= i) {
+      i = j + 1;
+      continue;
+    }
+    let stop = i + MIN_RUN;
+    while (stop < len && inAlphabet(text, stop)) stop++;
+    const start = i;
+    i = stop + 1;
+    if (stop - start > MAX_RUN) continue;
+    let end = stop;
+    while (end < len && end - stop < 2 && text.charCodeAt(end) === 61) end++;
+    const decoded = decodeBase64(text.slice(start, stop));
+    if (decoded === null) continue;
+    const inner = scan(decoded);
+    if (inner[0] !== undefined) out.push({ rule: `${inner[0].rule}-base64`, start, end });
+  }
+  // Most texts have no two literals side by side: the scanner's keyword pass says whether one may (JOINS).
+  if (!joins) return out;
+  JOINED.lastIndex = 0;
+  for (let m = JOINED.exec(text); m !== null; m = JOINED.exec(text)) {
+    let joined = "";
+    PIECE.lastIndex = 0;
+    for (let p = PIECE.exec(m[0]); p !== null; p = PIECE.exec(m[0])) joined += p[2];
+    const inner = scan(joined);
+    if (inner[0] !== undefined)
+      out.push({ rule: `${inner[0].rule}-joined`, start: m.index, end: m.index + m[0].length });
+  }
+  return out;
+}
