@@ -31,6 +31,7 @@ export { type OpenedEmbedder, openEmbedder } from "./open-embedder.js";
 export {
   EMBED_MAX_TOKENS,
   type Embedder,
+  embedBatches,
   type LoadOptions,
   loadEmbedder,
   loadReranker,

@@ -101,6 +101,12 @@ async function ourBatch(dir: string, texts: string[], maxLength: number, pairs?:
   };
 }
 
+/** Each text's token count as transformers.js cuts it for the embedder. */
+async function refTokenCounts(dir: string, texts: string[]): Promise<number[]> {
+  const tok = await AutoTokenizer.from_pretrained(dir, { local_files_only: true });
+  return texts.map((x) => Math.min(EMBED_MAX_TOKENS, tok.encode(x).length));
+}
+
 /**
  * transformers.js's embedder as funes ran it: the same batches (an int8 model quantizes each batch's
  * activations as a whole, so a vector depends on its batch), CLS of last_hidden_state, L2-normalised.
@@ -114,7 +120,7 @@ async function refEmbed(dir: string, dtype: "fp32" | "q8", texts: string[]): Pro
   });
   try {
     const out: Float32Array[] = new Array(texts.length);
-    for (const idx of embedBatches(texts)) {
+    for (const idx of embedBatches(await refTokenCounts(dir, texts))) {
       const enc = tok(
         idx.map((k) => texts[k] as string),
         { padding: true, truncation: true, max_length: EMBED_MAX_TOKENS },
@@ -159,6 +165,20 @@ function expectClose(a: ArrayLike<number>, b: ArrayLike<number>): void {
   for (let i = 0; i < a.length; i++) worst = Math.max(worst, Math.abs((a[i] as number) - (b[i] as number)));
   expect(worst).toBeLessThanOrEqual(1e-5);
 }
+
+describe("embedder batches", () => {
+  it("group texts by token count: rows × the longest within 1,024 tokens, a text at the limit alone", () => {
+    const counts = [512, 3, 40, 300, 512, 9, 120, 40, 7, 250];
+    const batches = embedBatches(counts);
+    expect(batches.flat().sort((a, b) => a - b)).toEqual(counts.map((_, i) => i));
+    for (const b of batches) {
+      const longest = Math.max(...b.map((k) => counts[k] as number));
+      expect(b.length === 1 || b.length * longest <= 1024).toBe(true);
+    }
+    expect(batches.filter((b) => b.some((k) => counts[k] === 512)).map((b) => b.length)).toEqual([2]);
+    expect(embedBatches(Array.from({ length: 100 }, () => 4)).map((b) => b.length)).toEqual([64, 36]);
+  });
+});
 
 describe("token batches equal transformers.js's", () => {
   it("for single texts, mixed lengths, texts past the limit and pairs past the limit", async () => {
@@ -210,11 +230,16 @@ describe.each(["fp32", "q8"] as const)("%s outputs equal transformers.js's withi
         expectClose((await e.embed([text]))[0] ?? [], (await refEmbed(embDir, dtype, [text]))[0] ?? []);
       // Mixed lengths: several batches of several texts (the batching rule sorts and groups them).
       const mixed = [...TEXTS, ...TEXTS.map((x) => `${x} again`), ...PASSAGES];
-      expect(embedBatches(mixed).some((b) => b.length > 1)).toBe(true);
-      expect(embedBatches(mixed).length).toBeGreaterThan(1);
+      const batches = embedBatches(await refTokenCounts(embDir, mixed));
+      expect(batches.some((b) => b.length > 1)).toBe(true);
+      expect(batches.length).toBeGreaterThan(1);
       const ref = await refEmbed(embDir, dtype, mixed);
       const all = await e.embed(mixed);
       for (const [i, v] of all.entries()) expectClose(v, ref[i] ?? []);
+      // A text repeated in one call runs once: every copy gets the same vector, each in its own array.
+      const twice = await e.embed([TEXTS[1] as string, TEXTS[2] as string, TEXTS[1] as string]);
+      expect([...(twice[2] ?? [])]).toEqual([...(twice[0] ?? [])]);
+      expect(twice[2]).not.toBe(twice[0]);
     } finally {
       await e.close();
     }

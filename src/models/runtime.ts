@@ -9,7 +9,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { InferenceSession, Tensor } from "onnxruntime-node";
 import type { ModelSpec } from "./specs.js";
-import { type BatchTokenizer, loadBatchTokenizer, type TokenBatch } from "./tokenize.js";
+import { type BatchTokenizer, type Encoded, loadBatchTokenizer, type TokenBatch } from "./tokenize.js";
 
 /** Texts to L2-normalised CLS vectors. */
 export interface Embedder {
@@ -39,24 +39,26 @@ export const EMBED_MAX_TOKENS = 512;
 /** Tokens a query+passage pair is cut to for reranking (keeps 30 pairs under a second on 2 cores). */
 export const RERANK_MAX_TOKENS = 256;
 /**
- * Embedder calls are batched by size, not count: texts are sorted by length and a batch takes texts while
- * (texts × the longest one's length) stays within what 8 full chunks would cost, up to 32 texts. Short
- * texts (most tool calls and replies) then run 16–32 to a call, long ones 8, and padding wastes little.
+ * Embedder calls are batched by tokens, not texts: every text is tokenized first, then texts are sorted by
+ * token count and a batch takes texts while (texts × the longest one's tokens) stays within
+ * EMBED_BATCH_TOKENS, up to EMBED_BATCH_MAX texts. Padding then costs a few percent (batches by character
+ * count computed ≈ 1.3x the real tokens on real transcripts, whose characters per token vary 3x between
+ * prose and code), a text at the 512-token limit runs alone or with one other, short ones many to a call.
  */
-const EMBED_BATCH_CHARS = 8 * 1200;
-const EMBED_BATCH_MAX = 32;
-/** The embedder's batches: indices of `texts`, shortest texts first (the rule above). */
-export function embedBatches(texts: string[]): number[][] {
-  const order = texts
+const EMBED_BATCH_TOKENS = 1024;
+const EMBED_BATCH_MAX = 64;
+/** The embedder's batches for texts of these token counts: indices, fewest tokens first (the rule above). */
+export function embedBatches(tokenCounts: number[]): number[][] {
+  const order = tokenCounts
     .map((_, i) => i)
-    .sort((a, b) => (texts[a] as string).length - (texts[b] as string).length);
+    .sort((a, b) => (tokenCounts[a] as number) - (tokenCounts[b] as number));
   const batches: number[][] = [];
   for (let i = 0; i < order.length; ) {
     let end = i + 1;
     while (
       end < order.length &&
       end - i < EMBED_BATCH_MAX &&
-      (end - i + 1) * Math.max(1, (texts[order[end] as number] as string).length) <= EMBED_BATCH_CHARS
+      (end - i + 1) * (tokenCounts[order[end] as number] as number) <= EMBED_BATCH_TOKENS
     )
       end++;
     batches.push(order.slice(i, end));
@@ -178,12 +180,11 @@ export async function loadEmbedder(
 ): Promise<Embedder> {
   checkFolder(dir, spec);
   const model = await guard(dir, "embedder", () => loadModel(dir, spec, opts));
-  const run = async (texts: string[]): Promise<Float32Array[]> => {
-    const batch = model.tokenizer.encode(texts, { maxLength: EMBED_MAX_TOKENS });
+  // One padded batch to vectors: CLS pooling (position 0 of each row), L2-normalised.
+  const run = async (batch: TokenBatch): Promise<Float32Array[]> => {
     const hidden = await model.run(batch, "last_hidden_state");
     const [b = 0, s = 0, h = 0] = hidden.dims;
     const vecs: Float32Array[] = [];
-    // CLS pooling: position 0 of each row, L2-normalised.
     for (let i = 0; i < b; i++) {
       const v = hidden.data.slice(i * s * h, i * s * h + h);
       let n = 0;
@@ -194,7 +195,9 @@ export async function loadEmbedder(
     }
     return vecs;
   };
-  const probe = await guard(dir, "embedder", () => run(["dimension probe"])).catch(async (err: unknown) => {
+  const probe = await guard(dir, "embedder", () =>
+    run(model.tokenizer.encode(["dimension probe"], { maxLength: EMBED_MAX_TOKENS })),
+  ).catch(async (err: unknown) => {
     await model.session.release();
     throw err;
   });
@@ -208,14 +211,34 @@ export async function loadEmbedder(
   return {
     dim,
     async embed(texts) {
-      const out: Float32Array[] = new Array(texts.length);
-      for (const idx of embedBatches(texts)) {
-        const vecs = await run(idx.map((k) => texts[k] as string));
+      // A text repeated in one call (the same tool output or boilerplate in many sessions) runs once.
+      const slotOf = new Map<string, number>();
+      const unique: string[] = [];
+      const slots = texts.map((t) => {
+        let k = slotOf.get(t);
+        if (k === undefined) {
+          k = unique.length;
+          slotOf.set(t, k);
+          unique.push(t);
+        }
+        return k;
+      });
+      const enc = model.tokenizer.tokenize(unique, { maxLength: EMBED_MAX_TOKENS });
+      const vecs: Float32Array[] = new Array(unique.length);
+      for (const idx of embedBatches(enc.map((e) => e.ids.length))) {
+        const got = await run(model.tokenizer.pad(idx.map((k) => enc[k] as Encoded)));
         idx.forEach((k, j) => {
-          out[k] = vecs[j] as Float32Array;
+          vecs[k] = got[j] as Float32Array;
         });
       }
-      return out;
+      // Each caller's row gets its own array, repeats included.
+      const given = new Set<number>();
+      return slots.map((k) => {
+        const v = vecs[k] as Float32Array;
+        if (given.has(k)) return v.slice();
+        given.add(k);
+        return v;
+      });
     },
     async close() {
       await model.session.release();

@@ -19,9 +19,23 @@ export interface TokenBatch {
   tokenTypeIds: BigInt64Array | null;
 }
 
+/** One text (or pair) tokenized and cut to the limit, not yet padded. */
+export interface Encoded {
+  ids: number[];
+  mask: number[];
+  types: number[] | null;
+}
+
 /** Texts (and optional second texts of pairs) to a padded, truncated batch. */
 export interface BatchTokenizer {
   encode(texts: string[], options: { pairs?: string[]; maxLength: number }): TokenBatch;
+  /**
+   * Each text on its own, cut to `maxLength` (and the config's limit): `pad` of any group of them equals
+   * `encode` of the same texts, so a caller can group texts by token count before padding.
+   */
+  tokenize(texts: string[], options: { pairs?: string[]; maxLength: number }): Encoded[];
+  /** Encoded texts padded to the longest of them, as one batch. */
+  pad(encoded: Encoded[]): TokenBatch;
 }
 
 /**
@@ -57,12 +71,6 @@ function configToken(config: TokenConfig, ...keys: string[]): string | null {
   return null;
 }
 
-interface Encoded {
-  ids: number[];
-  mask: number[];
-  types: number[] | null;
-}
-
 /** Loads the tokenizer files of the model folder `dir`. */
 export async function loadBatchTokenizer(dir: string): Promise<BatchTokenizer> {
   const [{ Tokenizer }, json, config] = await Promise.all([
@@ -79,34 +87,41 @@ export async function loadBatchTokenizer(dir: string): Promise<BatchTokenizer> {
   const padLeft = config.padding_side === "left";
   const modelMax = typeof config.model_max_length === "number" ? config.model_max_length : Infinity;
 
-  return {
-    encode(texts, { pairs, maxLength }) {
-      const enc: Encoded[] = texts.map((text, i) => {
-        const e = tokenizer.encode(text, {
-          text_pair: pairs?.[i] ?? null,
-          add_special_tokens: true,
-          return_token_type_ids: withTypes,
-        });
-        return { ids: e.ids, mask: e.attention_mask, types: e.token_type_ids ?? null };
+  const tokenize = (texts: string[], { pairs, maxLength }: { pairs?: string[]; maxLength: number }) => {
+    const limit = Math.min(maxLength, modelMax);
+    return texts.map((text, i): Encoded => {
+      const e = tokenizer.encode(text, {
+        text_pair: pairs?.[i] ?? null,
+        add_special_tokens: true,
+        return_token_type_ids: withTypes,
       });
-      const longest = enc.reduce((m, e) => Math.max(m, e.ids.length), 0);
-      const length = Math.min(longest, maxLength, modelMax);
-      const rows = enc.length;
-      const inputIds = new BigInt64Array(rows * length);
-      const attentionMask = new BigInt64Array(rows * length);
-      const types = enc.every((e) => e.types !== null) ? new BigInt64Array(rows * length) : null;
-      enc.forEach((e, r) => {
-        const n = Math.min(e.ids.length, length);
-        const start = r * length + (padLeft ? length - n : 0);
-        const pad = padLeft ? r * length : start + n;
-        inputIds.fill(BigInt(padId), pad, pad + length - n);
-        for (let j = 0; j < n; j++) {
-          inputIds[start + j] = BigInt(e.ids[j] as number);
-          attentionMask[start + j] = BigInt(e.mask[j] as number);
-          if (types !== null) types[start + j] = BigInt((e.types as number[])[j] as number);
-        }
-      });
-      return { rows, length, inputIds, attentionMask, tokenTypeIds: types };
-    },
+      // Cut at the end, whatever the sequence holds (see the header).
+      const cut = <T>(xs: T[]) => (xs.length > limit ? xs.slice(0, limit) : xs);
+      return {
+        ids: cut(e.ids),
+        mask: cut(e.attention_mask),
+        types: e.token_type_ids ? cut(e.token_type_ids) : null,
+      };
+    });
   };
+  const pad = (enc: Encoded[]): TokenBatch => {
+    const length = enc.reduce((m, e) => Math.max(m, e.ids.length), 0);
+    const rows = enc.length;
+    const inputIds = new BigInt64Array(rows * length);
+    const attentionMask = new BigInt64Array(rows * length);
+    const types = enc.every((e) => e.types !== null) ? new BigInt64Array(rows * length) : null;
+    enc.forEach((e, r) => {
+      const n = e.ids.length;
+      const start = r * length + (padLeft ? length - n : 0);
+      const padAt = padLeft ? r * length : start + n;
+      inputIds.fill(BigInt(padId), padAt, padAt + length - n);
+      for (let j = 0; j < n; j++) {
+        inputIds[start + j] = BigInt(e.ids[j] as number);
+        attentionMask[start + j] = BigInt(e.mask[j] as number);
+        if (types !== null) types[start + j] = BigInt((e.types as number[])[j] as number);
+      }
+    });
+    return { rows, length, inputIds, attentionMask, tokenTypeIds: types };
+  };
+  return { tokenize, pad, encode: (texts, options) => pad(tokenize(texts, options)) };
 }
