@@ -30,12 +30,13 @@ const CLEANUP_MARGIN_MS = 60_000;
 /** The local memory's vector index. */
 const LOCAL_VECTOR_INDEX = "vector_idx";
 /**
- * Its unindexed tail is folded in from this many rows and this share of the indexed ones: below, scanning
- * the tail exactly costs ≈ 4 ms (≈ 40 ms per 100k rows on 2 cores) and a fold would add a segment for little.
+ * Its unindexed tail is folded in from this many rows and this share of the table's rows per segment:
+ * below, scanning the tail exactly costs ≈ 4 ms (≈ 40 ms per 100k rows on 2 cores) and a fold would add a
+ * segment for little.
  */
 const VECTOR_FOLD_MIN_ROWS = 10_000;
 const VECTOR_FOLD_SHARE = 0.05;
-/** Segments (the trained index and its folds) at which it is retrained into one. */
+/** Segments (the trained index and its folds) at which a small memory's index is retrained into one. */
 const VECTOR_MAX_SEGMENTS = 16;
 /**
  * It is retrained once it holds this many times the rows it was trained on (kept in the `vector` field's
@@ -43,7 +44,30 @@ const VECTOR_MAX_SEGMENTS = 16;
  * retraining at each 4x costs at most 4/3 of the last build in all.
  */
 const VECTOR_RETRAIN_GROWTH = 4;
+/**
+ * Rows with a vector up to which the index is ever retrained: a training holds every vector it trains on
+ * (200k rows: ≈ 0.6 GB, 1M: 1.4 GB), so a larger memory keeps the partitions it was trained with and only
+ * folds rows in (recall@20 stays ≥ 0.98 of exact: the re-ranking is exact and the partitions are probed
+ * in every segment).
+ */
+const VECTOR_RETRAIN_MAX_ROWS = 200_000;
+/** `vector` field metadata: rows (with a vector) the index was trained on, and rows it covers now. */
 const TRAINED_ROWS_KEY = "funes:vector_index_rows";
+const COVERED_ROWS_KEY = "funes:vector_index_covered";
+
+/** When the local vector index is trained, folded and retrained (the defaults are the product's). */
+export interface VectorIndexRules {
+  /** Smallest tail folded in. */
+  foldMinRows: number;
+  /** Segments at which a small memory's index is retrained. */
+  maxSegments: number;
+  /** Growth since training at which a small memory's index is retrained. */
+  growth: number;
+  /** Rows with a vector up to which the index is retrained at all. */
+  retrainMaxRows: number;
+  /** Rows with a vector, when the caller knows (saves a count). */
+  vectors: number;
+}
 
 /** Chunk and session counts of one harness. */
 export interface HarnessCounts {
@@ -225,66 +249,86 @@ export class LocalStore {
   /**
    * Past LOCAL_INDEX_MIN_ROWS rows an exact vector scan costs more than a recall should, so the memory keeps
    * an IVF_RQ index (4-bit, L2 like the reference's IVF_PQ, so one query path serves both), searched with
-   * exact re-ranking of 10x the candidates. It is trained once, and kept current incrementally:
+   * exact re-ranking of 10x the candidates. The backfill calls this as its rows get vectors (see
+   * `VectorIndexRules`), so the index is trained on the first rows past the threshold, never on a large
+   * memory at once, and kept current incrementally:
    * - rows written since (its unindexed tail) are scanned exactly alongside it, so nothing is ever missed;
-   * - a tail of VECTOR_FOLD_MIN_ROWS rows (and VECTOR_FOLD_SHARE of the indexed ones) is folded in (a new
-   *   segment, or merged into the last): Lance assigns the new rows to the trained partitions and writes
-   *   index files; it neither retrains nor rewrites the indexed rows' data files (it may merge the tail's own
-   *   small fragments). At 1M rows a 20k tail folds in ≈ 2 s, where training takes ≈ 80 s;
-   * - it is retrained only when the memory has grown VECTOR_RETRAIN_GROWTH-fold since it was trained, when
-   *   the tail outgrows the indexed rows (partitions trained on less than half the vectors), or at
-   *   VECTOR_MAX_SEGMENTS segments (each one is searched on its own).
-   * Returns what it did.
+   * - a tail of `foldMinRows` rows and VECTOR_FOLD_SHARE of the table per segment is folded in (a new
+   *   segment): Lance assigns the new rows to the trained partitions and writes index files; it does not
+   *   retrain. The fold is optimize(), which also compacts the table (the reason its size counts: at 1M
+   *   rows ≈ 30 s), so rows move (see the return value);
+   * - while the memory has at most `retrainMaxRows` rows with vectors it is retrained (a bounded build) when
+   *   it has grown `growth`-fold since it was trained, when the tail outgrows the covered rows, or at
+   *   `maxSegments` segments. Past that it is only ever folded: a training holds every vector it trains on
+   *   (1M rows: 1.4 GB), where a fold holds its tail.
+   * Row counts are of rows with a vector (Lance's index statistics count every row of an indexed fragment,
+   * vector or not); `vectors` passes the count when the caller knows it (else it is counted). Returns what
+   * it did: "folded" (and "built"/"rebuilt" never) means rows may have moved.
    */
   async maintainVectorIndex(
     minRows = LOCAL_INDEX_MIN_ROWS,
-    {
+    rules: Partial<VectorIndexRules> = {},
+  ): Promise<"built" | "folded" | "rebuilt" | "current" | "small"> {
+    const {
       foldMinRows = VECTOR_FOLD_MIN_ROWS,
       maxSegments = VECTOR_MAX_SEGMENTS,
       growth = VECTOR_RETRAIN_GROWTH,
-    } = {},
-  ): Promise<"built" | "folded" | "rebuilt" | "current" | "small"> {
+      retrainMaxRows = VECTOR_RETRAIN_MAX_ROWS,
+    } = rules;
     const index = (await this.table.listIndices()).find((i) => i.columns.includes("vector"));
     // Another kind of index (the reference's IVF_PQ of a published memory) is left as it came.
     if (index !== undefined && (index.name !== LOCAL_VECTOR_INDEX || index.indexType !== "IvfRq"))
       return "current";
+    const vectors = rules.vectors ?? (await this.table.countRows("vector IS NOT NULL"));
     if (index === undefined) {
-      if ((await this.table.countRows("vector IS NOT NULL")) <= minRows) return "small";
-      await this.trainVectorIndex();
+      if (vectors <= minRows) return "small";
+      await this.trainVectorIndex(vectors);
       return "built";
     }
     const st = await this.table.indexStats(LOCAL_VECTOR_INDEX);
-    const unindexed = st?.numUnindexedRows ?? 0;
-    const indexed = st?.numIndexedRows ?? 0;
-    const vectorField = (await this.table.schema()).fields.find((f) => f.name === "vector");
-    const trained = Number(vectorField?.metadata.get(TRAINED_ROWS_KEY) ?? 0);
-    // An index from before the count was kept: counted from now.
-    if (!(trained > 0)) await this.noteTrainedRows(indexed);
-    const grown = trained > 0 && indexed + unindexed >= trained * growth;
-    if (grown || unindexed > indexed || (st?.numIndices ?? 1) >= maxSegments) {
-      await this.trainVectorIndex();
-      return "rebuilt";
+    const meta = (await this.table.schema()).fields.find((f) => f.name === "vector")?.metadata;
+    const trained = Number(meta?.get(TRAINED_ROWS_KEY) ?? 0);
+    // An index from before the counts were kept: counted from now.
+    const covered = Number(meta?.get(COVERED_ROWS_KEY) ?? 0) || (trained > 0 ? trained : vectors);
+    if (!(trained > 0)) await this.noteVectorIndexRows(vectors, vectors);
+    // Rows with a vector outside the index: never more than the rows of unindexed fragments.
+    const tail = Math.min(st?.numUnindexedRows ?? 0, Math.max(0, vectors - covered));
+    const segments = st?.numIndices ?? 1;
+    if (vectors <= retrainMaxRows) {
+      const grown = trained > 0 && vectors >= trained * growth;
+      if (grown || tail > covered || segments >= maxSegments) {
+        await this.trainVectorIndex(vectors);
+        return "rebuilt";
+      }
     }
-    if (unindexed < Math.max(foldMinRows, indexed * VECTOR_FOLD_SHARE)) return "current";
-    // Node's only index update is optimize(): it also merges small unindexed fragments (the tail's own rows)
-    // and drops versions past Lance's default week; the indexed fragments are left as they are.
+    // A fold compacts the table, so its size is the table's share (mid-backfill, most rows wait for a
+    // vector); each segment is searched on its own, so folds grow with their count and stay few.
+    const rows = await this.table.countRows();
+    if (tail < Math.max(foldMinRows, rows * VECTOR_FOLD_SHARE * segments)) return "current";
+    // Node's only index update is optimize(): it also merges small fragments (the backfill's writes) and
+    // drops versions past Lance's default week.
     await this.table.optimize();
+    await this.noteVectorIndexRows(trained > 0 ? trained : vectors, vectors);
     return "folded";
   }
 
-  /** Trains the vector index on every row with a vector (replacing any older one). */
-  private async trainVectorIndex(): Promise<void> {
+  /** Trains the vector index on every row with a vector (`vectors` of them; replacing any older one). */
+  private async trainVectorIndex(vectors: number): Promise<void> {
     await this.table.createIndex("vector", {
       config: lancedb.Index.ivfRq({ distanceType: "l2", numBits: 4 }),
       name: LOCAL_VECTOR_INDEX,
       replace: true,
     });
-    await this.noteTrainedRows((await this.table.indexStats(LOCAL_VECTOR_INDEX))?.numIndexedRows ?? 0);
+    await this.noteVectorIndexRows(vectors, vectors);
   }
 
-  private async noteTrainedRows(rows: number): Promise<void> {
+  /** Records the rows (with a vector) the index was trained on and the rows it covers now. */
+  private async noteVectorIndexRows(trained: number, covered: number): Promise<void> {
     await this.table.updateFieldMetadata([
-      { path: "vector", metadata: { [TRAINED_ROWS_KEY]: String(rows) } },
+      {
+        path: "vector",
+        metadata: { [TRAINED_ROWS_KEY]: String(trained), [COVERED_ROWS_KEY]: String(covered) },
+      },
     ]);
   }
 
