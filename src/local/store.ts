@@ -30,12 +30,12 @@ const CLEANUP_MARGIN_MS = 60_000;
 /** The local memory's vector index. */
 const LOCAL_VECTOR_INDEX = "vector_idx";
 /**
- * Its unindexed tail is folded in from this many rows and this share of the table's rows per segment:
- * below, scanning the tail exactly costs ≈ 4 ms (≈ 40 ms per 100k rows on 2 cores) and a fold would add a
- * segment for little.
+ * Its unindexed tail is folded in from this many rows and this share of the table's rows: below, scanning
+ * the tail exactly costs ≈ 4 ms (≈ 40 ms per 100k rows on 2 cores) and a fold (which compacts the table)
+ * would cost more than it saves.
  */
 const VECTOR_FOLD_MIN_ROWS = 10_000;
-const VECTOR_FOLD_SHARE = 0.05;
+const VECTOR_FOLD_SHARE = 0.1;
 /** Segments (the trained index and its folds) at which a small memory's index is retrained into one. */
 const VECTOR_MAX_SEGMENTS = 16;
 /**
@@ -45,12 +45,14 @@ const VECTOR_MAX_SEGMENTS = 16;
  */
 const VECTOR_RETRAIN_GROWTH = 4;
 /**
- * Rows with a vector up to which the index is ever retrained: a training holds every vector it trains on
- * (200k rows: ≈ 0.6 GB, 1M: 1.4 GB), so a larger memory keeps the partitions it was trained with and only
- * folds rows in (recall@20 stays ≥ 0.98 of exact: the re-ranking is exact and the partitions are probed
- * in every segment).
+ * Rows (of the table) up to which the index is ever retrained: a training holds every vector it trains on
+ * (≈ 0.6 GB at 200k, 1.4 GB at 1M) and reads the whole vector column, so a larger memory keeps the
+ * partitions it was first trained with and only folds rows in (the re-ranking is exact, and every
+ * segment is probed: the bench's recall@20 against an exact scan says what that keeps).
  */
 const VECTOR_RETRAIN_MAX_ROWS = 200_000;
+/** Share of a large memory's rows that have a vector when its index is first trained (at most the above). */
+const VECTOR_FIRST_TRAIN_SHARE = 0.1;
 /** `vector` field metadata: rows (with a vector) the index was trained on, and rows it covers now. */
 const TRAINED_ROWS_KEY = "funes:vector_index_rows";
 const COVERED_ROWS_KEY = "funes:vector_index_covered";
@@ -63,7 +65,7 @@ export interface VectorIndexRules {
   maxSegments: number;
   /** Growth since training at which a small memory's index is retrained. */
   growth: number;
-  /** Rows with a vector up to which the index is retrained at all. */
+  /** Table rows up to which the index is retrained at all (and the most rows a first training waits for). */
   retrainMaxRows: number;
   /** Rows with a vector, when the caller knows (saves a count). */
   vectors: number;
@@ -249,21 +251,20 @@ export class LocalStore {
   /**
    * Past LOCAL_INDEX_MIN_ROWS rows an exact vector scan costs more than a recall should, so the memory keeps
    * an IVF_RQ index (4-bit, L2 like the reference's IVF_PQ, so one query path serves both), searched with
-   * exact re-ranking of 10x the candidates. The backfill calls this as its rows get vectors (see
-   * `VectorIndexRules`), so the index is trained on the first rows past the threshold, never on a large
-   * memory at once, and kept current incrementally:
+   * exact re-ranking of 10x the candidates. The backfill calls this after each of its writes, so the index
+   * is trained as soon as enough rows have a vector (a large memory: VECTOR_FIRST_TRAIN_SHARE of its rows,
+   * at most `retrainMaxRows`), never on a whole large memory, and then kept current incrementally:
    * - rows written since (its unindexed tail) are scanned exactly alongside it, so nothing is ever missed;
-   * - a tail of `foldMinRows` rows and VECTOR_FOLD_SHARE of the table per segment is folded in (a new
-   *   segment): Lance assigns the new rows to the trained partitions and writes index files; it does not
-   *   retrain. The fold is optimize(), which also compacts the table (the reason its size counts: at 1M
-   *   rows ≈ 30 s), so rows move (see the return value);
-   * - while the memory has at most `retrainMaxRows` rows with vectors it is retrained (a bounded build) when
-   *   it has grown `growth`-fold since it was trained, when the tail outgrows the covered rows, or at
-   *   `maxSegments` segments. Past that it is only ever folded: a training holds every vector it trains on
-   *   (1M rows: 1.4 GB), where a fold holds its tail.
-   * Row counts are of rows with a vector (Lance's index statistics count every row of an indexed fragment,
-   * vector or not); `vectors` passes the count when the caller knows it (else it is counted). Returns what
-   * it did: "folded" (and "built"/"rebuilt" never) means rows may have moved.
+   * - a tail of `foldMinRows` rows and VECTOR_FOLD_SHARE of the table is folded in (a new segment, or
+   *   merged into the last, as Lance decides): Lance assigns the new rows to the trained partitions and writes index files; it does not
+   *   retrain. The fold is optimize(), which also compacts the table (the reason the table's size counts:
+   *   at 1M rows ≈ 30 s), so rows move (see the return value);
+   * - while the table has at most `retrainMaxRows` rows, the index is retrained (a bounded build) when the
+   *   memory has grown `growth`-fold since it was trained, when the tail outgrows the covered rows, or at
+   *   `maxSegments` segments. Past that it is only ever folded.
+   * Counts of trained, covered and tail rows are of rows with a vector (Lance's index statistics count every
+   * row of an indexed fragment, vector or not); `vectors` passes that count when the caller knows it (else
+   * it is counted). Returns what it did: after "folded", rows may have moved (compaction).
    */
   async maintainVectorIndex(
     minRows = LOCAL_INDEX_MIN_ROWS,
@@ -280,9 +281,13 @@ export class LocalStore {
     if (index !== undefined && (index.name !== LOCAL_VECTOR_INDEX || index.indexType !== "IvfRq"))
       return "current";
     const vectors = rules.vectors ?? (await this.table.countRows("vector IS NOT NULL"));
+    const rows = await this.table.countRows();
     if (index === undefined) {
-      if (vectors <= minRows) return "small";
-      await this.trainVectorIndex(vectors);
+      // A training reads the whole vector column, waiting rows too (at 1M rows ≈ 1–2 min, however few
+      // have a vector): a large memory is trained once, on a share of it, when that share has vectors.
+      if (vectors <= Math.max(minRows, Math.min(retrainMaxRows, rows * VECTOR_FIRST_TRAIN_SHARE)))
+        return "small";
+      await this.trainVectorIndex(vectors, rows);
       return "built";
     }
     const st = await this.table.indexStats(LOCAL_VECTOR_INDEX);
@@ -294,17 +299,16 @@ export class LocalStore {
     // Rows with a vector outside the index: never more than the rows of unindexed fragments.
     const tail = Math.min(st?.numUnindexedRows ?? 0, Math.max(0, vectors - covered));
     const segments = st?.numIndices ?? 1;
-    if (vectors <= retrainMaxRows) {
+    if (rows <= retrainMaxRows) {
       const grown = trained > 0 && vectors >= trained * growth;
       if (grown || tail > covered || segments >= maxSegments) {
-        await this.trainVectorIndex(vectors);
+        await this.trainVectorIndex(vectors, rows);
         return "rebuilt";
       }
     }
-    // A fold compacts the table, so its size is the table's share (mid-backfill, most rows wait for a
-    // vector); each segment is searched on its own, so folds grow with their count and stay few.
-    const rows = await this.table.countRows();
-    if (tail < Math.max(foldMinRows, rows * VECTOR_FOLD_SHARE * segments)) return "current";
+    // A fold compacts the table, so its size is a share of the table (mid-backfill, most rows wait for a
+    // vector): a 1M-row backfill folds ≈ 9 times, and the tail scanned exactly stays under that share.
+    if (tail < Math.max(foldMinRows, rows * VECTOR_FOLD_SHARE)) return "current";
     // Node's only index update is optimize(): it also merges small fragments (the backfill's writes) and
     // drops versions past Lance's default week.
     await this.table.optimize();
@@ -312,10 +316,23 @@ export class LocalStore {
     return "folded";
   }
 
-  /** Trains the vector index on every row with a vector (`vectors` of them; replacing any older one). */
-  private async trainVectorIndex(vectors: number): Promise<void> {
+  /** Trains the vector index on every row with a vector (`vectors` of the table's `rows`; replacing any older one). */
+  private async trainVectorIndex(vectors: number, rows: number): Promise<void> {
     await this.table.createIndex("vector", {
-      config: lancedb.Index.ivfRq({ distanceType: "l2", numBits: 4 }),
+      // Lance sizes the partitions by the table's rows, and draws its k-means sample row by row among rows
+      // still waiting for a vector too: mid-backfill, where most rows wait, that is √ of rows without a
+      // vector and minutes of sampling (1M rows, 10k with vectors: ≈ 5 min). There the index gets √ of the
+      // rows trained on and 32 sample rows a partition, not 256 (100k rows, 5k with vectors: 12.6 s at
+      // 256, 4.4 s at 16).
+      config:
+        vectors * 2 >= rows
+          ? lancedb.Index.ivfRq({ distanceType: "l2", numBits: 4 })
+          : lancedb.Index.ivfRq({
+              distanceType: "l2",
+              numBits: 4,
+              numPartitions: Math.max(1, Math.round(Math.sqrt(vectors))),
+              sampleRate: 32,
+            }),
       name: LOCAL_VECTOR_INDEX,
       replace: true,
     });

@@ -80,10 +80,7 @@ describe("backfillVectors with the vector index kept as it goes", () => {
       expect(actions).toEqual(["1024 built", "2048 folded", "3072 folded", "4000 folded"]);
       const meta = (await store.table.schema()).fields.find((f) => f.name === "vector")?.metadata;
       expect(meta?.get("funes:vector_index_rows")).toBe("1024");
-      expect(await store.table.indexStats("vector_idx")).toMatchObject({
-        numUnindexedRows: 0,
-        numIndices: 4,
-      });
+      expect((await store.table.indexStats("vector_idx"))?.numUnindexedRows).toBe(0);
       // The vector leg through the index finds rows as near as an exact scan does.
       const probes = await embedder.embed(["lance deadlock note", "session recall", "push vector index"]);
       for (const v of probes) {
