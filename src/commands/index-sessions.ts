@@ -150,7 +150,7 @@ export async function embedWaiting(
   opts: Pick<IndexOptions, "funesHome" | "models" | "vectorBudgetMs" | "now" | "onEvent">,
 ): Promise<VectorSummary | null> {
   return withWriterLock(opts.funesHome, async () => {
-    const store = await LocalStore.open(funesPaths(opts.funesHome).memory);
+    const store = await LocalStore.open(funesPaths(opts.funesHome).memory, { writer: true });
     if (store === null) return null;
     try {
       return await embedPending(store, opts, opts.onEvent ?? (() => {}));
@@ -254,8 +254,8 @@ async function runLocked(
 /** Opens (or creates) the memory and the state of what is indexed already. */
 async function openRun(opts: IndexOptions, paths: ReturnType<typeof funesPaths>): Promise<IndexRun> {
   const emit = opts.onEvent ?? (() => {});
-  const existed = await LocalStore.open(paths.memory);
-  const store = existed ?? (await LocalStore.openOrCreate(paths.memory));
+  const existed = await LocalStore.open(paths.memory, { writer: true });
+  const store = existed ?? (await LocalStore.openOrCreate(paths.memory, { writer: true }));
   // A memory that was deleted must be rebuilt whole, whatever state.json remembers.
   const loaded =
     existed === null ? { units: new Map<string, UnitState>(), discarded: null } : loadIndexState(paths.state);

@@ -106,6 +106,21 @@ function lanceSession(): InstanceType<typeof lancedb.Session> {
   return session;
 }
 
+/** Bounds of a writer's caches (an index run), bytes: it reads each index once at most, so caching them only holds memory. */
+const WRITER_CACHE_BYTES = 32n * 1024n * 1024n;
+let writerSession: InstanceType<typeof lancedb.Session> | null = null;
+
+/** The caches of a table opened to write (`index`): small, and apart from recall's. */
+function lanceWriterSession(): InstanceType<typeof lancedb.Session> {
+  writerSession ??= new lancedb.Session(WRITER_CACHE_BYTES, WRITER_CACHE_BYTES);
+  return writerSession;
+}
+
+/** How a table is opened: `writer` for an index run (small caches of its own). */
+export interface OpenOptions {
+  writer?: boolean;
+}
+
 /** True when `dir` holds a memory table. */
 export function storeExists(dir: string): boolean {
   return existsSync(join(dir, `${TABLE_NAME}.lance`));
@@ -120,14 +135,15 @@ export class LocalStore {
   ) {}
 
   /** Opens the table in `dir`, or returns null when there is none. */
-  static async open(dir: string): Promise<LocalStore | null> {
+  static async open(dir: string, opts: OpenOptions = {}): Promise<LocalStore | null> {
     if (!storeExists(dir)) return null;
+    const session = opts.writer === true ? lanceWriterSession() : lanceSession();
     // A plain `connect()` writes a `__manifest/` namespace table into the folder: opening a memory to read
     // it (someone's folder, a Hub view) must write nothing there, so the namespace manifest is off.
     const db = await lancedb.connectNamespace(
       "dir",
       { root: dir, manifestEnabled: false },
-      { readConsistencyInterval: 0, session: lanceSession() },
+      { readConsistencyInterval: 0, session },
     );
     const table = await db.openTable(TABLE_NAME);
     const store = new LocalStore(db, table, dir);
@@ -136,10 +152,11 @@ export class LocalStore {
   }
 
   /** Opens the table in `dir`, creating an empty one with the memory schema when absent. */
-  static async openOrCreate(dir: string): Promise<LocalStore> {
-    const existing = await LocalStore.open(dir);
+  static async openOrCreate(dir: string, opts: OpenOptions = {}): Promise<LocalStore> {
+    const existing = await LocalStore.open(dir, opts);
     if (existing !== null) return existing;
-    const db = await lancedb.connect(dir, { readConsistencyInterval: 0, session: lanceSession() });
+    const session = opts.writer === true ? lanceWriterSession() : lanceSession();
+    const db = await lancedb.connect(dir, { readConsistencyInterval: 0, session });
     const table = await db.createEmptyTable(TABLE_NAME, chunkSchema(), { mode: "create", existOk: true });
     return new LocalStore(db, table, dir);
   }
