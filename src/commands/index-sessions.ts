@@ -125,13 +125,6 @@ export interface VectorSummary {
 /** Default time for the vector backfill (the reference's budget), ms. */
 export const DEFAULT_VECTOR_BUDGET_MS = 60_000;
 
-/**
- * Rows up to which the backfill folds its rows into the vector index as it goes. A fold is optimize(), which
- * compacts the whole table: ≈ 1–2 s at 300k rows, 30–70 s at 1M, where each one also left ≈ 100–200 MB
- * of allocator memory behind (6 folds in a 1M-row backfill: peak RSS 1.86 GB).
- */
-const MIDRUN_FOLD_MAX_ROWS = 300_000;
-
 /** Chunks buffered before one append (one Lance fragment). */
 const FLUSH_CHUNKS = 16_384;
 
@@ -482,28 +475,23 @@ async function embedPending(
     return closed;
   };
   // Rows with a vector so far: the vector index's rules count them, and the backfill knows how many it adds.
-  const rows = await countRows(store);
-  const before = rows - remaining;
-  // A fold is a compaction: past MIDRUN_FOLD_MAX_ROWS the backfill only trains, and the run's compaction
-  // folds the tail in once at its end.
-  const midRun = rows > MIDRUN_FOLD_MAX_ROWS ? { foldMinRows: Number.POSITIVE_INFINITY } : {};
-  const maintainVectorIndex = async (vectors: number, during = false): Promise<boolean> => {
+  const before = (await countRows(store)) - remaining;
+  const maintainVectorIndex = async (vectors: number): Promise<boolean> => {
     const t0 = performance.now();
-    const action = await store.maintainVectorIndex(undefined, { vectors, ...(during ? midRun : {}) });
+    const action = await store.maintainVectorIndex(undefined, { vectors });
     if (action === "built" || action === "rebuilt" || action === "folded")
       emit({ kind: "vector-index", action, seconds: (performance.now() - t0) / 1000 });
     return action === "folded";
   };
   try {
     // A large memory's vector index is trained as soon as enough rows have vectors (on those rows: a
-    // bounded build), then folded as the backfill goes on (up to MIDRUN_FOLD_MAX_ROWS) and at the end, so
-    // no step of a run trains on every vector (local/store.ts). A fold compacts the table, after which
-    // the backfill lists its rows again.
+    // bounded build), then folded as the backfill goes on, so no step of a run holds every vector
+    // (local/store.ts). A fold compacts the table, after which the backfill lists its rows again.
     const r = await backfillVectors(store, embedder, {
       budgetMs: opts.vectorBudgetMs === undefined ? DEFAULT_VECTOR_BUDGET_MS : opts.vectorBudgetMs,
       now: opts.now ?? (() => performance.now()),
       onProgress: (p) => emit({ kind: "embedding", ...p }),
-      afterWrite: (embedded) => maintainVectorIndex(before + embedded, true),
+      afterWrite: (embedded) => maintainVectorIndex(before + embedded),
     });
     await close();
     await store.compactIfFragmented();
