@@ -5,7 +5,7 @@
  * with vectors, by part), the backfill's Lance share and the bge-small-shape embedder's rate, `index --yes`
  * with the tiny model (its vectors stand in for real ones: the real embedder would take hours at 1M), the
  * vector leg's recall@20 against an exact scan, a later `index --yes` adding ≈ 5% (the vector index folds
- * it in), recall p50/p95 in-process (keyword-only, hybrid, with rerank; bench-shaped models) and from a
+ * it in or searches it beside the index); for each `index --yes`, its vector-index steps and the longest, recall p50/p95 in-process (keyword-only, hybrid, with rerank; bench-shaped models) and from a
  * shell, recall's peak RSS, and push bytes per new chunk against the loopback Hub (`BENCH_SCALE_PUSH=0`
  * skips it).
  */
@@ -44,19 +44,35 @@ function diskParts(memoryDir: string, chunks: number): string {
 function runCli(
   args: string[],
   env: Record<string, string>,
-): Promise<{ code: number | null; stdout: string; ms: number }> {
+): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
   const t0 = performance.now();
   const child = spawn(process.execPath, ["--require", join(ROOT, "bench", "rss-probe.cjs"), CLI, ...args], {
     env: { PATH: process.env.PATH ?? "", LANCE_CPU_THREADS: "2", FUNES_SERVER: "0", ...env },
-    stdio: ["ignore", "pipe", "ignore"],
+    stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";
+  let stderr = "";
   child.stdout.on("data", (d) => {
     stdout += d;
   });
+  child.stderr.on("data", (d) => {
+    stderr += d;
+  });
   return new Promise((resolve) =>
-    child.on("close", (code) => resolve({ code, stdout, ms: performance.now() - t0 })),
+    child.on("close", (code) => resolve({ code, stdout, stderr, ms: performance.now() - t0 })),
   );
+}
+
+/** The vector-index steps an index run reported on stderr ("built … (12.3 s", "added … (4.5 s"): count, longest. */
+function vectorIndexSteps(stderr: string): string {
+  const steps = [...stderr.matchAll(/^(\w+).*vector index \((\d+(?:\.\d+)?) s/gm)].map((m) => ({
+    what: m[1] === "added" ? "fold" : (m[1] ?? ""),
+    s: Number(m[2]),
+  }));
+  if (steps.length === 0) return "no vector-index step";
+  const longest = steps.reduce((a, b) => (b.s > a.s ? b : a));
+  const n = (w: string) => steps.filter((x) => x.what === w).length;
+  return `vector-index steps: ${n("built")} trained, ${n("rebuilt")} retrained, ${n("fold")} folds; longest ${longest.s.toFixed(1)} s (${longest.what})`;
 }
 
 async function pushBytesPerChunk(
@@ -113,6 +129,7 @@ async function laterRun(
   if (r.code !== 0) throw new Error("the later index run failed");
   const rss = Number(readFileSync(rssFile, "utf8")) / 1024;
   const out = JSON.parse(r.stdout) as { chunksAdded: number };
+  const steps = vectorIndexSteps(r.stderr);
   const store = await LocalStore.open(join(funesHome, "memory"));
   if (store === null) throw new Error("no memory after the later run");
   try {
@@ -121,7 +138,7 @@ async function laterRun(
     const trained = (await store.table.schema()).fields
       .find((f) => f.name === "vector")
       ?.metadata.get("funes:vector_index_rows");
-    return `+${out.chunksAdded} chunks in ${(r.ms / 1000).toFixed(1)} s, peak RSS ${rss.toFixed(0)} MiB; vector index trained on ${trained} rows, now ${st?.numIndexedRows} in ${st?.numIndices} segment(s), ${st?.numUnindexedRows} outside`;
+    return `+${out.chunksAdded} chunks in ${(r.ms / 1000).toFixed(1)} s, peak RSS ${rss.toFixed(0)} MiB; ${steps}; vector index trained on ${trained} rows, ${st?.numIndices} segment(s), ${st?.numUnindexedRows} rows of unindexed fragments`;
   } finally {
     store.close();
   }
@@ -215,7 +232,7 @@ export async function benchScale(dir: string): Promise<Row[]> {
       ...(embedRate === "" ? [] : ([[`backfill, bge-small shape fp32 (any size)`, embedRate, ""]] as Row[])),
       [
         `[${k}] index --yes with the tiny model (backfill + compaction + indexes)`,
-        `${(vec.ms / 1000).toFixed(0)} s (backfill ${Math.round(vecOut.vectors.embedded / vecOut.vectors.seconds)} chunks/s), peak RSS ${(vecRss / 1024).toFixed(0)} MiB`,
+        `${(vec.ms / 1000).toFixed(0)} s (backfill ${Math.round(vecOut.vectors.embedded / vecOut.vectors.seconds)} chunks/s), peak RSS ${(vecRss / 1024).toFixed(0)} MiB; ${vectorIndexSteps(vec.stderr)}`,
         size >= 1e6 ? "RSS ≤ 1.5 GB" : "",
       ],
       [`[${k}] vector leg recall@20`, annRecall, "≥ 0.98"],
@@ -229,7 +246,11 @@ export async function benchScale(dir: string): Promise<Row[]> {
       [`[${k}] recall from a shell p50 / p95: keyword`, shellKeyword, ""],
       [`[${k}]   hybrid (models, no rerank)`, shellHybrid, ""],
       [`[${k}]   with rerank`, shellModels, ""],
-      [`[${k}] a later index --yes that adds ≈ 5% (the vector index kept, not retrained)`, later, ""],
+      [
+        `[${k}] a later index --yes that adds ≈ 5% (the vector index kept: folded, or searched beside it)`,
+        later,
+        "",
+      ],
       [`[${k}] push bytes per new chunk`, push, ""],
     );
     // Each size's figures as soon as they exist: a 1M run takes long, and a failure later loses none.

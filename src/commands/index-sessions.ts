@@ -150,7 +150,7 @@ export async function embedWaiting(
   opts: Pick<IndexOptions, "funesHome" | "models" | "vectorBudgetMs" | "now" | "onEvent">,
 ): Promise<VectorSummary | null> {
   return withWriterLock(opts.funesHome, async () => {
-    const store = await LocalStore.open(funesPaths(opts.funesHome).memory);
+    const store = await LocalStore.open(funesPaths(opts.funesHome).memory, { writer: true });
     if (store === null) return null;
     try {
       return await embedPending(store, opts, opts.onEvent ?? (() => {}));
@@ -241,6 +241,10 @@ async function runLocked(
     );
   const action = await store.maintainTextIndex();
   if (action !== "current") run.emit({ kind: "text-index", action });
+  // The id sets only served the text pass (≈ 150 MB each at 1M chunks): the backfill and the indexes
+  // after it must not carry them.
+  run.stored.clear();
+  run.ranThisRun.clear();
   try {
     summary.vectors = await embedPending(store, opts, run.emit);
   } finally {
@@ -252,8 +256,8 @@ async function runLocked(
 /** Opens (or creates) the memory and the state of what is indexed already. */
 async function openRun(opts: IndexOptions, paths: ReturnType<typeof funesPaths>): Promise<IndexRun> {
   const emit = opts.onEvent ?? (() => {});
-  const existed = await LocalStore.open(paths.memory);
-  const store = existed ?? (await LocalStore.openOrCreate(paths.memory));
+  const existed = await LocalStore.open(paths.memory, { writer: true });
+  const store = existed ?? (await LocalStore.openOrCreate(paths.memory, { writer: true }));
   // A memory that was deleted must be rebuilt whole, whatever state.json remembers.
   const loaded =
     existed === null ? { units: new Map<string, UnitState>(), discarded: null } : loadIndexState(paths.state);
@@ -479,24 +483,37 @@ async function embedPending(
     return { model: null, embedded: 0, remaining, seconds: 0 };
   }
   const { embedder } = opened;
+  // Closed once the vectors are written: a real model's session is not held through the indexes.
+  let closed: Promise<void> | null = null;
+  const close = () => {
+    closed ??= embedder.close();
+    return closed;
+  };
+  // Rows with a vector so far: the vector index's rules count them, and the backfill knows how many it adds.
+  const before = (await countRows(store)) - remaining;
+  const maintainVectorIndex = async (vectors: number): Promise<boolean> => {
+    const t0 = performance.now();
+    const action = await store.maintainVectorIndex(undefined, { vectors });
+    if (action === "built" || action === "rebuilt" || action === "folded")
+      emit({ kind: "vector-index", action, seconds: (performance.now() - t0) / 1000 });
+    return action === "folded";
+  };
   try {
+    // A large memory's vector index is trained as soon as enough rows have vectors (on those rows: a
+    // bounded build), then folded as the backfill goes on, so no step of a run holds every vector
+    // (local/store.ts). A fold compacts the table, after which the backfill lists its rows again.
     const r = await backfillVectors(store, embedder, {
       budgetMs: opts.vectorBudgetMs === undefined ? DEFAULT_VECTOR_BUDGET_MS : opts.vectorBudgetMs,
       now: opts.now ?? (() => performance.now()),
       onProgress: (p) => emit({ kind: "embedding", ...p }),
+      afterWrite: (embedded) => maintainVectorIndex(before + embedded),
     });
+    await close();
     await store.compactIfFragmented();
     // Vector writes rewrite rows, which leaves them outside the text index until it is rebuilt.
     const action = await store.maintainTextIndex();
     if (action !== "current") emit({ kind: "text-index", action });
-    // A large memory's vector index is trained once every row has its vector, then kept: later rows are
-    // searched beside it, folded in as a tail, and it is retrained only as the memory grows (local/store.ts).
-    if (r.remaining === 0) {
-      const t0 = performance.now();
-      const action = await store.maintainVectorIndex();
-      if (action === "built" || action === "rebuilt" || action === "folded")
-        emit({ kind: "vector-index", action, seconds: (performance.now() - t0) / 1000 });
-    }
+    await maintainVectorIndex(before + r.embedded);
     return {
       model: `${opened.repo}@${opened.revision}`,
       embedded: r.embedded,
@@ -513,7 +530,7 @@ async function embedPending(
     });
     return { model: null, embedded: 0, remaining: await waiting(), seconds: 0 };
   } finally {
-    await embedder.close();
+    await close();
   }
 }
 

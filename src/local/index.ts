@@ -84,6 +84,7 @@ export {
   type StoreStats,
   storeExists,
   TEXT_INDEX,
+  type VectorIndexRules,
 } from "./store.js";
 export {
   type PendingRow,

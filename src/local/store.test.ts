@@ -237,7 +237,7 @@ describe("LocalStore", () => {
       t.cleanup();
     }
   });
-  it("keeps its vector index across runs: scans new rows beside it, folds a tail in, retrains on growth", async () => {
+  it("keeps its vector index across runs: scans new rows beside it, folds a tail in, retrains only a small memory", async () => {
     const t = tempDir();
     try {
       // Rows id-from… with vectors, as one run of the text pass and the backfill writes them.
@@ -247,10 +247,13 @@ describe("LocalStore", () => {
         await writeVectors(store.table, vs);
         return vs;
       };
-      const rules = { foldMinRows: 400, maxSegments: 3 };
+      // Retrained up to 5,000 rows with vectors; past that only folded.
+      const rules = { foldMinRows: 400, maxSegments: 3, retrainMaxRows: 5000 };
       const all = new Map<string, Float32Array>();
       const first = await LocalStore.openOrCreate(t.dir);
       for (const [k, v] of await grow(first, 0, 1200, 5)) all.set(k, v);
+      // Rows still waiting for a vector are not counted as trained on.
+      await first.append([chunk(90_000, "waiting")]);
       expect(await first.maintainVectorIndex(1000, rules)).toBe("built");
       const trainedOn = async (s: LocalStore) =>
         (await s.table.schema()).fields
@@ -288,34 +291,48 @@ describe("LocalStore", () => {
       // Past the fold size the tail joins the index as a segment, without retraining.
       for (const [k, v] of await grow(store, 1350, 300, 7)) all.set(k, v);
       expect(await store.maintainVectorIndex(1000, rules)).toBe("folded");
-      expect(await stats()).toMatchObject({ numUnindexedRows: 0, numIndexedRows: 1650, numIndices: 2 });
+      expect(await stats()).toMatchObject({ numUnindexedRows: 0, numIndices: 2 });
+      expect(await trainedOn(store)).toBe("1200");
       expect(await recallAt20([...all.values()].filter((_, i) => i % 80 === 0))).toBeGreaterThanOrEqual(0.98);
 
-      // A tail larger than the indexed rows retrains the index, as one segment.
-      await grow(store, 1650, 1700, 8);
+      // In a small memory, a tail larger than the covered rows retrains the index, as one segment.
+      for (const [k, v] of await grow(store, 1650, 1700, 8)) all.set(k, v);
       expect(await store.maintainVectorIndex(1000, rules)).toBe("rebuilt");
       expect(await uuid(store)).not.toBe(trained);
-      expect(await stats()).toMatchObject({ numUnindexedRows: 0, numIndexedRows: 3350, numIndices: 1 });
+      expect(await stats()).toMatchObject({ numUnindexedRows: 0, numIndices: 1 });
+      expect(await trainedOn(store)).toBe("3350");
 
       // So do too many segments: two folds, then a retrain.
-      await grow(store, 3350, 400, 9);
+      for (const [k, v] of await grow(store, 3350, 400, 9)) all.set(k, v);
       expect(await store.maintainVectorIndex(1000, rules)).toBe("folded");
-      await grow(store, 3750, 400, 10);
+      for (const [k, v] of await grow(store, 3750, 450, 10)) all.set(k, v);
       expect(await store.maintainVectorIndex(1000, rules)).toBe("folded");
       expect((await stats())?.numIndices).toBe(3);
       expect(await store.maintainVectorIndex(1000, rules)).toBe("rebuilt");
       expect((await stats())?.numIndices).toBe(1);
-      expect(await trainedOn(store)).toBe("4150");
+      expect(await trainedOn(store)).toBe("4200");
 
-      // And growth: folds that stay under the indexed rows, until the memory is `growth` times its training.
-      const big = { foldMinRows: 400, maxSegments: 16, growth: 2 };
-      await grow(store, 4150, 4000, 11);
-      expect(await store.maintainVectorIndex(1000, big)).toBe("folded");
-      await grow(store, 8150, 400, 12);
-      expect(await stats()).toMatchObject({ numIndexedRows: 8150, numUnindexedRows: 400 });
-      expect(await store.maintainVectorIndex(1000, big)).toBe("rebuilt");
-      expect(await trainedOn(store)).toBe("8550");
-      expect(await recallAt20([...all.values()].filter((_, i) => i % 80 === 0))).toBeGreaterThanOrEqual(0.98);
+      // Past 5,000 rows it is never retrained, whatever the growth, tail or segments: only folded, with
+      // folds that grow with the segments (a share of the table each).
+      const large = { ...rules, growth: 2 };
+      for (const [k, v] of await grow(store, 4200, 4000, 11)) all.set(k, v);
+      expect(await store.maintainVectorIndex(1000, large)).toBe("folded");
+      for (const [k, v] of await grow(store, 8200, 1000, 12)) all.set(k, v);
+      expect(await store.maintainVectorIndex(1000, large)).toBe("folded");
+      expect(await stats()).toMatchObject({ numUnindexedRows: 0, numIndices: 3 });
+      const tail = await grow(store, 9200, 500, 977);
+      for (const [k, v] of tail) all.set(k, v);
+      expect(await store.maintainVectorIndex(1000, large)).toBe("current");
+      expect(await trainedOn(store)).toBe("4200");
+      expect(await stats()).toMatchObject({ numUnindexedRows: 500, numIndices: 3 });
+      // The unfolded tail is searched exactly beside the index: every row of it is its own nearest.
+      for (const [id, v] of [...tail].filter((_, i) => i % 50 === 0)) {
+        const hits = await vectorSearch(store.table, { vector: v, limit: 1, exactMaxRows: 1000 });
+        expect(hits[0]?.id).toBe(id);
+      }
+      expect(await recallAt20([...all.values()].filter((_, i) => i % 100 === 0))).toBeGreaterThanOrEqual(
+        0.98,
+      );
       store.close();
     } finally {
       t.cleanup();

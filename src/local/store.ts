@@ -30,12 +30,13 @@ const CLEANUP_MARGIN_MS = 60_000;
 /** The local memory's vector index. */
 const LOCAL_VECTOR_INDEX = "vector_idx";
 /**
- * Its unindexed tail is folded in from this many rows and this share of the indexed ones: below, scanning
- * the tail exactly costs ≈ 4 ms (≈ 40 ms per 100k rows on 2 cores) and a fold would add a segment for little.
+ * Its unindexed tail is folded in from this many rows and this share of the table's rows: below, scanning
+ * the tail exactly costs ≈ 4 ms (≈ 40 ms per 100k rows on 2 cores) and a fold (which compacts the table)
+ * would cost more than it saves.
  */
 const VECTOR_FOLD_MIN_ROWS = 10_000;
-const VECTOR_FOLD_SHARE = 0.05;
-/** Segments (the trained index and its folds) at which it is retrained into one. */
+const VECTOR_FOLD_SHARE = 0.1;
+/** Segments (the trained index and its folds) at which a small memory's index is retrained into one. */
 const VECTOR_MAX_SEGMENTS = 16;
 /**
  * It is retrained once it holds this many times the rows it was trained on (kept in the `vector` field's
@@ -43,7 +44,32 @@ const VECTOR_MAX_SEGMENTS = 16;
  * retraining at each 4x costs at most 4/3 of the last build in all.
  */
 const VECTOR_RETRAIN_GROWTH = 4;
+/**
+ * Rows (of the table) up to which the index is ever retrained: a training holds every vector it trains on
+ * (≈ 0.6 GB at 200k, 1.4 GB at 1M) and reads the whole vector column, so a larger memory keeps the
+ * partitions it was first trained with and only folds rows in (the re-ranking is exact, and every
+ * segment is probed: the bench's recall@20 against an exact scan says what that keeps).
+ */
+const VECTOR_RETRAIN_MAX_ROWS = 200_000;
+/** Share of a large memory's rows that have a vector when its index is first trained (at most the above). */
+const VECTOR_FIRST_TRAIN_SHARE = 0.1;
+/** `vector` field metadata: rows (with a vector) the index was trained on, and rows it covers now. */
 const TRAINED_ROWS_KEY = "funes:vector_index_rows";
+const COVERED_ROWS_KEY = "funes:vector_index_covered";
+
+/** When the local vector index is trained, folded and retrained (the defaults are the product's). */
+export interface VectorIndexRules {
+  /** Smallest tail folded in. */
+  foldMinRows: number;
+  /** Segments at which a small memory's index is retrained. */
+  maxSegments: number;
+  /** Growth since training at which a small memory's index is retrained. */
+  growth: number;
+  /** Table rows up to which the index is retrained at all (and the most rows a first training waits for). */
+  retrainMaxRows: number;
+  /** Rows with a vector, when the caller knows (saves a count). */
+  vectors: number;
+}
 
 /** Chunk and session counts of one harness. */
 export interface HarnessCounts {
@@ -80,6 +106,21 @@ function lanceSession(): InstanceType<typeof lancedb.Session> {
   return session;
 }
 
+/** Bounds of a writer's caches (an index run), bytes: it reads each index once at most, so caching them only holds memory. */
+const WRITER_CACHE_BYTES = 32n * 1024n * 1024n;
+let writerSession: InstanceType<typeof lancedb.Session> | null = null;
+
+/** The caches of a table opened to write (`index`): small, and apart from recall's. */
+function lanceWriterSession(): InstanceType<typeof lancedb.Session> {
+  writerSession ??= new lancedb.Session(WRITER_CACHE_BYTES, WRITER_CACHE_BYTES);
+  return writerSession;
+}
+
+/** How a table is opened: `writer` for an index run (small caches of its own). */
+export interface OpenOptions {
+  writer?: boolean;
+}
+
 /** True when `dir` holds a memory table. */
 export function storeExists(dir: string): boolean {
   return existsSync(join(dir, `${TABLE_NAME}.lance`));
@@ -94,14 +135,15 @@ export class LocalStore {
   ) {}
 
   /** Opens the table in `dir`, or returns null when there is none. */
-  static async open(dir: string): Promise<LocalStore | null> {
+  static async open(dir: string, opts: OpenOptions = {}): Promise<LocalStore | null> {
     if (!storeExists(dir)) return null;
+    const session = opts.writer === true ? lanceWriterSession() : lanceSession();
     // A plain `connect()` writes a `__manifest/` namespace table into the folder: opening a memory to read
     // it (someone's folder, a Hub view) must write nothing there, so the namespace manifest is off.
     const db = await lancedb.connectNamespace(
       "dir",
       { root: dir, manifestEnabled: false },
-      { readConsistencyInterval: 0, session: lanceSession() },
+      { readConsistencyInterval: 0, session },
     );
     const table = await db.openTable(TABLE_NAME);
     const store = new LocalStore(db, table, dir);
@@ -110,10 +152,11 @@ export class LocalStore {
   }
 
   /** Opens the table in `dir`, creating an empty one with the memory schema when absent. */
-  static async openOrCreate(dir: string): Promise<LocalStore> {
-    const existing = await LocalStore.open(dir);
+  static async openOrCreate(dir: string, opts: OpenOptions = {}): Promise<LocalStore> {
+    const existing = await LocalStore.open(dir, opts);
     if (existing !== null) return existing;
-    const db = await lancedb.connect(dir, { readConsistencyInterval: 0, session: lanceSession() });
+    const session = opts.writer === true ? lanceWriterSession() : lanceSession();
+    const db = await lancedb.connect(dir, { readConsistencyInterval: 0, session });
     const table = await db.createEmptyTable(TABLE_NAME, chunkSchema(), { mode: "create", existOk: true });
     return new LocalStore(db, table, dir);
   }
@@ -225,66 +268,101 @@ export class LocalStore {
   /**
    * Past LOCAL_INDEX_MIN_ROWS rows an exact vector scan costs more than a recall should, so the memory keeps
    * an IVF_RQ index (4-bit, L2 like the reference's IVF_PQ, so one query path serves both), searched with
-   * exact re-ranking of 10x the candidates. It is trained once, and kept current incrementally:
+   * exact re-ranking of 10x the candidates. The backfill calls this after each of its writes, so the index
+   * is trained as soon as enough rows have a vector (a large memory: VECTOR_FIRST_TRAIN_SHARE of its rows,
+   * at most `retrainMaxRows`), never on a whole large memory, and then kept current incrementally:
    * - rows written since (its unindexed tail) are scanned exactly alongside it, so nothing is ever missed;
-   * - a tail of VECTOR_FOLD_MIN_ROWS rows (and VECTOR_FOLD_SHARE of the indexed ones) is folded in (a new
-   *   segment, or merged into the last): Lance assigns the new rows to the trained partitions and writes
-   *   index files; it neither retrains nor rewrites the indexed rows' data files (it may merge the tail's own
-   *   small fragments). At 1M rows a 20k tail folds in ≈ 2 s, where training takes ≈ 80 s;
-   * - it is retrained only when the memory has grown VECTOR_RETRAIN_GROWTH-fold since it was trained, when
-   *   the tail outgrows the indexed rows (partitions trained on less than half the vectors), or at
-   *   VECTOR_MAX_SEGMENTS segments (each one is searched on its own).
-   * Returns what it did.
+   * - a tail of `foldMinRows` rows and VECTOR_FOLD_SHARE of the table is folded in (a new segment, or
+   *   merged into the last, as Lance decides): Lance assigns the new rows to the trained partitions and writes index files; it does not
+   *   retrain. The fold is optimize(), which also compacts the table (the reason the table's size counts:
+   *   at 1M rows ≈ 30 s), so rows move (see the return value);
+   * - while the table has at most `retrainMaxRows` rows, the index is retrained (a bounded build) when the
+   *   memory has grown `growth`-fold since it was trained, when the tail outgrows the covered rows, or at
+   *   `maxSegments` segments. Past that it is only ever folded.
+   * Counts of trained, covered and tail rows are of rows with a vector (Lance's index statistics count every
+   * row of an indexed fragment, vector or not); `vectors` passes that count when the caller knows it (else
+   * it is counted). Returns what it did: after "folded", rows may have moved (compaction).
    */
   async maintainVectorIndex(
     minRows = LOCAL_INDEX_MIN_ROWS,
-    {
+    rules: Partial<VectorIndexRules> = {},
+  ): Promise<"built" | "folded" | "rebuilt" | "current" | "small"> {
+    const {
       foldMinRows = VECTOR_FOLD_MIN_ROWS,
       maxSegments = VECTOR_MAX_SEGMENTS,
       growth = VECTOR_RETRAIN_GROWTH,
-    } = {},
-  ): Promise<"built" | "folded" | "rebuilt" | "current" | "small"> {
+      retrainMaxRows = VECTOR_RETRAIN_MAX_ROWS,
+    } = rules;
     const index = (await this.table.listIndices()).find((i) => i.columns.includes("vector"));
     // Another kind of index (the reference's IVF_PQ of a published memory) is left as it came.
     if (index !== undefined && (index.name !== LOCAL_VECTOR_INDEX || index.indexType !== "IvfRq"))
       return "current";
+    const vectors = rules.vectors ?? (await this.table.countRows("vector IS NOT NULL"));
+    const rows = await this.table.countRows();
     if (index === undefined) {
-      if ((await this.table.countRows("vector IS NOT NULL")) <= minRows) return "small";
-      await this.trainVectorIndex();
+      // A training reads the whole vector column, waiting rows too (at 1M rows ≈ 1–2 min, however few
+      // have a vector): a large memory is trained once, on a share of it, when that share has vectors.
+      if (vectors <= Math.max(minRows, Math.min(retrainMaxRows, rows * VECTOR_FIRST_TRAIN_SHARE)))
+        return "small";
+      await this.trainVectorIndex(vectors, rows);
       return "built";
     }
     const st = await this.table.indexStats(LOCAL_VECTOR_INDEX);
-    const unindexed = st?.numUnindexedRows ?? 0;
-    const indexed = st?.numIndexedRows ?? 0;
-    const vectorField = (await this.table.schema()).fields.find((f) => f.name === "vector");
-    const trained = Number(vectorField?.metadata.get(TRAINED_ROWS_KEY) ?? 0);
-    // An index from before the count was kept: counted from now.
-    if (!(trained > 0)) await this.noteTrainedRows(indexed);
-    const grown = trained > 0 && indexed + unindexed >= trained * growth;
-    if (grown || unindexed > indexed || (st?.numIndices ?? 1) >= maxSegments) {
-      await this.trainVectorIndex();
-      return "rebuilt";
+    const meta = (await this.table.schema()).fields.find((f) => f.name === "vector")?.metadata;
+    const trained = Number(meta?.get(TRAINED_ROWS_KEY) ?? 0);
+    // An index from before the counts were kept: counted from now.
+    const covered = Number(meta?.get(COVERED_ROWS_KEY) ?? 0) || (trained > 0 ? trained : vectors);
+    if (!(trained > 0)) await this.noteVectorIndexRows(vectors, vectors);
+    // Rows with a vector outside the index: never more than the rows of unindexed fragments.
+    const tail = Math.min(st?.numUnindexedRows ?? 0, Math.max(0, vectors - covered));
+    const segments = st?.numIndices ?? 1;
+    if (rows <= retrainMaxRows) {
+      const grown = trained > 0 && vectors >= trained * growth;
+      if (grown || tail > covered || segments >= maxSegments) {
+        await this.trainVectorIndex(vectors, rows);
+        return "rebuilt";
+      }
     }
-    if (unindexed < Math.max(foldMinRows, indexed * VECTOR_FOLD_SHARE)) return "current";
-    // Node's only index update is optimize(): it also merges small unindexed fragments (the tail's own rows)
-    // and drops versions past Lance's default week; the indexed fragments are left as they are.
+    // A fold compacts the table, so its size is a share of the table (mid-backfill, most rows wait for a
+    // vector): a 1M-row backfill folds ≈ 9 times, and the tail scanned exactly stays under that share.
+    if (tail < Math.max(foldMinRows, rows * VECTOR_FOLD_SHARE)) return "current";
+    // Node's only index update is optimize(): it also merges small fragments (the backfill's writes) and
+    // drops versions past Lance's default week.
     await this.table.optimize();
+    await this.noteVectorIndexRows(trained > 0 ? trained : vectors, vectors);
     return "folded";
   }
 
-  /** Trains the vector index on every row with a vector (replacing any older one). */
-  private async trainVectorIndex(): Promise<void> {
+  /** Trains the vector index on every row with a vector (`vectors` of the table's `rows`; replacing any older one). */
+  private async trainVectorIndex(vectors: number, rows: number): Promise<void> {
     await this.table.createIndex("vector", {
-      config: lancedb.Index.ivfRq({ distanceType: "l2", numBits: 4 }),
+      // Lance sizes the partitions by the table's rows, and draws its k-means sample row by row among rows
+      // still waiting for a vector too: mid-backfill, where most rows wait, that is √ of rows without a
+      // vector and minutes of sampling (1M rows, 10k with vectors: ≈ 5 min). There the index gets √ of the
+      // rows trained on and 32 sample rows a partition, not 256 (100k rows, 5k with vectors: 12.6 s at
+      // 256, 4.4 s at 16).
+      config:
+        vectors * 2 >= rows
+          ? lancedb.Index.ivfRq({ distanceType: "l2", numBits: 4 })
+          : lancedb.Index.ivfRq({
+              distanceType: "l2",
+              numBits: 4,
+              numPartitions: Math.max(1, Math.round(Math.sqrt(vectors))),
+              sampleRate: 32,
+            }),
       name: LOCAL_VECTOR_INDEX,
       replace: true,
     });
-    await this.noteTrainedRows((await this.table.indexStats(LOCAL_VECTOR_INDEX))?.numIndexedRows ?? 0);
+    await this.noteVectorIndexRows(vectors, vectors);
   }
 
-  private async noteTrainedRows(rows: number): Promise<void> {
+  /** Records the rows (with a vector) the index was trained on and the rows it covers now. */
+  private async noteVectorIndexRows(trained: number, covered: number): Promise<void> {
     await this.table.updateFieldMetadata([
-      { path: "vector", metadata: { [TRAINED_ROWS_KEY]: String(rows) } },
+      {
+        path: "vector",
+        metadata: { [TRAINED_ROWS_KEY]: String(trained), [COVERED_ROWS_KEY]: String(covered) },
+      },
     ]);
   }
 

@@ -26,6 +26,11 @@ export interface BackfillOptions {
   budgetMs: number | null;
   now: () => number;
   onProgress?: ((p: BackfillProgress) => void) | undefined;
+  /**
+   * Called after each vector write with the rows written so far (index upkeep as the backfill goes).
+   * Resolves true when it moved rows (a compaction): the waiting rows are listed again.
+   */
+  afterWrite?: ((embedded: number) => Promise<boolean>) | undefined;
 }
 
 /** What a backfill did. */
@@ -62,19 +67,28 @@ export async function backfillVectors(
   opts: BackfillOptions,
 ): Promise<BackfillResult> {
   const start = opts.now();
-  const order = backfillOrder(await rowsPendingVectors(store));
+  let order = backfillOrder(await rowsPendingVectors(store));
+  const total = order.length;
   let pending = new Map<string, Float32Array>();
   let embedded = 0;
   let i = 0;
   // Rows before `written` are written (or were absent): a flush writes order[written, i).
   let written = 0;
+  // Texts are read a write-batch at a time (one Lance call each, taken by row location).
+  let texts = new Map<string, string>();
   const flush = async () => {
     embedded += await storePendingVectors(store, order.slice(written, i), pending);
     written = i;
     pending = new Map();
+    if (opts.afterWrite === undefined || !(await opts.afterWrite(embedded))) return;
+    // Rows moved: the rest are listed again where they are now (in the same order), the old list dropped
+    // first (at 1M rows it is ≈ 150 MB).
+    order = [];
+    texts = new Map();
+    order = backfillOrder(await rowsPendingVectors(store));
+    i = 0;
+    written = 0;
   };
-  // Texts are read a write-batch at a time (one Lance call each, taken by row location).
-  let texts = new Map<string, string>();
   while (i < order.length) {
     if (opts.budgetMs !== null && opts.now() - start >= opts.budgetMs) break;
     const ids = order.slice(i, i + STEP).map((r) => r.id);
@@ -90,10 +104,10 @@ export async function backfillVectors(
     const secs = (opts.now() - start) / 1000;
     opts.onProgress?.({
       done: embedded + pending.size,
-      total: order.length,
+      total,
       rate: secs > 0 ? (embedded + pending.size) / secs : 0,
     });
   }
-  await flush();
-  return { embedded, remaining: order.length - embedded, seconds: (opts.now() - start) / 1000 };
+  if (pending.size > 0) await flush();
+  return { embedded, remaining: total - embedded, seconds: (opts.now() - start) / 1000 };
 }
