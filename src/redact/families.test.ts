@@ -141,7 +141,7 @@ describe("names in more syntaxes", () => {
       [`$env:ACME_TOKEN = "${v}"`, v],
       [`<settings>\n  <apiToken>${v}</apiToken>\n</settings>`, v],
       [`<password>${pw}</password>`, pw],
-    ])
+    ] as [string, string][])
       expect(redacted(text), text).not.toContain(secret);
   });
 

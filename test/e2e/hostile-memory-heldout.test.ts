@@ -204,7 +204,7 @@ describe("listings that cannot be laid out as files", () => {
     for (const [name, what] of [
       ["evil/case", "twice (letter case aside)"],
       ["evil/filedir", "as a file and as the folder of"],
-    ]) {
+    ] as [string, string][]) {
       const r = env(name.replace("/", "-"));
       const out = await runFunes(["status", "--memory", name as string], r);
       expect(out.code, out.stdout).toBe(1);
