@@ -20,7 +20,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import { COLUMNS, checkManifests, UnsafeManifestError } from "../local/index.js";
+import { checkManifests, REQUIRED_COLUMNS, UnsafeManifestError } from "../local/index.js";
 import { type HubClient, type HubLocation, isCommitSha, lancePath, listTree } from "../remote/index.js";
 import { cachedBlob, DownloadCapError, uniqueSuffix } from "./blob-store.js";
 
@@ -171,7 +171,7 @@ export async function materializeView(o: {
       o.onProgress?.({ done: ++done, total: files.length, file: f.path });
     }
     try {
-      checkManifests(join(built, "chunks.lance"), COLUMNS);
+      checkManifests(join(built, "chunks.lance"), REQUIRED_COLUMNS);
     } catch (err) {
       if (!(err instanceof UnsafeManifestError)) throw err;
       throw new UnsafeMemoryError(

@@ -75,7 +75,14 @@ export {
 } from "./queries.js";
 export { chunksWithIds, replaceRows } from "./replace-rows.js";
 export { chunksToArrow } from "./rows.js";
-export { COLUMNS, chunkSchema, EMBEDDING_MODEL, TABLE_NAME, VECTOR_DIM } from "./schema.js";
+export {
+  COLUMNS,
+  chunkSchema,
+  EMBEDDING_MODEL,
+  REQUIRED_COLUMNS,
+  TABLE_NAME,
+  VECTOR_DIM,
+} from "./schema.js";
 export { sqlString } from "./sql.js";
 export {
   type HarnessCounts,

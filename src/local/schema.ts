@@ -34,6 +34,12 @@ export const COLUMNS = [
   "repo",
 ] as const;
 
+/**
+ * The columns every funes memory has: all but the `harness` and `repo` facets, which the reference added
+ * later (appended with add_columns), so older memories, its own included, lack them and are still read.
+ */
+export const REQUIRED_COLUMNS: readonly string[] = COLUMNS.filter((c) => c !== "harness" && c !== "repo");
+
 /** The vector column's type: FixedSizeList<Float32, 384> with a nullable child named `item`. */
 export function vectorType() {
   return new arrow.FixedSizeList(VECTOR_DIM, new arrow.Field("item", new arrow.Float32(), true));

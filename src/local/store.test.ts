@@ -135,6 +135,27 @@ describe("LocalStore", () => {
     }
   });
 
+  it("refuses a table that lacks columns every memory has, naming them, and opens one without the later facets", async () => {
+    const t = tempDir();
+    try {
+      const lancedb = createRequire(import.meta.url)("@lancedb/lancedb");
+      const db = await lancedb.connect(join(t.dir, "foreign"));
+      await db.createTable("chunks", [{ id: "a", text: "zebrafish", session_id: "s" }]);
+      await expect(LocalStore.open(join(t.dir, "foreign"))).rejects.toThrow(
+        /has no "workdir", "turn_uuid", .*"vector" columns: it is not a funes memory/,
+      );
+      // A memory from before the harness and repo facets (the reference's older ones) opens.
+      const store = await LocalStore.openOrCreate(join(t.dir, "old"));
+      await store.table.dropColumns(["harness", "repo"]);
+      store.close();
+      const old = await LocalStore.open(join(t.dir, "old"));
+      expect(old).not.toBeNull();
+      old?.close();
+    } finally {
+      t.cleanup();
+    }
+  });
+
   it("opens with lance 7.0.0 (@lancedb/lancedb 0.30.0, as the reference reads it)", async () => {
     const t = tempDir();
     try {

@@ -9,7 +9,7 @@ import type { Chunk } from "../chunk/index.js";
 import { lancedb } from "./arrow.js";
 import { LOCAL_INDEX_MIN_ROWS } from "./queries.js";
 import { chunksToArrow } from "./rows.js";
-import { chunkSchema, EMBEDDING_MODEL, TABLE_NAME, VECTOR_DIM } from "./schema.js";
+import { chunkSchema, EMBEDDING_MODEL, REQUIRED_COLUMNS, TABLE_NAME, VECTOR_DIM } from "./schema.js";
 
 /** The memory was built with another embedder, or has no usable vector column. */
 export class IncompatibleMemoryError extends Error {}
@@ -168,6 +168,12 @@ export class LocalStore {
     if (model !== undefined && model !== EMBEDDING_MODEL)
       throw new IncompatibleMemoryError(
         `memory built with embedding model "${model}", not funes's "${EMBEDDING_MODEL}"`,
+      );
+    const names = new Set(schema.fields.map((f) => f.name));
+    const missing = REQUIRED_COLUMNS.filter((c) => !names.has(c));
+    if (missing.length > 0)
+      throw new IncompatibleMemoryError(
+        `table at "${this.dir}" has no ${missing.map((c) => JSON.stringify(c)).join(", ")} column${missing.length > 1 ? "s" : ""}: it is not a funes memory`,
       );
     const vector = schema.fields.find((f) => f.name === "vector");
     const dim = (vector?.type as { listSize?: number } | undefined)?.listSize;

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, type CliEnv, runFunes } from "../helpers/cli.js";
 import { readTree, TEST_HUB_CACHE, tempDir } from "../helpers/fixtures.js";
 import { type HubStandin, type StandinRepo, startHubStandin } from "../helpers/hub-standin.js";
+import { leakyRow, writeLeakyMemory } from "../helpers/leaky.js";
 
 const TOKEN = "hf_standintokenforhostileheldout";
 /** Text as Unicode tag characters: a terminal shows nothing, a model reads it. */
@@ -255,5 +256,32 @@ describe("listings that cannot be laid out as files", () => {
       expect(out.stderr).toContain("it is not the table of a funes memory");
       expect(out.stderr).not.toContain("unexpected error");
     }
+  }, 60_000);
+
+  it("a memory from before the harness and repo facets (an older reference memory) is still read", async () => {
+    const funesHome = join(t.dir, "old-facets");
+    await writeLeakyMemory(funesHome, [leakyRow("old-1", "the quokka migration plan", 0)]);
+    const db = await lancedb.connect(join(funesHome, "memory"));
+    const table = await db.openTable("chunks");
+    await table.dropColumns(["harness", "repo"]);
+    table.close();
+    db.close();
+    hub.repos.set("old/facets", {
+      type: "dataset",
+      commit: "e".repeat(40),
+      files: repoFiles(join(funesHome, "memory", "chunks.lance")),
+    });
+    const out = await runFunes(
+      ["recall", "quokka", "--memory", "old/facets", "--rerank-budget", "0", "--json"],
+      env("old-facets-reader"),
+    );
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.stdout).toContain("the quokka migration plan");
+    const facet = await runFunes(
+      ["recall", "quokka", "--memory", "old/facets", "--harness", "claude", "--rerank-budget", "0"],
+      env("old-facets-reader"),
+    );
+    expect(facet.code).not.toBe(0);
+    expect(facet.stderr).toContain("predates the harness facet");
   }, 60_000);
 });
