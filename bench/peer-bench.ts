@@ -274,6 +274,8 @@ interface Server {
   ms: number[];
   roundP50: number[];
   bytes: number[];
+  /** Times of the calls that found something (the peer's text search is a substring match). */
+  found: number[];
 }
 
 async function connect(
@@ -291,7 +293,7 @@ async function connect(
   });
   const client = new Client({ name: "funes-peer-bench", version: "0" });
   await client.connect(transport);
-  return { label, client, tool, args, ms: [], roundP50: [], bytes: [] };
+  return { label, client, tool, args, ms: [], roundP50: [], bytes: [], found: [] };
 }
 
 async function ask(s: Server, query: string): Promise<number> {
@@ -302,7 +304,10 @@ async function ask(s: Server, query: string): Promise<number> {
   };
   const ms = performance.now() - t0;
   if (r.isError === true) throw new Error(`${s.label}: ${r.content[0]?.text ?? "tool error"}`);
-  s.bytes.push(Buffer.byteLength(r.content[0]?.text ?? ""));
+  const bytes = Buffer.byteLength(r.content[0]?.text ?? "");
+  s.bytes.push(bytes);
+  // "No results found." and the like: anything with a hit is far longer.
+  if (bytes > 100) s.found.push(ms);
   return ms;
 }
 
@@ -367,7 +372,10 @@ async function benchMcp(dir: string, peer: string, copies: number, rounds: numbe
   ];
   try {
     for (const s of servers) for (const q of QUERIES) await ask(s, q); // load models, warm caches
-    for (const s of servers) s.bytes.length = 0;
+    for (const s of servers) {
+      s.bytes.length = 0;
+      s.found.length = 0;
+    }
     for (let round = 0; round < rounds; round++) {
       // Rotate who goes first, so a neighbour's burst of load does not always land on the same server.
       const order = servers.map((_, i) => servers[(i + round) % servers.length] as Server);
@@ -396,7 +404,7 @@ async function benchMcp(dir: string, peer: string, copies: number, rounds: numbe
     ...servers.map(
       (s): Row => [
         `MCP ${s.label} p50 / p95`,
-        `${pct(s.ms, 50).toFixed(1)} / ${pct(s.ms, 95).toFixed(1)} ms (round p50s ${Math.min(...s.roundP50).toFixed(1)}–${Math.max(...s.roundP50).toFixed(1)}, n=${s.ms.length}; ${Math.round(median(s.bytes))} B answers)`,
+        `${pct(s.ms, 50).toFixed(1)} / ${pct(s.ms, 95).toFixed(1)} ms (round p50s ${Math.min(...s.roundP50).toFixed(1)}–${Math.max(...s.roundP50).toFixed(1)}, n=${s.ms.length}; ${Math.round(median(s.bytes))} B answers${s.found.length < s.ms.length ? `; ${s.found.length} found something, their p50 ${pct(s.found, 50).toFixed(1)} ms` : ""})`,
         floors[s.label] ?? "",
       ],
     ),
