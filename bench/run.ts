@@ -5,7 +5,8 @@
  * `npm run bench -- --quality` prints only the retrieval-quality table, `-- --latency` only the shell and
  * MCP latency figures (each a few minutes), `-- --scale` the cost curve at 10k, 100k and 1M chunks (long),
  * `-- --vector-index` the local vector index's training and fold costs at 1M vectors (a few minutes),
- * `-- --real` the text pass on replicated real transcripts beside fixture replicas (also part of `--scale`).
+ * `-- --real` the text pass on replicated real transcripts beside fixture replicas (also part of `--scale`),
+ * `-- --peer <checkout>` funes beside obra/episodic-memory on one Claude corpus (index, MCP latency; long).
  *
  * Index (text first): throughput in chunks/s over a cold `funes index` of ≥ 100k chunks (goal ≥ 3,000/s on
  * 2 cores), its peak RSS (goal ≤ 1.5 GB), disk bytes per chunk, Lance fragments, and keyword query latency;
@@ -25,6 +26,7 @@ import { benchHooks } from "./hooks-bench.js";
 import { benchLargeTranscript } from "./large-transcript-bench.js";
 import { benchLatency } from "./latency-bench.js";
 import { BENCH_HUB, benchModels, ensureBenchModels, type Row } from "./models-bench.js";
+import { benchPeer, PEER_SETUP, peerProblem } from "./peer-bench.js";
 import { benchQuality } from "./quality-bench.js";
 import { benchRealCorpus } from "./real-corpus-bench.js";
 import { benchRecall } from "./recall-bench.js";
@@ -66,6 +68,22 @@ function printRows(title: string, rows: Row[]): void {
 }
 
 async function main(): Promise<void> {
+  const peerAt = process.argv.indexOf("--peer");
+  if (peerAt !== -1) {
+    const peer = process.argv[peerAt + 1];
+    const problem = peer === undefined || peer.startsWith("--") ? "no checkout named" : peerProblem(peer);
+    if (problem !== null || peer === undefined) {
+      process.stdout.write(`${PEER_SETUP}   (${problem})\n`);
+      return;
+    }
+    const dir = mkdtempSync(join(tmpdir(), "funes-bench-"));
+    try {
+      printRows("funes benchmark — beside obra/episodic-memory", await benchPeer(dir, peer));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    return;
+  }
   const dir = mkdtempSync(join(tmpdir(), "funes-bench-"));
   const only = ["quality", "latency", "scale", "vector-index", "real"].find((f) =>
     process.argv.includes(`--${f}`),

@@ -339,8 +339,8 @@ async function withNeighbours(
     }
   return top.map((h) => {
     const m = home.get(h.item.id) as MemoryReader;
-    return {
-      ...h.item,
+    // Object.assign, not a spread with more properties (slow on Node 20's V8; see local's `toHit`).
+    return Object.assign({}, h.item, {
       memory: m.memory.label,
       score: h.score,
       relevance: h.relevance,
@@ -359,7 +359,7 @@ async function withNeighbours(
         seq: n.seq,
         text: n.text,
       })),
-    };
+    });
   });
 }
 

@@ -82,7 +82,7 @@ export async function annSearch(
       const byRow = new Map(rows.map((r) => [BigInt(r._rowid), r]));
       return ids.flatMap((id) => {
         const r = byRow.get(id);
-        return r === undefined ? [] : [{ ...toHit(r), similarity: sim.get(id) ?? 0 }];
+        return r === undefined ? [] : [Object.assign(toHit(r), { similarity: sim.get(id) ?? 0 })];
       });
     } finally {
       side.close();

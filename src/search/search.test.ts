@@ -160,6 +160,25 @@ describe("rerankWithinBudget", () => {
     expect(scores).toEqual([...scores].sort((x, y) => y - x));
     expect(ordered[1]?.weight).toBe(0.8);
   });
+
+  it("keeps equal scores in their incoming order, and leaves the rows it was given as they were", () => {
+    const rows = ["p", "q", "r", "s"].map((item, i) => ({
+      item,
+      relevance: i === 2 ? 0.9 : 0.5,
+      retrieval: 0.5,
+      rerank: null,
+    }));
+    const before = JSON.stringify(rows);
+    const ordered = orderByScore(rows, (g) => g.map(() => 1));
+    expect(ordered.map((r) => r.item)).toEqual(["r", "p", "q", "s"]);
+    expect(ordered.map((r) => [r.score, r.weight])).toEqual([
+      [0.9, 1],
+      [0.5, 1],
+      [0.5, 1],
+      [0.5, 1],
+    ]);
+    expect(JSON.stringify(rows)).toBe(before);
+  });
 });
 
 describe("pickNeighbors", () => {

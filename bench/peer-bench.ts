@@ -1,0 +1,425 @@
+/**
+ * `npm run bench -- --peer <checkout>`: funes beside its closest TypeScript peer, obra/episodic-memory
+ * (SQLite + sqlite-vec, bge-small int8 through transformers.js), on one corpus of Claude Code sessions both
+ * index (issue 17). Nothing is installed here: the checkout must already have its `node_modules` (`npm
+ * install` in it); the bench only places the bench-shaped bge-small (random weights, real shape: speed
+ * depends on shape, not weights) where the peer's transformers.js looks for local models
+ * (`node_modules/@huggingface/transformers/models/Xenova/bge-small-en-v1.5`), so use a scratch checkout.
+ *
+ * Measured, alternating the two tools run by run (the machine's cores are shared, so each figure is a median
+ * with its spread):
+ * - index to fully vector-searchable, end to end: funes `index --yes` (fp32) against the peer's own full
+ *   index (`dist/index-cli.js index-all --no-summaries`: its LLM summaries need an API and funes writes none);
+ *   sessions/s, rows/s and the embedder's real tokens/s against the ≈ 4k tokens/s fp32 limit of 2 cores;
+ * - warm recall through each tool's MCP server over stdio with the SDK's real client: funes keyword-only and
+ *   hybrid without rerank, the peer's `text`, `vector` and default `both` searches, 10 results each.
+ */
+import { execFileSync, spawn } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import Database from "better-sqlite3";
+import { writeTestModels } from "../scripts/make-models.js";
+import { LocalStore } from "../src/local/index.js";
+import { cachedModelDir, EMBEDDER_SPEC } from "../src/models/index.js";
+import { CLI } from "../test/helpers/cli.js";
+import { TRACES } from "../test/helpers/fixtures.js";
+import { BENCH_HUB, ensureBenchModels, type Row } from "./models-bench.js";
+
+/** The one line printed when `--peer` names no usable checkout. */
+export const PEER_SETUP =
+  "peer comparison: git clone https://github.com/obra/episodic-memory /tmp/peer && (cd /tmp/peer && npm install) && npm run bench -- --peer /tmp/peer";
+
+/** Questions about what the Claude fixtures discuss; some are substrings of stored text, some are not. */
+const QUERIES = [
+  "register as summarizer",
+  "fix the instructions",
+  "why are you so tentative",
+  "list files",
+  "proactiveness section",
+  "agent chat skill commands",
+  "schema catalog of session records",
+  "standing by",
+];
+
+const PEER_MODEL = ["Xenova", "bge-small-en-v1.5"];
+
+/** Why `peer` cannot be benchmarked, or null when it can. */
+export function peerProblem(peer: string): string | null {
+  for (const rel of [
+    "dist/index-cli.js",
+    "dist/mcp-server.js",
+    "node_modules/@huggingface/transformers/package.json",
+    "node_modules/better-sqlite3/build/Release/better_sqlite3.node",
+    "node_modules/sqlite-vec/package.json",
+  ])
+    if (!existsSync(join(peer, rel))) return `"${join(peer, rel)}" is missing`;
+  return null;
+}
+
+/**
+ * Puts the bench-shaped bge-small where the peer's transformers.js loads local models first: its int8 graph
+ * as `model_quantized.onnx` (the file the peer's `dtype: "q8"` asks for). Returns the folder.
+ */
+function placePeerModel(peer: string): string {
+  const src = cachedModelDir(BENCH_HUB, EMBEDDER_SPEC);
+  if (src === null) throw new Error(`bench models missing under "${BENCH_HUB}"`);
+  const dest = join(peer, "node_modules", "@huggingface", "transformers", "models", ...PEER_MODEL);
+  mkdirSync(join(dest, "onnx"), { recursive: true });
+  for (const f of ["config.json", "tokenizer.json", "tokenizer_config.json"])
+    cpSync(join(src, f), join(dest, f), { dereference: true });
+  cpSync(join(src, "onnx", "model_quantized.onnx"), join(dest, "onnx", "model_quantized.onnx"), {
+    dereference: true,
+  });
+  return dest;
+}
+
+/** `copies` replicas of every Claude fixture session, each under its own file (so its own session id). */
+export function writeClaudeCorpus(home: string, copies: number): { files: number; bytes: number } {
+  const dir = join(home, ".claude", "projects", "-home-user-synthetic");
+  mkdirSync(dir, { recursive: true });
+  const sources = readdirSync(join(TRACES, "claude"))
+    .filter((f) => f.endsWith(".jsonl"))
+    .sort()
+    .map((f) => readFileSync(join(TRACES, "claude", f), "utf8"));
+  let files = 0;
+  let bytes = 0;
+  for (let i = 0; i < copies; i++)
+    sources.forEach((text, k) => {
+      writeFileSync(join(dir, `synth-${k}-${String(i).padStart(6, "0")}.jsonl`), text);
+      files++;
+      bytes += Buffer.byteLength(text);
+    });
+  return { files, bytes };
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] ?? Number.NaN;
+}
+
+function pct(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? Number.NaN;
+}
+
+/** Runs `node args` with only `env` (plus PATH); resolves with wall milliseconds and stdout. */
+function timed(args: string[], env: Record<string, string>): Promise<{ ms: number; stdout: string }> {
+  const t0 = performance.now();
+  const child = spawn(process.execPath, args, {
+    env: { PATH: process.env.PATH ?? "", ...env },
+    stdio: ["ignore", "pipe", "ignore"],
+  });
+  let stdout = "";
+  child.stdout.on("data", (d) => {
+    stdout += d;
+  });
+  return new Promise((resolve, reject) =>
+    child.on("close", (code) =>
+      code === 0
+        ? resolve({ ms: performance.now() - t0, stdout })
+        : reject(new Error(`${args.slice(0, 2).join(" ")} exited ${code}`)),
+    ),
+  );
+}
+
+/** Rows in the peer's database: exchanges, vectors, and the exact texts it embedded (its own recipe). */
+function peerRows(configDir: string): { exchanges: number; vectors: number; texts: string[] } {
+  const db = new Database(join(configDir, "conversation-index", "db.sqlite"), { readonly: true });
+  try {
+    const tools = new Map<string, string[]>();
+    for (const r of db.prepare("SELECT exchange_id, tool_name FROM tool_calls ORDER BY rowid").all() as {
+      exchange_id: string;
+      tool_name: string;
+    }[])
+      tools.set(r.exchange_id, [...(tools.get(r.exchange_id) ?? []), r.tool_name]);
+    const rows = db.prepare("SELECT id, user_message, assistant_message FROM exchanges").all() as {
+      id: string;
+      user_message: string;
+      assistant_message: string;
+    }[];
+    // The peer's generateExchangeEmbedding: user, assistant, tool names; then its 2,000-character cut.
+    const texts = rows.map((r) => {
+      const t = tools.get(r.id);
+      const s = `User: ${r.user_message}\n\nAssistant: ${r.assistant_message}${t ? `\n\nTools: ${t.join(", ")}` : ""}`;
+      return s.substring(0, 2000);
+    });
+    const vectors = (db.prepare("SELECT count(*) AS n FROM vec_exchanges_rowids").get() as { n: number }).n;
+    return { exchanges: rows.length, vectors, texts };
+  } finally {
+    db.close();
+  }
+}
+
+async function funesTexts(funesHome: string): Promise<{ texts: string[]; vectors: number }> {
+  const store = await LocalStore.open(join(funesHome, "memory"));
+  if (store === null) throw new Error("no funes memory written");
+  try {
+    const t = await store.table.query().select(["text"]).toArrow();
+    const texts = [...(t.getChild("text") ?? [])].map((v) => String(v));
+    const vectors = await store.table.countRows("vector IS NOT NULL");
+    return { texts, vectors };
+  } finally {
+    store.close();
+  }
+}
+
+/** Tokens each text costs the embedder: the bench tokenizer (bge-small's vocabulary size), cut at 512. */
+async function countTokens(texts: string[]): Promise<number> {
+  const dir = cachedModelDir(BENCH_HUB, EMBEDDER_SPEC);
+  if (dir === null) throw new Error("bench models missing");
+  const t = await import("@huggingface/transformers");
+  const tokenizer = await t.AutoTokenizer.from_pretrained(dir, { local_files_only: true });
+  let n = 0;
+  for (const s of texts) n += Math.min(512, tokenizer.encode(s).length);
+  return n;
+}
+
+interface FillFigures {
+  label: string;
+  ms: number[];
+  sessions: number;
+  rows: number;
+  rowName: string;
+  tokens: number;
+}
+
+function fillRow(f: FillFigures): Row {
+  const s = median(f.ms) / 1000;
+  const spread = `${(Math.min(...f.ms) / 1000).toFixed(1)}–${(Math.max(...f.ms) / 1000).toFixed(1)} s`;
+  return [
+    f.label,
+    `${s.toFixed(1)} s (runs ${spread}, n=${f.ms.length}): ${f.sessions} sessions, ${(f.sessions / s).toFixed(1)} sessions/s; ${f.rows} ${f.rowName}, ${(f.rows / s).toFixed(1)}/s; ${f.tokens} tokens, ${Math.round(f.tokens / s)} tokens/s (${Math.round((f.tokens / s / 4000) * 100)}% of ≈ 4k fp32)`,
+    "",
+  ];
+}
+
+/** Both tools index the same corpus from nothing to fully vector-searchable, alternately. */
+async function benchFill(dir: string, peer: string, copies: number, rounds: number): Promise<Row[]> {
+  const home = join(dir, "fill-home");
+  const corpus = writeClaudeCorpus(home, copies);
+  const funesHome = join(dir, "fill-funes");
+  const peerCfg = join(dir, "fill-peer");
+  const funesMs: number[] = [];
+  const peerMs: number[] = [];
+  let peerSessions = 0;
+  let funesSummary = { sessions: 0, chunksAdded: 0 };
+  const runFunes = async () => {
+    rmSync(funesHome, { recursive: true, force: true });
+    const r = await timed([CLI, "index", "--yes", "--json"], {
+      HOME: home,
+      FUNES_HOME: funesHome,
+      HF_HUB_CACHE: BENCH_HUB,
+      FUNES_SERVER: "0",
+      LANCE_CPU_THREADS: "2",
+    });
+    funesMs.push(r.ms);
+    funesSummary = JSON.parse(r.stdout) as typeof funesSummary;
+  };
+  const runPeer = async () => {
+    rmSync(peerCfg, { recursive: true, force: true });
+    const r = await timed([join(peer, "dist", "index-cli.js"), "index-all", "--no-summaries"], {
+      HOME: home,
+      EPISODIC_MEMORY_CONFIG_DIR: peerCfg,
+    });
+    peerMs.push(r.ms);
+    // Its closing line: "Indexing complete! Conversations: N, Exchanges: M" (sessions with an exchange).
+    peerSessions = Number(/Conversations: (\d+)/.exec(r.stdout)?.[1] ?? Number.NaN);
+  };
+  for (let i = 0; i < rounds; i++) {
+    if (i % 2 === 0) {
+      await runFunes();
+      await runPeer();
+    } else {
+      await runPeer();
+      await runFunes();
+    }
+    process.stderr.write(
+      `peer bench: index round ${i + 1}/${rounds}: funes ${((funesMs.at(-1) ?? 0) / 1000).toFixed(1)} s, peer ${((peerMs.at(-1) ?? 0) / 1000).toFixed(1)} s\n`,
+    );
+  }
+  const f = await funesTexts(funesHome);
+  const p = peerRows(peerCfg);
+  return [
+    [
+      "corpus (Claude Code fixture sessions, replicated)",
+      `${corpus.files} files, ${(corpus.bytes / 1048576).toFixed(1)} MiB`,
+      "",
+    ],
+    fillRow({
+      label: "funes `index --yes`, fp32 (text pass + backfill)",
+      ms: funesMs,
+      sessions: funesSummary.sessions,
+      rows: f.vectors,
+      rowName: "chunks with vectors",
+      tokens: await countTokens(f.texts),
+    }),
+    fillRow({
+      label: "episodic-memory `index-all --no-summaries`, int8",
+      ms: peerMs,
+      sessions: peerSessions,
+      rows: p.vectors,
+      rowName: `exchanges with vectors (of ${p.exchanges})`,
+      tokens: await countTokens(p.texts),
+    }),
+  ];
+}
+
+interface Server {
+  label: string;
+  client: Client;
+  tool: string;
+  args: Record<string, unknown>;
+  ms: number[];
+  roundP50: number[];
+  bytes: number[];
+  /** Times of the calls that found something (the peer's text search is a substring match). */
+  found: number[];
+}
+
+async function connect(
+  label: string,
+  command: string[],
+  env: Record<string, string>,
+  tool: string,
+  args: Record<string, unknown>,
+): Promise<Server> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: command,
+    env: { PATH: process.env.PATH ?? "", ...env },
+    stderr: "ignore",
+  });
+  const client = new Client({ name: "funes-peer-bench", version: "0" });
+  await client.connect(transport);
+  return { label, client, tool, args, ms: [], roundP50: [], bytes: [], found: [] };
+}
+
+async function ask(s: Server, query: string): Promise<number> {
+  const t0 = performance.now();
+  const r = (await s.client.callTool({ name: s.tool, arguments: { ...s.args, query } })) as {
+    content: { text?: string }[];
+    isError?: boolean;
+  };
+  const ms = performance.now() - t0;
+  if (r.isError === true) throw new Error(`${s.label}: ${r.content[0]?.text ?? "tool error"}`);
+  const bytes = Buffer.byteLength(r.content[0]?.text ?? "");
+  s.bytes.push(bytes);
+  // "No results found." and the like: anything with a hit is far longer.
+  if (bytes > 100) s.found.push(ms);
+  return ms;
+}
+
+/** Warm MCP latency on both tools' servers, all running at once and asked in turn, round by round. */
+async function benchMcp(dir: string, peer: string, copies: number, rounds: number): Promise<Row[]> {
+  const home = join(dir, "mcp-home");
+  writeClaudeCorpus(home, copies);
+  // funes's rows get vectors from the tiny test embedder (same width; a flat scan costs the same whatever
+  // the values); its queries are embedded by the bench-shaped bge-small, so the query's cost is real.
+  const tinyHub = join(dir, "mcp-tiny");
+  writeTestModels(tinyHub);
+  const funesHome = join(dir, "mcp-funes");
+  const base = { HOME: home, FUNES_HOME: funesHome, FUNES_SERVER: "0", LANCE_CPU_THREADS: "2" };
+  const indexed = JSON.parse(
+    execFileSync(process.execPath, [CLI, "index", "--yes", "--json"], {
+      env: { PATH: process.env.PATH ?? "", ...base, HF_HUB_CACHE: tinyHub },
+      stdio: ["ignore", "pipe", "ignore"],
+    }).toString(),
+  ) as { chunksAdded: number };
+  const none = join(dir, "mcp-none");
+  mkdirSync(none, { recursive: true });
+  const embedderOnly = join(dir, "mcp-embedder");
+  cpSync(
+    join(BENCH_HUB, "models--BAAI--bge-small-en-v1.5"),
+    join(embedderOnly, "models--BAAI--bge-small-en-v1.5"),
+    {
+      recursive: true,
+      verbatimSymlinks: true,
+    },
+  );
+  const peerCfg = join(dir, "mcp-peer");
+  await timed([join(peer, "dist", "index-cli.js"), "index-all", "--no-summaries"], {
+    HOME: home,
+    EPISODIC_MEMORY_CONFIG_DIR: peerCfg,
+  });
+  const peerCounts = peerRows(peerCfg);
+  const peerEnv = { HOME: home, EPISODIC_MEMORY_CONFIG_DIR: peerCfg };
+  const peerMcp = [join(peer, "dist", "mcp-server.js")];
+  const servers = [
+    await connect("funes recall, keyword-only", [CLI, "mcp"], { ...base, HF_HUB_CACHE: none }, "recall", {
+      k: 10,
+    }),
+    await connect(
+      "funes recall, hybrid without rerank",
+      [CLI, "mcp"],
+      { ...base, HF_HUB_CACHE: embedderOnly },
+      "recall",
+      { k: 10 },
+    ),
+    await connect("episodic-memory search, mode text", peerMcp, peerEnv, "search", {
+      mode: "text",
+      limit: 10,
+    }),
+    await connect("episodic-memory search, mode vector", peerMcp, peerEnv, "search", {
+      mode: "vector",
+      limit: 10,
+    }),
+    await connect("episodic-memory search, mode both (its default)", peerMcp, peerEnv, "search", {
+      mode: "both",
+      limit: 10,
+    }),
+  ];
+  try {
+    for (const s of servers) for (const q of QUERIES) await ask(s, q); // load models, warm caches
+    for (const s of servers) {
+      s.bytes.length = 0;
+      s.found.length = 0;
+    }
+    for (let round = 0; round < rounds; round++) {
+      // Rotate who goes first, so a neighbour's burst of load does not always land on the same server.
+      const order = servers.map((_, i) => servers[(i + round) % servers.length] as Server);
+      const perRound = new Map<Server, number[]>(servers.map((s) => [s, []]));
+      for (const q of QUERIES)
+        for (const s of order) {
+          const ms = await ask(s, q);
+          s.ms.push(ms);
+          perRound.get(s)?.push(ms);
+        }
+      for (const [s, ms] of perRound) s.roundP50.push(median(ms));
+    }
+  } finally {
+    for (const s of servers) await s.client.close();
+  }
+  const floors: Record<string, string> = {
+    "funes recall, keyword-only": "≤ 15 ms; peer text 10 ms (issue)",
+    "funes recall, hybrid without rerank": "≤ 35 ms; peer vector 27 ms (issue)",
+  };
+  return [
+    [
+      "memory sizes",
+      `funes ${indexed.chunksAdded} chunks; episodic-memory ${peerCounts.exchanges} exchanges (${peerCounts.vectors} vectors)`,
+      "",
+    ],
+    ...servers.map(
+      (s): Row => [
+        `MCP ${s.label} p50 / p95`,
+        `${pct(s.ms, 50).toFixed(1)} / ${pct(s.ms, 95).toFixed(1)} ms (round p50s ${Math.min(...s.roundP50).toFixed(1)}–${Math.max(...s.roundP50).toFixed(1)}, n=${s.ms.length}; ${Math.round(median(s.bytes))} B answers${s.found.length < s.ms.length ? `; ${s.found.length} found something, their p50 ${pct(s.found, 50).toFixed(1)} ms` : ""})`,
+        floors[s.label] ?? "",
+      ],
+    ),
+  ];
+}
+
+/** The side-by-side figures; `peer` is a checkout that passed `peerProblem`. */
+export async function benchPeer(dir: string, peer: string): Promise<Row[]> {
+  ensureBenchModels();
+  placePeerModel(peer);
+  const fillCopies = Number(process.env.BENCH_PEER_FILL_COPIES ?? 500);
+  const mcpCopies = Number(process.env.BENCH_PEER_COPIES ?? 500);
+  const rows: Row[] = [];
+  if (process.env.BENCH_PEER_SKIP_INDEX !== "1")
+    rows.push(...(await benchFill(dir, peer, fillCopies, Number(process.env.BENCH_PEER_INDEX_ROUNDS ?? 3))));
+  rows.push(...(await benchMcp(dir, peer, mcpCopies, Number(process.env.BENCH_PEER_MCP_ROUNDS ?? 7))));
+  return rows;
+}
