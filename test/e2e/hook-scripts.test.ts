@@ -49,6 +49,7 @@ beforeAll(() => {
     fake,
     `#!/usr/bin/env bash
 echo "start $*" >> "${calls}"
+echo "\${MALLOC_ARENA_MAX:-unset}" >> "${calls}.arenas"
 [ "$1" = index ] && sleep 1
 echo "end $*" >> "${calls}"
 case "$2" in
@@ -98,6 +99,8 @@ describe("hook scripts", () => {
       "start index --harness claude",
       "end index --harness claude",
     ]);
+    // Each run with glibc held to two malloc arenas (a long index run keeps less memory).
+    expect(readFileSync(`${calls}.arenas`, "utf8").trim().split("\n")).toEqual(["2", "2"]);
     expect(existsSync(join(t.dir, "hooks", ".index-claude.lock"))).toBe(false);
   });
 
