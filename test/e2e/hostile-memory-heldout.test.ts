@@ -8,13 +8,12 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as lancedb from "@lancedb/lancedb";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLI, type CliEnv, runFunes } from "../helpers/cli.js";
+import { type CliEnv, runFunes } from "../helpers/cli.js";
 import { readTree, TEST_HUB_CACHE, tempDir } from "../helpers/fixtures.js";
 import { type HubStandin, type StandinRepo, startHubStandin } from "../helpers/hub-standin.js";
 import { leakyRow, writeLeakyMemory } from "../helpers/leaky.js";
+import { connectMcp } from "../helpers/mcp.js";
 
 const TOKEN = "hf_standintokenforhostileheldout";
 /** Text as Unicode tag characters: a terminal shows nothing, a model reads it. */
@@ -152,26 +151,9 @@ describe("hidden text and oversize fields", () => {
 
   it("the MCP tools return hidden characters escaped and oversize fields cut", async () => {
     const r = env("mcp");
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [CLI, "mcp", "evil/hidden"],
-      env: {
-        PATH: process.env.PATH ?? "",
-        HOME: r.home,
-        FUNES_HOME: r.funesHome,
-        FUNES_THREADS: "1",
-        FUNES_SERVER: "0",
-        ...r.extra,
-      },
-      stderr: "pipe",
-    });
-    const client = new Client({ name: "funes-test", version: "0" });
-    await client.connect(transport);
+    const mcp = await connectMcp(["evil/hidden"], r);
+    const call = mcp.call;
     try {
-      const call = async (name: string, args: Record<string, unknown>) => {
-        const res = (await client.callTool({ name, arguments: args })) as { content: { text: string }[] };
-        return res.content[0]?.text ?? "";
-      };
       const out = await call("recall", { query: "zebrafish", k: 4 });
       expect(invisible(out)).toEqual([]);
       expect(out).toContain("\\u{e0069}");
@@ -182,7 +164,7 @@ describe("hidden text and oversize fields", () => {
       expect(get).toContain("zebrafish notes\\u{e0069}");
       expect(invisible(await call("status", {}))).toEqual([]);
     } finally {
-      await client.close();
+      await mcp.close();
     }
   }, 60_000);
 });

@@ -21,12 +21,11 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import * as lancedb from "@lancedb/lancedb";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, type CliEnv, runFunes } from "../helpers/cli.js";
 import { readTree, TEST_HUB_CACHE, tempDir } from "../helpers/fixtures.js";
 import { type HubStandin, type StandinRepo, startHubStandin } from "../helpers/hub-standin.js";
+import { connectMcp } from "../helpers/mcp.js";
 
 const TOKEN = "hf_standintokenforhostiletests";
 const ESC = "\u001b";
@@ -225,26 +224,9 @@ describe("control sequences and forged lines", () => {
 
   it("the MCP tools return no control sequence either", async () => {
     const r = env("mcp");
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [CLI, "mcp", "evil/inject"],
-      env: {
-        PATH: process.env.PATH ?? "",
-        HOME: r.home,
-        FUNES_HOME: r.funesHome,
-        FUNES_THREADS: "1",
-        FUNES_SERVER: "0",
-        ...r.extra,
-      },
-      stderr: "pipe",
-    });
-    const client = new Client({ name: "funes-test", version: "0" });
-    await client.connect(transport);
+    const mcp = await connectMcp(["evil/inject"], r);
+    const call = mcp.call;
     try {
-      const call = async (name: string, args: Record<string, unknown>) => {
-        const res = (await client.callTool({ name, arguments: args })) as { content: { text: string }[] };
-        return res.content[0]?.text ?? "";
-      };
       const recall = await call("recall", { query: "zebrafish", k: 4 });
       expect(recall).toContain("\\x1b]52;c;");
       expect(rawControls(recall)).toEqual([]);
@@ -252,7 +234,7 @@ describe("control sequences and forged lines", () => {
       expect(get).toContain("zebrafish \\x1b");
       expect(rawControls(get)).toEqual([]);
     } finally {
-      await client.close();
+      await mcp.close();
     }
   }, 60_000);
 });
