@@ -12,7 +12,7 @@ import { COLUMNS } from "../../src/local/index.js";
 import { type CliEnv, runFunes, runFunesInTerminal, startFunes } from "../helpers/cli.js";
 import { commitIds, commitRows } from "../helpers/commit-table.js";
 import { copyFixture, TEST_HUB_CACHE, tempDir } from "../helpers/fixtures.js";
-import { type HubStandin, startHubStandin } from "../helpers/hub-standin.js";
+import { type HubStandin, standinUser, startHubStandin } from "../helpers/hub-standin.js";
 
 const TOKEN = "hf_standintokenforforgettests";
 const EMBED = join(
@@ -29,18 +29,9 @@ let t: { dir: string; cleanup: () => void };
 let hub: HubStandin;
 
 function userEnv(name: string): CliEnv {
-  const home = join(t.dir, `${name}-home`);
-  mkdirSync(join(home, ".codex"), { recursive: true });
-  return {
-    home,
-    funesHome: join(t.dir, `${name}-funes`),
-    extra: {
-      HF_HUB_CACHE: join(t.dir, `${name}-hf`),
-      HF_ENDPOINT: hub.url,
-      HF_TOKEN: TOKEN,
-      FUNES_EMBED_MODEL_DIR: EMBED,
-    },
-  };
+  const user = standinUser(t.dir, name, hub.url, { HF_TOKEN: TOKEN, FUNES_EMBED_MODEL_DIR: EMBED });
+  mkdirSync(join(user.home, ".codex"), { recursive: true });
+  return user;
 }
 
 /** A home with the codex fixture indexed and embedded. */

@@ -10,8 +10,14 @@ import { join } from "node:path";
 import * as lancedb from "@lancedb/lancedb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CliEnv, runFunes } from "../helpers/cli.js";
-import { readTree, TEST_HUB_CACHE, tempDir } from "../helpers/fixtures.js";
-import { type HubStandin, type StandinRepo, startHubStandin } from "../helpers/hub-standin.js";
+import { TEST_HUB_CACHE, tempDir } from "../helpers/fixtures.js";
+import {
+  type HubStandin,
+  type StandinRepo,
+  standinUser,
+  startHubStandin,
+  tableRepoFiles,
+} from "../helpers/hub-standin.js";
 import { leakyRow, writeLeakyMemory } from "../helpers/leaky.js";
 import { connectMcp } from "../helpers/mcp.js";
 
@@ -39,30 +45,11 @@ function invisible(s: string): string[] {
   });
 }
 
-/** The table folder `tableDir` (a chunks.lance) as repo files. */
-function repoFiles(tableDir: string): Map<string, Buffer> {
-  const out = new Map<string, Buffer>();
-  for (const [p, b] of readTree(tableDir)) out.set(`chunks.lance/${p}`, b);
-  return out;
-}
-
 let t: { dir: string; cleanup: () => void };
 let hub: HubStandin;
 
 function env(name: string, extra: Record<string, string> = {}): CliEnv {
-  const home = join(t.dir, `${name}-home`);
-  mkdirSync(home, { recursive: true });
-  return {
-    home,
-    funesHome: join(t.dir, `${name}-funes`),
-    extra: {
-      HF_HUB_CACHE: join(t.dir, `${name}-hf`),
-      HF_ENDPOINT: hub.url,
-      HF_TOKEN: TOKEN,
-      FUNES_EMBED_MODEL_DIR: EMBED_DIR,
-      ...extra,
-    },
-  };
+  return standinUser(t.dir, name, hub.url, { HF_TOKEN: TOKEN, FUNES_EMBED_MODEL_DIR: EMBED_DIR, ...extra });
 }
 
 const recall = (memory: string, more: string[] = []) => [
@@ -224,7 +211,7 @@ describe("listings that cannot be laid out as files", () => {
     hub.repos.set("evil/foreign", {
       type: "dataset",
       commit: "f".repeat(40),
-      files: repoFiles(join(dir, "chunks.lance")),
+      files: tableRepoFiles(join(dir, "chunks.lance")),
     });
     for (const args of [
       ["status", "--memory", "evil/foreign"],
@@ -251,7 +238,7 @@ describe("listings that cannot be laid out as files", () => {
     hub.repos.set("old/facets", {
       type: "dataset",
       commit: "e".repeat(40),
-      files: repoFiles(join(funesHome, "memory", "chunks.lance")),
+      files: tableRepoFiles(join(funesHome, "memory", "chunks.lance")),
     });
     const out = await runFunes(
       ["recall", "quokka", "--memory", "old/facets", "--rerank-budget", "0", "--json"],

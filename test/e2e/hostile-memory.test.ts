@@ -24,7 +24,13 @@ import * as lancedb from "@lancedb/lancedb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, type CliEnv, runFunes } from "../helpers/cli.js";
 import { readTree, TEST_HUB_CACHE, tempDir } from "../helpers/fixtures.js";
-import { type HubStandin, type StandinRepo, startHubStandin } from "../helpers/hub-standin.js";
+import {
+  type HubStandin,
+  type StandinRepo,
+  standinUser,
+  startHubStandin,
+  tableRepoFiles,
+} from "../helpers/hub-standin.js";
 import { connectMcp } from "../helpers/mcp.js";
 
 const TOKEN = "hf_standintokenforhostiletests";
@@ -71,19 +77,7 @@ let hub: HubStandin;
 let writer: CliEnv;
 
 function env(name: string, extra: Record<string, string> = {}): CliEnv {
-  const home = join(t.dir, `${name}-home`);
-  mkdirSync(home, { recursive: true });
-  return {
-    home,
-    funesHome: join(t.dir, `${name}-funes`),
-    extra: {
-      HF_HUB_CACHE: join(t.dir, `${name}-hf`),
-      HF_ENDPOINT: hub.url,
-      HF_TOKEN: TOKEN,
-      FUNES_EMBED_MODEL_DIR: EMBED_DIR,
-      ...extra,
-    },
-  };
+  return standinUser(t.dir, name, hub.url, { HF_TOKEN: TOKEN, FUNES_EMBED_MODEL_DIR: EMBED_DIR, ...extra });
 }
 
 const recallArgs = (memory: string) => [
@@ -108,13 +102,6 @@ function publish(
   const repo: StandinRepo = { type: "dataset", commit, files };
   hub.repos.set(name, repo);
   return repo;
-}
-
-/** The memory folder `dir` (holding chunks.lance) as repo files. */
-function repoFiles(tableDir: string): Map<string, Buffer> {
-  const out = new Map<string, Buffer>();
-  for (const [p, b] of readTree(tableDir)) out.set(`chunks.lance/${p}`, b);
-  return out;
 }
 
 /** A pid no process has any more. */
@@ -319,7 +306,7 @@ describe("manifests naming files outside the memory", () => {
     const db = await lancedb.connect(join(t.dir, "clone-db"));
     (await db.cloneTable("chunks", source, { isShallow: true })).close();
     db.close();
-    const clone = repoFiles(join(t.dir, "clone-db", "chunks.lance"));
+    const clone = tableRepoFiles(join(t.dir, "clone-db", "chunks.lance"));
     publish("evil/clone", clone);
 
     // The same manifest with its base path rewritten to a bucket (same length keeps the protobuf valid).

@@ -2,13 +2,13 @@
  * `funes index org/repo`: a Hub agent-traces dataset read through its parquet conversion
  * (`refs/convert/parquet`) on the loopback Hub stand-in, via the real @huggingface/hub client.
  */
-import { mkdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LocalStore } from "../../src/local/index.js";
 import { type CliEnv, runFunes } from "../helpers/cli.js";
 import { tempDir } from "../helpers/fixtures.js";
-import { type HubStandin, startHubStandin } from "../helpers/hub-standin.js";
+import { type HubStandin, standinUser, startHubStandin } from "../helpers/hub-standin.js";
 import { writeTraceParquet } from "../helpers/parquet.js";
 
 const CONVERT = "c0ffee0000000000000000000000000000000001";
@@ -16,17 +16,7 @@ let t: { dir: string; cleanup: () => void };
 let hub: HubStandin;
 
 function env(name: string): CliEnv {
-  const home = join(t.dir, `${name}-home`);
-  mkdirSync(home, { recursive: true });
-  return {
-    home,
-    funesHome: join(t.dir, `${name}-funes`),
-    extra: {
-      HF_HUB_CACHE: join(t.dir, `${name}-hf`),
-      HF_ENDPOINT: hub.url,
-      HF_TOKEN: "hf_standintokenfortraces",
-    },
-  };
+  return standinUser(t.dir, name, hub.url, { HF_TOKEN: "hf_standintokenfortraces" });
 }
 
 function shard(name: string, rows: Parameters<typeof writeTraceParquet>[1]): Buffer {

@@ -8,8 +8,11 @@
  * Every request is recorded; `offline` refuses them all.
  */
 import { createHash } from "node:crypto";
+import { mkdirSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { readTree } from "./fixtures.js";
 
 /** A repo: one commit holding files (and, for datasets, the Hub's parquet conversion, if any). */
 export interface StandinRepo {
@@ -368,4 +371,30 @@ export async function startHubStandin(
   state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   state.close = () => new Promise<void>((resolve) => server.close(() => resolve()));
   return state;
+}
+
+/**
+ * A user of the stand-in at `hubUrl`: their own HOME, FUNES_HOME and HF cache under `dir`, each named after
+ * `name`, and `extra` (a token, an embedder folder) on top.
+ */
+export function standinUser(
+  dir: string,
+  name: string,
+  hubUrl: string,
+  extra: Record<string, string> = {},
+): { home: string; funesHome: string; extra: Record<string, string> } {
+  const home = join(dir, `${name}-home`);
+  mkdirSync(home, { recursive: true });
+  return {
+    home,
+    funesHome: join(dir, `${name}-funes`),
+    extra: { HF_HUB_CACHE: join(dir, `${name}-hf`), HF_ENDPOINT: hubUrl, ...extra },
+  };
+}
+
+/** A memory's table folder (`…/chunks.lance`) as the files of a repo holding it at its root. */
+export function tableRepoFiles(tableDir: string): Map<string, Buffer> {
+  const out = new Map<string, Buffer>();
+  for (const [p, b] of readTree(tableDir)) out.set(`chunks.lance/${p}`, b);
+  return out;
 }
