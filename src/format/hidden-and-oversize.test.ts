@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { recallHit } from "../../test/helpers/hits.js";
 import type { RecallHit, StatusReport } from "../commands/index.js";
 import { formatGetAgent, formatRecallAgent } from "./agent-format.js";
 import { MAX_FIELD, MAX_PASSAGE, oneLine, safeText, shellId } from "./safe-text.js";
@@ -38,23 +39,7 @@ describe("invisible characters", () => {
 });
 
 describe("oversize fields", () => {
-  const hit = (over: Partial<RecallHit>): RecallHit =>
-    ({
-      id: "0123456789abcdef",
-      sessionId: "sess-1",
-      turnUuid: "turn-1",
-      ts: "2026-01-01T00:00:00Z",
-      harness: "claude",
-      workdir: "/w",
-      blockType: "text",
-      role: "assistant",
-      seq: 1,
-      text: "zebrafish",
-      score: 0.5,
-      memory: "hf://datasets/evil/big",
-      neighbors: [],
-      ...over,
-    }) as RecallHit;
+  const hit = (over: Partial<RecallHit>) => recallHit({ memory: "hf://datasets/evil/big", ...over });
 
   it("cuts one-line fields and passages no transcript produces, saying how much was cut", () => {
     expect(oneLine("x".repeat(MAX_FIELD))).toBe("x".repeat(MAX_FIELD));

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { recallHit } from "../../test/helpers/hits.js";
 import type { RecallHit } from "../commands/index.js";
 import { formatGetAgent, formatRecallAgent } from "./agent-format.js";
 import { oneLine, safeText, shellId, shellMemory } from "./safe-text.js";
@@ -64,23 +65,7 @@ describe("safe text", () => {
 });
 
 describe("the agent formats", () => {
-  const hit = (over: Partial<RecallHit>): RecallHit =>
-    ({
-      id: "0123456789abcdef",
-      sessionId: "sess-1",
-      turnUuid: "turn-1",
-      ts: "2026-01-01T00:00:00Z",
-      harness: "claude",
-      workdir: "/w",
-      blockType: "text",
-      role: "assistant",
-      seq: 1,
-      text: "zebrafish",
-      score: 0.5,
-      memory: "hf://datasets/evil/inject",
-      neighbors: [],
-      ...over,
-    }) as RecallHit;
+  const hit = (over: Partial<RecallHit>) => recallHit({ memory: "hf://datasets/evil/inject", ...over });
 
   it("recall: a newline in a session id or workdir forges no header and no → get line", () => {
     const out = formatRecallAgent({
