@@ -1,30 +1,10 @@
 import { describe, expect, it } from "vitest";
+import { numberedChunk } from "../../test/helpers/chunks.js";
 import { tempDir } from "../../test/helpers/fixtures.js";
 import { unitVectors } from "../../test/helpers/vectors.js";
-import type { Chunk } from "../chunk/index.js";
 import { LocalStore } from "./store.js";
 import { pendingTexts, pendingVectorRows, writePendingVectors } from "./vectors.js";
 
-function chunk(i: number): Chunk {
-  return {
-    id: `id-${i}`,
-    text: `text of row ${i}`,
-    sessionId: `s-${i % 4}`,
-    workdir: "-w",
-    turnUuid: `t-${i}`,
-    parentUuid: null,
-    seq: i,
-    ts: "2026-06-12T21:21:57.939Z",
-    role: "user",
-    blockType: "text",
-    toolName: null,
-    sourcePath: "/x.jsonl",
-    blockIdx: 0,
-    splitIdx: 0,
-    harness: "claude_code",
-    repo: "",
-  };
-}
 
 async function vectorOf(store: LocalStore, id: string): Promise<number[] | null> {
   const rows = await store.table.query().where(`id = '${id}'`).select(["vector"]).toArray();
@@ -38,7 +18,7 @@ describe("pending vector rows", () => {
     try {
       const store = await LocalStore.openOrCreate(t.dir);
       // Three fragments, so locations span several of them.
-      for (let f = 0; f < 3; f++) await store.append([0, 1, 2, 3].map((k) => chunk(f * 4 + k)));
+      for (let f = 0; f < 3; f++) await store.append([0, 1, 2, 3].map((k) => numberedChunk(f * 4 + k)));
       const pending = await pendingVectorRows(store.table);
       expect(pending).toHaveLength(12);
       expect(pending.every((r) => typeof r.rowId === "bigint")).toBe(true);
@@ -67,7 +47,7 @@ describe("pending vector rows", () => {
     const t = tempDir();
     try {
       const store = await LocalStore.openOrCreate(t.dir);
-      for (let f = 0; f < 3; f++) await store.append([0, 1, 2, 3].map((k) => chunk(f * 4 + k)));
+      for (let f = 0; f < 3; f++) await store.append([0, 1, 2, 3].map((k) => numberedChunk(f * 4 + k)));
       const pending = await pendingVectorRows(store.table);
       // Forget the first fragment's rows and merge the rest: every listed location is now stale.
       await store.table.delete("seq < 4");

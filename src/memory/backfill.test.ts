@@ -1,30 +1,16 @@
 import { describe, expect, it } from "vitest";
+import { numberedChunk } from "../../test/helpers/chunks.js";
 import { TEST_HUB_CACHE, tempDir } from "../../test/helpers/fixtures.js";
-import type { Chunk } from "../chunk/index.js";
 import { LocalStore, vectorSearch } from "../local/index.js";
 import { cachedModelDir, EMBEDDER_SPEC, loadEmbedder } from "../models/index.js";
 import { backfillOrder, backfillVectors } from "./backfill.js";
 
-function chunk(i: number, text: string): Chunk {
-  return {
-    id: `id-${i}`,
+const chunk = (i: number, text: string) =>
+  numberedChunk(i, {
     text,
     sessionId: `s-${i % 7}`,
-    workdir: "-w",
-    turnUuid: `t-${i}`,
-    parentUuid: null,
-    seq: i,
     ts: `2026-06-12T21:21:${String(i % 60).padStart(2, "0")}.000Z`,
-    role: "user",
-    blockType: "text",
-    toolName: null,
-    sourcePath: "/x.jsonl",
-    blockIdx: 0,
-    splitIdx: 0,
-    harness: "claude_code",
-    repo: "",
-  };
-}
+  });
 
 describe("backfillOrder", () => {
   it("puts the newest session first, and text before tool_use before tool_result within it", () => {
