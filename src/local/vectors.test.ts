@@ -5,7 +5,6 @@ import { unitVectors } from "../../test/helpers/vectors.js";
 import { LocalStore } from "./store.js";
 import { pendingTexts, pendingVectorRows, writePendingVectors } from "./vectors.js";
 
-
 async function vectorOf(store: LocalStore, id: string): Promise<number[] | null> {
   const rows = await store.table.query().where(`id = '${id}'`).select(["vector"]).toArray();
   const v = rows[0]?.vector as { toArray(): ArrayLike<number> } | null | undefined;
