@@ -11,6 +11,7 @@ import { CLI } from "../test/helpers/cli.js";
 import { ROOT } from "../test/helpers/fixtures.js";
 import { writeLargeClaudeTranscript } from "../test/helpers/large-transcript.js";
 import type { Row } from "./models-bench.js";
+import { peakKiB } from "./rss.js";
 
 /** Indexes the transcript in a fresh FUNES_HOME and reports chunks, seconds and peak RSS. */
 export async function benchLargeTranscript(mib = 50): Promise<Row[]> {
@@ -45,7 +46,7 @@ export async function benchLargeTranscript(mib = 50): Promise<Row[]> {
     const seconds = (performance.now() - t0) / 1000;
     if (code !== 0) throw new Error(`index of the large transcript failed (${String(code)})`);
     const s = JSON.parse(stdout) as { chunksAdded: number };
-    const rss = Number(readFileSync(rssFile, "utf8")) / 1024;
+    const rss = peakKiB(rssFile) / 1024;
     return [
       [
         `one ${(made.bytes / 1048576).toFixed(0)} MB transcript (text pass)`,

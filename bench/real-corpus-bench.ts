@@ -13,6 +13,7 @@ import { CLI } from "../test/helpers/cli.js";
 import { ROOT } from "../test/helpers/fixtures.js";
 import { writeRealHistory, writeSyntheticHistory } from "../test/helpers/synth.js";
 import type { Row } from "./models-bench.js";
+import { peakKiB } from "./rss.js";
 
 /** Bytes one replica of the fixture sessions writes (their six files). */
 const FIXTURE_COPY_BYTES = 1_039_647;
@@ -57,7 +58,7 @@ function indexOnce(home: string, work: string): Promise<Pass> {
         ms: performance.now() - t0,
         chunks: s.chunksAdded,
         bytes: s.bytesRead,
-        rssKiB: Number(readFileSync(rssFile, "utf8")),
+        rssKiB: peakKiB(rssFile),
       });
     }),
   );

@@ -32,6 +32,7 @@ import { benchRealCorpus } from "./real-corpus-bench.js";
 import { benchRecall } from "./recall-bench.js";
 import { benchRedact } from "./redact-bench.js";
 import { benchRemote } from "./remote-bench.js";
+import { peakKiB } from "./rss.js";
 import { benchScale } from "./scale-bench.js";
 import { benchVectorIndex } from "./vector-index-bench.js";
 
@@ -116,7 +117,7 @@ async function main(): Promise<void> {
     const cold = await run(["index", "--json"], env);
     if (cold.code !== 0) throw new Error(`index failed (${cold.code})`);
     const summary = JSON.parse(cold.stdout) as { chunksAdded: number; sessions: number; turns: number };
-    const peakRssKiB = Number(readFileSync(rssFile, "utf8"));
+    const peakRssKiB = peakKiB(rssFile);
     const warm = await run(["index", "--json"], env);
     const warmSummary = JSON.parse(warm.stdout) as { chunksAdded: number };
 
@@ -160,7 +161,7 @@ async function main(): Promise<void> {
     writeTestModels(tinyHub);
     const fill = await run(["index", "--yes", "--json"], { ...env, HF_HUB_CACHE: tinyHub });
     const fillSummary = JSON.parse(fill.stdout) as { vectors: { embedded: number; seconds: number } };
-    const fillRss = Number(readFileSync(rssFile, "utf8"));
+    const fillRss = peakKiB(rssFile);
     // Exact (flat) vector search over every row: the local table keeps no ANN index below this size.
     const vstore = await LocalStore.open(join(funesHome, "memory"));
     if (vstore === null) throw new Error("no memory");
@@ -188,7 +189,7 @@ async function main(): Promise<void> {
     const realSummary = JSON.parse(real.stdout) as {
       vectors: { embedded: number; remaining: number; seconds: number };
     };
-    const realRss = Number(readFileSync(rssFile, "utf8"));
+    const realRss = peakKiB(rssFile);
 
     const recallCli: number[] = [];
     for (let i = 0; i < 5; i++)

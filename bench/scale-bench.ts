@@ -21,6 +21,7 @@ import { writeSyntheticHistory } from "../test/helpers/synth.js";
 import { embedderBackfillRate, lanceBackfillRate, vectorRecallAtK } from "./backfill-bench.js";
 import { BENCH_HUB, ensureBenchModels, type Row } from "./models-bench.js";
 import { timeRecalls } from "./recall-bench.js";
+import { peakKiB, peakText, readPeak } from "./rss.js";
 
 /** Chunks one replica of the fixture sessions adds (measured: 75 replicas ≈ 103k chunks). */
 const CHUNKS_PER_COPY = 1373;
@@ -127,7 +128,7 @@ async function laterRun(
   const env = { HOME: home, FUNES_HOME: funesHome, BENCH_RSS_FILE: rssFile, HF_HUB_CACHE: tinyHub };
   const r = await runCli(["index", "--yes", "--json"], env);
   if (r.code !== 0) throw new Error("the later index run failed");
-  const rss = Number(readFileSync(rssFile, "utf8")) / 1024;
+  const rss = peakKiB(rssFile) / 1024;
   const out = JSON.parse(r.stdout) as { chunksAdded: number };
   const steps = vectorIndexSteps(r.stderr);
   const store = await LocalStore.open(join(funesHome, "memory"));
@@ -166,7 +167,7 @@ export async function benchScale(dir: string): Promise<Row[]> {
     const text = await runCli(["index", "--json"], { ...env, HF_HUB_CACHE: none });
     if (text.code !== 0) throw new Error(`index failed at ${size}`);
     const chunks = (JSON.parse(text.stdout) as { chunksAdded: number }).chunksAdded;
-    const textRss = Number(readFileSync(rssFile, "utf8"));
+    const textRss = peakKiB(rssFile);
     const textDisk = duBytes(join(funesHome, "memory"));
     const memoryDir = join(funesHome, "memory");
     // Backfill speed, measured on the text-only memory: Lance's share (a free embedder, on a copy, up to a
@@ -174,7 +175,7 @@ export async function benchScale(dir: string): Promise<Row[]> {
     const lanceRate = await lanceBackfillRate(memoryDir, join(base, "scratch"), 60_000);
     const embedRate = size === sizes[0] ? await embedderBackfillRate(memoryDir, 384) : "";
     const vec = await runCli(["index", "--yes", "--json"], { ...env, HF_HUB_CACHE: tinyHub });
-    const vecRss = Number(readFileSync(rssFile, "utf8"));
+    const vecPeak = readPeak(rssFile);
     const vecOut = JSON.parse(vec.stdout) as { vectors: { embedded: number; seconds: number } };
     const disk = duBytes(memoryDir);
     const parts = diskParts(memoryDir, chunks);
@@ -200,7 +201,7 @@ export async function benchScale(dir: string): Promise<Row[]> {
       for (const q of ["session compaction summary", "git tag and push", "oauth login flow"])
         for (let i = 0; i < 2; i++) {
           out.push((await runCli(["recall", q, ...extra], { ...env, HF_HUB_CACHE: hub })).ms);
-          rss.push(Number(readFileSync(rssFile, "utf8")) / 1024);
+          rss.push(peakKiB(rssFile) / 1024);
         }
       const mib = `peak RSS ${Math.min(...rss).toFixed(0)}–${Math.max(...rss).toFixed(0)} MiB`;
       return `${pct(out, 50).toFixed(0)} / ${pct(out, 95).toFixed(0)} ms (${mib})`;
@@ -232,7 +233,7 @@ export async function benchScale(dir: string): Promise<Row[]> {
       ...(embedRate === "" ? [] : ([[`backfill, bge-small shape fp32 (any size)`, embedRate, ""]] as Row[])),
       [
         `[${k}] index --yes with the tiny model (backfill + compaction + indexes)`,
-        `${(vec.ms / 1000).toFixed(0)} s (backfill ${Math.round(vecOut.vectors.embedded / vecOut.vectors.seconds)} chunks/s), peak RSS ${(vecRss / 1024).toFixed(0)} MiB; ${vectorIndexSteps(vec.stderr)}`,
+        `${(vec.ms / 1000).toFixed(0)} s (backfill ${Math.round(vecOut.vectors.embedded / vecOut.vectors.seconds)} chunks/s), peak RSS ${peakText(vecPeak)}; ${vectorIndexSteps(vec.stderr)}`,
         size >= 1e6 ? "RSS ≤ 1.5 GB" : "",
       ],
       [`[${k}] vector leg recall@20`, annRecall, "≥ 0.98"],

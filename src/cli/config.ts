@@ -7,6 +7,12 @@ import { delimiter, isAbsolute, join, resolve } from "node:path";
 import type { ModelsConfig } from "../commands/index.js";
 import { DEFAULT_RERANKER } from "../models/index.js";
 
+/**
+ * From this many rows a memory's backfill runs in worker processes: from here on its vector index is
+ * trained and folded (local/store.ts), the upkeep that holds the most memory.
+ */
+const DEFAULT_INDEX_WORKER_ROWS = 200_000;
+
 /** The process's view of the world. */
 export interface CliConfig {
   /** The user's home (agent session directories live under it). */
@@ -28,6 +34,8 @@ export interface CliConfig {
   env: Record<string, string | undefined>;
   /** The shared model server: `FUNES_SERVER=0` turns it off; `FUNES_SERVER_IDLE` seconds until it exits. */
   server: { enabled: boolean; idleMs: number };
+  /** Rows of a memory from which `index` runs its backfill in worker processes (`FUNES_INDEX_WORKER_ROWS`). */
+  indexWorkerRows: number;
 }
 
 /**
@@ -127,5 +135,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): CliConfig {
       enabled: env.FUNES_SERVER !== "0",
       idleMs: (Number(env.FUNES_SERVER_IDLE) > 0 ? Number(env.FUNES_SERVER_IDLE) : 600) * 1000,
     },
+    indexWorkerRows:
+      nonEmpty(env.FUNES_INDEX_WORKER_ROWS) !== undefined && Number(env.FUNES_INDEX_WORKER_ROWS) >= 0
+        ? Number(env.FUNES_INDEX_WORKER_ROWS)
+        : DEFAULT_INDEX_WORKER_ROWS,
   };
 }

@@ -20,4 +20,7 @@ if (command === "mcp" && rest.length <= 1 && !rest.some((a) => a.startsWith("-")
     process.stderr.write(report.text);
     process.exitCode = report.exitCode;
   }
+} else if (command === "__index-step" && process.send !== undefined) {
+  // A worker of `funes index` (cli/index-worker.ts): no CLI parsing, no output but its messages.
+  (await import("./index-worker.js")).serveIndexStep();
 } else await import("./app.js");

@@ -4,6 +4,7 @@
 import { DEFAULT_VECTOR_BUDGET_MS, indexSessions } from "../commands/index.js";
 import { parseHarness } from "../traces/index.js";
 import type { CliConfig } from "./config.js";
+import { indexIsolation } from "./index-worker.js";
 import { positiveInt } from "./parse-args.js";
 import { formatIndexSummary, indexReporter } from "./render-index.js";
 
@@ -33,6 +34,7 @@ export async function runIndex(path: unknown, flags: IndexFlags, cfg: CliConfig)
       onEvent: reporter.onEvent,
       models: cfg.models,
       vectorBudgetMs: flags.yes === true ? null : DEFAULT_VECTOR_BUDGET_MS,
+      isolate: indexIsolation(cfg),
     });
     reporter.end();
     process.stdout.write(

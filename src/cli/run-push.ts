@@ -4,6 +4,7 @@
 import { FunesError, listValues, type PushSummary, pushAtBoundary, pushMemory } from "../commands/index.js";
 import { parseHarness } from "../traces/index.js";
 import type { CliConfig } from "./config.js";
+import { indexIsolation } from "./index-worker.js";
 import { ProgressLine } from "./progress.js";
 import { askYesNo } from "./prompt.js";
 import { formatCounts } from "./render-index.js";
@@ -160,6 +161,7 @@ async function runHookPush(spec: string, flags: PushFlags, cfg: CliConfig): Prom
       spec,
       harness: flags.harness === undefined ? undefined : parseHarness(String(flags.harness)),
       now: cfg.now,
+      isolate: indexIsolation(cfg),
     },
     cfg,
   );

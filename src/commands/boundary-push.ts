@@ -16,6 +16,7 @@ import {
   DEFAULT_VECTOR_BUDGET_MS,
   embedWaiting,
   type IndexEvent,
+  type Isolation,
   indexSessions,
   type VectorSummary,
 } from "./index-sessions.js";
@@ -36,6 +37,8 @@ export interface BoundaryPushOptions {
   /** Time to embed waiting rows before publishing, ms (default: the index run's budget). */
   embedBudgetMs?: number | undefined;
   sleep?: ((ms: number) => Promise<void>) | undefined;
+  /** How a large memory's backfill runs in worker processes (absent: in this one). */
+  isolate?: Isolation | undefined;
 }
 
 /** Rows left without a vector after a boundary push. */
@@ -70,6 +73,7 @@ export async function pushAtBoundary(o: BoundaryPushOptions, ctx: ReadContext): 
     vectorBudgetMs: o.embedBudgetMs ?? DEFAULT_VECTOR_BUDGET_MS,
     now: o.now,
     onEvent,
+    isolate: o.isolate,
   };
   const prepare = async (): Promise<VectorSummary | null> => {
     if (o.harness !== undefined && knownSources(ctx.home, o.harness).length > 0)

@@ -8,6 +8,7 @@
 import { ALL_TIERS, type Chunk, chunkTurns, elideDataUris, injectedChunkIds } from "../chunk/index.js";
 import { countRows, LocalStore, replaceChunks } from "../local/index.js";
 import {
+  type AfterWrite,
   backfillVectors,
   forgottenPath,
   funesPaths,
@@ -57,6 +58,42 @@ export interface IndexOptions {
   /** Time for the vector backfill, ms; null finishes it (`--yes`). */
   vectorBudgetMs?: number | null | undefined;
   now?: (() => number) | undefined;
+  /** Runs the backfill of a large memory in fresh processes (absent: in this one). */
+  isolate?: Isolation | undefined;
+}
+
+/**
+ * A backfill step in a fresh process. Lance's index upkeep on a large memory (training, folding, compacting
+ * with index remaps) takes ≈ 0.7 KB of transient memory per indexed row, and the allocator keeps what it
+ * freed for the process's life: in one process a 1M-chunk backfill ratchets past 2 GB. Each step here runs
+ * in its own short-lived process, which gives it all back on exit.
+ */
+export type IsolatedStep =
+  | {
+      kind: "embed";
+      funesHome: string;
+      models: ModelsConfig;
+      /** ms; null: until done or a step of index upkeep is due. */
+      budgetMs: number | null;
+    }
+  | {
+      kind: "maintain";
+      funesHome: string;
+      /** After the last embedding: compaction and the text index too. */
+      final: boolean;
+    };
+
+/** What an isolated step did. */
+export type IsolatedResult =
+  | { kind: "embedded"; model: string; embedded: number; due: boolean }
+  | { kind: "keyword-only"; reason: string }
+  | { kind: "maintained" };
+
+/** How the caller runs isolated steps (cli/index-worker.ts), and from what size. */
+export interface Isolation {
+  /** Rows of the table from which the backfill is isolated. */
+  fromRows: number;
+  run: (step: IsolatedStep, emit: (e: IndexEvent) => void) => Promise<IsolatedResult>;
 }
 
 /** Progress, as it happens. */
@@ -147,7 +184,7 @@ export async function indexSessions(opts: IndexOptions): Promise<IndexSummary> {
  * does not know the agent. Null when there is no local memory yet.
  */
 export async function embedWaiting(
-  opts: Pick<IndexOptions, "funesHome" | "models" | "vectorBudgetMs" | "now" | "onEvent">,
+  opts: Pick<IndexOptions, "funesHome" | "models" | "vectorBudgetMs" | "now" | "onEvent" | "isolate">,
 ): Promise<VectorSummary | null> {
   return withWriterLock(opts.funesHome, async () => {
     const store = await LocalStore.open(funesPaths(opts.funesHome).memory, { writer: true });
@@ -470,13 +507,15 @@ async function chunkSession(
 /** The vector backfill after the text pass; without a usable embedder, says so once and stays keyword-only. */
 async function embedPending(
   store: LocalStore,
-  opts: Pick<IndexOptions, "models" | "vectorBudgetMs" | "now">,
+  opts: Pick<IndexOptions, "funesHome" | "models" | "vectorBudgetMs" | "now" | "isolate">,
   emit: (e: IndexEvent) => void,
 ): Promise<VectorSummary> {
   const waiting = async () => countRows(store, { waitingForVectors: true });
   if (opts.models === undefined) return { model: null, embedded: 0, remaining: await waiting(), seconds: 0 };
   const remaining = await waiting();
   if (remaining === 0) return { model: null, embedded: 0, remaining: 0, seconds: 0 };
+  if (opts.isolate !== undefined && (await countRows(store)) >= opts.isolate.fromRows)
+    return embedIsolated(opts.isolate, { ...opts, models: opts.models }, remaining, emit, waiting);
   const opened = await openEmbedder(opts.models);
   if (opened.kind === "missing") {
     emit({ kind: "keyword-only", reason: opened.reason });
@@ -491,12 +530,12 @@ async function embedPending(
   };
   // Rows with a vector so far: the vector index's rules count them, and the backfill knows how many it adds.
   const before = (await countRows(store)) - remaining;
-  const maintainVectorIndex = async (vectors: number): Promise<boolean> => {
+  const maintainVectorIndex = async (vectors: number): Promise<AfterWrite> => {
     const t0 = performance.now();
     const action = await store.maintainVectorIndex(undefined, { vectors });
     if (action === "built" || action === "rebuilt" || action === "folded")
       emit({ kind: "vector-index", action, seconds: (performance.now() - t0) / 1000 });
-    return action === "folded";
+    return action === "folded" ? "relist" : "continue";
   };
   try {
     // A large memory's vector index is trained as soon as enough rows have vectors (on those rows: a
@@ -509,11 +548,7 @@ async function embedPending(
       afterWrite: (embedded) => maintainVectorIndex(before + embedded),
     });
     await close();
-    await store.compactIfFragmented();
-    // Vector writes rewrite rows, which leaves them outside the text index until it is rebuilt.
-    const action = await store.maintainTextIndex();
-    if (action !== "current") emit({ kind: "text-index", action });
-    await maintainVectorIndex(before + r.embedded);
+    await finishIndexes(store, emit);
     return {
       model: `${opened.repo}@${opened.revision}`,
       embedded: r.embedded,
@@ -521,16 +556,140 @@ async function embedPending(
       seconds: r.seconds,
     };
   } catch (err) {
-    // A model that loads but fails on some input (say, a tokenizer from another model) must not fail the
-    // run: the text is stored, vectors already written stay, the rest wait for a working model.
-    const msg = err instanceof Error ? err.message.split("\n")[0] : String(err);
-    emit({
-      kind: "keyword-only",
-      reason: `embedding failed in "${opened.dir}": ${msg} — replace the folder (\`funes models pull\`)`,
-    });
+    emit({ kind: "keyword-only", reason: embeddingFailed(opened.dir, err) });
     return { model: null, embedded: 0, remaining: await waiting(), seconds: 0 };
   } finally {
     await close();
+  }
+}
+
+/**
+ * After the vectors: small fragments merged, the text index rebuilt (vector writes rewrite rows, which
+ * leaves them outside it), the vector index trained or folded as due.
+ */
+async function finishIndexes(store: LocalStore, emit: (e: IndexEvent) => void): Promise<void> {
+  await store.compactIfFragmented();
+  const action = await store.maintainTextIndex();
+  if (action !== "current") emit({ kind: "text-index", action });
+  await maintainVectorIndexStep(store, emit);
+}
+
+/** One vector index step as due (see `LocalStore.maintainVectorIndex`), reported. */
+async function maintainVectorIndexStep(store: LocalStore, emit: (e: IndexEvent) => void): Promise<void> {
+  const t0 = performance.now();
+  const action = await store.maintainVectorIndex();
+  if (action === "built" || action === "rebuilt" || action === "folded")
+    emit({ kind: "vector-index", action, seconds: (performance.now() - t0) / 1000 });
+}
+
+/**
+ * A model that loads but fails on some input (say, a tokenizer from another model) must not fail the run:
+ * the text is stored, vectors already written stay, the rest wait for a working model.
+ */
+function embeddingFailed(dir: string, err: unknown): string {
+  const msg = err instanceof Error ? err.message.split("\n")[0] : String(err);
+  return `embedding failed in "${dir}": ${msg} — replace the folder (\`funes models pull\`)`;
+}
+
+/**
+ * The backfill of a large memory as a series of isolated steps: embed until a step of vector index upkeep
+ * is due (or the budget ends), run that step, embed again; the closing upkeep last. This process only
+ * waits, so its own memory stays what the text pass left.
+ */
+async function embedIsolated(
+  iso: Isolation,
+  opts: Pick<IndexOptions, "funesHome" | "vectorBudgetMs" | "now"> & { models: ModelsConfig },
+  total: number,
+  emit: (e: IndexEvent) => void,
+  waiting: () => Promise<number>,
+): Promise<VectorSummary> {
+  const now = opts.now ?? (() => performance.now());
+  const start = now();
+  const budget = opts.vectorBudgetMs === undefined ? DEFAULT_VECTOR_BUDGET_MS : opts.vectorBudgetMs;
+  let embedded = 0;
+  let model: string | null = null;
+  const progress = (e: IndexEvent) => {
+    if (e.kind !== "embedding") return emit(e);
+    const secs = (now() - start) / 1000;
+    emit({
+      kind: "embedding",
+      done: embedded + e.done,
+      total,
+      rate: secs > 0 ? (embedded + e.done) / secs : 0,
+    });
+  };
+  try {
+    for (;;) {
+      const left = budget === null ? null : budget - (now() - start);
+      if (left !== null && left <= 0) break;
+      const step = { kind: "embed", funesHome: opts.funesHome, models: opts.models, budgetMs: left } as const;
+      const r = await iso.run(step, progress);
+      if (r.kind === "keyword-only") {
+        emit({ kind: "keyword-only", reason: r.reason });
+        break;
+      }
+      if (r.kind !== "embedded") break;
+      embedded += r.embedded;
+      model = r.model;
+      if (!r.due) break;
+      await iso.run({ kind: "maintain", funesHome: opts.funesHome, final: false }, emit);
+    }
+    if (embedded > 0) await iso.run({ kind: "maintain", funesHome: opts.funesHome, final: true }, emit);
+  } catch (err) {
+    // The text is stored and every vector written stays: the next run carries on from there.
+    const msg = err instanceof Error ? err.message : String(err);
+    emit({ kind: "keyword-only", reason: `${msg} — run \`funes index\` again to carry on` });
+  }
+  return { model, embedded, remaining: await waiting(), seconds: (now() - start) / 1000 };
+}
+
+/**
+ * Runs one isolated step in this process (the worker's side of `Isolation.run`). The caller holds the
+ * writer lock for the whole run; the step writes under it.
+ */
+export async function runIsolatedStep(
+  step: IsolatedStep,
+  emit: (e: IndexEvent) => void,
+): Promise<IsolatedResult> {
+  const store = await LocalStore.open(funesPaths(step.funesHome).memory, { writer: true });
+  if (store === null) throw new FunesError("bad_input", `no memory in ${funesPaths(step.funesHome).memory}`);
+  try {
+    if (step.kind === "maintain") {
+      if (step.final) await finishIndexes(store, emit);
+      else await maintainVectorIndexStep(store, emit);
+      return { kind: "maintained" };
+    }
+    const opened = await openEmbedder(step.models);
+    if (opened.kind === "missing") return { kind: "keyword-only", reason: opened.reason };
+    const { embedder } = opened;
+    try {
+      const remaining = await countRows(store, { waitingForVectors: true });
+      const before = (await countRows(store)) - remaining;
+      const r = await backfillVectors(store, embedder, {
+        budgetMs: step.budgetMs,
+        now: () => performance.now(),
+        onProgress: (p) => emit({ kind: "embedding", ...p }),
+        // Stops where upkeep is due: it runs in a process of its own, before the next step embeds again.
+        afterWrite: async (n) => {
+          const plan = await store.planVectorIndex(undefined, { vectors: before + n });
+          return plan.step === "build" || plan.step === "rebuild" || plan.step === "fold"
+            ? "stop"
+            : "continue";
+        },
+      });
+      return {
+        kind: "embedded",
+        model: `${opened.repo}@${opened.revision}`,
+        embedded: r.embedded,
+        due: r.stopped,
+      };
+    } catch (err) {
+      return { kind: "keyword-only", reason: embeddingFailed(opened.dir, err) };
+    } finally {
+      await embedder.close();
+    }
+  } finally {
+    store.close();
   }
 }
 

@@ -65,7 +65,11 @@ export {
   type IndexEvent,
   type IndexOptions,
   type IndexSummary,
+  type IsolatedResult,
+  type IsolatedStep,
+  type Isolation,
   indexSessions,
+  runIsolatedStep,
   type VectorSummary,
 } from "./index-sessions.js";
 export { type ModelReport, modelsStatus, pullModels } from "./models.js";

@@ -91,6 +91,7 @@ export {
   type StoreStats,
   storeExists,
   TEXT_INDEX,
+  type VectorIndexPlan,
   type VectorIndexRules,
 } from "./store.js";
 export {

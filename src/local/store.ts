@@ -71,6 +71,15 @@ export interface VectorIndexRules {
   vectors: number;
 }
 
+/** The vector index step due now (`LocalStore.planVectorIndex`), with the counts it was decided on. */
+export interface VectorIndexPlan {
+  step: "build" | "rebuild" | "fold" | "current" | "small";
+  /** Rows with a vector, rows of the table, rows the index was trained on (0: none yet). */
+  vectors: number;
+  rows: number;
+  trained: number;
+}
+
 /** Chunk and session counts of one harness. */
 export interface HarnessCounts {
   harness: string;
@@ -293,6 +302,33 @@ export class LocalStore {
     minRows = LOCAL_INDEX_MIN_ROWS,
     rules: Partial<VectorIndexRules> = {},
   ): Promise<"built" | "folded" | "rebuilt" | "current" | "small"> {
+    const plan = await this.planVectorIndex(minRows, rules);
+    switch (plan.step) {
+      case "build":
+        await this.trainVectorIndex(plan.vectors, plan.rows);
+        return "built";
+      case "rebuild":
+        await this.trainVectorIndex(plan.vectors, plan.rows);
+        return "rebuilt";
+      case "fold":
+        // Node's only index update is optimize(): it also merges small fragments (the backfill's writes)
+        // and drops versions past Lance's default week.
+        await this.table.optimize();
+        await this.noteVectorIndexRows(plan.trained > 0 ? plan.trained : plan.vectors, plan.vectors);
+        return "folded";
+      default:
+        return plan.step;
+    }
+  }
+
+  /**
+   * What `maintainVectorIndex` would do now, without doing it: a backfill of a large memory stops when a
+   * step is due, so that the step runs in a fresh process (index-sessions.ts).
+   */
+  async planVectorIndex(
+    minRows = LOCAL_INDEX_MIN_ROWS,
+    rules: Partial<VectorIndexRules> = {},
+  ): Promise<VectorIndexPlan> {
     const {
       foldMinRows = VECTOR_FOLD_MIN_ROWS,
       maxSegments = VECTOR_MAX_SEGMENTS,
@@ -302,16 +338,15 @@ export class LocalStore {
     const index = (await this.table.listIndices()).find((i) => i.columns.includes("vector"));
     // Another kind of index (the reference's IVF_PQ of a published memory) is left as it came.
     if (index !== undefined && (index.name !== LOCAL_VECTOR_INDEX || index.indexType !== "IvfRq"))
-      return "current";
+      return { step: "current", vectors: 0, rows: 0, trained: 0 };
     const vectors = rules.vectors ?? (await this.table.countRows("vector IS NOT NULL"));
     const rows = await this.table.countRows();
     if (index === undefined) {
       // A training reads the whole vector column, waiting rows too (at 1M rows ≈ 1–2 min, however few
       // have a vector): a large memory is trained once, on a share of it, when that share has vectors.
       if (vectors <= Math.max(minRows, Math.min(retrainMaxRows, rows * VECTOR_FIRST_TRAIN_SHARE)))
-        return "small";
-      await this.trainVectorIndex(vectors, rows);
-      return "built";
+        return { step: "small", vectors, rows, trained: 0 };
+      return { step: "build", vectors, rows, trained: 0 };
     }
     const st = await this.table.indexStats(LOCAL_VECTOR_INDEX);
     const meta = (await this.table.schema()).fields.find((f) => f.name === "vector")?.metadata;
@@ -324,19 +359,14 @@ export class LocalStore {
     const segments = st?.numIndices ?? 1;
     if (rows <= retrainMaxRows) {
       const grown = trained > 0 && vectors >= trained * growth;
-      if (grown || tail > covered || segments >= maxSegments) {
-        await this.trainVectorIndex(vectors, rows);
-        return "rebuilt";
-      }
+      if (grown || tail > covered || segments >= maxSegments)
+        return { step: "rebuild", vectors, rows, trained };
     }
     // A fold compacts the table, so its size is a share of the table (mid-backfill, most rows wait for a
     // vector): a 1M-row backfill folds ≈ 9 times, and the tail scanned exactly stays under that share.
-    if (tail < Math.max(foldMinRows, rows * VECTOR_FOLD_SHARE)) return "current";
-    // Node's only index update is optimize(): it also merges small fragments (the backfill's writes) and
-    // drops versions past Lance's default week.
-    await this.table.optimize();
-    await this.noteVectorIndexRows(trained > 0 ? trained : vectors, vectors);
-    return "folded";
+    if (tail < Math.max(foldMinRows, rows * VECTOR_FOLD_SHARE))
+      return { step: "current", vectors, rows, trained };
+    return { step: "fold", vectors, rows, trained };
   }
 
   /** Trains the vector index on every row with a vector (`vectors` of the table's `rows`; replacing any older one). */

@@ -57,7 +57,7 @@ describe("backfillVectors with the vector index kept as it goes", () => {
             vectors: embedded,
           });
           actions.push(`${embedded} ${action}`);
-          return action === "folded";
+          return action === "folded" ? "relist" : "continue";
         },
       });
       expect(r).toMatchObject({ embedded: n, remaining: 0 });

@@ -28,16 +28,22 @@ export interface BackfillOptions {
   onProgress?: ((p: BackfillProgress) => void) | undefined;
   /**
    * Called after each vector write with the rows written so far (index upkeep as the backfill goes).
-   * Resolves true when it moved rows (a compaction): the waiting rows are listed again.
+   * Resolves "relist" when it moved rows (a compaction): the waiting rows are listed again; "stop" ends
+   * the run there (index upkeep due that the caller runs elsewhere).
    */
-  afterWrite?: ((embedded: number) => Promise<boolean>) | undefined;
+  afterWrite?: ((embedded: number) => Promise<AfterWrite>) | undefined;
 }
+
+/** What a backfill does after one of its writes. */
+export type AfterWrite = "continue" | "relist" | "stop";
 
 /** What a backfill did. */
 export interface BackfillResult {
   embedded: number;
   remaining: number;
   seconds: number;
+  /** True when `afterWrite` stopped it. */
+  stopped: boolean;
 }
 
 /** Texts embedded per step (one embedder call, batched by length inside it; the budget is checked between steps). */
@@ -76,11 +82,14 @@ export async function backfillVectors(
   let written = 0;
   // Texts are read a write-batch at a time (one Lance call each, taken by row location).
   let texts = new Map<string, string>();
+  let stopped = false;
   const flush = async () => {
     embedded += await storePendingVectors(store, order.slice(written, i), pending);
     written = i;
     pending = new Map();
-    if (opts.afterWrite === undefined || !(await opts.afterWrite(embedded))) return;
+    const next = opts.afterWrite === undefined ? "continue" : await opts.afterWrite(embedded);
+    if (next === "stop") stopped = true;
+    if (next !== "relist") return;
     // Rows moved: the rest are listed again where they are now (in the same order), the old list dropped
     // first (at 1M rows it is ≈ 150 MB).
     order = [];
@@ -89,7 +98,7 @@ export async function backfillVectors(
     i = 0;
     written = 0;
   };
-  while (i < order.length) {
+  while (i < order.length && !stopped) {
     if (opts.budgetMs !== null && opts.now() - start >= opts.budgetMs) break;
     const ids = order.slice(i, i + STEP).map((r) => r.id);
     if (ids.some((id) => !texts.has(id)))
@@ -109,5 +118,5 @@ export async function backfillVectors(
     });
   }
   if (pending.size > 0) await flush();
-  return { embedded, remaining: total - embedded, seconds: (opts.now() - start) / 1000 };
+  return { embedded, remaining: total - embedded, seconds: (opts.now() - start) / 1000, stopped };
 }

@@ -6,6 +6,7 @@
  */
 
 export {
+  type AfterWrite,
   type BackfillOptions,
   type BackfillProgress,
   type BackfillResult,

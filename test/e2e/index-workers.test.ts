@@ -1,0 +1,134 @@
+/**
+ * The backfill of a large memory in worker processes (cli/index-worker.ts): the memory it leaves is the one a
+ * single process leaves, a worker never outlives `funes index`, and a killed run is finished by the next.
+ * FUNES_INDEX_WORKER_ROWS=0 takes the worker path at any size.
+ */
+import { spawn } from "node:child_process";
+import { mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { LocalStore } from "../../src/local/index.js";
+import { CLI, type CliEnv, runFunes, startFunes } from "../helpers/cli.js";
+import { copyFixture, TEST_HUB_CACHE, tempDir } from "../helpers/fixtures.js";
+import { writeSyntheticHistory } from "../helpers/synth.js";
+
+let t: { dir: string; cleanup: () => void };
+
+beforeEach(() => {
+  t = tempDir();
+});
+afterEach(() => t.cleanup());
+
+function user(name: string, workerRows: string | null): CliEnv {
+  const home = join(t.dir, name, "home");
+  mkdirSync(join(home, ".codex"), { recursive: true });
+  copyFixture("codex", join(home, ".codex", "sessions"));
+  mkdirSync(join(home, ".pi", "agent"), { recursive: true });
+  copyFixture("pi", join(home, ".pi", "agent", "sessions"));
+  return {
+    home,
+    funesHome: join(t.dir, name, "funes"),
+    extra: {
+      HF_HUB_CACHE: TEST_HUB_CACHE,
+      ...(workerRows === null ? {} : { FUNES_INDEX_WORKER_ROWS: workerRows }),
+    },
+  };
+}
+
+/** Every row's id and vector (null while it waits). */
+async function vectorsById(funesHome: string): Promise<Map<string, number[] | null>> {
+  const store = await LocalStore.open(join(funesHome, "memory"));
+  if (store === null) return new Map();
+  try {
+    const rows = await store.table.query().select(["id", "vector"]).toArray();
+    return new Map(
+      rows.map((r) => [String(r.id), r.vector === null ? null : Array.from(r.vector as Iterable<number>)]),
+    );
+  } finally {
+    store.close();
+  }
+}
+
+/** Live `funes __index-step` processes working on this FUNES_HOME. */
+function workersOf(funesHome: string): number[] {
+  const found: number[] = [];
+  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d)))
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+      if (!cmd.includes("__index-step")) continue;
+      const env = readFileSync(`/proc/${pid}/environ`, "utf8").split("\0");
+      if (env.includes(`FUNES_HOME=${funesHome}`)) found.push(Number(pid));
+    } catch {
+      // gone meanwhile
+    }
+  return found;
+}
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe("index workers", () => {
+  it("leave the same memory as one process: every row, every vector", async () => {
+    const inProcess = user("one", null);
+    const workers = user("workers", "0");
+    const a = await runFunes(["index", "--yes", "--json"], inProcess);
+    const b = await runFunes(["index", "--yes", "--json"], workers);
+    expect(a.code, a.stderr).toBe(0);
+    expect(b.code, b.stderr).toBe(0);
+    const sa = JSON.parse(a.stdout);
+    const sb = JSON.parse(b.stdout);
+    expect(sb.vectors).toMatchObject({ model: sa.vectors.model, embedded: sa.chunksAdded, remaining: 0 });
+    const va = await vectorsById(inProcess.funesHome);
+    const vb = await vectorsById(workers.funesHome);
+    expect([...vb.keys()].sort()).toEqual([...va.keys()].sort());
+    for (const [id, v] of vb) {
+      expect(v, id).not.toBeNull();
+      const want = va.get(id) as number[];
+      expect(Math.max(...(v as number[]).map((x, i) => Math.abs(x - (want[i] as number))))).toBeLessThan(
+        1e-5,
+      );
+    }
+    // Recall reads what the workers wrote, the vector leg included.
+    const r = await runFunes(["recall", "session", "--json"], workers);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).hits.length).toBeGreaterThan(0);
+  });
+
+  it("stop when `funes index` is killed, and the next run finishes the backfill", async () => {
+    const env = user("killed", "0");
+    writeSyntheticHistory(env.home, 12);
+    const text = await runFunes(["index"], { ...env, extra: { HF_HUB_CACHE: join(t.dir, "none") } });
+    expect(text.code).toBe(0);
+    const child = startFunes(["index", "--yes"], env);
+    const closed = new Promise((r) => child.on("close", r));
+    let seen: number[] = [];
+    for (let i = 0; i < 1200 && seen.length === 0; i++) {
+      await pause(25);
+      seen = workersOf(env.funesHome);
+    }
+    expect(seen.length).toBe(1);
+    child.kill("SIGKILL");
+    await closed;
+    // The worker sees its channel close and exits instead of writing on alone.
+    while (workersOf(env.funesHome).length > 0) await pause(25);
+    const mid = await vectorsById(env.funesHome);
+    const missing = [...mid.values()].filter((v) => v === null).length;
+    expect(missing).toBeGreaterThan(0);
+    const resumed = await runFunes(["index", "--yes", "--json"], env);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(JSON.parse(resumed.stdout).vectors).toMatchObject({ embedded: missing, remaining: 0 });
+    const after = await vectorsById(env.funesHome);
+    expect(after.size).toBe(mid.size);
+    expect([...after.values()].every((v) => v !== null && v.length === 384)).toBe(true);
+  });
+
+  it("exit as soon as the channel to their parent closes", async () => {
+    const worker = spawn(process.execPath, [CLI, "__index-step"], {
+      stdio: ["ignore", "ignore", "pipe", "ipc"],
+      env: { PATH: process.env.PATH ?? "", HOME: t.dir, FUNES_HOME: join(t.dir, "funes") },
+    });
+    const exited = new Promise<number | null>((r) => worker.on("exit", (code) => r(code)));
+    // It waits for its step; the parent going away instead is the end of it.
+    worker.disconnect();
+    expect(await exited).toBe(1);
+  });
+});
