@@ -6,7 +6,7 @@
  * the table, so a run killed at any point leaves a valid memory and the next run finishes the job.
  */
 import { ALL_TIERS, type Chunk, chunkTurns, elideDataUris, injectedChunkIds } from "../chunk/index.js";
-import { countRows, LocalStore, replaceChunks } from "../local/index.js";
+import { countRows, LocalStore, replaceChunks, type VectorIndexRules } from "../local/index.js";
 import {
   type AfterWrite,
   backfillVectors,
@@ -75,13 +75,18 @@ export type IsolatedStep =
       models: ModelsConfig;
       /** ms; null: until done or a step of index upkeep is due. */
       budgetMs: number | null;
+      indexRules?: IndexRules | undefined;
     }
   | {
       kind: "maintain";
       funesHome: string;
       /** After the last embedding: compaction and the text index too. */
       final: boolean;
+      indexRules?: IndexRules | undefined;
     };
+
+/** The vector index's rules at another scale (tests); absent, the product's. */
+export type IndexRules = Partial<VectorIndexRules> & { minRows?: number };
 
 /** What an isolated step did. */
 export type IsolatedResult =
@@ -567,17 +572,25 @@ async function embedPending(
  * After the vectors: small fragments merged, the text index rebuilt (vector writes rewrite rows, which
  * leaves them outside it), the vector index trained or folded as due.
  */
-async function finishIndexes(store: LocalStore, emit: (e: IndexEvent) => void): Promise<void> {
+async function finishIndexes(
+  store: LocalStore,
+  emit: (e: IndexEvent) => void,
+  rules: IndexRules = {},
+): Promise<void> {
   await store.compactIfFragmented();
   const action = await store.maintainTextIndex();
   if (action !== "current") emit({ kind: "text-index", action });
-  await maintainVectorIndexStep(store, emit);
+  await maintainVectorIndexStep(store, emit, rules);
 }
 
 /** One vector index step as due (see `LocalStore.maintainVectorIndex`), reported. */
-async function maintainVectorIndexStep(store: LocalStore, emit: (e: IndexEvent) => void): Promise<void> {
+async function maintainVectorIndexStep(
+  store: LocalStore,
+  emit: (e: IndexEvent) => void,
+  rules: IndexRules = {},
+): Promise<void> {
   const t0 = performance.now();
-  const action = await store.maintainVectorIndex();
+  const action = await store.maintainVectorIndex(rules.minRows, rules);
   if (action === "built" || action === "rebuilt" || action === "folded")
     emit({ kind: "vector-index", action, seconds: (performance.now() - t0) / 1000 });
 }
@@ -655,8 +668,8 @@ export async function runIsolatedStep(
   if (store === null) throw new FunesError("bad_input", `no memory in ${funesPaths(step.funesHome).memory}`);
   try {
     if (step.kind === "maintain") {
-      if (step.final) await finishIndexes(store, emit);
-      else await maintainVectorIndexStep(store, emit);
+      if (step.final) await finishIndexes(store, emit, step.indexRules);
+      else await maintainVectorIndexStep(store, emit, step.indexRules);
       return { kind: "maintained" };
     }
     const opened = await openEmbedder(step.models);
@@ -671,7 +684,8 @@ export async function runIsolatedStep(
         onProgress: (p) => emit({ kind: "embedding", ...p }),
         // Stops where upkeep is due: it runs in a process of its own, before the next step embeds again.
         afterWrite: async (n) => {
-          const plan = await store.planVectorIndex(undefined, { vectors: before + n });
+          const rules = step.indexRules ?? {};
+          const plan = await store.planVectorIndex(rules.minRows, { ...rules, vectors: before + n });
           return plan.step === "build" || plan.step === "rebuild" || plan.step === "fold"
             ? "stop"
             : "continue";

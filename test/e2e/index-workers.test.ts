@@ -7,6 +7,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type IsolatedStep, indexSessions, runIsolatedStep } from "../../src/commands/index.js";
 import { LocalStore } from "../../src/local/index.js";
 import { CLI, type CliEnv, runFunes, startFunes } from "../helpers/cli.js";
 import { copyFixture, TEST_HUB_CACHE, tempDir } from "../helpers/fixtures.js";
@@ -119,6 +120,49 @@ describe("index workers", () => {
     const after = await vectorsById(env.funesHome);
     expect(after.size).toBe(mid.size);
     expect([...after.values()].every((v) => v !== null && v.length === 384)).toBe(true);
+  });
+
+  it("stop embedding where the vector index is due, run that step on its own, then carry on", async () => {
+    const env = user("steps", null);
+    writeSyntheticHistory(env.home, 3);
+    // The product's rules at a small scale: trained past 1,000 rows with vectors, folded every 500.
+    const indexRules = { minRows: 1000, foldMinRows: 500, retrainMaxRows: 1500 };
+    const steps: string[] = [];
+    const built: string[] = [];
+    const s = await indexSessions({
+      funesHome: env.funesHome,
+      home: env.home,
+      thinking: true,
+      models: {
+        hubCache: TEST_HUB_CACHE,
+        reranker: "ms-marco-MiniLM-L-6-v2",
+        threads: 1,
+        hubUrl: "http://127.0.0.1:9",
+      },
+      vectorBudgetMs: null,
+      onEvent: (e) => {
+        if (e.kind === "vector-index") built.push(e.action);
+      },
+      // The steps run here, each on a store opened afresh, as a worker runs them.
+      isolate: {
+        fromRows: 0,
+        run: (step: IsolatedStep, emit) => {
+          steps.push(step.kind === "embed" ? "embed" : step.final ? "final" : "index");
+          return runIsolatedStep({ ...step, indexRules }, emit);
+        },
+      },
+    });
+    expect(s.vectors).toMatchObject({ embedded: s.chunksAdded, remaining: 0 });
+    expect(s.chunksAdded).toBeGreaterThan(3072);
+    // 1,024 vectors a write: the training is due after the first, a fold after each full one after it.
+    expect(steps).toEqual(["embed", "index", "embed", "index", "embed", "index", "embed", "final"]);
+    expect(built).toEqual(["built", "folded", "folded"]);
+    const store = await LocalStore.open(join(env.funesHome, "memory"));
+    try {
+      expect(await store?.table.countRows("vector IS NULL")).toBe(0);
+    } finally {
+      store?.close();
+    }
   });
 
   it("exit as soon as the channel to their parent closes", async () => {
