@@ -21,7 +21,7 @@ import { writeSyntheticHistory } from "../test/helpers/synth.js";
 import { embedderBackfillRate, lanceBackfillRate, vectorRecallAtK } from "./backfill-bench.js";
 import { BENCH_HUB, ensureBenchModels, type Row } from "./models-bench.js";
 import { timeRecalls } from "./recall-bench.js";
-import { peakKiB, peakText, readPeak } from "./rss.js";
+import { groupRssSampler, peakKiB, peakText, readPeak } from "./rss.js";
 
 /** Chunks one replica of the fixture sessions adds (measured: 75 replicas ≈ 103k chunks). */
 const CHUNKS_PER_COPY = 1373;
@@ -45,12 +45,15 @@ function diskParts(memoryDir: string, chunks: number): string {
 function runCli(
   args: string[],
   env: Record<string, string>,
-): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
+): Promise<{ code: number | null; stdout: string; stderr: string; ms: number; groupKiB: number }> {
   const t0 = performance.now();
+  // Its own process group, so that the workers `index` starts are measured with it.
   const child = spawn(process.execPath, ["--require", join(ROOT, "bench", "rss-probe.cjs"), CLI, ...args], {
     env: { PATH: process.env.PATH ?? "", LANCE_CPU_THREADS: "2", FUNES_SERVER: "0", ...env },
     stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
   });
+  const stop = child.pid === undefined ? () => 0 : groupRssSampler(child.pid);
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (d) => {
@@ -60,7 +63,9 @@ function runCli(
     stderr += d;
   });
   return new Promise((resolve) =>
-    child.on("close", (code) => resolve({ code, stdout, stderr, ms: performance.now() - t0 })),
+    child.on("close", (code) =>
+      resolve({ code, stdout, stderr, ms: performance.now() - t0, groupKiB: stop() }),
+    ),
   );
 }
 
@@ -128,7 +133,7 @@ async function laterRun(
   const env = { HOME: home, FUNES_HOME: funesHome, BENCH_RSS_FILE: rssFile, HF_HUB_CACHE: tinyHub };
   const r = await runCli(["index", "--yes", "--json"], env);
   if (r.code !== 0) throw new Error("the later index run failed");
-  const rss = peakKiB(rssFile) / 1024;
+  const rss = peakKiB(rssFile, r.groupKiB) / 1024;
   const out = JSON.parse(r.stdout) as { chunksAdded: number };
   const steps = vectorIndexSteps(r.stderr);
   const store = await LocalStore.open(join(funesHome, "memory"));
@@ -175,7 +180,7 @@ export async function benchScale(dir: string): Promise<Row[]> {
     const lanceRate = await lanceBackfillRate(memoryDir, join(base, "scratch"), 60_000);
     const embedRate = size === sizes[0] ? await embedderBackfillRate(memoryDir, 384) : "";
     const vec = await runCli(["index", "--yes", "--json"], { ...env, HF_HUB_CACHE: tinyHub });
-    const vecPeak = readPeak(rssFile);
+    const vecPeak = readPeak(rssFile, vec.groupKiB);
     const vecOut = JSON.parse(vec.stdout) as { vectors: { embedded: number; seconds: number } };
     const disk = duBytes(memoryDir);
     const parts = diskParts(memoryDir, chunks);
