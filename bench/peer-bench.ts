@@ -75,8 +75,16 @@ function placePeerModel(peer: string): string {
   return dest;
 }
 
-/** `copies` replicas of every Claude fixture session, each under its own file (so its own session id). */
-export function writeClaudeCorpus(home: string, copies: number): { files: number; bytes: number } {
+/**
+ * `copies` replicas of every Claude fixture session, each under its own file (so its own session id). With
+ * `distinct`, each replica's prose differs (" the " becomes " the<n> " inside its JSON strings), so that no
+ * tool embeds a text it has seen before: an index's time is then that of as many different texts.
+ */
+export function writeClaudeCorpus(
+  home: string,
+  copies: number,
+  distinct = false,
+): { files: number; bytes: number } {
   const dir = join(home, ".claude", "projects", "-home-user-synthetic");
   mkdirSync(dir, { recursive: true });
   const sources = readdirSync(join(TRACES, "claude"))
@@ -87,9 +95,10 @@ export function writeClaudeCorpus(home: string, copies: number): { files: number
   let bytes = 0;
   for (let i = 0; i < copies; i++)
     sources.forEach((text, k) => {
-      writeFileSync(join(dir, `synth-${k}-${String(i).padStart(6, "0")}.jsonl`), text);
+      const body = distinct ? text.replaceAll(" the ", ` the${i} `) : text;
+      writeFileSync(join(dir, `synth-${k}-${String(i).padStart(6, "0")}.jsonl`), body);
       files++;
-      bytes += Buffer.byteLength(text);
+      bytes += Buffer.byteLength(body);
     });
   return { files, bytes };
 }
@@ -198,7 +207,7 @@ function fillRow(f: FillFigures): Row {
 /** Both tools index the same corpus from nothing to fully vector-searchable, alternately. */
 async function benchFill(dir: string, peer: string, copies: number, rounds: number): Promise<Row[]> {
   const home = join(dir, "fill-home");
-  const corpus = writeClaudeCorpus(home, copies);
+  const corpus = writeClaudeCorpus(home, copies, true);
   const funesHome = join(dir, "fill-funes");
   const peerCfg = join(dir, "fill-peer");
   const funesMs: number[] = [];
@@ -243,7 +252,7 @@ async function benchFill(dir: string, peer: string, copies: number, rounds: numb
   const p = peerRows(peerCfg);
   return [
     [
-      "corpus (Claude Code fixture sessions, replicated)",
+      "corpus (Claude Code fixture sessions, replicated, each replica's prose made distinct)",
       `${corpus.files} files, ${(corpus.bytes / 1048576).toFixed(1)} MiB`,
       "",
     ],
