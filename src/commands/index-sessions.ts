@@ -665,7 +665,11 @@ export async function runIsolatedStep(
   emit: (e: IndexEvent) => void,
 ): Promise<IsolatedResult> {
   const store = await LocalStore.open(funesPaths(step.funesHome).memory, { writer: true });
-  if (store === null) throw new FunesError("bad_input", `no memory in ${funesPaths(step.funesHome).memory}`);
+  if (store === null)
+    throw new FunesError(
+      "no_memory",
+      `no memory in ${funesPaths(step.funesHome).memory} — run \`funes index\` to build it`,
+    );
   try {
     if (step.kind === "maintain") {
       if (step.final) await finishIndexes(store, emit, step.indexRules);
