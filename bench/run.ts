@@ -42,6 +42,8 @@ function run(
   args: string[],
   env: Record<string, string>,
 ): Promise<{ code: number | null; stdout: string; ms: number }> {
+  // The probe appends a line per process: a run's file holds that run's lines only.
+  if (env.BENCH_RSS_FILE !== undefined) rmSync(env.BENCH_RSS_FILE, { force: true });
   const t0 = performance.now();
   const child = spawn(process.execPath, ["--require", join(ROOT, "bench", "rss-probe.cjs"), CLI, ...args], {
     env: { PATH: process.env.PATH ?? "", ...env },

@@ -46,6 +46,8 @@ function runCli(
   args: string[],
   env: Record<string, string>,
 ): Promise<{ code: number | null; stdout: string; stderr: string; ms: number; groupKiB: number }> {
+  // The probe appends a line per process: a run's file holds that run's lines only.
+  if (env.BENCH_RSS_FILE !== undefined) rmSync(env.BENCH_RSS_FILE, { force: true });
   const t0 = performance.now();
   // Its own process group, so that the workers `index` starts are measured with it.
   const child = spawn(process.execPath, ["--require", join(ROOT, "bench", "rss-probe.cjs"), CLI, ...args], {

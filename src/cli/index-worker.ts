@@ -50,7 +50,8 @@ function runWorker(
       else error = m.error;
     });
     child.on("error", (err) => reject(new Error(`could not start an index worker: ${err.message}`)));
-    child.on("exit", (code, signal) => {
+    // "close", not "exit": it waits for the channel, so every message the worker sent has been read.
+    child.on("close", (code, signal) => {
       if (result !== null && code === 0) resolve(result);
       else
         reject(
