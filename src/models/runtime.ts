@@ -66,8 +66,6 @@ export function embedBatches(tokenCounts: number[]): number[][] {
   }
   return batches;
 }
-/** Pairs per reranker call: as fast as one big batch, with far less peak memory. */
-const RERANK_BATCH = 8;
 
 type Ort = typeof import("onnxruntime-node");
 let ortLoaded: Promise<Ort> | null = null;
@@ -252,17 +250,19 @@ export async function loadReranker(dir: string, spec: ModelSpec, opts: LoadOptio
   const model = await guard(dir, "reranker", () => loadModel(dir, spec, opts));
   return {
     async score(query, passages) {
-      const scores: number[] = [];
-      for (let i = 0; i < passages.length; i += RERANK_BATCH) {
-        const batch = passages.slice(i, i + RERANK_BATCH);
-        const enc = model.tokenizer.encode(
-          batch.map(() => query),
-          { pairs: batch, maxLength: RERANK_MAX_TOKENS },
-        );
-        const logits = await model.run(enc, "logits");
+      // Batched by tokens like the embedder: pairs of like length together, so a short passage is not
+      // padded to the longest one beside it.
+      const enc = model.tokenizer.tokenize(
+        passages.map(() => query),
+        { pairs: passages, maxLength: RERANK_MAX_TOKENS },
+      );
+      const scores: number[] = new Array(passages.length);
+      for (const idx of embedBatches(enc.map((e) => e.ids.length))) {
+        const logits = await model.run(model.tokenizer.pad(idx.map((k) => enc[k] as Encoded)), "logits");
         const labels = logits.dims[1] ?? 1;
-        for (let j = 0; j < batch.length; j++)
-          scores.push(1 / (1 + Math.exp(-(logits.data[j * labels] as number))));
+        idx.forEach((k, j) => {
+          scores[k] = 1 / (1 + Math.exp(-(logits.data[j * labels] as number)));
+        });
       }
       return scores;
     },
