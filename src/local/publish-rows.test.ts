@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import { numberedChunk } from "../../test/helpers/chunks.js";
+import { tempDir } from "../../test/helpers/fixtures.js";
+import { unitVectors } from "../../test/helpers/vectors.js";
+import { appendMissing, embeddedRows, selectRows } from "./publish-rows.js";
+import { LocalStore } from "./store.js";
+import { writeVectors } from "./vectors.js";
+
+describe("selecting rows to publish", () => {
+  it("keeps exactly the chosen rows, every column intact, across batches and runs of rows", async () => {
+    const t = tempDir();
+    try {
+      const store = await LocalStore.openOrCreate(`${t.dir}/local`);
+      // Three fragments, so the rows come in several batches.
+      for (let f = 0; f < 3; f++)
+        await store.append(
+          Array.from({ length: 7 }, (_, k) => numberedChunk(f * 7 + k, { text: `row ${f * 7 + k} ü✓` })),
+        );
+      const vectors = unitVectors(21, 5);
+      await writeVectors(store.table, vectors);
+      const rows = await embeddedRows(store);
+      expect(rows.numRows).toBe(21);
+      // Scattered: single rows, runs, the first and the last of a batch.
+      const keep = new Set([0, 1, 2, 5, 6, 7, 11, 12, 13, 14, 20].map((i) => `id-${i}`));
+      const picked = selectRows(rows, keep);
+      expect(picked.numRows).toBe(keep.size);
+      expect(selectRows(rows, new Set()).numRows).toBe(0);
+      // Written to a new table (as a push stages them), read back whole.
+      expect(await appendMissing(`${t.dir}/stage`, picked)).toEqual({ added: keep.size, created: true });
+      const staged = await LocalStore.open(`${t.dir}/stage`);
+      try {
+        const back = await staged?.table.query().toArray();
+        expect((back ?? []).map((r) => String(r.id)).sort()).toEqual([...keep].sort());
+        for (const r of back ?? []) {
+          const i = Number(String(r.id).slice(3));
+          expect([r.text, r.session_id, Number(r.seq), r.turn_uuid]).toEqual([
+            `row ${i} ü✓`,
+            `s-${i % 4}`,
+            i,
+            `t-${i}`,
+          ]);
+          const want = vectors.get(String(r.id)) as Float32Array;
+          expect(Array.from(r.vector as Iterable<number>)).toEqual(Array.from(want));
+        }
+      } finally {
+        staged?.close();
+      }
+      store.close();
+    } finally {
+      t.cleanup();
+    }
+  });
+});
