@@ -170,7 +170,7 @@ export async function forgetRemoteRows(o: HubForgetOptions): Promise<HubForgetRe
     try {
       if (o.purgeHistory) plan.rewritten = (await purgeForgottenIn(stage.dir, ids, o.now)).rewritten;
       else await deleteIdsIn(stage.dir, [...ids]);
-      const files = stageUploads(stage, o.loc);
+      const files = await stageUploads(stage, o.loc);
       // Against the repo's listing, not the cached copy: a pruned cache may lack files the repo still has.
       const base = lancePath(o.loc);
       const deletions = o.purgeHistory

@@ -5,7 +5,7 @@
  * jittered wait. No commit ever rewrites an existing path, so every commit leaves a readable memory and two
  * publishers end with the union of their rows.
  */
-import { readFileSync, rmSync } from "node:fs";
+import { openAsBlob, rmSync } from "node:fs";
 import { join } from "node:path";
 import {
   addedFiles,
@@ -119,13 +119,22 @@ export async function compareAndSwap<T>(o: CasOptions, attempt: (a: CasAttempt) 
   }
 }
 
-/** The files a stage added, as uploads to the memory's folder in the repo. */
-export function stageUploads(stage: Stage, loc: HubLocation): { path: string; content: Blob }[] {
+/**
+ * The files a stage added, as uploads to the memory's folder in the repo. Each is a Blob backed by its file
+ * (read when sent, not now): a first push of a large memory adds gigabytes of files, which read into memory
+ * at once took more than the rows did.
+ */
+export async function stageUploads(
+  stage: Stage,
+  loc: HubLocation,
+): Promise<{ path: string; content: Blob }[]> {
   const base = lancePath(loc);
-  return addedFiles(stage).map((rel) => ({
-    path: `${base}/${rel.slice("chunks.lance/".length)}`,
-    content: new Blob([readFileSync(join(stage.dir, rel))]),
-  }));
+  return Promise.all(
+    addedFiles(stage).map(async (rel) => ({
+      path: `${base}/${rel.slice("chunks.lance/".length)}`,
+      content: await openAsBlob(join(stage.dir, rel)),
+    })),
+  );
 }
 
 /** Publishing options. */
@@ -183,7 +192,7 @@ export async function publishRows(o: PublishOptions): Promise<PublishResult> {
     }
     await refreshTextIndex(stage.dir);
     await refreshVectorIndex(stage.dir);
-    const files = stageUploads(stage, o.loc);
+    const files = await stageUploads(stage, o.loc);
     const card = await cardFile(o, head, await countRowsIn(stage.dir));
     if (card.file !== undefined) files.push(card.file);
     try {
