@@ -69,6 +69,7 @@ export interface IndexOptions {
  * in its own short-lived process, which gives it all back on exit.
  */
 export type IsolatedStep =
+  | { kind: "text"; funesHome: string; text: TextPassOptions }
   | {
       kind: "embed";
       funesHome: string;
@@ -90,6 +91,7 @@ export type IndexRules = Partial<VectorIndexRules> & { minRows?: number };
 
 /** What an isolated step did. */
 export type IsolatedResult =
+  | { kind: "text"; summary: IndexSummary; finish: boolean }
   | { kind: "embedded"; model: string; embedded: number; due: boolean }
   | { kind: "keyword-only"; reason: string }
   | { kind: "maintained" };
@@ -181,7 +183,86 @@ export async function indexSessions(opts: IndexOptions): Promise<IndexSummary> {
   const paths = funesPaths(opts.funesHome);
   const resolved = resolveSources(opts);
   if (resolved.kind === "note") return noteOnly(paths.memory, resolved.text, opts.onEvent);
-  return withWriterLock(opts.funesHome, () => runLocked(opts, resolved, paths));
+  return withWriterLock(opts.funesHome, async () => {
+    const iso = await isolationOfMemory(paths.memory, opts);
+    return iso === undefined ? runLocked(opts, resolved, paths) : runIsolated(iso, opts, paths);
+  });
+}
+
+/** The isolation for a memory already large enough for one (read before the text pass). */
+async function isolationOfMemory(
+  memory: string,
+  opts: Pick<IndexOptions, "isolate">,
+): Promise<Isolation | undefined> {
+  if (opts.isolate === undefined) return undefined;
+  const store = await LocalStore.open(memory);
+  if (store === null) return undefined;
+  try {
+    return await isolationFor(store, opts);
+  } finally {
+    store.close();
+  }
+}
+
+/**
+ * A run on a large memory: the text pass in a worker of its own too (what it held, the stored ids and
+ * Lance's writes, goes back with it), then the backfill's steps. This process only waits and reports.
+ */
+async function runIsolated(
+  iso: Isolation,
+  opts: IndexOptions,
+  paths: ReturnType<typeof funesPaths>,
+): Promise<IndexSummary> {
+  const emit = opts.onEvent ?? (() => {});
+  const text: TextPassOptions = {
+    home: opts.home,
+    path: opts.path,
+    harness: opts.harness,
+    force: opts.force,
+    limit: opts.limit,
+    thinking: opts.thinking,
+    models: opts.models,
+  };
+  const r = await iso.run({ kind: "text", funesHome: opts.funesHome, text }, emit);
+  if (r.kind !== "text") throw new Error(`an index worker answered a text pass with ${r.kind}`);
+  const store = await LocalStore.open(paths.memory, { writer: true });
+  if (store === null) return r.summary;
+  try {
+    r.summary.vectors = await embedIsolated(iso, store, opts, emit, r.finish);
+  } finally {
+    store.close();
+  }
+  return r.summary;
+}
+
+/** What a text pass in a worker is given (IndexOptions as plain data). */
+export type TextPassOptions = Pick<
+  IndexOptions,
+  "home" | "path" | "harness" | "force" | "limit" | "thinking" | "models"
+>;
+
+/** A text pass in this process, for a worker: its summary, and whether the indexes are owed upkeep. */
+async function textPassStep(
+  funesHome: string,
+  text: TextPassOptions,
+  emit: (e: IndexEvent) => void,
+): Promise<IsolatedResult> {
+  const opts: IndexOptions = { ...text, funesHome, onEvent: emit };
+  const paths = funesPaths(funesHome);
+  const resolved = resolveSources(opts);
+  if (resolved.kind === "note")
+    return { kind: "text", summary: noteOnly(paths.memory, resolved.text, emit), finish: false };
+  const run = await textPass(opts, resolved, paths);
+  try {
+    const { summary, store } = run;
+    return {
+      kind: "text",
+      summary,
+      finish: summary.chunksAdded > 0 || summary.boilerplateRemoved > 0 || (await store.textIndexDue()),
+    };
+  } finally {
+    run.store.close();
+  }
 }
 
 /**
@@ -264,6 +345,43 @@ async function runLocked(
   resolved: { sources: TraceSource[]; hubGuess: string | null },
   paths: ReturnType<typeof funesPaths>,
 ): Promise<IndexSummary> {
+  const run = await textPass(opts, resolved, paths);
+  const { summary, store } = run;
+  // On a large memory the text index is rebuilt by the closing worker step (after the vectors, whose
+  // writes it must cover anyway): rebuilt here, what Lance held for it would stay with this process while
+  // the workers run.
+  const isolated = await isolationFor(store, opts);
+  if (isolated === undefined) {
+    const action = await store.maintainTextIndex();
+    if (action !== "current") run.emit({ kind: "text-index", action });
+  }
+  // The id sets only served the text pass (≈ 150 MB each at 1M chunks): the backfill and the indexes
+  // after it must not carry them.
+  run.stored.clear();
+  run.ranThisRun.clear();
+  try {
+    summary.vectors =
+      isolated === undefined
+        ? await embedPending(store, opts, run.emit)
+        : await embedIsolated(
+            isolated,
+            store,
+            opts,
+            run.emit,
+            summary.chunksAdded > 0 || summary.boilerplateRemoved > 0 || (await store.textIndexDue()),
+          );
+  } finally {
+    store.close();
+  }
+  return summary;
+}
+
+/** Reads every owed unit into the memory (the text pass); the memory is left open in the run. */
+async function textPass(
+  opts: IndexOptions,
+  resolved: { sources: TraceSource[]; hubGuess: string | null },
+  paths: ReturnType<typeof funesPaths>,
+): Promise<IndexRun> {
   const run = await openRun(opts, paths);
   const work = await listWork(run, resolved);
   const bytesTotal = work.reduce((n, w) => n + (w.unit.bytes ?? 0), 0);
@@ -273,26 +391,17 @@ async function runLocked(
     await indexUnit(run, w, { done: i + 1, total: work.length, bytesDone, bytesTotal });
     if (run.buffer.length >= FLUSH_CHUNKS) await flush(run);
   }
-  const { summary, store } = run;
+  const { summary } = run;
   summary.sessions = run.sessionKeys.size;
   await flush(run);
-  if (work.length > 0 && summary.unitsRead === 0)
+  if (work.length > 0 && summary.unitsRead === 0) {
+    run.store.close();
     throw new FunesError(
       "unreadable_source",
       `none of ${work.length} session(s) could be read: ${summary.failed[0]?.reason ?? ""} — fix what it names, then run \`funes index\` again`,
     );
-  const action = await store.maintainTextIndex();
-  if (action !== "current") run.emit({ kind: "text-index", action });
-  // The id sets only served the text pass (≈ 150 MB each at 1M chunks): the backfill and the indexes
-  // after it must not carry them.
-  run.stored.clear();
-  run.ranThisRun.clear();
-  try {
-    summary.vectors = await embedPending(store, opts, run.emit);
-  } finally {
-    store.close();
   }
-  return summary;
+  return run;
 }
 
 /** Opens (or creates) the memory and the state of what is indexed already. */
@@ -519,8 +628,8 @@ async function embedPending(
   if (opts.models === undefined) return { model: null, embedded: 0, remaining: await waiting(), seconds: 0 };
   const remaining = await waiting();
   if (remaining === 0) return { model: null, embedded: 0, remaining: 0, seconds: 0 };
-  if (opts.isolate !== undefined && (await countRows(store)) >= opts.isolate.fromRows)
-    return embedIsolated(opts.isolate, { ...opts, models: opts.models }, remaining, emit, waiting);
+  const isolated = await isolationFor(store, opts);
+  if (isolated !== undefined) return embedIsolated(isolated, store, opts, emit, false);
   const opened = await openEmbedder(opts.models);
   if (opened.kind === "missing") {
     emit({ kind: "keyword-only", reason: opened.reason });
@@ -604,21 +713,32 @@ function embeddingFailed(dir: string, err: unknown): string {
   return `embedding failed in "${dir}": ${msg} — replace the folder (\`funes models pull\`)`;
 }
 
+/** The isolation to run this memory's backfill under, if it is large enough for one. */
+async function isolationFor(
+  store: LocalStore,
+  opts: Pick<IndexOptions, "isolate">,
+): Promise<Isolation | undefined> {
+  if (opts.isolate === undefined) return undefined;
+  return (await countRows(store)) >= opts.isolate.fromRows ? opts.isolate : undefined;
+}
+
 /**
  * The backfill of a large memory as a series of isolated steps: embed until a step of vector index upkeep
- * is due (or the budget ends), run that step, embed again; the closing upkeep last. This process only
- * waits, so its own memory stays what the text pass left.
+ * is due (or the budget ends), run that step, embed again; the closing upkeep last (always when
+ * `finish`: the caller left the text index to it). This process only waits, so its own memory stays what
+ * the text pass left.
  */
 async function embedIsolated(
   iso: Isolation,
-  opts: Pick<IndexOptions, "funesHome" | "vectorBudgetMs" | "now"> & { models: ModelsConfig },
-  total: number,
+  store: LocalStore,
+  opts: Pick<IndexOptions, "funesHome" | "models" | "vectorBudgetMs" | "now">,
   emit: (e: IndexEvent) => void,
-  waiting: () => Promise<number>,
+  finish: boolean,
 ): Promise<VectorSummary> {
   const now = opts.now ?? (() => performance.now());
   const start = now();
   const budget = opts.vectorBudgetMs === undefined ? DEFAULT_VECTOR_BUDGET_MS : opts.vectorBudgetMs;
+  const total = await countRows(store, { waitingForVectors: true });
   let embedded = 0;
   let model: string | null = null;
   const progress = (e: IndexEvent) => {
@@ -632,10 +752,11 @@ async function embedIsolated(
     });
   };
   try {
-    for (;;) {
+    const models = opts.models;
+    while (models !== undefined && total > embedded) {
       const left = budget === null ? null : budget - (now() - start);
       if (left !== null && left <= 0) break;
-      const step = { kind: "embed", funesHome: opts.funesHome, models: opts.models, budgetMs: left } as const;
+      const step = { kind: "embed", funesHome: opts.funesHome, models, budgetMs: left } as const;
       const r = await iso.run(step, progress);
       if (r.kind === "keyword-only") {
         emit({ kind: "keyword-only", reason: r.reason });
@@ -647,13 +768,15 @@ async function embedIsolated(
       if (!r.due) break;
       await iso.run({ kind: "maintain", funesHome: opts.funesHome, final: false }, emit);
     }
-    if (embedded > 0) await iso.run({ kind: "maintain", funesHome: opts.funesHome, final: true }, emit);
+    if (embedded > 0 || finish)
+      await iso.run({ kind: "maintain", funesHome: opts.funesHome, final: true }, emit);
   } catch (err) {
     // The text is stored and every vector written stays: the next run carries on from there.
     const msg = err instanceof Error ? err.message : String(err);
     emit({ kind: "keyword-only", reason: `${msg} — run \`funes index\` again to carry on` });
   }
-  return { model, embedded, remaining: await waiting(), seconds: (now() - start) / 1000 };
+  const remaining = await countRows(store, { waitingForVectors: true });
+  return { model, embedded, remaining, seconds: (now() - start) / 1000 };
 }
 
 /**
@@ -664,6 +787,7 @@ export async function runIsolatedStep(
   step: IsolatedStep,
   emit: (e: IndexEvent) => void,
 ): Promise<IsolatedResult> {
+  if (step.kind === "text") return textPassStep(step.funesHome, step.text, emit);
   const store = await LocalStore.open(funesPaths(step.funesHome).memory, { writer: true });
   if (store === null)
     throw new FunesError(

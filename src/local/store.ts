@@ -211,6 +211,18 @@ export class LocalStore {
     if (chunks.length > 0) await this.table.add(chunksToArrow(chunks));
   }
 
+  /** Whether `maintainTextIndex` would build or rebuild the full-text index now (`has`: it exists). */
+  async textIndexDue(has?: boolean): Promise<boolean> {
+    const exists = has ?? (await this.table.listIndices()).some((i) => i.name === TEXT_INDEX);
+    if (exists) {
+      const st = await this.table.indexStats(TEXT_INDEX);
+      const unindexed = st?.numUnindexedRows ?? 0;
+      const indexed = st?.numIndexedRows ?? 0;
+      if (unindexed < TEXT_REINDEX_MIN_ROWS && unindexed <= indexed * TEXT_REINDEX_SHARE) return false;
+    }
+    return (await this.table.countRows()) > 0;
+  }
+
   /**
    * Keeps the full-text index useful: builds it when missing, rebuilds it when many rows were added
    * since (rows outside it are still found, by a slower scan). Returns what it did. A large memory's
@@ -225,13 +237,7 @@ export class LocalStore {
       sessionIndexMinRows,
     );
     const has = indices.some((i) => i.name === TEXT_INDEX);
-    if (has) {
-      const st = await this.table.indexStats(TEXT_INDEX);
-      const unindexed = st?.numUnindexedRows ?? 0;
-      const indexed = st?.numIndexedRows ?? 0;
-      if (unindexed < TEXT_REINDEX_MIN_ROWS && unindexed <= indexed * TEXT_REINDEX_SHARE) return "current";
-    }
-    if ((await this.table.countRows()) === 0) return "current";
+    if (!(await this.textIndexDue(has))) return "current";
     // Positions off: phrase queries are lost, but optimize() crashes with them (lance-facts §2.2).
     await this.table.createIndex("text", {
       config: lancedb.Index.fts({ withPosition: false }),

@@ -4,7 +4,7 @@
  * FUNES_INDEX_WORKER_ROWS=0 takes the worker path at any size.
  */
 import { spawn } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type IsolatedStep, indexSessions, runIsolatedStep } from "../../src/commands/index.js";
@@ -88,6 +88,24 @@ describe("index workers", () => {
         1e-5,
       );
     }
+    // A rerun on a memory past the threshold reads its transcripts in a worker too: nothing new, and the
+    // same refusal, with the same words and exit code, when the text pass stops on bad input.
+    const again = await runFunes(["index", "--yes", "--json"], workers);
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({
+      chunksAdded: 0,
+      unitsUnchanged: sa.unitsRead + sa.unitsUnchanged,
+    });
+    for (const u of [inProcess, workers]) writeFileSync(join(u.funesHome, "forgotten.json"), "{ damaged");
+    const refusedHere = await runFunes(["index"], inProcess);
+    const refusedThere = await runFunes(["index"], workers);
+    expect(refusedHere.code).toBe(2);
+    expect(refusedHere.stderr).toContain("forgotten.json is damaged");
+    expect([
+      refusedThere.code,
+      refusedThere.stderr.replaceAll(workers.funesHome, inProcess.funesHome),
+    ]).toEqual([refusedHere.code, refusedHere.stderr]);
+    for (const u of [inProcess, workers]) rmSync(join(u.funesHome, "forgotten.json"));
     // Recall reads what the workers wrote, the vector leg included.
     const r = await runFunes(["recall", "session", "--json"], workers);
     expect(r.code, r.stderr).toBe(0);
@@ -147,6 +165,10 @@ describe("index workers", () => {
       isolate: {
         fromRows: 0,
         run: (step: IsolatedStep, emit) => {
+          if (step.kind === "text") {
+            steps.push("text");
+            return runIsolatedStep(step, emit);
+          }
           steps.push(step.kind === "embed" ? "embed" : step.final ? "final" : "index");
           return runIsolatedStep({ ...step, indexRules }, emit);
         },
