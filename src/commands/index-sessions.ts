@@ -91,7 +91,7 @@ export type IndexRules = Partial<VectorIndexRules> & { minRows?: number };
 
 /** What an isolated step did. */
 export type IsolatedResult =
-  | { kind: "text"; summary: IndexSummary; finish: boolean }
+  | { kind: "text"; summary: IndexSummary; finish: boolean; waiting: number }
   | { kind: "embedded"; model: string; embedded: number; due: boolean }
   | { kind: "keyword-only"; reason: string }
   | { kind: "maintained" };
@@ -185,7 +185,7 @@ export async function indexSessions(opts: IndexOptions): Promise<IndexSummary> {
   if (resolved.kind === "note") return noteOnly(paths.memory, resolved.text, opts.onEvent);
   return withWriterLock(opts.funesHome, async () => {
     const iso = await isolationOfMemory(paths.memory, opts);
-    return iso === undefined ? runLocked(opts, resolved, paths) : runIsolated(iso, opts, paths);
+    return iso === undefined ? runLocked(opts, resolved, paths) : runIsolated(iso, opts);
   });
 }
 
@@ -208,11 +208,7 @@ async function isolationOfMemory(
  * A run on a large memory: the text pass in a worker of its own too (what it held, the stored ids and
  * Lance's writes, goes back with it), then the backfill's steps. This process only waits and reports.
  */
-async function runIsolated(
-  iso: Isolation,
-  opts: IndexOptions,
-  paths: ReturnType<typeof funesPaths>,
-): Promise<IndexSummary> {
+async function runIsolated(iso: Isolation, opts: IndexOptions): Promise<IndexSummary> {
   const emit = opts.onEvent ?? (() => {});
   const text: TextPassOptions = {
     home: opts.home,
@@ -225,13 +221,9 @@ async function runIsolated(
   };
   const r = await iso.run({ kind: "text", funesHome: opts.funesHome, text }, emit);
   if (r.kind !== "text") throw new Error(`an index worker answered a text pass with ${r.kind}`);
-  const store = await LocalStore.open(paths.memory, { writer: true });
-  if (store === null) return r.summary;
-  try {
-    r.summary.vectors = await embedIsolated(iso, store, opts, emit, r.finish);
-  } finally {
-    store.close();
-  }
+  // Counts come from the workers: a count of rows waiting for a vector reads the vector column, and what
+  // Lance takes for it would stay here.
+  r.summary.vectors = await embedIsolated(iso, r.waiting, opts, emit, r.finish);
   return r.summary;
 }
 
@@ -251,7 +243,7 @@ async function textPassStep(
   const paths = funesPaths(funesHome);
   const resolved = resolveSources(opts);
   if (resolved.kind === "note")
-    return { kind: "text", summary: noteOnly(paths.memory, resolved.text, emit), finish: false };
+    return { kind: "text", summary: noteOnly(paths.memory, resolved.text, emit), finish: false, waiting: 0 };
   const run = await textPass(opts, resolved, paths);
   try {
     const { summary, store } = run;
@@ -259,6 +251,7 @@ async function textPassStep(
       kind: "text",
       summary,
       finish: summary.chunksAdded > 0 || summary.boilerplateRemoved > 0 || (await store.textIndexDue()),
+      waiting: await countRows(store, { waitingForVectors: true }),
     };
   } finally {
     run.store.close();
@@ -365,7 +358,7 @@ async function runLocked(
         ? await embedPending(store, opts, run.emit)
         : await embedIsolated(
             isolated,
-            store,
+            await countRows(store, { waitingForVectors: true }),
             opts,
             run.emit,
             summary.chunksAdded > 0 || summary.boilerplateRemoved > 0 || (await store.textIndexDue()),
@@ -629,7 +622,7 @@ async function embedPending(
   const remaining = await waiting();
   if (remaining === 0) return { model: null, embedded: 0, remaining: 0, seconds: 0 };
   const isolated = await isolationFor(store, opts);
-  if (isolated !== undefined) return embedIsolated(isolated, store, opts, emit, false);
+  if (isolated !== undefined) return embedIsolated(isolated, remaining, opts, emit, false);
   const opened = await openEmbedder(opts.models);
   if (opened.kind === "missing") {
     emit({ kind: "keyword-only", reason: opened.reason });
@@ -730,7 +723,7 @@ async function isolationFor(
  */
 async function embedIsolated(
   iso: Isolation,
-  store: LocalStore,
+  total: number,
   opts: Pick<IndexOptions, "funesHome" | "models" | "vectorBudgetMs" | "now">,
   emit: (e: IndexEvent) => void,
   finish: boolean,
@@ -738,7 +731,6 @@ async function embedIsolated(
   const now = opts.now ?? (() => performance.now());
   const start = now();
   const budget = opts.vectorBudgetMs === undefined ? DEFAULT_VECTOR_BUDGET_MS : opts.vectorBudgetMs;
-  const total = await countRows(store, { waitingForVectors: true });
   let embedded = 0;
   let model: string | null = null;
   const progress = (e: IndexEvent) => {
@@ -775,8 +767,8 @@ async function embedIsolated(
     const msg = err instanceof Error ? err.message : String(err);
     emit({ kind: "keyword-only", reason: `${msg} — run \`funes index\` again to carry on` });
   }
-  const remaining = await countRows(store, { waitingForVectors: true });
-  return { model, embedded, remaining, seconds: (now() - start) / 1000 };
+  // One writer (the lock): what waits now is what waited less what was embedded.
+  return { model, embedded, remaining: total - embedded, seconds: (now() - start) / 1000 };
 }
 
 /**
