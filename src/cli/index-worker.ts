@@ -1,6 +1,6 @@
 /**
- * The backfill of a large memory, one step per worker process (commands/index-sessions.ts says why). The
- * parent runs `funes __index-step`, sends it the step over an IPC channel and relays the events it sends
+ * The work of `funes index` on a large memory (its text pass, the backfill, the index upkeep), one step per
+ * worker process (commands/index-sessions.ts says why). The parent runs `funes __index-step`, sends it the step over an IPC channel and relays the events it sends
  * back. A worker exits as soon as its parent is gone (the channel closes), so killing `funes index` never
  * leaves one writing; each of its writes is one atomic Lance commit, so a kill at any point leaves a valid
  * memory and the next run carries on.

@@ -63,7 +63,8 @@ export interface IndexOptions {
 }
 
 /**
- * A backfill step in a fresh process. Lance's index upkeep on a large memory (training, folding, compacting
+ * A step of an index run on a large memory, in a fresh process: the text pass, an embedding run, a vector
+ * index step, the closing indexes. Lance's index upkeep on a large memory (training, folding, compacting
  * with index remaps) takes ≈ 0.7 KB of transient memory per indexed row, and the allocator keeps what it
  * freed for the process's life: in one process a 1M-chunk backfill ratchets past 2 GB. Each step here runs
  * in its own short-lived process, which gives it all back on exit.
