@@ -4,7 +4,7 @@
  * whole transcript at once would show: the reference's own run peaked at 414 MiB.
  */
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CLI } from "../test/helpers/cli.js";

@@ -7,7 +7,7 @@
  * each (default 2), and prints the median: the machine may be shared.
  */
 import { spawn } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { CLI } from "../test/helpers/cli.js";
 import { ROOT } from "../test/helpers/fixtures.js";

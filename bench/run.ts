@@ -14,7 +14,7 @@
  * redaction, in process): chunks/s (goal ≥ 10,000) and findings on clean text.
  */
 import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { writeTestModels } from "../scripts/make-models.js";

@@ -10,7 +10,7 @@
  * skips it).
  */
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { writeTestModels } from "../scripts/make-models.js";
 import { ModelSession } from "../src/commands/index.js";
