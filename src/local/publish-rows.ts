@@ -6,6 +6,7 @@
 import type { Table as ArrowTable } from "apache-arrow";
 import { arrow, lancedb } from "./arrow.js";
 import { EXACT_SEARCH_MAX_ROWS } from "./queries.js";
+import { memoryBatch } from "./rows.js";
 import { COLUMNS, chunkSchema, TABLE_NAME } from "./schema.js";
 import { LocalStore } from "./store.js";
 
@@ -33,34 +34,13 @@ export function selectRows(rows: ArrowTable, keep: Set<string>): ArrowTable {
       const kept = i < b.numRows && keep.has(String(ids?.get(i)));
       if (kept && start < 0) start = i;
       if (!kept && start >= 0) {
-        out.push(inSchema(schema, b.slice(start, i)));
+        out.push(memoryBatch(b.slice(start, i)));
         start = -1;
       }
     }
     return out;
   });
   return new arrow.Table(schema, batches);
-}
-
-/** A batch of the memory's columns (read from a memory table) under `schema`, its data shared. */
-function inSchema(
-  schema: ReturnType<typeof chunkSchema>,
-  b: InstanceType<typeof arrow.RecordBatch>,
-): InstanceType<typeof arrow.RecordBatch> {
-  const children = COLUMNS.map((c) => {
-    const child = b.getChild(c);
-    if (child === null || child.data.length !== 1)
-      throw new Error(`column ${c} is missing from the rows read`);
-    return child.data[0];
-  });
-  return new arrow.RecordBatch(
-    schema,
-    arrow.makeData({
-      type: new arrow.Struct(schema.fields),
-      length: b.numRows,
-      children: children as never[],
-    }),
-  );
 }
 
 /** Rows of the table in `dir`. */

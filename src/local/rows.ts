@@ -2,10 +2,10 @@
  * Chunks to Arrow record batches in the memory's schema. Vectors are null here (keyword-first indexing);
  * the embedder fills them later.
  */
-import type { Data, Table } from "apache-arrow";
+import type { Data, RecordBatch, Table } from "apache-arrow";
 import type { Chunk } from "../chunk/index.js";
 import { arrow } from "./arrow.js";
-import { chunkSchema, VECTOR_DIM, vectorType } from "./schema.js";
+import { COLUMNS, chunkSchema, VECTOR_DIM, vectorType } from "./schema.js";
 
 function utf8(values: (string | null)[]): Data {
   return arrow.vectorFromArray(values, new arrow.Utf8()).data[0] as Data;
@@ -59,4 +59,23 @@ export function chunksToArrow(chunks: Chunk[]): Table {
   ];
   const struct = arrow.makeData({ type: new arrow.Struct(schema.fields), length: chunks.length, children });
   return new arrow.Table([new arrow.RecordBatch(schema, struct)]);
+}
+
+/**
+ * A batch read from a memory table (every column of COLUMNS, one data chunk each) as a batch of the
+ * memory's schema, its columns' data shared, not copied; `vector` replaced when given.
+ */
+export function memoryBatch(b: RecordBatch, vector?: Data): RecordBatch {
+  const schema = chunkSchema();
+  const children = COLUMNS.map((c) => {
+    if (c === "vector" && vector !== undefined) return vector;
+    const child = b.getChild(c);
+    if (child === null || child.data.length !== 1)
+      throw new Error(`column ${c} is missing from the rows read`);
+    return child.data[0] as Data;
+  });
+  return new arrow.RecordBatch(
+    schema,
+    arrow.makeData({ type: new arrow.Struct(schema.fields), length: b.numRows, children }),
+  );
 }

@@ -7,9 +7,10 @@
  * so a backfill of n rows cost n²/batch row reads (a 1M-chunk memory: ≈ 1 s of scans per 1,024 vectors).
  */
 import type { Table } from "@lancedb/lancedb";
-import type { Table as ArrowTableT, Data } from "apache-arrow";
+import type { Table as ArrowTableT } from "apache-arrow";
 import { arrow } from "./arrow.js";
-import { COLUMNS, chunkSchema, VECTOR_DIM, vectorType } from "./schema.js";
+import { memoryBatch } from "./rows.js";
+import { COLUMNS, VECTOR_DIM, vectorType } from "./schema.js";
 import { sqlString } from "./sql.js";
 
 /** A row waiting for a vector, with what backfill orders by. */
@@ -134,7 +135,6 @@ async function mergeVectors(
   current: ArrowTableT[],
   vectors: Map<string, Float32Array>,
 ): Promise<number> {
-  const schema = chunkSchema();
   // One output batch per result batch: a column's data is one chunk per batch.
   const batches = current.flatMap((t) =>
     t.batches.map((b) => {
@@ -149,12 +149,7 @@ async function mergeVectors(
         flat.set(v, i * VECTOR_DIM);
       }
       const child = arrow.makeData({ type: new arrow.Float32(), length: n * VECTOR_DIM, data: flat });
-      const vec = arrow.makeData({ type: vectorType(), length: n, nullCount: 0, child });
-      const children = COLUMNS.map((c) => (c === "vector" ? vec : (b.getChild(c)?.data[0] as Data)));
-      return new arrow.RecordBatch(
-        schema,
-        arrow.makeData({ type: new arrow.Struct(schema.fields), length: n, children }),
-      );
+      return memoryBatch(b, arrow.makeData({ type: vectorType(), length: n, nullCount: 0, child }));
     }),
   );
   const n = batches.reduce((s, b) => s + b.numRows, 0);
