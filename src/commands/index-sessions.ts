@@ -251,7 +251,7 @@ async function textPassStep(
     return {
       kind: "text",
       summary,
-      finish: summary.chunksAdded > 0 || summary.boilerplateRemoved > 0 || (await store.textIndexDue()),
+      finish: await upkeepOwed(summary, store),
       waiting: await countRows(store, { waitingForVectors: true }),
     };
   } finally {
@@ -362,7 +362,7 @@ async function runLocked(
             await countRows(store, { waitingForVectors: true }),
             opts,
             run.emit,
-            summary.chunksAdded > 0 || summary.boilerplateRemoved > 0 || (await store.textIndexDue()),
+            await upkeepOwed(summary, store),
           );
   } finally {
     store.close();
@@ -638,13 +638,6 @@ async function embedPending(
   };
   // Rows with a vector so far: the vector index's rules count them, and the backfill knows how many it adds.
   const before = (await countRows(store)) - remaining;
-  const maintainVectorIndex = async (vectors: number): Promise<AfterWrite> => {
-    const t0 = performance.now();
-    const action = await store.maintainVectorIndex(undefined, { vectors });
-    if (action === "built" || action === "rebuilt" || action === "folded")
-      emit({ kind: "vector-index", action, seconds: (performance.now() - t0) / 1000 });
-    return action === "folded" ? "relist" : "continue";
-  };
   try {
     // A large memory's vector index is trained as soon as enough rows have vectors (on those rows: a
     // bounded build), then folded as the backfill goes on, so no step of a run holds every vector
@@ -653,7 +646,10 @@ async function embedPending(
       budgetMs: opts.vectorBudgetMs === undefined ? DEFAULT_VECTOR_BUDGET_MS : opts.vectorBudgetMs,
       now: opts.now ?? (() => performance.now()),
       onProgress: (p) => emit({ kind: "embedding", ...p }),
-      afterWrite: (embedded) => maintainVectorIndex(before + embedded),
+      afterWrite: async (embedded): Promise<AfterWrite> =>
+        (await maintainVectorIndexStep(store, emit, { vectors: before + embedded })) === "folded"
+          ? "relist"
+          : "continue",
     });
     await close();
     await finishIndexes(store, emit);
@@ -686,16 +682,17 @@ async function finishIndexes(
   await maintainVectorIndexStep(store, emit, rules);
 }
 
-/** One vector index step as due (see `LocalStore.maintainVectorIndex`), reported. */
+/** One vector index step as due (see `LocalStore.maintainVectorIndex`), reported; returns what it did. */
 async function maintainVectorIndexStep(
   store: LocalStore,
   emit: (e: IndexEvent) => void,
   rules: IndexRules = {},
-): Promise<void> {
+): Promise<Awaited<ReturnType<LocalStore["maintainVectorIndex"]>>> {
   const t0 = performance.now();
   const action = await store.maintainVectorIndex(rules.minRows, rules);
   if (action === "built" || action === "rebuilt" || action === "folded")
     emit({ kind: "vector-index", action, seconds: (performance.now() - t0) / 1000 });
+  return action;
 }
 
 /**
@@ -705,6 +702,11 @@ async function maintainVectorIndexStep(
 function embeddingFailed(dir: string, err: unknown): string {
   const msg = err instanceof Error ? err.message.split("\n")[0] : String(err);
   return `embedding failed in "${dir}": ${msg} — replace the folder (\`funes models pull\`)`;
+}
+
+/** Whether the closing index step is owed after a text pass that left the text index to it. */
+async function upkeepOwed(summary: IndexSummary, store: LocalStore): Promise<boolean> {
+  return summary.chunksAdded > 0 || summary.boilerplateRemoved > 0 || (await store.textIndexDue());
 }
 
 /** The isolation to run this memory's backfill under, if it is large enough for one. */
