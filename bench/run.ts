@@ -6,6 +6,7 @@
  * MCP latency figures (each a few minutes), `-- --scale` the cost curve at 10k, 100k and 1M chunks (long),
  * `-- --vector-index` the local vector index's training and fold costs at 1M vectors (a few minutes),
  * `-- --real` the text pass on replicated real transcripts beside fixture replicas (also part of `--scale`),
+ * `-- --int8` where int8 embeddings lose fp32's top 10 and what two-pass activations buy back (~15 min),
  * `-- --peer <checkout>` funes beside obra/episodic-memory on one Claude corpus (index, MCP latency; long).
  *
  * Index (text first): throughput in chunks/s over a cold `funes index` of ≥ 100k chunks (goal ≥ 3,000/s on
@@ -25,7 +26,7 @@ import { writeSyntheticHistory } from "../test/helpers/synth.js";
 import { benchHooks } from "./hooks-bench.js";
 import { benchLargeTranscript } from "./large-transcript-bench.js";
 import { benchLatency } from "./latency-bench.js";
-import { BENCH_HUB, benchModels, ensureBenchModels, type Row } from "./models-bench.js";
+import { BENCH_HUB, benchInt8Study, benchModels, ensureBenchModels, type Row } from "./models-bench.js";
 import { benchPeer, PEER_SETUP, peerProblem } from "./peer-bench.js";
 import { benchQuality } from "./quality-bench.js";
 import { benchRealCorpus } from "./real-corpus-bench.js";
@@ -88,7 +89,7 @@ async function main(): Promise<void> {
     return;
   }
   const dir = mkdtempSync(join(tmpdir(), "funes-bench-"));
-  const only = ["quality", "latency", "scale", "vector-index", "real"].find((f) =>
+  const only = ["quality", "latency", "scale", "vector-index", "real", "int8"].find((f) =>
     process.argv.includes(`--${f}`),
   );
   if (only !== undefined) {
@@ -98,6 +99,8 @@ async function main(): Promise<void> {
         printRows("funes benchmark — shell and MCP latency", await benchLatency(dir));
       else if (only === "vector-index")
         printRows("funes benchmark — the local vector index", benchVectorIndex());
+      else if (only === "int8")
+        printRows("funes benchmark — where int8 embeddings lose fp32's order", await benchInt8Study(dir));
       else if (only === "real")
         printRows("funes benchmark — the text pass on real transcripts", await benchRealCorpus(dir));
       else {

@@ -177,10 +177,41 @@ export function writeTinyReranker(dir: string, vocab: string[]): void {
 interface Weights {
   rand: () => number;
   quantize: boolean;
+  /** Linears whose activations are quantized in two passes (int8 only). */
+  twoPass: ReadonlySet<LinearRole>;
 }
 
-/** MatMul by a random [k, n] weight, as onnxruntime's dynamic quantizer would emit it when quantizing. */
-function linear(g: GraphBuilder, x: string, k: number, n: number, w: Weights): string {
+/** Where a linear sits in the encoder: what a quantization plan chooses by. */
+export type LinearRole = "attention" | "ffn-up" | "ffn-down" | "head";
+
+/**
+ * How the int8 file is quantized. Every linear's weights are int8 (one scale per matrix) and its activations
+ * are quantized on the fly to uint8 (onnxruntime's dynamic quantization); the `twoPass` roles quantize their
+ * activations twice, the second time the rounding error of the first, and multiply both by the int8 weights:
+ * ≈ 16-bit activations for two integer products instead of one.
+ */
+export interface Int8Plan {
+  twoPass: LinearRole[];
+}
+
+/**
+ * x·W as onnxruntime's dynamic quantizer emits it (uint8 activations × int8 weights, rescaled to float), and
+ * a function giving the activations' rounding error, for a second pass.
+ */
+function quantizedProduct(
+  g: GraphBuilder,
+  x: string,
+  weights: string,
+  scale: number,
+): [string, () => string] {
+  const [xq, xs, xz] = g.opN("DynamicQuantizeLinear", [x], 3) as [string, string, string];
+  const prod = g.op("MatMulInteger", [xq, weights, xz, g.init([], Int8Array.of(0))]);
+  const y = g.op("Mul", [g.op("Cast", [prod], { to: 1 }), g.op("Mul", [xs, g.float(scale)])]);
+  return [y, () => g.op("Sub", [x, g.op("DequantizeLinear", [xq, xs, xz])])];
+}
+
+/** MatMul by a random [k, n] weight, quantized as `w` says when writing the int8 file. */
+function linear(g: GraphBuilder, x: string, k: number, n: number, w: Weights, role: LinearRole): string {
   const weights = randomTensor(k * n, w.rand, 0.02);
   const bias = g.init([n], randomTensor(n, w.rand, 0.02));
   if (!w.quantize) return g.op("Add", [g.op("MatMul", [x, g.init([k, n], weights)]), bias]);
@@ -189,10 +220,10 @@ function linear(g: GraphBuilder, x: string, k: number, n: number, w: Weights): s
   const scale = max / 127 || 1;
   const q = new Int8Array(weights.length);
   for (let i = 0; i < weights.length; i++) q[i] = Math.round((weights[i] as number) / scale);
-  const [xq, xs, xz] = g.opN("DynamicQuantizeLinear", [x], 3) as [string, string, string];
-  const prod = g.op("MatMulInteger", [xq, g.init([k, n], q), xz, g.init([], Int8Array.of(0))]);
-  const f = g.op("Mul", [g.op("Cast", [prod], { to: 1 }), g.op("Mul", [xs, g.float(scale)])]);
-  return g.op("Add", [f, bias]);
+  const wq = g.init([k, n], q);
+  const [first, error] = quantizedProduct(g, x, wq, scale);
+  const y = w.twoPass.has(role) ? g.op("Add", [first, quantizedProduct(g, error(), wq, scale)[0]]) : first;
+  return g.op("Add", [y, bias]);
 }
 
 function layerNorm(g: GraphBuilder, x: string, h: number): string {
@@ -228,19 +259,19 @@ function bertEncoder(g: GraphBuilder, s: BertShape, w: Weights): string {
   const split = g.ints([0, 0, s.heads, dh]);
   for (let l = 0; l < s.layers; l++) {
     const heads = (t: string, perm: number[]) => g.op("Transpose", [g.op("Reshape", [t, split])], { perm });
-    const q = heads(linear(g, x, h, h, w), [0, 2, 1, 3]);
-    const k = heads(linear(g, x, h, h, w), [0, 2, 3, 1]);
-    const v = heads(linear(g, x, h, h, w), [0, 2, 1, 3]);
+    const q = heads(linear(g, x, h, h, w, "attention"), [0, 2, 1, 3]);
+    const k = heads(linear(g, x, h, h, w, "attention"), [0, 2, 3, 1]);
+    const v = heads(linear(g, x, h, h, w, "attention"), [0, 2, 1, 3]);
     const scores = g.op("Add", [g.op("Mul", [g.op("MatMul", [q, k]), g.float(1 / Math.sqrt(dh))]), bias]);
     const ctx = g.op("MatMul", [g.op("Softmax", [scores], { axis: -1 }), v]);
     const merged = g.op("Reshape", [g.op("Transpose", [ctx], { perm: [0, 2, 1, 3] }), g.ints([0, 0, h])]);
-    x = layerNorm(g, g.op("Add", [x, linear(g, merged, h, h, w)]), h);
-    const up = linear(g, x, h, s.ffn, w);
+    x = layerNorm(g, g.op("Add", [x, linear(g, merged, h, h, w, "attention")]), h);
+    const up = linear(g, x, h, s.ffn, w, "ffn-up");
     const gelu = g.op("Mul", [
       g.op("Mul", [up, g.float(0.5)]),
       g.op("Add", [g.float(1), g.op("Erf", [g.op("Div", [up, g.float(Math.SQRT2)])])]),
     ]);
-    x = layerNorm(g, g.op("Add", [x, linear(g, gelu, s.ffn, h, w)]), h);
+    x = layerNorm(g, g.op("Add", [x, linear(g, gelu, s.ffn, h, w, "ffn-down")]), h);
   }
   return x;
 }
@@ -253,22 +284,24 @@ function perPrecision(
   precisions: Precision[],
   build: (g: GraphBuilder, w: Weights) => void,
   seed: number,
+  plan: Int8Plan = { twoPass: [] },
 ): Record<string, Uint8Array> {
   const files: Record<string, Uint8Array> = {};
   for (const p of precisions) {
     const g = new GraphBuilder();
-    build(g, { rand: seededRandom(seed), quantize: p === "int8" });
+    build(g, { rand: seededRandom(seed), quantize: p === "int8", twoPass: new Set(plan.twoPass) });
     files[p === "fp32" ? "model.onnx" : "model_quantized.onnx"] = g.encode();
   }
   return files;
 }
 
-/** A BERT-shaped feature-extraction model with random weights. */
+/** A BERT-shaped feature-extraction model with random weights (its int8 file quantized by `plan`). */
 export function writeBertEmbedder(
   dir: string,
   shape: BertShape,
   vocab: string[],
   precisions: Precision[],
+  plan?: Int8Plan,
 ): void {
   const files = perPrecision(
     precisions,
@@ -277,6 +310,7 @@ export function writeBertEmbedder(
       g.output("last_hidden_state", "float", ["batch", "seq", shape.hidden]);
     },
     3,
+    plan,
   );
   const config = {
     model_type: "bert",
@@ -299,8 +333,8 @@ export function writeBertReranker(
     precisions,
     (g, w) => {
       const cls = g.op("Gather", [bertEncoder(g, shape, w), g.ints([0], [])], { axis: 1 });
-      const pooled = g.op("Tanh", [linear(g, cls, shape.hidden, shape.hidden, w)]);
-      g.op("Identity", [linear(g, pooled, shape.hidden, 1, w)], {}, 1, "logits");
+      const pooled = g.op("Tanh", [linear(g, cls, shape.hidden, shape.hidden, w, "head")]);
+      g.op("Identity", [linear(g, pooled, shape.hidden, 1, w, "head")], {}, 1, "logits");
       g.output("logits", "float", ["batch", 1]);
     },
     5,
