@@ -61,6 +61,7 @@ const PART_LEVEL = /^(agent-injected text left out: |content part )/;
 const NO_CONVERSATION: Record<string, string> = {
   "claude/episodic-memory-medium.jsonl": "file-history snapshots and a summary",
   "corpus/codex/agent-sessions/codex_050_legacy.jsonl": "a session_meta line and turn or token events",
+  "corpus/claude/idaho-vault/0e973150-6151-404d-968f-a07b3f204eb3.jsonl": "a lone teleported-from line",
 };
 
 /**
@@ -357,6 +358,11 @@ const CORPUS_FACTS: Record<string, { roles: Record<string, number>; skipped: Rec
       'message role "bashExecution" not indexed': 1,
       "assistant message with no indexable content": 3,
     },
+  },
+  "corpus/claude/idaho-vault/0e973150-6151-404d-968f-a07b3f204eb3.jsonl": {
+    // Claude Code 2.1's stub for a session teleported from the web: its only line names the remote session.
+    roles: {},
+    skipped: { 'record type "teleported-from"': 1 },
   },
   "corpus/pi/agent-sessions/small.jsonl": {
     roles: { user: 2, assistant: 2 },
