@@ -214,6 +214,83 @@ describe("Hermes session files", () => {
     }
   });
 
+  it("keeps the reasoning and times only the shorter transcript holds when its snapshot is read", async () => {
+    // The shape of a real pair (Hermes 2026, Telegram): the transcript opens with a `session_meta` row and
+    // keeps `reasoning` and a time on each answer; the snapshot, rewritten when the session was reset, holds
+    // the same messages with neither, then the reset notice and what followed. Reading only the snapshot
+    // lost every answer's reasoning.
+    const t = tempDir();
+    try {
+      const id = "20260501_211916_a960c82a";
+      const dir = join(t.dir, "sessions");
+      mkdirSync(dir);
+      const said = [
+        { role: "user", content: "What is your workspace?" },
+        { role: "assistant", content: "My workspace is ~/kb.", finish_reason: "stop" },
+        { role: "user", content: "hello" },
+        { role: "assistant", content: "Hey. Anything to do?", finish_reason: "stop" },
+      ];
+      const reasoning = ["He asks where I work; memory has it.", "A greeting; answer briefly."];
+      const transcript = [
+        {
+          role: "session_meta",
+          model: "m",
+          platform: "telegram",
+          tools: [],
+          timestamp: "2026-05-01T21:19:16",
+        },
+        ...said.map((m, i) => ({
+          ...m,
+          timestamp: `2026-05-01T21:2${i}:00`,
+          ...(m.role === "assistant" ? { reasoning: reasoning[(i - 1) / 2] } : {}),
+        })),
+      ];
+      writeFileSync(join(dir, `${id}.jsonl`), transcript.map((m) => `${JSON.stringify(m)}\n`).join(""));
+      const later = [
+        { role: "user", content: "[System: This session is about to be reset.]" },
+        { role: "assistant", content: "Saved what matters.", reasoning: "Flush memory first." },
+      ];
+      writeFileSync(
+        join(dir, `session_${id}.json`),
+        JSON.stringify({
+          session_id: id,
+          session_start: "2026-05-01T21:19:16",
+          messages: [...said, ...later],
+        }),
+      );
+      const files = new HermesFilesSource(dir);
+      const reads = await Promise.all((await files.listUnits()).map((u) => files.readUnit(u)));
+      const turns = reads.flatMap((r) => r.sessions.flatMap((s) => s.turns));
+      expect(turns.map((x) => x.turnUuid)).toEqual([0, 1, 2, 3, 4, 5].map((i) => `${id}-${i}`));
+      // Each answer's text keeps block 0 (its chunk id); the transcript's reasoning follows it.
+      expect(turns.map((x) => x.blocks.map((b) => b.blockType))).toEqual([
+        ["text"],
+        ["text", "thinking"],
+        ["text"],
+        ["text", "thinking"],
+        ["text"],
+        ["thinking", "text"],
+      ]);
+      expect(turns[1]!.blocks[1]!.text).toBe(reasoning[0]);
+      expect(turns[3]!.blocks[1]!.text).toBe(reasoning[1]);
+      // Messages both files hold take the transcript's times; the rest keep the session's start.
+      expect(turns.map((x) => x.ts)).toEqual([
+        "2026-05-01T21:20:00",
+        "2026-05-01T21:21:00",
+        "2026-05-01T21:22:00",
+        "2026-05-01T21:23:00",
+        "2026-05-01T21:19:16",
+        "2026-05-01T21:19:16",
+      ]);
+      expect(reads.map((r) => r.skipped)).toContainEqual({
+        'message role "session_meta" not indexed': 1,
+        [SKIP_TRANSCRIPT_SHORTER]: 4,
+      });
+    } finally {
+      t.cleanup();
+    }
+  });
+
   it("reads agent-sessions' Hermes fixtures: cwd from the snapshot or its model_config, extra fields ignored", () => {
     const large = join(TRACES, "hermes", "agent-sessions-hermes-large.json");
     const a = parseHermesSessionFile(readFileSync(large, "utf8"), { path: large });

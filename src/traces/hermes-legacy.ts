@@ -5,7 +5,8 @@
  * same conversation to `state.db` as well, so a session the database beside them holds is left to it
  * (counted, never silent). A snapshot and its `<id>.jsonl` twin hold the same conversation, but either can be
  * the longer (a real snapshot held 205 messages where its twin held 182): the one with more turns is read and
- * the other left out, counted; on a tie the transcript wins, as its messages carry their own times.
+ * the other left out, counted; on a tie the transcript wins, as its messages carry their own times. What the
+ * one left out holds on a message the read one also has (the transcript's reasoning and times) is kept.
  * Turn ids are `<session_id>-<seq>`, as for other sources without message ids.
  */
 import { existsSync } from "node:fs";
@@ -156,9 +157,10 @@ function toMessageRow(r: Record<string, unknown>): MessageRow {
 /** A folder (or one file) of Hermes session files; `dbPath` is the `state.db` that may hold them too. */
 export class HermesFilesSource implements TraceSource {
   readonly kind = "hermes" as const;
-  // Still 1 after tool results took their call's name: a re-read keeps stored rows (same ids), so a bump
-  // would only cost a second read of every file.
-  readonly parserVersion = 1;
+  // 2: a snapshot read in place of its shorter transcript takes the reasoning only the transcript kept (new
+  // thinking blocks, appended, so stored rows keep their ids). Tool results taking their call's name needed no
+  // bump: a re-read keeps stored rows (same ids).
+  readonly parserVersion = 2;
   readonly description: string;
   private inDb: Set<string> | null = null;
 
@@ -184,10 +186,12 @@ export class HermesFilesSource implements TraceSource {
       snapshot !== null ? `${snapshot[1]}.jsonl` : `session_${name.replace(/\.jsonl$/i, "")}.json`,
     );
     if (existsSync(twin)) {
+      const other = await readSessionFile(twin);
       const mine = turnCount(read);
-      const theirs = turnCount(await readSessionFile(twin));
+      const theirs = turnCount(other);
       if (snapshot !== null && theirs >= mine) return leftOut(read, SKIP_SNAPSHOT_DUPLICATE);
       if (snapshot === null && theirs > mine) return leftOut(read, SKIP_TRANSCRIPT_SHORTER);
+      fillFromTwin(read, other, snapshot !== null);
     }
     const sid = read.sessions[0]?.sessionId;
     if (sid !== undefined && this.databaseSessions().has(sid)) return leftOut(read, SKIP_IN_STATE_DB);
@@ -210,6 +214,35 @@ export class HermesFilesSource implements TraceSource {
 
 async function readSessionFile(path: string): Promise<UnitRead> {
   return parseHermesSessionFile(await readTextLossy(path), { path });
+}
+
+/**
+ * Gives the turns read what their twin's copy of the same message holds and they lack. Hermes rewrites a
+ * snapshot without the `reasoning` its transcript kept (a real pair: the snapshot, longer by the messages of
+ * a session reset, had none of the reasoning on the three answers the transcript held), and snapshot messages
+ * carry no time of their own. Turns are matched in order while they are the same message (role and every
+ * block but thinking); a thinking block only the twin holds is appended after the turn's own blocks, so no
+ * block changes its number (or its chunk id), and a transcript's time replaces the snapshot's stand-in.
+ */
+function fillFromTwin(read: UnitRead, twin: UnitRead, twinIsTranscript: boolean): void {
+  const mine = read.sessions[0]?.turns ?? [];
+  const theirs = twin.sessions[0]?.turns ?? [];
+  for (let i = 0; i < Math.min(mine.length, theirs.length); i++) {
+    const a = mine[i];
+    const b = theirs[i];
+    if (a === undefined || b === undefined || a.role !== b.role || said(a) !== said(b)) break;
+    const have = new Set(a.blocks.filter((x) => x.blockType === "thinking").map((x) => x.text));
+    for (const x of b.blocks) if (x.blockType === "thinking" && !have.has(x.text)) a.blocks.push({ ...x });
+    if (twinIsTranscript && b.ts !== "") a.ts = b.ts;
+  }
+}
+
+/** A turn's blocks but its thinking, as one comparable string. */
+function said(t: Turn): string {
+  return t.blocks
+    .filter((b) => b.blockType !== "thinking")
+    .map((b) => `${b.blockType}\u0000${b.text}`)
+    .join("\u0001");
 }
 
 function turnCount(read: UnitRead): number {
