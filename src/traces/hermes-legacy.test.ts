@@ -141,7 +141,11 @@ describe("Hermes session files", () => {
       const twin = join(t.sessions, "session_20250912_101500_a1b2c3.json");
       writeFileSync(
         twin,
-        JSON.stringify({ session_id: "20250912_101500_a1b2c3", messages: [{ role: "user", content: "hi" }] }),
+        // An early snapshot: the transcript's first message, which the transcript holds too.
+        JSON.stringify({
+          session_id: "20250912_101500_a1b2c3",
+          messages: [{ role: "user", content: "what's using port 8080 on the box?" }],
+        }),
       );
       const db = join(t.dir, ".hermes", "state.db");
       writeHermesDb(
@@ -286,6 +290,71 @@ describe("Hermes session files", () => {
         'message role "session_meta" not indexed': 1,
         [SKIP_TRANSCRIPT_SHORTER]: 4,
       });
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it("keeps the messages only the shorter twin holds when a reset left the two with different conversations", async () => {
+    // A real pair's shape (Hermes 2026): the transcript holds the talk before a reset, the snapshot only the
+    // longer talk after it; no message is in both. Reading the snapshot alone lost the first conversation.
+    const t = tempDir();
+    try {
+      const id = "20260704_215358_7b49a93b";
+      const dir = join(t.dir, "sessions");
+      mkdirSync(dir);
+      const before = [
+        { role: "user", content: "What is our current inference server?", timestamp: "2026-07-04T21:54:00" },
+        {
+          role: "assistant",
+          content: "\n\nLet me check the config.\n",
+          tool_calls: [
+            {
+              id: "c1",
+              type: "function",
+              function: { name: "terminal", arguments: '{"command":"cat config.yaml"}' },
+            },
+          ],
+          timestamp: "2026-07-04T21:54:05",
+        },
+        {
+          role: "tool",
+          content: '{"output":"model: MiniMax-M2.7"}',
+          tool_call_id: "c1",
+          timestamp: "2026-07-04T21:54:06",
+        },
+        { role: "assistant", content: "It is MiniMax-M2.7.", timestamp: "2026-07-04T21:54:09" },
+      ];
+      writeFileSync(join(dir, `${id}.jsonl`), before.map((m) => `${JSON.stringify(m)}\n`).join(""));
+      const after = ["try gemma4", "Pulled gemma4.", "is it faster?", "Yes, twice.", "keep it", "Done."].map(
+        (content, i) => ({ role: i % 2 === 0 ? "user" : "assistant", content }),
+      );
+      writeFileSync(
+        join(dir, `session_${id}.json`),
+        JSON.stringify({ session_id: id, session_start: "2026-07-04T21:53:58", messages: after }),
+      );
+      const files = new HermesFilesSource(dir);
+      const reads = await Promise.all((await files.listUnits()).map((u) => files.readUnit(u)));
+      const turns = reads.flatMap((r) => r.sessions.flatMap((s) => s.turns));
+      // The snapshot's six turns keep their numbers; the transcript's four follow them, with their own times.
+      expect(turns.map((x) => x.turnUuid)).toEqual([...Array(10).keys()].map((i) => `${id}-${i}`));
+      expect(turns.slice(0, 6).map((x) => x.blocks[0]!.text)).toEqual(after.map((m) => m.content));
+      expect(
+        turns.slice(6).map((x) => [x.role, x.ts, x.blocks.map((b) => [b.blockType, b.toolName])]),
+      ).toEqual([
+        ["user", "2026-07-04T21:54:00", [["text", null]]],
+        [
+          "assistant",
+          "2026-07-04T21:54:05",
+          [
+            ["text", null],
+            ["tool_use", "terminal"],
+          ],
+        ],
+        ["tool", "2026-07-04T21:54:06", [["tool_result", "terminal"]]],
+        ["assistant", "2026-07-04T21:54:09", [["text", null]]],
+      ]);
+      expect(turns[7]!.parentUuid).toBe(`${id}-6`);
     } finally {
       t.cleanup();
     }

@@ -6,7 +6,7 @@
  * (counted, never silent). A snapshot and its `<id>.jsonl` twin hold the same conversation, but either can be
  * the longer (a real snapshot held 205 messages where its twin held 182): the one with more turns is read and
  * the other left out, counted; on a tie the transcript wins, as its messages carry their own times. What the
- * one left out holds on a message the read one also has (the transcript's reasoning and times) is kept.
+ * one left out holds that the read one lacks (reasoning, times, whole messages) is kept with it.
  * Turn ids are `<session_id>-<seq>`, as for other sources without message ids.
  */
 import { existsSync } from "node:fs";
@@ -157,8 +157,8 @@ function toMessageRow(r: Record<string, unknown>): MessageRow {
 /** A folder (or one file) of Hermes session files; `dbPath` is the `state.db` that may hold them too. */
 export class HermesFilesSource implements TraceSource {
   readonly kind = "hermes" as const;
-  // 2: a snapshot read in place of its shorter transcript takes the reasoning only the transcript kept (new
-  // thinking blocks, appended, so stored rows keep their ids). Tool results taking their call's name needed no
+  // 2: the twin read takes what the one left out holds and it lacks (reasoning, whole messages: new blocks
+  // and turns, appended, so stored rows keep their ids). Tool results taking their call's name needed no
   // bump: a re-read keeps stored rows (same ids).
   readonly parserVersion = 2;
   readonly description: string;
@@ -191,7 +191,7 @@ export class HermesFilesSource implements TraceSource {
       const theirs = turnCount(other);
       if (snapshot !== null && theirs >= mine) return leftOut(read, SKIP_SNAPSHOT_DUPLICATE);
       if (snapshot === null && theirs > mine) return leftOut(read, SKIP_TRANSCRIPT_SHORTER);
-      fillFromTwin(read, other, snapshot !== null);
+      mergeTwin(read, other, snapshot !== null);
     }
     const sid = read.sessions[0]?.sessionId;
     if (sid !== undefined && this.databaseSessions().has(sid)) return leftOut(read, SKIP_IN_STATE_DB);
@@ -217,32 +217,53 @@ async function readSessionFile(path: string): Promise<UnitRead> {
 }
 
 /**
- * Gives the turns read what their twin's copy of the same message holds and they lack. Hermes rewrites a
- * snapshot without the `reasoning` its transcript kept (a real pair: the snapshot, longer by the messages of
- * a session reset, had none of the reasoning on the three answers the transcript held), and snapshot messages
- * carry no time of their own. Turns are matched in order while they are the same message (role and every
- * block but thinking); a thinking block only the twin holds is appended after the turn's own blocks, so no
- * block changes its number (or its chunk id), and a transcript's time replaces the snapshot's stand-in.
+ * Gives the turns read what their twin holds and they lack, so the twin can be left out without a loss.
+ * Hermes rewrites a snapshot without the `reasoning` its transcript kept (a real pair: the snapshot, longer by
+ * a session reset's messages, had none of the reasoning on the answers the transcript held), snapshot
+ * messages carry no time of their own, and after a reset a snapshot can hold a later conversation than its
+ * transcript (a real pair: 10 messages in the transcript, 22 others in the snapshot, none shared). Each twin
+ * turn is matched, in order, to a turn read with the same message (role and every block but thinking, as
+ * trimmed text; Hermes trims snapshot messages). On a match, a thinking block only the twin holds is appended
+ * after the turn's own blocks, so no block changes its number (or its chunk id), and a transcript's time
+ * replaces the snapshot's stand-in; a twin turn with no match follows the turns read, numbered after them.
  */
-function fillFromTwin(read: UnitRead, twin: UnitRead, twinIsTranscript: boolean): void {
-  const mine = read.sessions[0]?.turns ?? [];
-  const theirs = twin.sessions[0]?.turns ?? [];
-  for (let i = 0; i < Math.min(mine.length, theirs.length); i++) {
-    const a = mine[i];
-    const b = theirs[i];
-    if (a === undefined || b === undefined || a.role !== b.role || said(a) !== said(b)) break;
-    const have = new Set(a.blocks.filter((x) => x.blockType === "thinking").map((x) => x.text));
-    for (const x of b.blocks) if (x.blockType === "thinking" && !have.has(x.text)) a.blocks.push({ ...x });
-    if (twinIsTranscript && b.ts !== "") a.ts = b.ts;
+function mergeTwin(read: UnitRead, twin: UnitRead, twinIsTranscript: boolean): void {
+  const session = read.sessions[0];
+  if (session === undefined) return;
+  const mine = session.turns;
+  const byMessage = new Map<string, Turn[]>();
+  for (const a of mine) {
+    const k = said(a);
+    byMessage.set(k, [...(byMessage.get(k) ?? []), a]);
+  }
+  for (const b of twin.sessions[0]?.turns ?? []) {
+    const a = byMessage.get(said(b))?.shift();
+    if (a !== undefined) {
+      const have = new Set(a.blocks.filter((x) => x.blockType === "thinking").map((x) => x.text.trim()));
+      for (const x of b.blocks)
+        if (x.blockType === "thinking" && !have.has(x.text.trim())) a.blocks.push({ ...x });
+      if (twinIsTranscript && b.ts !== "") a.ts = b.ts;
+      continue;
+    }
+    const seq = mine.length;
+    mine.push({
+      ...b,
+      blocks: b.blocks.map((x) => ({ ...x })),
+      sessionId: session.sessionId,
+      workdir: session.workdir,
+      turnUuid: `${session.sessionId}-${seq}`,
+      parentUuid: seq === 0 ? null : `${session.sessionId}-${seq - 1}`,
+      seq,
+    });
   }
 }
 
-/** A turn's blocks but its thinking, as one comparable string. */
+/** A turn's role and blocks but its thinking, trimmed, as one comparable string. */
 function said(t: Turn): string {
-  return t.blocks
-    .filter((b) => b.blockType !== "thinking")
-    .map((b) => `${b.blockType}\u0000${b.text}`)
-    .join("\u0001");
+  return [
+    t.role,
+    ...t.blocks.filter((b) => b.blockType !== "thinking").map((b) => `${b.blockType}\u0000${b.text.trim()}`),
+  ].join("\u0001");
 }
 
 function turnCount(read: UnitRead): number {
