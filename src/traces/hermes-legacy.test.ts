@@ -26,6 +26,21 @@ function sessionsDir() {
   return { ...t, sessions: dir };
 }
 
+/** The messages of the SNAPSHOT fixture as `state.db` rows of its session. */
+function snapshotRows() {
+  const doc = JSON.parse(readFileSync(join(TRACES, "hermes", SNAPSHOT), "utf8")) as {
+    messages: { role: string; content: string | null; tool_calls?: unknown; tool_call_id?: string }[];
+  };
+  return doc.messages.map((m, i) => ({
+    session_id: "20250913_081200_d4e5f6",
+    role: m.role,
+    content: m.content,
+    tool_calls: m.tool_calls === undefined ? null : JSON.stringify(m.tool_calls),
+    tool_call_id: m.tool_call_id ?? null,
+    timestamp: 1_757_751_120 + i,
+  }));
+}
+
 traceSourceContract("hermes session files", {
   harness: "hermes",
   async make() {
@@ -147,20 +162,9 @@ describe("Hermes session files", () => {
           messages: [{ role: "user", content: "what's using port 8080 on the box?" }],
         }),
       );
+      // The database holds every message of the snapshot's session.
       const db = join(t.dir, ".hermes", "state.db");
-      writeHermesDb(
-        db,
-        "v20",
-        [{ id: "20250913_081200_d4e5f6", cwd: "/srv" }],
-        [
-          {
-            session_id: "20250913_081200_d4e5f6",
-            role: "user",
-            content: "rotate the logs",
-            timestamp: 1_757_751_120,
-          },
-        ],
-      );
+      writeHermesDb(db, "v20", [{ id: "20250913_081200_d4e5f6", cwd: "/srv" }], snapshotRows());
       const [dbSource, files] = sourcesForPath(join(t.dir, ".hermes"));
       expect(dbSource!.description).toContain("state.db");
       expect(files!.description).toBe(`scanning hermes session files under ${t.sessions}`);
@@ -177,6 +181,28 @@ describe("Hermes session files", () => {
         skipped: { [SKIP_IN_STATE_DB]: 4 },
       });
       expect(reads.get(twin)).toMatchObject({ sessions: [], skipped: { [SKIP_SNAPSHOT_DUPLICATE]: 1 } });
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it("reads from a session file only the messages the state.db beside it lacks", async () => {
+    // A real damaged database listed every session but gave back 108 messages for a folder of thousands:
+    // leaving whole files to it lost them. Here the database holds two of the snapshot's four turns.
+    const t = sessionsDir();
+    try {
+      const db = join(t.dir, ".hermes", "state.db");
+      const rows = snapshotRows();
+      writeHermesDb(db, "v12", [{ id: "20250913_081200_d4e5f6" }], [rows[1]!, rows[4]!]);
+      const files = new HermesFilesSource(t.sessions, db);
+      const unit = (await files.listUnits()).find((u) => u.key.endsWith(SNAPSHOT))!;
+      const read = await files.readUnit(unit);
+      // The prompt and the answer are the database's; the tool call and its output keep their file ids.
+      expect(read.sessions[0]!.turns.map((x) => [x.turnUuid, x.role])).toEqual([
+        ["20250913_081200_d4e5f6-1", "assistant"],
+        ["20250913_081200_d4e5f6-2", "tool"],
+      ]);
+      expect(read.skipped[SKIP_IN_STATE_DB]).toBe(2);
     } finally {
       t.cleanup();
     }

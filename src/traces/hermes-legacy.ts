@@ -2,11 +2,12 @@
  * Hermes's session files (shared/spec/trace-formats.md §4.4): `~/.hermes/sessions/<id>.jsonl`, one
  * OpenAI-chat message per line, and `sessions/session_<id>.json` snapshots (`{session_id, …, messages}`).
  * The reference does not read them; older Hermes kept conversations only there. Newer Hermes writes the
- * same conversation to `state.db` as well, so a session the database beside them holds is left to it
- * (counted, never silent). A snapshot and its `<id>.jsonl` twin hold the same conversation, but either can be
- * the longer (a real snapshot held 205 messages where its twin held 182): the one with more turns is read and
- * the other left out, counted; on a tie the transcript wins, as its messages carry their own times. What the
- * one left out holds that the read one lacks (reasoning, times, whole messages) is kept with it.
+ * same conversation to `state.db` as well, so the messages of a session the database beside them holds are
+ * left to it (counted, never silent); only those its copy lacks are read from the file. A snapshot and its
+ * `<id>.jsonl` twin hold the same conversation, but either can be the longer (a real snapshot held 205
+ * messages where its twin held 182): the one with more turns is read and the other left out, counted; on a
+ * tie the transcript wins, as its messages carry their own times. What the one left out holds that the read
+ * one lacks (reasoning, times, whole messages) is kept with it.
  * Turn ids are `<session_id>-<seq>`, as for other sources without message ids.
  */
 import { existsSync } from "node:fs";
@@ -194,7 +195,41 @@ export class HermesFilesSource implements TraceSource {
       mergeTwin(read, other, snapshot !== null);
     }
     const sid = read.sessions[0]?.sessionId;
-    if (sid !== undefined && this.databaseSessions().has(sid)) return leftOut(read, SKIP_IN_STATE_DB);
+    if (sid !== undefined && this.databaseSessions().has(sid)) return this.withoutDatabaseTurns(read, sid);
+    return read;
+  }
+
+  /**
+   * The turns of a session file that the database beside it does not hold. A session the database holds is
+   * read from there, but a database can hold less than the files (a real damaged one gave 108 messages for a
+   * folder of thousands): a message is left to the database only when its copy of the session has it (same
+   * role and text, each copy matched once); the others keep their numbers from the file, counted as before.
+   */
+  private async withoutDatabaseTurns(read: UnitRead, sid: string): Promise<UnitRead> {
+    const held = new Map<string, number>();
+    try {
+      if (this.dbPath !== null) {
+        const db = await new HermesSource(this.dbPath).readUnit({
+          key: sid,
+          signature: null,
+          isSubagent: false,
+        });
+        for (const t of db.sessions.flatMap((s) => s.turns)) held.set(said(t), (held.get(said(t)) ?? 0) + 1);
+      }
+    } catch {
+      // A session the database cannot give is read from its file.
+    }
+    const session = read.sessions[0];
+    if (session === undefined) return read;
+    const kept = session.turns.filter((t) => {
+      const n = held.get(said(t)) ?? 0;
+      if (n > 0) held.set(said(t), n - 1);
+      return n === 0;
+    });
+    if (kept.length === 0) return leftOut(read, SKIP_IN_STATE_DB);
+    if (kept.length < session.turns.length)
+      countSkip(read.skipped, SKIP_IN_STATE_DB, session.turns.length - kept.length);
+    session.turns = kept;
     return read;
   }
 
