@@ -360,6 +360,17 @@ const CORPUS_FACTS: Record<string, { roles: Record<string, number>; skipped: Rec
       "assistant message with no indexable content": 3,
     },
   },
+  "corpus/claude/idaho-vault/ca2442ad-2504-45cb-8b0f-adb8df732dc7.jsonl": {
+    // Claude Code 2.1.90 out of usage: `permission-mode` and `attachment` records (MCP instructions, the
+    // companion), two synthetic rate-limit answers, a local command with its caveat and output.
+    roles: { user: 5, assistant: 2 },
+    skipped: {
+      'record type "permission-mode"': 1,
+      'record type "file-history-snapshot"': 3,
+      'record type "attachment"': 2,
+      "agent-injected text left out: claude meta message (isMeta)": 1,
+    },
+  },
   "corpus/claude/idaho-vault/0e973150-6151-404d-968f-a07b3f204eb3.jsonl": {
     // Claude Code 2.1's stub for a session teleported from the web: its only line names the remote session.
     roles: {},
