@@ -381,6 +381,8 @@ describe("Hermes session files", () => {
         ["assistant", "2026-07-04T21:54:09", [["text", null]]],
       ]);
       expect(turns[7]!.parentUuid).toBe(`${id}-6`);
+      // Every turn is the snapshot's unit's: re-reading that file gives them all back.
+      expect(new Set(turns.map((x) => x.sourcePath))).toEqual(new Set([join(dir, `session_${id}.json`)]));
     } finally {
       t.cleanup();
     }

@@ -192,7 +192,7 @@ export class HermesFilesSource implements TraceSource {
       const theirs = turnCount(other);
       if (snapshot !== null && theirs >= mine) return leftOut(read, SKIP_SNAPSHOT_DUPLICATE);
       if (snapshot === null && theirs > mine) return leftOut(read, SKIP_TRANSCRIPT_SHORTER);
-      mergeTwin(read, other, snapshot !== null);
+      mergeTwin(read, other, { twinIsTranscript: snapshot !== null, path: unit.key });
     }
     const sid = read.sessions[0]?.sessionId;
     if (sid !== undefined && this.databaseSessions().has(sid)) return this.withoutDatabaseTurns(read, sid);
@@ -260,9 +260,10 @@ async function readSessionFile(path: string): Promise<UnitRead> {
  * turn is matched, in order, to a turn read with the same message (role and every block but thinking, as
  * trimmed text; Hermes trims snapshot messages). On a match, a thinking block only the twin holds is appended
  * after the turn's own blocks, so no block changes its number (or its chunk id), and a transcript's time
- * replaces the snapshot's stand-in; a twin turn with no match follows the turns read, numbered after them.
+ * replaces the snapshot's stand-in; a twin turn with no match follows the turns read, numbered after them
+ * (`path`, the file read, is its source).
  */
-function mergeTwin(read: UnitRead, twin: UnitRead, twinIsTranscript: boolean): void {
+function mergeTwin(read: UnitRead, twin: UnitRead, o: { twinIsTranscript: boolean; path: string }): void {
   const session = read.sessions[0];
   if (session === undefined) return;
   const mine = session.turns;
@@ -277,7 +278,7 @@ function mergeTwin(read: UnitRead, twin: UnitRead, twinIsTranscript: boolean): v
       const have = new Set(a.blocks.filter((x) => x.blockType === "thinking").map((x) => x.text.trim()));
       for (const x of b.blocks)
         if (x.blockType === "thinking" && !have.has(x.text.trim())) a.blocks.push({ ...x });
-      if (twinIsTranscript && b.ts !== "") a.ts = b.ts;
+      if (o.twinIsTranscript && b.ts !== "") a.ts = b.ts;
       continue;
     }
     const seq = mine.length;
@@ -289,6 +290,8 @@ function mergeTwin(read: UnitRead, twin: UnitRead, twinIsTranscript: boolean): v
       turnUuid: `${session.sessionId}-${seq}`,
       parentUuid: seq === 0 ? null : `${session.sessionId}-${seq - 1}`,
       seq,
+      // The file read gives this turn: `forget --allow-reindex` re-reads the unit named here.
+      sourcePath: o.path,
     });
   }
 }
