@@ -390,6 +390,15 @@ const CORPUS_FACTS: Record<string, { roles: Record<string, number>; skipped: Rec
         "reasoning item with no indexable content": 1,
       },
     },
+  "corpus/pi/idaho-vault/2026-04-20T03-20-25-829Z_019da8e7-53e5-77d8-ad66-8096de722bcd.jsonl": {
+    // pi v3 on Windows with a local model (ollama, openai-completions): two answers cut off (`aborted`).
+    roles: { user: 5, assistant: 5 },
+    skipped: {
+      'record type "session"': 1,
+      'record type "model_change"': 1,
+      'record type "thinking_level_change"': 1,
+    },
+  },
   "corpus/pi/agent-sessions/small.jsonl": {
     roles: { user: 2, assistant: 2 },
     skipped: {
