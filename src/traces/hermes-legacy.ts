@@ -270,7 +270,9 @@ function mergeTwin(read: UnitRead, twin: UnitRead, o: { twinIsTranscript: boolea
   const byMessage = new Map<string, Turn[]>();
   for (const a of mine) {
     const k = said(a);
-    byMessage.set(k, [...(byMessage.get(k) ?? []), a]);
+    const same = byMessage.get(k);
+    if (same === undefined) byMessage.set(k, [a]);
+    else same.push(a);
   }
   for (const b of twin.sessions[0]?.turns ?? []) {
     const a = byMessage.get(said(b))?.shift();
