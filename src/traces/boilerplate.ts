@@ -87,3 +87,15 @@ function wrapsWhole(t: string, tag: string): boolean {
   }
   return rest === "";
 }
+
+/**
+ * Claude Code: every block of a sub-agent record that is its parent session's own record, replayed. The
+ * compaction fork (`agent-acompact-…`) and the side-question fork (`agent-aside_question-…`) of Claude Code
+ * 2.1.8x copy the parent's history, same uuids and all, before their own request: in a real folder 2,100 of
+ * 11,400 turns were such copies, each parent turn stored again once per fork. The parent's file holds them;
+ * here they keep their place (ids stay the reference's) and are left out, counted.
+ */
+export function markClaudeReplayed(blocks: Block[], skipped: SkipCounts): void {
+  for (const b of blocks)
+    if (b.injected === undefined) mark(b, "claude sub-agent copy of its parent's record", skipped);
+}

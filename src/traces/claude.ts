@@ -4,7 +4,7 @@
  * response is kept as its own turn, as the reference does (no merge by message id).
  */
 import { ArgumentSerializer, backfillToolNames, flattenToolContent, makeBlock } from "./blocks.js";
-import { markClaudeInjected } from "./boilerplate.js";
+import { markClaudeInjected, markClaudeReplayed } from "./boilerplate.js";
 import { asObject, asString, parseJsonl } from "./jsonl.js";
 import { addPersistedOutputs } from "./persisted-output.js";
 import { fallbackWorkdir, fileStem, isBlank, mungeCwd } from "./text.js";
@@ -19,6 +19,12 @@ export interface ParseContext {
    * transcript (null when absent). Without it, only the transcript's preview is indexed.
    */
   readToolResult?: (sessionFolder: string, file: string) => string | null;
+  /**
+   * Claude Code only, for a sub-agent transcript: the uuids of the records of the session it belongs to
+   * (`<session>.jsonl` beside its `<session>/subagents/` folder), when that file is there. A record with one
+   * of them is the parent's, replayed (see {@link markClaudeReplayed}).
+   */
+  parentUuids?: ReadonlySet<string>;
 }
 
 /** True for a sub-agent transcript (session id starts with exactly `agent-`). */
@@ -74,6 +80,8 @@ export function parseClaudeTranscript(text: string, ctx: ParseContext): UnitRead
     markClaudeInjected(asString(message?.role) ?? type, r.isMeta === true, blocks, skipped);
     if (ctx.readToolResult !== undefined)
       addPersistedOutputs(blocks, ctx.readToolResult, skipped, asString(asObject(r.toolUseResult)?.stdout));
+    const uuid = asString(r.uuid);
+    if (uuid !== null && ctx.parentUuids?.has(uuid) === true) markClaudeReplayed(blocks, skipped);
     if (blocks.length === 0) {
       countSkip(skipped, `${type} record with no indexable content`);
       continue;

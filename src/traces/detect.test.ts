@@ -31,6 +31,14 @@ describe("judging a file by its content", () => {
     }
   });
 
+  it("takes a Claude Code file holding only its `teleported-from` line for what it is, not for junk", () => {
+    // A real stub Claude Code 2.1 left after teleporting a web session: one line, none of the keys its
+    // other records carry. Given by path, it is indexed (nothing stored, the record counted), not refused.
+    const p = join(TRACES, "corpus/claude/idaho-vault/0e973150-6151-404d-968f-a07b3f204eb3.jsonl");
+    expect(sniffFile(p)).toEqual({ kind: "transcript", harness: "claude_code" });
+    expect(sourcesForPath(p).map((s) => s.kind)).toEqual(["claude_code"]);
+  });
+
   it("opens a SQLite file of any name as a Hermes database", () => {
     const t = tempDir();
     try {

@@ -26,6 +26,11 @@ const SNIFF_RECORDS = 20;
 
 /** Claude Code record fields that no other agent's first records carry. */
 const CLAUDE_KEYS = ["uuid", "parentUuid", "sessionId", "leafUuid", "messageId", "isSidechain"];
+/**
+ * Claude Code record types that carry none of those keys. A session teleported from the web starts with
+ * `teleported-from` (`remoteSessionId`, `branch`, `messageCount`), and a real file can hold that line alone.
+ */
+const CLAUDE_TYPES = new Set(["teleported-from"]);
 const CODEX_TYPES = new Set(["session_meta", "response_item", "event_msg", "turn_context", "compacted"]);
 const CHAT_ROLES = new Set(["user", "assistant", "tool", "system", "developer"]);
 
@@ -66,7 +71,7 @@ export function sniffRecords(text: string): Harness | null {
     if (type !== null && CODEX_TYPES.has(type) && "payload" in r) return "codex";
     if (type === null && "id" in r && "instructions" in r) return "codex";
     if ("record_type" in r) return "codex";
-    if (type !== null && CLAUDE_KEYS.some((k) => k in r)) return "claude_code";
+    if (type !== null && (CLAUDE_TYPES.has(type) || CLAUDE_KEYS.some((k) => k in r))) return "claude_code";
     // Hermes `sessions/<id>.jsonl`: bare OpenAI-chat rows.
     if (type === null && CHAT_ROLES.has(asString(r.role) ?? "")) return "hermes";
   }

@@ -26,6 +26,21 @@ function sessionsDir() {
   return { ...t, sessions: dir };
 }
 
+/** The messages of the SNAPSHOT fixture as `state.db` rows of its session. */
+function snapshotRows() {
+  const doc = JSON.parse(readFileSync(join(TRACES, "hermes", SNAPSHOT), "utf8")) as {
+    messages: { role: string; content: string | null; tool_calls?: unknown; tool_call_id?: string }[];
+  };
+  return doc.messages.map((m, i) => ({
+    session_id: "20250913_081200_d4e5f6",
+    role: m.role,
+    content: m.content,
+    tool_calls: m.tool_calls === undefined ? null : JSON.stringify(m.tool_calls),
+    tool_call_id: m.tool_call_id ?? null,
+    timestamp: 1_757_751_120 + i,
+  }));
+}
+
 traceSourceContract("hermes session files", {
   harness: "hermes",
   async make() {
@@ -141,22 +156,15 @@ describe("Hermes session files", () => {
       const twin = join(t.sessions, "session_20250912_101500_a1b2c3.json");
       writeFileSync(
         twin,
-        JSON.stringify({ session_id: "20250912_101500_a1b2c3", messages: [{ role: "user", content: "hi" }] }),
+        // An early snapshot: the transcript's first message, which the transcript holds too.
+        JSON.stringify({
+          session_id: "20250912_101500_a1b2c3",
+          messages: [{ role: "user", content: "what's using port 8080 on the box?" }],
+        }),
       );
+      // The database holds every message of the snapshot's session.
       const db = join(t.dir, ".hermes", "state.db");
-      writeHermesDb(
-        db,
-        "v20",
-        [{ id: "20250913_081200_d4e5f6", cwd: "/srv" }],
-        [
-          {
-            session_id: "20250913_081200_d4e5f6",
-            role: "user",
-            content: "rotate the logs",
-            timestamp: 1_757_751_120,
-          },
-        ],
-      );
+      writeHermesDb(db, "v20", [{ id: "20250913_081200_d4e5f6", cwd: "/srv" }], snapshotRows());
       const [dbSource, files] = sourcesForPath(join(t.dir, ".hermes"));
       expect(dbSource!.description).toContain("state.db");
       expect(files!.description).toBe(`scanning hermes session files under ${t.sessions}`);
@@ -173,6 +181,28 @@ describe("Hermes session files", () => {
         skipped: { [SKIP_IN_STATE_DB]: 4 },
       });
       expect(reads.get(twin)).toMatchObject({ sessions: [], skipped: { [SKIP_SNAPSHOT_DUPLICATE]: 1 } });
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it("reads from a session file only the messages the state.db beside it lacks", async () => {
+    // A real damaged database listed every session but gave back 108 messages for a folder of thousands:
+    // leaving whole files to it lost them. Here the database holds two of the snapshot's four turns.
+    const t = sessionsDir();
+    try {
+      const db = join(t.dir, ".hermes", "state.db");
+      const rows = snapshotRows();
+      writeHermesDb(db, "v12", [{ id: "20250913_081200_d4e5f6" }], [rows[1]!, rows[4]!]);
+      const files = new HermesFilesSource(t.sessions, db);
+      const unit = (await files.listUnits()).find((u) => u.key.endsWith(SNAPSHOT))!;
+      const read = await files.readUnit(unit);
+      // The prompt and the answer are the database's; the tool call and its output keep their file ids.
+      expect(read.sessions[0]!.turns.map((x) => [x.turnUuid, x.role])).toEqual([
+        ["20250913_081200_d4e5f6-1", "assistant"],
+        ["20250913_081200_d4e5f6-2", "tool"],
+      ]);
+      expect(read.skipped[SKIP_IN_STATE_DB]).toBe(2);
     } finally {
       t.cleanup();
     }
@@ -209,6 +239,150 @@ describe("Hermes session files", () => {
         sessions: [],
         skipped: { [SKIP_SNAPSHOT_DUPLICATE]: 6 },
       });
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it("keeps the reasoning and times only the shorter transcript holds when its snapshot is read", async () => {
+    // The shape of a real pair (Hermes 2026, Telegram): the transcript opens with a `session_meta` row and
+    // keeps `reasoning` and a time on each answer; the snapshot, rewritten when the session was reset, holds
+    // the same messages with neither, then the reset notice and what followed. Reading only the snapshot
+    // lost every answer's reasoning.
+    const t = tempDir();
+    try {
+      const id = "20260501_211916_a960c82a";
+      const dir = join(t.dir, "sessions");
+      mkdirSync(dir);
+      const said = [
+        { role: "user", content: "What is your workspace?" },
+        { role: "assistant", content: "My workspace is ~/kb.", finish_reason: "stop" },
+        { role: "user", content: "hello" },
+        { role: "assistant", content: "Hey. Anything to do?", finish_reason: "stop" },
+      ];
+      const reasoning = ["He asks where I work; memory has it.", "A greeting; answer briefly."];
+      const transcript = [
+        {
+          role: "session_meta",
+          model: "m",
+          platform: "telegram",
+          tools: [],
+          timestamp: "2026-05-01T21:19:16",
+        },
+        ...said.map((m, i) => ({
+          ...m,
+          timestamp: `2026-05-01T21:2${i}:00`,
+          ...(m.role === "assistant" ? { reasoning: reasoning[(i - 1) / 2] } : {}),
+        })),
+      ];
+      writeFileSync(join(dir, `${id}.jsonl`), transcript.map((m) => `${JSON.stringify(m)}\n`).join(""));
+      const later = [
+        { role: "user", content: "[System: This session is about to be reset.]" },
+        { role: "assistant", content: "Saved what matters.", reasoning: "Flush memory first." },
+      ];
+      writeFileSync(
+        join(dir, `session_${id}.json`),
+        JSON.stringify({
+          session_id: id,
+          session_start: "2026-05-01T21:19:16",
+          messages: [...said, ...later],
+        }),
+      );
+      const files = new HermesFilesSource(dir);
+      const reads = await Promise.all((await files.listUnits()).map((u) => files.readUnit(u)));
+      const turns = reads.flatMap((r) => r.sessions.flatMap((s) => s.turns));
+      expect(turns.map((x) => x.turnUuid)).toEqual([0, 1, 2, 3, 4, 5].map((i) => `${id}-${i}`));
+      // Each answer's text keeps block 0 (its chunk id); the transcript's reasoning follows it.
+      expect(turns.map((x) => x.blocks.map((b) => b.blockType))).toEqual([
+        ["text"],
+        ["text", "thinking"],
+        ["text"],
+        ["text", "thinking"],
+        ["text"],
+        ["thinking", "text"],
+      ]);
+      expect(turns[1]!.blocks[1]!.text).toBe(reasoning[0]);
+      expect(turns[3]!.blocks[1]!.text).toBe(reasoning[1]);
+      // Messages both files hold take the transcript's times; the rest keep the session's start.
+      expect(turns.map((x) => x.ts)).toEqual([
+        "2026-05-01T21:20:00",
+        "2026-05-01T21:21:00",
+        "2026-05-01T21:22:00",
+        "2026-05-01T21:23:00",
+        "2026-05-01T21:19:16",
+        "2026-05-01T21:19:16",
+      ]);
+      expect(reads.map((r) => r.skipped)).toContainEqual({
+        'message role "session_meta" not indexed': 1,
+        [SKIP_TRANSCRIPT_SHORTER]: 4,
+      });
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it("keeps the messages only the shorter twin holds when a reset left the two with different conversations", async () => {
+    // A real pair's shape (Hermes 2026): the transcript holds the talk before a reset, the snapshot only the
+    // longer talk after it; no message is in both. Reading the snapshot alone lost the first conversation.
+    const t = tempDir();
+    try {
+      const id = "20260704_215358_7b49a93b";
+      const dir = join(t.dir, "sessions");
+      mkdirSync(dir);
+      const before = [
+        { role: "user", content: "What is our current inference server?", timestamp: "2026-07-04T21:54:00" },
+        {
+          role: "assistant",
+          content: "\n\nLet me check the config.\n",
+          tool_calls: [
+            {
+              id: "c1",
+              type: "function",
+              function: { name: "terminal", arguments: '{"command":"cat config.yaml"}' },
+            },
+          ],
+          timestamp: "2026-07-04T21:54:05",
+        },
+        {
+          role: "tool",
+          content: '{"output":"model: MiniMax-M2.7"}',
+          tool_call_id: "c1",
+          timestamp: "2026-07-04T21:54:06",
+        },
+        { role: "assistant", content: "It is MiniMax-M2.7.", timestamp: "2026-07-04T21:54:09" },
+      ];
+      writeFileSync(join(dir, `${id}.jsonl`), before.map((m) => `${JSON.stringify(m)}\n`).join(""));
+      const after = ["try gemma4", "Pulled gemma4.", "is it faster?", "Yes, twice.", "keep it", "Done."].map(
+        (content, i) => ({ role: i % 2 === 0 ? "user" : "assistant", content }),
+      );
+      writeFileSync(
+        join(dir, `session_${id}.json`),
+        JSON.stringify({ session_id: id, session_start: "2026-07-04T21:53:58", messages: after }),
+      );
+      const files = new HermesFilesSource(dir);
+      const reads = await Promise.all((await files.listUnits()).map((u) => files.readUnit(u)));
+      const turns = reads.flatMap((r) => r.sessions.flatMap((s) => s.turns));
+      // The snapshot's six turns keep their numbers; the transcript's four follow them, with their own times.
+      expect(turns.map((x) => x.turnUuid)).toEqual([...Array(10).keys()].map((i) => `${id}-${i}`));
+      expect(turns.slice(0, 6).map((x) => x.blocks[0]!.text)).toEqual(after.map((m) => m.content));
+      expect(
+        turns.slice(6).map((x) => [x.role, x.ts, x.blocks.map((b) => [b.blockType, b.toolName])]),
+      ).toEqual([
+        ["user", "2026-07-04T21:54:00", [["text", null]]],
+        [
+          "assistant",
+          "2026-07-04T21:54:05",
+          [
+            ["text", null],
+            ["tool_use", "terminal"],
+          ],
+        ],
+        ["tool", "2026-07-04T21:54:06", [["tool_result", "terminal"]]],
+        ["assistant", "2026-07-04T21:54:09", [["text", null]]],
+      ]);
+      expect(turns[7]!.parentUuid).toBe(`${id}-6`);
+      // Every turn is the snapshot's unit's: re-reading that file gives them all back.
+      expect(new Set(turns.map((x) => x.sourcePath))).toEqual(new Set([join(dir, `session_${id}.json`)]));
     } finally {
       t.cleanup();
     }

@@ -2,10 +2,12 @@
  * Hermes's session files (shared/spec/trace-formats.md §4.4): `~/.hermes/sessions/<id>.jsonl`, one
  * OpenAI-chat message per line, and `sessions/session_<id>.json` snapshots (`{session_id, …, messages}`).
  * The reference does not read them; older Hermes kept conversations only there. Newer Hermes writes the
- * same conversation to `state.db` as well, so a session the database beside them holds is left to it
- * (counted, never silent). A snapshot and its `<id>.jsonl` twin hold the same conversation, but either can be
- * the longer (a real snapshot held 205 messages where its twin held 182): the one with more turns is read and
- * the other left out, counted; on a tie the transcript wins, as its messages carry their own times.
+ * same conversation to `state.db` as well, so the messages of a session the database beside them holds are
+ * left to it (counted, never silent); only those its copy lacks are read from the file. A snapshot and its
+ * `<id>.jsonl` twin hold the same conversation, but either can be the longer (a real snapshot held 205
+ * messages where its twin held 182): the one with more turns is read and the other left out, counted; on a
+ * tie the transcript wins, as its messages carry their own times. What the one left out holds that the read
+ * one lacks (reasoning, times, whole messages) is kept with it.
  * Turn ids are `<session_id>-<seq>`, as for other sources without message ids.
  */
 import { existsSync } from "node:fs";
@@ -156,9 +158,10 @@ function toMessageRow(r: Record<string, unknown>): MessageRow {
 /** A folder (or one file) of Hermes session files; `dbPath` is the `state.db` that may hold them too. */
 export class HermesFilesSource implements TraceSource {
   readonly kind = "hermes" as const;
-  // Still 1 after tool results took their call's name: a re-read keeps stored rows (same ids), so a bump
-  // would only cost a second read of every file.
-  readonly parserVersion = 1;
+  // 2: the twin read takes what the one left out holds and it lacks (reasoning, whole messages: new blocks
+  // and turns, appended, so stored rows keep their ids). Tool results taking their call's name needed no
+  // bump: a re-read keeps stored rows (same ids).
+  readonly parserVersion = 2;
   readonly description: string;
   private inDb: Set<string> | null = null;
 
@@ -184,13 +187,49 @@ export class HermesFilesSource implements TraceSource {
       snapshot !== null ? `${snapshot[1]}.jsonl` : `session_${name.replace(/\.jsonl$/i, "")}.json`,
     );
     if (existsSync(twin)) {
+      const other = await readSessionFile(twin);
       const mine = turnCount(read);
-      const theirs = turnCount(await readSessionFile(twin));
+      const theirs = turnCount(other);
       if (snapshot !== null && theirs >= mine) return leftOut(read, SKIP_SNAPSHOT_DUPLICATE);
       if (snapshot === null && theirs > mine) return leftOut(read, SKIP_TRANSCRIPT_SHORTER);
+      mergeTwin(read, other, { twinIsTranscript: snapshot !== null, path: unit.key });
     }
     const sid = read.sessions[0]?.sessionId;
-    if (sid !== undefined && this.databaseSessions().has(sid)) return leftOut(read, SKIP_IN_STATE_DB);
+    if (sid !== undefined && this.databaseSessions().has(sid)) return this.withoutDatabaseTurns(read, sid);
+    return read;
+  }
+
+  /**
+   * The turns of a session file that the database beside it does not hold. A session the database holds is
+   * read from there, but a database can hold less than the files (a real damaged one gave 108 messages for a
+   * folder of thousands): a message is left to the database only when its copy of the session has it (same
+   * role and text, each copy matched once); the others keep their numbers from the file, counted as before.
+   */
+  private async withoutDatabaseTurns(read: UnitRead, sid: string): Promise<UnitRead> {
+    const held = new Map<string, number>();
+    try {
+      if (this.dbPath !== null) {
+        const db = await new HermesSource(this.dbPath).readUnit({
+          key: sid,
+          signature: null,
+          isSubagent: false,
+        });
+        for (const t of db.sessions.flatMap((s) => s.turns)) held.set(said(t), (held.get(said(t)) ?? 0) + 1);
+      }
+    } catch {
+      // A session the database cannot give is read from its file.
+    }
+    const session = read.sessions[0];
+    if (session === undefined) return read;
+    const kept = session.turns.filter((t) => {
+      const n = held.get(said(t)) ?? 0;
+      if (n > 0) held.set(said(t), n - 1);
+      return n === 0;
+    });
+    if (kept.length === 0) return leftOut(read, SKIP_IN_STATE_DB);
+    if (kept.length < session.turns.length)
+      countSkip(read.skipped, SKIP_IN_STATE_DB, session.turns.length - kept.length);
+    session.turns = kept;
     return read;
   }
 
@@ -210,6 +249,61 @@ export class HermesFilesSource implements TraceSource {
 
 async function readSessionFile(path: string): Promise<UnitRead> {
   return parseHermesSessionFile(await readTextLossy(path), { path });
+}
+
+/**
+ * Gives the turns read what their twin holds and they lack, so the twin can be left out without a loss.
+ * Hermes rewrites a snapshot without the `reasoning` its transcript kept (a real pair: the snapshot, longer by
+ * a session reset's messages, had none of the reasoning on the answers the transcript held), snapshot
+ * messages carry no time of their own, and after a reset a snapshot can hold a later conversation than its
+ * transcript (a real pair: 10 messages in the transcript, 22 others in the snapshot, none shared). Each twin
+ * turn is matched, in order, to a turn read with the same message (role and every block but thinking, as
+ * trimmed text; Hermes trims snapshot messages). On a match, a thinking block only the twin holds is appended
+ * after the turn's own blocks, so no block changes its number (or its chunk id), and a transcript's time
+ * replaces the snapshot's stand-in; a twin turn with no match follows the turns read, numbered after them
+ * (`path`, the file read, is its source).
+ */
+function mergeTwin(read: UnitRead, twin: UnitRead, o: { twinIsTranscript: boolean; path: string }): void {
+  const session = read.sessions[0];
+  if (session === undefined) return;
+  const mine = session.turns;
+  const byMessage = new Map<string, Turn[]>();
+  for (const a of mine) {
+    const k = said(a);
+    const same = byMessage.get(k);
+    if (same === undefined) byMessage.set(k, [a]);
+    else same.push(a);
+  }
+  for (const b of twin.sessions[0]?.turns ?? []) {
+    const a = byMessage.get(said(b))?.shift();
+    if (a !== undefined) {
+      const have = new Set(a.blocks.filter((x) => x.blockType === "thinking").map((x) => x.text.trim()));
+      for (const x of b.blocks)
+        if (x.blockType === "thinking" && !have.has(x.text.trim())) a.blocks.push({ ...x });
+      if (o.twinIsTranscript && b.ts !== "") a.ts = b.ts;
+      continue;
+    }
+    const seq = mine.length;
+    mine.push({
+      ...b,
+      blocks: b.blocks.map((x) => ({ ...x })),
+      sessionId: session.sessionId,
+      workdir: session.workdir,
+      turnUuid: `${session.sessionId}-${seq}`,
+      parentUuid: seq === 0 ? null : `${session.sessionId}-${seq - 1}`,
+      seq,
+      // The file read gives this turn: `forget --allow-reindex` re-reads the unit named here.
+      sourcePath: o.path,
+    });
+  }
+}
+
+/** A turn's role and blocks but its thinking, trimmed, as one comparable string. */
+function said(t: Turn): string {
+  return [
+    t.role,
+    ...t.blocks.filter((b) => b.blockType !== "thinking").map((b) => `${b.blockType}\u0000${b.text.trim()}`),
+  ].join("\u0001");
 }
 
 function turnCount(read: UnitRead): number {

@@ -115,3 +115,93 @@ describe("source selection", () => {
     }
   });
 });
+
+describe("Claude Code sub-agent forks", () => {
+  // Claude Code 2.1.8x's compaction and side-question forks open with a copy of the parent's records (the
+  // same uuids, `isSidechain` and the fork's `agentId` added), then hold their own request and answer.
+  const SESSION = "744827a2-a4c6-4a5b-9997-81d6e9384d8d";
+  const rec = (uuid: string, role: "user" | "assistant", text: string, extra: Record<string, unknown> = {}) =>
+    JSON.stringify({
+      parentUuid: null,
+      isSidechain: false,
+      type: role,
+      message: { role, content: role === "user" ? text : [{ type: "text", text }] },
+      uuid,
+      timestamp: "2026-04-01T10:00:00.000Z",
+      sessionId: SESSION,
+      version: "2.1.88",
+      ...extra,
+    });
+  const parent = [
+    rec("u1", "user", "rename the vault folders"),
+    rec("a1", "assistant", "Renamed 12 folders."),
+    rec("u2", "user", "now update the links"),
+  ];
+  const fork = (agentId: string) => [
+    ...parent.map((l) => l.replace('"isSidechain":false', `"isSidechain":true,"agentId":"${agentId}"`)),
+    rec("f1", "user", "Your task is to create a detailed summary of the conversation so far.", {
+      isSidechain: true,
+      isMeta: true,
+      agentId,
+    }),
+    rec("f2", "assistant", "Summary: folders renamed, links next.", { isSidechain: true, agentId }),
+  ];
+
+  function project(withParent: boolean) {
+    const t = tempDir();
+    const dir = join(t.dir, ".claude", "projects", "c--Users-me-vault");
+    mkdirSync(join(dir, SESSION, "subagents"), { recursive: true });
+    if (withParent) writeFileSync(join(dir, `${SESSION}.jsonl`), `${parent.join("\n")}\n`);
+    writeFileSync(
+      join(dir, SESSION, "subagents", "agent-acompact-a897fe51ff61acd8.jsonl"),
+      `${fork("acompact-a897fe51ff61acd8").join("\n")}\n`,
+    );
+    return { ...t, dir };
+  }
+
+  it("leave out their copy of the parent's records, keeping every id, and index only their own turns", async () => {
+    const t = project(true);
+    try {
+      const source = sourceForPath(t.dir, "claude_code");
+      const units = await source.listUnits();
+      const read = await source.readUnit(units.find((u) => u.isSubagent)!);
+      const turns = read.sessions[0]!.turns;
+      expect(turns.map((x) => x.turnUuid)).toEqual(["u1", "a1", "u2", "f1", "f2"]);
+      expect(turns.map((x) => x.blocks[0]!.injected ?? null)).toEqual([
+        "claude sub-agent copy of its parent's record",
+        "claude sub-agent copy of its parent's record",
+        "claude sub-agent copy of its parent's record",
+        "claude meta message (isMeta)",
+        null,
+      ]);
+      expect(read.skipped).toEqual({
+        "agent-injected text left out: claude sub-agent copy of its parent's record": 3,
+        "agent-injected text left out: claude meta message (isMeta)": 1,
+      });
+      // Only the fork's own answer is left to index.
+      const indexed = turns.flatMap((x) =>
+        x.blocks.filter((b) => b.injected === undefined).map((b) => b.text),
+      );
+      expect(indexed).toEqual(["Summary: folders renamed, links next."]);
+      // The parent itself is read whole.
+      const main = await source.readUnit(units.find((u) => !u.isSubagent)!);
+      expect(main.sessions[0]!.turns.every((x) => x.blocks.every((b) => b.injected === undefined))).toBe(
+        true,
+      );
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it("are read whole when their parent's transcript is not beside them", async () => {
+    const t = project(false);
+    try {
+      const source = sourceForPath(t.dir, "claude_code");
+      const [unit] = await source.listUnits();
+      const read = await source.readUnit(unit!);
+      expect(read.sessions[0]!.turns.filter((x) => x.blocks[0]!.injected === undefined)).toHaveLength(4);
+    } finally {
+      t.cleanup();
+    }
+  });
+});

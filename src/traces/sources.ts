@@ -9,7 +9,7 @@ import { parseCodexRollout } from "./codex.js";
 import { sniffFile } from "./detect.js";
 import { HermesSource } from "./hermes.js";
 import { HermesFilesSource, isHermesSessionFile } from "./hermes-legacy.js";
-import { readTextLossy } from "./jsonl.js";
+import { parseJsonl, readTextLossy } from "./jsonl.js";
 import { ParquetSource } from "./parquet.js";
 import { parsePiSession } from "./pi.js";
 import { fileStem } from "./text.js";
@@ -43,8 +43,9 @@ export function parseHarness(value: string): Harness {
 
 /** Parser versions recorded in state.json: bump when a parser would now read a file differently. */
 const PARSER_VERSIONS: Record<JsonlHarness, number> = {
-  // 2: externalised tool results, agent-injected reminders left out. 3: prompts queued while busy.
-  claude_code: 3,
+  // 2: externalised tool results, agent-injected reminders left out. 3: prompts queued while busy. 4: a
+  // sub-agent's copies of its parent's records left out.
+  claude_code: 4,
   // 2: developer instructions and environment context left out.
   codex: 2,
   pi: 1,
@@ -92,8 +93,43 @@ export class JsonlTreeSource implements TraceSource {
 
   async readUnit(unit: Unit): Promise<UnitRead> {
     const ctx: ParseContext = { path: unit.key };
-    if (this.kind === "claude_code") ctx.readToolResult = toolResultReader(unit.key);
+    if (this.kind === "claude_code") {
+      ctx.readToolResult = toolResultReader(unit.key);
+      const parent = unit.isSubagent ? await this.parentUuids(unit.key) : null;
+      if (parent !== null) ctx.parentUuids = parent;
+    }
     return PARSERS[this.kind](await readTextLossy(unit.key), ctx);
+  }
+
+  /** Parents' record uuids by transcript path, read once per run: a session can have dozens of sub-agents. */
+  private readonly parents = new Map<string, ReadonlySet<string> | null>();
+
+  /**
+   * The record uuids of the main transcript a sub-agent file at `<session>/subagents/agent-….jsonl` belongs
+   * to (`<session>.jsonl` beside the `<session>` folder); null when that file is not there.
+   */
+  private async parentUuids(subagent: string): Promise<ReadonlySet<string> | null> {
+    const folder = dirname(subagent);
+    if (basename(folder) !== "subagents") return null;
+    const session = dirname(folder);
+    const parent = join(dirname(session), `${basename(session)}.jsonl`);
+    let uuids = this.parents.get(parent);
+    if (uuids === undefined) {
+      uuids = null;
+      try {
+        const text = await readTextLossy(parent);
+        const found = new Set<string>();
+        for (const rec of parseJsonl(text, {})) {
+          const id = rec.value.uuid;
+          if (typeof id === "string") found.add(id);
+        }
+        uuids = found;
+      } catch {
+        // No parent beside it (a sub-agent folder copied alone): nothing is taken for a copy.
+      }
+      this.parents.set(parent, uuids);
+    }
+    return uuids;
   }
 }
 

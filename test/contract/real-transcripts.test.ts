@@ -3,13 +3,14 @@
  * other projects published and nobody here shaped to the code. Each record becomes a turn or is counted under
  * a reason, a file without conversation says why, ids are the same on a second parse, and no chunk is blank.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ALL_TIERS, chunkTurns } from "../../src/chunk/index.js";
 import {
   type Harness,
   JsonlTreeSource,
+  knownSources,
   parseClaudeTranscript,
   parseCodexRollout,
   parseHermesSessionFile,
@@ -17,7 +18,7 @@ import {
   sniffFile,
   type UnitRead,
 } from "../../src/traces/index.js";
-import { TRACES } from "../helpers/fixtures.js";
+import { TRACES, tempDir } from "../helpers/fixtures.js";
 
 const PARSERS: Record<Harness, (text: string, ctx: { path: string }) => UnitRead> = {
   claude_code: parseClaudeTranscript,
@@ -61,6 +62,7 @@ const PART_LEVEL = /^(agent-injected text left out: |content part )/;
 const NO_CONVERSATION: Record<string, string> = {
   "claude/episodic-memory-medium.jsonl": "file-history snapshots and a summary",
   "corpus/codex/agent-sessions/codex_050_legacy.jsonl": "a session_meta line and turn or token events",
+  "corpus/claude/idaho-vault/0e973150-6151-404d-968f-a07b3f204eb3.jsonl": "a lone teleported-from line",
 };
 
 /**
@@ -358,6 +360,45 @@ const CORPUS_FACTS: Record<string, { roles: Record<string, number>; skipped: Rec
       "assistant message with no indexable content": 3,
     },
   },
+  "corpus/claude/idaho-vault/ca2442ad-2504-45cb-8b0f-adb8df732dc7.jsonl": {
+    // Claude Code 2.1.90 out of usage: `permission-mode` and `attachment` records (MCP instructions, the
+    // companion), two synthetic rate-limit answers, a local command with its caveat and output.
+    roles: { user: 5, assistant: 2 },
+    skipped: {
+      'record type "permission-mode"': 1,
+      'record type "file-history-snapshot"': 3,
+      'record type "attachment"': 2,
+      "agent-injected text left out: claude meta message (isMeta)": 1,
+    },
+  },
+  "corpus/claude/idaho-vault/0e973150-6151-404d-968f-a07b3f204eb3.jsonl": {
+    // Claude Code 2.1's stub for a session teleported from the web: its only line names the remote session.
+    roles: {},
+    skipped: { 'record type "teleported-from"': 1 },
+  },
+  "corpus/codex/idaho-vault/archived_sessions/rollout-2026-03-23T01-39-29-019d19a2-6ff2-7cf3-a8e7-16f38b9dee35.jsonl":
+    {
+      // Codex 0.116 from VS Code, as Codex moved it to `archived_sessions/`: permission, collaboration-mode and
+      // skills instructions in one developer message, two questions answered without tools.
+      roles: { developer: 1, user: 3, assistant: 2 },
+      skipped: {
+        'record type "session_meta"': 1,
+        'record type "event_msg"': 12,
+        'record type "turn_context"': 2,
+        "agent-injected text left out: codex developer instructions": 3,
+        "agent-injected text left out: codex <environment_context>": 1,
+        "reasoning item with no indexable content": 1,
+      },
+    },
+  "corpus/pi/idaho-vault/2026-04-20T03-20-25-829Z_019da8e7-53e5-77d8-ad66-8096de722bcd.jsonl": {
+    // pi v3 on Windows with a local model (ollama, openai-completions): two answers cut off (`aborted`).
+    roles: { user: 5, assistant: 5 },
+    skipped: {
+      'record type "session"': 1,
+      'record type "model_change"': 1,
+      'record type "thinking_level_change"': 1,
+    },
+  },
   "corpus/pi/agent-sessions/small.jsonl": {
     roles: { user: 2, assistant: 2 },
     skipped: {
@@ -591,6 +632,29 @@ describe("real transcripts", () => {
       }
     },
   );
+
+  it("reads a real archived Codex session where Codex moved it, as the file alone reads", async () => {
+    const rel =
+      "corpus/codex/idaho-vault/archived_sessions/rollout-2026-03-23T01-39-29-019d19a2-6ff2-7cf3-a8e7-16f38b9dee35.jsonl";
+    const home = tempDir();
+    try {
+      const dir = join(home.dir, ".codex", "archived_sessions");
+      mkdirSync(dir, { recursive: true });
+      cpSync(join(TRACES, rel), join(dir, rel.split("/").pop()!));
+      const sources = knownSources(home.dir);
+      expect(sources.map((s) => s.kind)).toEqual(["codex"]);
+      const [unit, ...rest] = await sources[0]!.listUnits();
+      expect(rest).toEqual([]);
+      const read = await sources[0]!.readUnit(unit!);
+      const alone = parse(rel, "codex");
+      expect(read.sessions.map((s) => s.turns.map((t) => t.turnUuid))).toEqual(
+        alone.sessions.map((s) => s.turns.map((t) => t.turnUuid)),
+      );
+      expect(read.sessions[0]!.cwd).toBe("c:\\Users\\loganf\\Documents\\IDAHO-VAULT");
+    } finally {
+      home.cleanup();
+    }
+  });
 
   it("indexes a Bash output saved to tool-results/ from the record itself when the folder was not published", async () => {
     // The publisher shipped the sub-agent transcript without `<session>/tool-results/`; its last record's

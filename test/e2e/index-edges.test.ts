@@ -90,7 +90,7 @@ describe("funes index: every agent file a user has", () => {
     expect(right.chunksAdded).toBe(3);
     expect(JSON.parse(readFileSync(join(env.funesHome, "state.json"), "utf8"))[file]).toMatchObject({
       harness: "claude_code",
-      parser: 3,
+      parser: 4,
       chunks: 3,
     });
     expect((await indexJson([file])).unitsUnchanged).toBe(1);
