@@ -147,13 +147,28 @@ async function refScore(dir: string, dtype: "fp32" | "q8", query: string, passag
     session_options: { intraOpNumThreads: 1, interOpNumThreads: 1 },
   });
   try {
-    const enc = tok(
-      passages.map(() => query),
-      { text_pair: passages, padding: true, truncation: true, max_length: RERANK_MAX_TOKENS },
+    // The pairs as funes batches them (an int8 model quantizes each batch's activations as a whole).
+    const counts = passages.map((p) =>
+      Math.min(RERANK_MAX_TOKENS, tok(query, { text_pair: p }).input_ids.dims.at(-1) as number),
     );
-    const { logits } = (await model(enc)) as { logits: { dims: number[]; data: Float32Array } };
-    const labels = logits.dims[1] ?? 1;
-    return passages.map((_, j) => 1 / (1 + Math.exp(-(logits.data[j * labels] as number))));
+    const out: number[] = new Array(passages.length);
+    for (const idx of embedBatches(counts)) {
+      const enc = tok(
+        idx.map(() => query),
+        {
+          text_pair: idx.map((k) => passages[k] as string),
+          padding: true,
+          truncation: true,
+          max_length: RERANK_MAX_TOKENS,
+        },
+      );
+      const { logits } = (await model(enc)) as { logits: { dims: number[]; data: Float32Array } };
+      const labels = logits.dims[1] ?? 1;
+      idx.forEach((k, j) => {
+        out[k] = 1 / (1 + Math.exp(-(logits.data[j * labels] as number)));
+      });
+    }
+    return out;
   } finally {
     await model.dispose();
   }
