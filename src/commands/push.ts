@@ -157,7 +157,7 @@ async function pushChecked(opts: PushOptions, ctx: ReadContext): Promise<PushSum
       project: scope.project,
       pendingReview: scope.pendingReview,
     };
-    const rows: LocalRows = { store, ids: going.keep };
+    const rows: LocalRows = { store, ids: going.keep, rowIds: going.rowIds };
     if (opts.dryRun === true) {
       summary.dryRun = {
         sessions: going.sessions,
@@ -181,6 +181,8 @@ async function pushChecked(opts: PushOptions, ctx: ReadContext): Promise<PushSum
 /** What a push sends, found from the rows' places; only the ids kept outlive it (not every row's place). */
 interface RowsGoing {
   keep: Set<string>;
+  /** Where the kept rows are (`_rowid`, ascending): they are read from there when published. */
+  rowIds: Float64Array;
   /** Sessions the kept rows belong to. */
   sessions: number;
   present: number;
@@ -210,12 +212,15 @@ async function rowsGoing(
   const { held, byRule: heldBack } = await holdBack(store, candidates, { places });
   const keep = new Set<string>();
   const sessions = new Set<string>();
+  const at: number[] = [];
   for (const c of candidates)
     if (!held.has(c.id)) {
       keep.add(c.id);
       sessions.add(c.sessionId);
+      at.push(c.rowId);
     }
-  return { keep, sessions: sessions.size, present, waitingForVectors, heldBack, unrelated };
+  const rowIds = Float64Array.from(at).sort();
+  return { keep, rowIds, sessions: sessions.size, present, waitingForVectors, heldBack, unrelated };
 }
 
 /** The remote a push writes to: where it is, its head, and whether this push just created it. */

@@ -77,17 +77,26 @@ describe("streaming rows to publish from the local memory", () => {
       const picked = selectRows(await embeddedRows(store), ids);
       expect(picked.numRows).toBe(7);
       expect(await rowBytes({ store, ids })).toBe(picked.batches.reduce((n, b) => n + b.data.byteLength, 0));
-      expect(await appendMissing(`${t.dir}/stage`, { store, ids })).toEqual({ added: 7, created: true });
-      const staged = await LocalStore.open(`${t.dir}/stage`);
-      try {
-        const back = (await staged?.table.query().toArray()) ?? [];
-        expect(back.map((r) => String(r.id)).sort()).toEqual([...ids].filter((id) => id !== "id-19").sort());
-        for (const r of back)
-          expect(Array.from(r.vector as Iterable<number>)).toEqual(
-            Array.from(vectors.get(String(r.id)) as Float32Array),
+      // Read by a scan, and taken where rows were listed (every embedded row: `ids` still decides).
+      const rowIds = Float64Array.from(places.filter((p) => p.embedded).map((p) => p.rowId)).sort();
+      for (const [stage, rows] of [
+        ["scan", { store, ids }],
+        ["take", { store, ids, rowIds }],
+      ] as const) {
+        expect(await appendMissing(`${t.dir}/${stage}`, rows)).toEqual({ added: 7, created: true });
+        const staged = await LocalStore.open(`${t.dir}/${stage}`);
+        try {
+          const back = (await staged?.table.query().toArray()) ?? [];
+          expect(back.map((r) => String(r.id)).sort()).toEqual(
+            [...ids].filter((id) => id !== "id-19").sort(),
           );
-      } finally {
-        staged?.close();
+          for (const r of back)
+            expect(Array.from(r.vector as Iterable<number>)).toEqual(
+              Array.from(vectors.get(String(r.id)) as Float32Array),
+            );
+        } finally {
+          staged?.close();
+        }
       }
       store.close();
     } finally {

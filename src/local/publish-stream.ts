@@ -133,15 +133,42 @@ export function keptSlices(b: RecordBatch, keep: Set<string>): RecordBatch[] {
   return out;
 }
 
-/** Rows of a local memory to publish, read as they are written: those with a vector whose id is in `ids`. */
+/**
+ * Rows of a local memory to publish, read as they are written: those with a vector whose id is in `ids`.
+ * With `rowIds` (their `_rowid`s at the pinned version, ascending), they are taken by location a part at a
+ * time: a scan of every column read ahead ≈ 300 MB more at a million rows than takes of 16k rows do.
+ */
 export interface LocalRows {
   store: LocalStore;
   ids: Set<string>;
+  rowIds?: Float64Array | undefined;
 }
+
+/** Rows per take when reading rows by location (the size of a published part). */
+const TAKE_ROWS = 16_384;
 
 /** The rows `rows` names, every column in schema order, as a stream of batches in scan order. */
 export async function* streamRows(rows: LocalRows): AsyncGenerator<RecordBatch> {
   if (rows.ids.size === 0) return;
+  if (rows.rowIds === undefined) {
+    yield* scanRows(rows);
+    return;
+  }
+  for (let from = 0; from < rows.rowIds.length; from += TAKE_ROWS) {
+    const at = Array.from(rows.rowIds.subarray(from, from + TAKE_ROWS));
+    const t = await rows.store.table
+      .takeRowIds(at)
+      .select([...COLUMNS])
+      .toArrow();
+    // The table is pinned: a location holds the row listed there, or the memory changed under the push.
+    if (t.numRows !== at.length)
+      throw new Error(`${at.length - t.numRows} rows moved while they were read for publishing`);
+    for (const b of t.batches) yield* keptSlices(b, rows.ids);
+  }
+}
+
+/** The rows `rows.ids` names, by a scan of every row with a vector (in scan order). */
+async function* scanRows(rows: LocalRows): AsyncGenerator<RecordBatch> {
   const query = rows.store.table
     .query()
     .where("vector IS NOT NULL")
@@ -149,9 +176,12 @@ export async function* streamRows(rows: LocalRows): AsyncGenerator<RecordBatch> 
   for await (const b of query) yield* keptSlices(b, rows.ids);
 }
 
-/** The size of the rows `rows` names, as uncompressed Arrow rows (bytes): what a dry run reports. */
+/**
+ * The size of the rows `rows.ids` names, as uncompressed Arrow rows (bytes): what a dry run reports, summed
+ * over the batches of a scan (a row's share of a batch's text buffer counts as it always has).
+ */
 export async function rowBytes(rows: LocalRows): Promise<number> {
   let n = 0;
-  for await (const b of streamRows(rows)) n += b.data.byteLength;
+  if (rows.ids.size > 0) for await (const b of scanRows(rows)) n += b.data.byteLength;
   return n;
 }
