@@ -131,8 +131,14 @@ function blockRuns(
   only: BlockKey[] | undefined,
 ): { order: Uint32Array; blocks: Uint32Array; sizes: Uint32Array } {
   const pairs = new Map<string, number>();
-  let span = 1;
-  for (const p of places) span = Math.max(span, p.blockIdx + 1);
+  // Block numbers: a (session, turn) pair's number times the span of block indices, plus the index.
+  let lo = 0;
+  let hi = 0;
+  for (const p of places) {
+    lo = Math.min(lo, p.blockIdx);
+    hi = Math.max(hi, p.blockIdx);
+  }
+  const span = hi - lo + 1;
   const numberOf = (b: BlockKey, add: boolean): number | undefined => {
     const key = `${b.sessionId}\u0000${b.turnUuid}`;
     let pair = pairs.get(key);
@@ -140,7 +146,9 @@ function blockRuns(
       pair = pairs.size;
       pairs.set(key, pair);
     }
-    return pair === undefined || b.blockIdx >= span ? undefined : pair * span + b.blockIdx;
+    return pair === undefined || b.blockIdx < lo || b.blockIdx > hi
+      ? undefined
+      : pair * span + b.blockIdx - lo;
   };
   const num = new Float64Array(places.length);
   places.forEach((p, i) => {
