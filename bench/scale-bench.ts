@@ -6,8 +6,8 @@
  * with the tiny model (its vectors stand in for real ones: the real embedder would take hours at 1M), the
  * vector leg's recall@20 against an exact scan, a later `index --yes` adding ≈ 5% (the vector index folds
  * it in or searches it beside the index); for each `index --yes`, its vector-index steps and the longest, recall p50/p95 in-process (keyword-only, hybrid, with rerank; bench-shaped models) and from a
- * shell, recall's peak RSS, and push bytes per new chunk against the loopback Hub (`BENCH_SCALE_PUSH=0`
- * skips it).
+ * shell, recall's peak RSS, and against the loopback Hub a first push of the whole memory (time, peak RSS)
+ * and push bytes per new chunk (`BENCH_SCALE_PUSH=0` skips both).
  */
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, rmSync } from "node:fs";
@@ -83,12 +83,17 @@ function vectorIndexSteps(stderr: string): string {
   return `vector-index steps: ${n("built")} trained, ${n("rebuilt")} retrained, ${n("fold")} folds; longest ${longest.s.toFixed(1)} s (${longest.what})`;
 }
 
-async function pushBytesPerChunk(
+/**
+ * A first push of the whole memory (its time and peak RSS), then push bytes per new chunk (a later push of a
+ * few new sessions), against the loopback Hub.
+ */
+async function pushRuns(
   home: string,
   funesHome: string,
   tinyHub: string,
+  rssFile: string,
   copies: number,
-): Promise<string> {
+): Promise<{ first: string; bytes: string }> {
   const server = spawn(process.execPath, ["--import", "tsx", join(ROOT, "bench", "hub-server.ts")], {
     stdio: ["pipe", "pipe", "inherit"],
   });
@@ -96,23 +101,30 @@ async function pushBytesPerChunk(
     server.stdout.once("data", (d) => resolve(String(d).trim())),
   );
   try {
-    const env = {
-      home,
-      funesHome,
-      extra: {
-        HF_HUB_CACHE: tinyHub,
-        HF_ENDPOINT: url,
-        HF_TOKEN: "hf_benchtokenfortheloopbackhub",
-        LANCE_CPU_THREADS: "2",
-      },
+    const extra = {
+      HF_HUB_CACHE: tinyHub,
+      HF_ENDPOINT: url,
+      HF_TOKEN: "hf_benchtokenfortheloopbackhub",
+      LANCE_CPU_THREADS: "2",
     };
-    const first = await runFunes(["push", "bench/scale", "--create", "--json"], env);
+    const env = { home, funesHome, extra };
+    const first = await runCli(["push", "bench/scale", "--create", "--json"], {
+      HOME: home,
+      FUNES_HOME: funesHome,
+      BENCH_RSS_FILE: rssFile,
+      ...extra,
+    });
     if (first.code !== 0) throw new Error(`push failed: ${first.stderr}`);
+    const firstOut = JSON.parse(first.stdout) as { published: number };
+    const firstPeak = readPeak(rssFile, first.groupKiB);
     writeSyntheticHistory(home, 1, copies + 9000);
     await runFunes(["index", "--yes"], env);
     const second = await runFunes(["push", "bench/scale", "--json"], env);
     const s = JSON.parse(second.stdout) as { published: number; bytes: number };
-    return `${Math.round(s.bytes / Math.max(1, s.published))} B/chunk (${s.published} new chunks)`;
+    return {
+      first: `${firstOut.published} chunks in ${(first.ms / 1000).toFixed(0)} s, peak RSS ${peakText(firstPeak)}`,
+      bytes: `${Math.round(s.bytes / Math.max(1, s.published))} B/chunk (${s.published} new chunks)`,
+    };
   } finally {
     server.stdin.end();
   }
@@ -219,8 +231,8 @@ export async function benchScale(dir: string): Promise<Row[]> {
     const later = await laterRun(home, funesHome, tinyHub, rssFile, copies, chunks);
     const push =
       process.env.BENCH_SCALE_PUSH === "0"
-        ? "skipped"
-        : await pushBytesPerChunk(home, funesHome, tinyHub, copies);
+        ? { first: "skipped", bytes: "skipped" }
+        : await pushRuns(home, funesHome, tinyHub, rssFile, copies);
     const f = (xs: number[]) => `${pct(xs, 50).toFixed(0)} / ${pct(xs, 95).toFixed(0)} ms`;
     const k = `${(chunks / 1000).toFixed(0)}k`;
     const secs = text.ms / 1000;
@@ -259,7 +271,8 @@ export async function benchScale(dir: string): Promise<Row[]> {
         later,
         "",
       ],
-      [`[${k}] push bytes per new chunk`, push, ""],
+      [`[${k}] first push of the whole memory`, push.first, size >= 1e6 ? "RSS ≤ 1.5 GB" : ""],
+      [`[${k}] push bytes per new chunk`, push.bytes, ""],
     );
     // Each size's figures as soon as they exist: a 1M run takes long, and a failure later loses none.
     for (const [label, value] of rows.slice(printed)) process.stderr.write(`  ${label}  ${value}\n`);

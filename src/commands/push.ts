@@ -8,10 +8,17 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cachedView, materializeView, newestView, type SnapshotView } from "../cache/index.js";
-import { type ArrowTable, countRows, embeddedRows, idsIn, LocalStore, selectRows } from "../local/index.js";
+import {
+  idsIn,
+  type LocalRows,
+  LocalStore,
+  pinVersion,
+  type RowPlace,
+  rowBytes,
+  rowPlaces,
+} from "../local/index.js";
 import type { ReadContext } from "../memory/index.js";
 import {
-  type BlockKey,
   createDataset,
   curationPath,
   ForgottenFileError,
@@ -123,11 +130,10 @@ async function pushChecked(opts: PushOptions, ctx: ReadContext): Promise<PushSum
   if (store === null)
     throw new FunesError("no_memory", "no local index yet — run `funes index` first, then push");
   try {
-    const rows = await embeddedRows(store);
-    const waitingForVectors = (await countRows(store)) - rows.numRows;
+    // Every read below sees one version: the rows published are the rows the gate scanned.
+    await pinVersion(store);
     const { view, comparedWith } = await remoteToCompare(opts, ctx, remote);
     const remoteIds = view === null ? new Set<string>() : await idsIn(view.dir);
-    const { present, ...pending } = notYetPublished(rows, remoteIds);
     const scope = await publishScope({
       local: store,
       remoteDir: view?.dir ?? null,
@@ -135,21 +141,14 @@ async function pushChecked(opts: PushOptions, ctx: ReadContext): Promise<PushSum
       decisionsPath: curationPath(ctx.funesHome, remote.loc),
       sessions: opts.sessions,
     });
-    const allow = scope.allow;
-    const candidates =
-      allow === null ? pending.candidates : pending.candidates.filter((c) => allow.has(c.sessionId));
-    const unrelated = remoteIds.size > 0 && present === 0 && candidates.length > 0 && !opts.yes;
-    if (unrelated && opts.dryRun !== true)
-      await confirmUnrelated(opts, remote.loc, remoteIds.size, candidates.length);
-    const { held, byRule: heldBack } = await holdBack(store, candidates);
-    const keep = new Set(candidates.map((c) => c.id).filter((id) => !held.has(id)));
+    const going = await rowsGoing(store, remoteIds, scope.allow, opts, remote.loc);
     const summary: PushSummary = {
       memory: remote.loc.uri,
       commit: null,
       published: 0,
-      present,
-      heldBack,
-      waitingForVectors,
+      present: going.present,
+      heldBack: going.heldBack,
+      waitingForVectors: going.waitingForVectors,
       files: 0,
       bytes: 0,
       attempts: 0,
@@ -158,25 +157,70 @@ async function pushChecked(opts: PushOptions, ctx: ReadContext): Promise<PushSum
       project: scope.project,
       pendingReview: scope.pendingReview,
     };
+    const rows: LocalRows = { store, ids: going.keep, rowIds: going.rowIds };
     if (opts.dryRun === true) {
-      const going = selectRows(rows, keep);
       summary.dryRun = {
-        sessions: new Set(candidates.filter((c) => keep.has(c.id)).map((c) => c.sessionId)).size,
-        chunks: keep.size,
-        bytes: going.batches.reduce((n, b) => n + b.data.byteLength, 0),
+        sessions: going.sessions,
+        chunks: going.keep.size,
+        bytes: await rowBytes(rows),
         comparedWith,
         wouldCreate: remote.head.kind === "missing",
-        wouldAsk: unrelated,
+        wouldAsk: going.unrelated,
       };
       return summary;
     }
-    if (keep.size === 0) return summary;
-    Object.assign(summary, await publish(selectRows(rows, keep), remote, opts, ctx));
+    if (going.keep.size === 0) return summary;
+    Object.assign(summary, await publish(rows, remote, opts, ctx));
     writeReceipt(ctx.funesHome, remote.loc, summary, opts.now());
     return summary;
   } finally {
     store.close();
   }
+}
+
+/** What a push sends, found from the rows' places; only the ids kept outlive it (not every row's place). */
+interface RowsGoing {
+  keep: Set<string>;
+  /** Where the kept rows are (`_rowid`, ascending): they are read from there when published. */
+  rowIds: Float64Array;
+  /** Sessions the kept rows belong to. */
+  sessions: number;
+  present: number;
+  waitingForVectors: number;
+  heldBack: Record<string, number>;
+  /** The remote shares no chunk with this memory (asked first, unless --yes). */
+  unrelated: boolean;
+}
+
+/**
+ * The embedded rows the remote lacks, within the publish scope (`allow`: sessions, or null for all), minus
+ * what the secret gate holds back. A remote that shares no chunk is confirmed first (not on a dry run).
+ */
+async function rowsGoing(
+  store: LocalStore,
+  remoteIds: Set<string>,
+  allow: Set<string> | null,
+  opts: PushOptions,
+  loc: HubLocation,
+): Promise<RowsGoing> {
+  const places = await rowPlaces(store);
+  const { present, waitingForVectors, ...pending } = notYetPublished(places, remoteIds);
+  const candidates =
+    allow === null ? pending.candidates : pending.candidates.filter((c) => allow.has(c.sessionId));
+  const unrelated = remoteIds.size > 0 && present === 0 && candidates.length > 0 && !opts.yes;
+  if (unrelated && opts.dryRun !== true) await confirmUnrelated(opts, loc, remoteIds.size, candidates.length);
+  const { held, byRule: heldBack } = await holdBack(store, candidates, { places });
+  const keep = new Set<string>();
+  const sessions = new Set<string>();
+  const at: number[] = [];
+  for (const c of candidates)
+    if (!held.has(c.id)) {
+      keep.add(c.id);
+      sessions.add(c.sessionId);
+      at.push(c.rowId);
+    }
+  const rowIds = Float64Array.from(at).sort();
+  return { keep, rowIds, sessions: sessions.size, present, waitingForVectors, heldBack, unrelated };
 }
 
 /** The remote a push writes to: where it is, its head, and whether this push just created it. */
@@ -248,26 +292,23 @@ async function remoteToCompare(
   return { view, comparedWith: "head" };
 }
 
-/** The embedded rows the remote lacks (as block keys), and how many it already has. */
+/**
+ * The embedded rows the remote lacks (their places), how many it already has, and how many rows still wait
+ * for a vector (never published).
+ */
 function notYetPublished(
-  rows: ArrowTable,
+  places: RowPlace[],
   remoteIds: Set<string>,
-): { candidates: (BlockKey & { id: string })[]; present: number } {
-  const candidates: (BlockKey & { id: string })[] = [];
+): { candidates: RowPlace[]; present: number; waitingForVectors: number } {
+  const candidates: RowPlace[] = [];
   let present = 0;
-  const cols = ["id", "session_id", "turn_uuid", "block_idx"].map((c) => rows.getChild(c));
-  for (let i = 0; i < rows.numRows; i++) {
-    const id = String(cols[0]?.get(i));
-    if (remoteIds.has(id)) present++;
-    else
-      candidates.push({
-        id,
-        sessionId: String(cols[1]?.get(i)),
-        turnUuid: String(cols[2]?.get(i)),
-        blockIdx: Number(cols[3]?.get(i)),
-      });
+  let waitingForVectors = 0;
+  for (const p of places) {
+    if (!p.embedded) waitingForVectors++;
+    else if (remoteIds.has(p.id)) present++;
+    else candidates.push(p);
   }
-  return { candidates, present };
+  return { candidates, present, waitingForVectors };
 }
 
 /** A remote that shares no chunk with this memory (a new machine, or the wrong memory?) needs a yes. */
@@ -290,7 +331,7 @@ async function confirmUnrelated(
 
 /** Publishes the rows in one commit (compare-and-swap); the publish's failures said by meaning. */
 async function publish(
-  rows: ArrowTable,
+  rows: LocalRows,
   { loc, client }: PushRemote,
   opts: PushOptions,
   ctx: ReadContext,

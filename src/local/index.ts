@@ -50,7 +50,6 @@ export {
 } from "./named-queries.js";
 export {
   appendMissing,
-  blockRows,
   countRowsIn,
   embeddedRows,
   idsIn,
@@ -62,6 +61,14 @@ export {
   selectRows,
   VECTOR_INDEX,
 } from "./publish-rows.js";
+export {
+  type LocalRows,
+  pinVersion,
+  type RowPlace,
+  rowBytes,
+  rowPlaces,
+  textsAt,
+} from "./publish-stream.js";
 export {
   type HitRow,
   hasHarnessColumn,

@@ -3,10 +3,10 @@
  * remote only the rows it lacks (a merge on `id` that inserts and never updates), so two publishers'
  * rows union and no id is ever written twice.
  */
-import type { Table as ArrowTable } from "apache-arrow";
+import type { Table as ArrowTable, RecordBatch } from "apache-arrow";
 import { arrow, lancedb } from "./arrow.js";
+import { keptSlices, type LocalRows, streamRows } from "./publish-stream.js";
 import { EXACT_SEARCH_MAX_ROWS } from "./queries.js";
-import { memoryBatch } from "./rows.js";
 import { COLUMNS, chunkSchema, TABLE_NAME } from "./schema.js";
 import { LocalStore } from "./store.js";
 
@@ -20,27 +20,14 @@ export async function embeddedRows(store: LocalStore): Promise<ArrowTable> {
 }
 
 /**
- * Rows of `rows` whose id is in `keep`, as one Arrow table in the memory schema. The kept rows are taken as
- * zero-copy slices of the batches they are in (one per run of consecutive kept rows): copying them out value
- * by value made a first push of a million chunks hold every vector as JavaScript numbers (≈ 3 GB more).
+ * Rows of `rows` whose id is in `keep`, as one Arrow table in the memory schema (zero-copy slices of the
+ * batches they are in, see `keptSlices`).
  */
 export function selectRows(rows: ArrowTable, keep: Set<string>): ArrowTable {
-  const schema = chunkSchema();
-  const batches = rows.batches.flatMap((b) => {
-    const ids = b.getChild("id");
-    const out: InstanceType<typeof arrow.RecordBatch>[] = [];
-    let start = -1;
-    for (let i = 0; i <= b.numRows; i++) {
-      const kept = i < b.numRows && keep.has(String(ids?.get(i)));
-      if (kept && start < 0) start = i;
-      if (!kept && start >= 0) {
-        out.push(memoryBatch(b.slice(start, i)));
-        start = -1;
-      }
-    }
-    return out;
-  });
-  return new arrow.Table(schema, batches);
+  return new arrow.Table(
+    chunkSchema(),
+    rows.batches.flatMap((b) => keptSlices(b, keep)),
+  );
 }
 
 /** Rows of the table in `dir`. */
@@ -75,12 +62,38 @@ export async function idsIn(dir: string): Promise<Set<string>> {
 export const PUBLISH_FRAGMENT_ROWS = 16_384;
 
 /**
+ * `rows` in parts of `PUBLISH_FRAGMENT_ROWS` rows (the last one shorter). Rows read from a local memory
+ * come as a stream: at most one part of them is held at a time.
+ */
+async function* publishParts(rows: ArrowTable | LocalRows): AsyncGenerator<ArrowTable> {
+  if (!("store" in rows)) {
+    for (let from = 0; from < rows.numRows; from += PUBLISH_FRAGMENT_ROWS)
+      yield rows.slice(from, Math.min(rows.numRows, from + PUBLISH_FRAGMENT_ROWS));
+    return;
+  }
+  const schema = chunkSchema();
+  let held: RecordBatch[] = [];
+  let count = 0;
+  for await (const b of streamRows(rows)) {
+    held.push(b);
+    count += b.numRows;
+    if (count < PUBLISH_FRAGMENT_ROWS) continue;
+    const all = new arrow.Table(schema, held);
+    yield all.slice(0, PUBLISH_FRAGMENT_ROWS);
+    const rest = all.slice(PUBLISH_FRAGMENT_ROWS);
+    held = rest.batches;
+    count = rest.numRows;
+  }
+  if (count > 0) yield new arrow.Table(schema, held);
+}
+
+/**
  * Adds the rows `dir`'s table lacks, creating the table if there is none (a project memory's with its
  * `project` in the schema metadata); returns how many rows were added and whether the table was created.
  */
 export async function appendMissing(
   dir: string,
-  rows: ArrowTable,
+  rows: ArrowTable | LocalRows,
   project?: string,
 ): Promise<{ added: number; created: boolean }> {
   const db = await lancedb.connect(dir);
@@ -91,8 +104,7 @@ export async function appendMissing(
       : await db.createEmptyTable(TABLE_NAME, chunkSchema(project));
     try {
       let added = 0;
-      for (let from = 0; from < rows.numRows; from += PUBLISH_FRAGMENT_ROWS) {
-        const part = rows.slice(from, Math.min(rows.numRows, from + PUBLISH_FRAGMENT_ROWS));
+      for await (const part of publishParts(rows)) {
         if (!exists) {
           await t.add(part);
           added += part.numRows;
@@ -219,44 +231,4 @@ export async function refreshVectorIndex(
   } finally {
     db.close();
   }
-}
-
-/** Every chunk of the given blocks (of all blocks when omitted), for rebuilding them whole (one scan of the table). */
-export async function blockRows(
-  store: LocalStore,
-  blocks?: { sessionId: string; turnUuid: string; blockIdx: number }[],
-): Promise<
-  { sessionId: string; turnUuid: string; blockIdx: number; splitIdx: number; id: string; text: string }[]
-> {
-  const key = (s: string, t: string, b: number) => `${s}\u0000${t}\u0000${b}`;
-  const wanted =
-    blocks === undefined ? null : new Set(blocks.map((b) => key(b.sessionId, b.turnUuid, b.blockIdx)));
-  const t = await store.table
-    .query()
-    .select(["id", "session_id", "turn_uuid", "block_idx", "split_idx", "text"])
-    .toArrow();
-  const cols = ["id", "session_id", "turn_uuid", "block_idx", "split_idx", "text"].map((c) => t.getChild(c));
-  const out: {
-    sessionId: string;
-    turnUuid: string;
-    blockIdx: number;
-    splitIdx: number;
-    id: string;
-    text: string;
-  }[] = [];
-  for (let i = 0; i < t.numRows; i++) {
-    const sessionId = String(cols[1]?.get(i));
-    const turnUuid = String(cols[2]?.get(i));
-    const blockIdx = Number(cols[3]?.get(i));
-    if (wanted !== null && !wanted.has(key(sessionId, turnUuid, blockIdx))) continue;
-    out.push({
-      id: String(cols[0]?.get(i)),
-      sessionId,
-      turnUuid,
-      blockIdx,
-      splitIdx: Number(cols[4]?.get(i)),
-      text: String(cols[5]?.get(i)),
-    });
-  }
-  return out;
 }

@@ -18,6 +18,7 @@ import {
   deleteIdsIn,
   type ForgetCandidate,
   forgetCandidateRows,
+  type LocalRows,
   LocalStore,
   purgeForgottenIn,
   selectRows,
@@ -79,10 +80,14 @@ export async function withoutRemoteForgotten(
   client: HubClient,
   loc: HubLocation,
   sha: string,
-  rows: ArrowTable,
-): Promise<ArrowTable> {
+  rows: ArrowTable | LocalRows,
+): Promise<ArrowTable | LocalRows> {
   const forgotten = await remoteForgottenIds(client, loc, sha);
   if (forgotten.size === 0) return rows;
+  if ("store" in rows) {
+    const ids = new Set([...rows.ids].filter((id) => !forgotten.has(id)));
+    return ids.size === rows.ids.size ? rows : { store: rows.store, ids };
+  }
   const ids = rows.getChild("id");
   const keep = new Set<string>();
   let dropped = 0;

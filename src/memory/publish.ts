@@ -23,6 +23,7 @@ import {
   appendMissing,
   countRowsIn,
   EMBEDDING_MODEL,
+  type LocalRows,
   nameProject,
   refreshTextIndex,
   refreshVectorIndex,
@@ -139,7 +140,8 @@ export async function stageUploads(
 
 /** Publishing options. */
 export interface PublishOptions extends CasOptions {
-  rows: ArrowTable;
+  /** The rows: a table, or rows of the local memory read as they are written (a push's, however many). */
+  rows: ArrowTable | LocalRows;
   /** Upload progress of each attempt's commit. */
   onProgress?: UploadProgress | undefined;
   /** For a remote with no memory yet: create it as the project memory of this `owner/name`. */
