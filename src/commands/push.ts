@@ -16,6 +16,7 @@ import {
   type RowPlace,
   rowBytes,
   rowPlaces,
+  versionKept,
 } from "../local/index.js";
 import type { ReadContext } from "../memory/index.js";
 import {
@@ -129,9 +130,10 @@ async function pushChecked(opts: PushOptions, ctx: ReadContext): Promise<PushSum
   const store = await LocalStore.open(funesPaths(ctx.funesHome).memory);
   if (store === null)
     throw new FunesError("no_memory", "no local index yet — run `funes index` first, then push");
+  let pinned: number | null = null;
   try {
     // Every read below sees one version: the rows published are the rows the gate scanned.
-    await pinVersion(store);
+    pinned = await pinVersion(store);
     const { view, comparedWith } = await remoteToCompare(opts, ctx, remote);
     const remoteIds = view === null ? new Set<string>() : await idsIn(view.dir);
     const scope = await publishScope({
@@ -173,9 +175,30 @@ async function pushChecked(opts: PushOptions, ctx: ReadContext): Promise<PushSum
     Object.assign(summary, await publish(rows, remote, opts, ctx));
     writeReceipt(ctx.funesHome, remote.loc, summary, opts.now());
     return summary;
+  } catch (err) {
+    throw (await compactedUnderPush(err, store, pinned)) ?? err;
   } finally {
     store.close();
   }
+}
+
+/**
+ * A read that failed because an index run compacted the memory while this push read it (the version it
+ * pinned is gone, and its files with it): a busy memory, to push again, not an unexpected error.
+ */
+async function compactedUnderPush(
+  err: unknown,
+  store: LocalStore,
+  pinned: number | null,
+): Promise<FunesError | null> {
+  if (err instanceof FunesError || pinned === null) return null;
+  const kept = await versionKept(store, pinned).catch(() => true);
+  if (kept) return null;
+  return new FunesError(
+    "busy",
+    "an index run compacted the local memory while this push was reading it — run `funes push` again (it sends only what the Hub still lacks)",
+    err,
+  );
 }
 
 /** What a push sends, found from the rows' places; only the ids kept outlive it (not every row's place). */

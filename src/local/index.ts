@@ -68,6 +68,7 @@ export {
   rowBytes,
   rowPlaces,
   textsAt,
+  versionKept,
 } from "./publish-stream.js";
 export {
   type HitRow,

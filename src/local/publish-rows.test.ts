@@ -3,7 +3,7 @@ import { numberedChunk } from "../../test/helpers/chunks.js";
 import { tempDir } from "../../test/helpers/fixtures.js";
 import { unitVectors } from "../../test/helpers/vectors.js";
 import { appendMissing, embeddedRows, selectRows } from "./publish-rows.js";
-import { pinVersion, rowBytes, rowPlaces } from "./publish-stream.js";
+import { pinVersion, rowBytes, rowPlaces, textsAt, versionKept } from "./publish-stream.js";
 import { LocalStore } from "./store.js";
 import { writeVectors } from "./vectors.js";
 
@@ -98,6 +98,28 @@ describe("streaming rows to publish from the local memory", () => {
           staged?.close();
         }
       }
+      store.close();
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it("knows when an index run's compaction dropped the version a push pinned (its reads then fail)", async () => {
+    const t = tempDir();
+    try {
+      const store = await LocalStore.openOrCreate(`${t.dir}/local`);
+      for (let f = 0; f < 3; f++)
+        await store.append(Array.from({ length: 7 }, (_, k) => numberedChunk(f * 7 + k)));
+      const pinned = await pinVersion(store);
+      const places = await rowPlaces(store);
+      expect(await versionKept(store, pinned)).toBe(true);
+      // Another process (an index run) compacts and drops every version before its own.
+      const other = (await LocalStore.open(`${t.dir}/local`)) as LocalStore;
+      await other.append([numberedChunk(99)]);
+      await other.table.optimize({ cleanupOlderThan: new Date(Date.now() + 60_000) });
+      other.close();
+      expect(await versionKept(store, pinned)).toBe(false);
+      await expect(textsAt(store, places.slice(0, 3))).rejects.toThrow();
       store.close();
     } finally {
       t.cleanup();

@@ -30,8 +30,18 @@ export interface RowPlace {
  * Fixes the store's table at its current version: every later read through it sees the same rows, whatever
  * an index run commits meanwhile. For a store opened for one command (a push), closed after it.
  */
-export async function pinVersion(store: LocalStore): Promise<void> {
-  await store.table.checkout(await store.table.version());
+export async function pinVersion(store: LocalStore): Promise<number> {
+  const version = await store.table.version();
+  await store.table.checkout(version);
+  return version;
+}
+
+/**
+ * False once `version` is gone from the table's history: an index run compacted the memory and dropped the
+ * versions before it (`compactIfFragmented`), so a read pinned there finds its files missing.
+ */
+export async function versionKept(store: LocalStore, version: number): Promise<boolean> {
+  return (await store.table.listVersions()).some((v) => v.version === version);
 }
 
 /**
