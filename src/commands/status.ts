@@ -6,14 +6,14 @@
  */
 import { type HookPushOutcome, readHookPushes } from "../agents/index.js";
 import {
-  embeddedRowKeys,
   type HarnessCounts,
   LocalStore,
-  rowsWaitingForVectors,
+  pinVersion,
+  type RowPlace,
+  rowPlaces,
   unindexedTextRows,
 } from "../local/index.js";
 import {
-  type BlockKey,
   curationPath,
   funesPaths,
   gateProject,
@@ -199,27 +199,33 @@ async function localPushStatus(
   if (local === null) return null;
   try {
     const remoteIds = await remote.ids();
-    const rows = await embeddedRowKeys(local);
-    const waiting = await rowsWaitingForVectors(local);
-    const waitingSessions = new Set(waiting.map((r) => r.sessionId));
+    // One version for every read (an index run may commit meanwhile), and one listing of the rows' places
+    // (small columns; the gate reads texts a group at a time from it), as a push does.
+    await pinVersion(local);
+    const places = await rowPlaces(local);
+    const waitingSessions = new Set<string>();
     const sessions = new Set<string>();
     const pendingSessions = new Set<string>();
-    const pending: (BlockKey & { id: string })[] = [];
-    let pendingChunks = 0;
-    for (const r of rows) {
+    const pending: RowPlace[] = [];
+    let waitingForVectors = 0;
+    for (const r of places) {
+      if (!r.embedded) {
+        waitingForVectors++;
+        waitingSessions.add(r.sessionId);
+        continue;
+      }
       sessions.add(r.sessionId);
       if (remoteIds.has(r.id) || forgotten.has(r.id)) continue;
-      pendingChunks++;
       pendingSessions.add(r.sessionId);
       pending.push(r);
     }
-    const { byRule: held } = await holdBack(local, pending);
+    const { byRule: held } = await holdBack(local, pending, { places });
     return {
-      pendingChunks,
+      pendingChunks: pending.length,
       pendingSessions: pendingSessions.size,
       sessions: sessions.size,
       held,
-      waitingForVectors: waiting.length,
+      waitingForVectors,
       waitingSessions: waitingSessions.size,
     };
   } finally {

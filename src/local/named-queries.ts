@@ -140,35 +140,6 @@ export async function unindexedTextRows(store: LocalStore): Promise<number> {
   return (await store.table.indexStats(TEXT_INDEX))?.numUnindexedRows ?? 0;
 }
 
-/** A row's place in its session, with its id and session. */
-export interface RowKey {
-  id: string;
-  sessionId: string;
-  turnUuid: string;
-  blockIdx: number;
-}
-
-/** The keys of every row that has a vector (what a push can publish). */
-export async function embeddedRowKeys(store: LocalStore): Promise<RowKey[]> {
-  const rows = await store.table
-    .query()
-    .where("vector IS NOT NULL")
-    .select(["id", "session_id", "turn_uuid", "block_idx"])
-    .toArray();
-  return rows.map((r) => ({
-    id: String(r.id),
-    sessionId: String(r.session_id),
-    turnUuid: String(r.turn_uuid),
-    blockIdx: Number(r.block_idx),
-  }));
-}
-
-/** Id and session of every row still without a vector. */
-export async function rowsWaitingForVectors(store: LocalStore): Promise<{ id: string; sessionId: string }[]> {
-  const rows = await store.table.query().where("vector IS NULL").select(["id", "session_id"]).toArray();
-  return rows.map((r) => ({ id: String(r.id), sessionId: String(r.session_id) }));
-}
-
 /** Id, session, repo and time of every row (what the curation gate groups by session). */
 export async function sessionFacts(
   store: LocalStore,
