@@ -8,7 +8,7 @@
  * push pins the table at one version first (`pinVersion`).
  */
 import type { RecordBatch, Table } from "apache-arrow";
-import { memoryBatch } from "./rows.js";
+import { memoryBatch, sharedStrings } from "./rows.js";
 import { COLUMNS } from "./schema.js";
 import { sqlString } from "./sql.js";
 import type { LocalStore } from "./store.js";
@@ -49,14 +49,8 @@ export async function versionKept(store: LocalStore, version: number): Promise<b
  * session, a turn) are kept once: a million rows hold ≈ 100 MB here.
  */
 export async function rowPlaces(store: LocalStore): Promise<RowPlace[]> {
-  const shared = new Map<string, string>();
-  const once = (v: unknown): string => {
-    const s = String(v);
-    const known = shared.get(s);
-    if (known !== undefined) return known;
-    shared.set(s, s);
-    return s;
-  };
+  const shared = sharedStrings();
+  const once = (v: unknown): string => shared(String(v));
   const out: RowPlace[] = [];
   const query = store.table
     .query()

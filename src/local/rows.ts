@@ -79,3 +79,17 @@ export function memoryBatch(b: RecordBatch, vector?: Data): RecordBatch {
     arrow.makeData({ type: new arrow.Struct(schema.fields), length: b.numRows, children }),
   );
 }
+
+/**
+ * A function that returns one shared copy of each distinct string it is given: row listings of a million
+ * rows keep the strings many rows share (a session, a turn, a block type) once instead of once per row.
+ */
+export function sharedStrings(): (s: string) => string {
+  const seen = new Map<string, string>();
+  return (s) => {
+    const known = seen.get(s);
+    if (known !== undefined) return known;
+    seen.set(s, s);
+    return s;
+  };
+}

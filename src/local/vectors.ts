@@ -9,7 +9,7 @@
 import type { Table } from "@lancedb/lancedb";
 import type { Table as ArrowTableT } from "apache-arrow";
 import { arrow } from "./arrow.js";
-import { memoryBatch } from "./rows.js";
+import { memoryBatch, sharedStrings } from "./rows.js";
 import { COLUMNS, VECTOR_DIM, vectorType } from "./schema.js";
 import { sqlString } from "./sql.js";
 
@@ -28,14 +28,8 @@ export interface PendingRow {
  * lists a million of them: strings rows share (session, block type, a turn's time) are kept once.
  */
 export async function pendingVectorRows(table: Table): Promise<PendingRow[]> {
-  const shared = new Map<string, string>();
-  const once = (v: unknown): string => {
-    const s = String(v ?? "");
-    const known = shared.get(s);
-    if (known !== undefined) return known;
-    shared.set(s, s);
-    return s;
-  };
+  const shared = sharedStrings();
+  const once = (v: unknown): string => shared(String(v ?? ""));
   const out: PendingRow[] = [];
   // Batch by batch: the whole result as one Arrow table would sit in memory beside the rows made from it.
   const query = table
