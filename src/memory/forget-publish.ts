@@ -86,7 +86,8 @@ export async function withoutRemoteForgotten(
   if (forgotten.size === 0) return rows;
   if ("store" in rows) {
     const ids = new Set([...rows.ids].filter((id) => !forgotten.has(id)));
-    return ids.size === rows.ids.size ? rows : { store: rows.store, ids };
+    // Same locations: a take of the rows listed there still keeps only the ids left (`keptSlices`).
+    return ids.size === rows.ids.size ? rows : { ...rows, ids };
   }
   const ids = rows.getChild("id");
   const keep = new Set<string>();
