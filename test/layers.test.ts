@@ -29,6 +29,7 @@ const LAYER: Record<string, number> = {
   redact: 0,
   traces: 0,
   quiet: 0,
+  heap: 0,
 };
 
 /**

@@ -6,8 +6,6 @@
  * memory and the next run carries on.
  */
 import { spawn } from "node:child_process";
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
 import {
   FunesError,
   type FunesErrorCode,
@@ -17,6 +15,7 @@ import {
   type Isolation,
   runIsolatedStep,
 } from "../commands/index.js";
+import { collectGarbage } from "../heap/index.js";
 import type { CliConfig } from "./config.js";
 
 /** The hidden command a worker runs. */
@@ -38,30 +37,14 @@ export function indexIsolation(cfg: CliConfig): Isolation | undefined {
   };
 }
 
-let gc: (() => void) | null | undefined;
-
-/**
- * A full garbage collection now. `funes index` waits idle while its workers run, and an idle process
- * never collects: what the text pass left (its id sets, ≈ 150 MB each at 1M chunks) would stay resident
- * beside every worker.
- */
-function collectGarbage(): void {
-  if (gc === undefined)
-    try {
-      setFlagsFromString("--expose-gc");
-      gc = runInNewContext("gc") as () => void;
-    } catch {
-      gc = null;
-    }
-  gc?.();
-}
-
 function runWorker(
   script: string,
   cfg: CliConfig,
   step: IsolatedStep,
   emit: (e: IndexEvent) => void,
 ): Promise<IsolatedResult> {
+  // `funes index` waits idle while its workers run, and an idle process never collects: what the text
+  // pass left (its id sets, ≈ 150 MB each at 1M chunks) would stay resident beside every worker.
   collectGarbage();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...process.execArgv, script, INDEX_STEP_COMMAND], {
