@@ -2,10 +2,10 @@
  * Everything funes reads from its environment, read once here and passed down as values.
  */
 import { readFileSync, realpathSync } from "node:fs";
-import { homedir } from "node:os";
 import { delimiter, isAbsolute, join, resolve } from "node:path";
 import type { ModelsConfig } from "../commands/index.js";
 import { DEFAULT_RERANKER } from "../models/index.js";
+import { funesHomeOf, homeOf } from "./home.js";
 
 /**
  * From this many rows a memory's backfill runs in worker processes: from here on its vector index is
@@ -110,9 +110,8 @@ function readModels(env: NodeJS.ProcessEnv, home: string): ModelsConfig {
 
 /** Reads the environment. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): CliConfig {
-  const home = env.HOME !== undefined && env.HOME !== "" ? env.HOME : homedir();
-  const funesHome =
-    env.FUNES_HOME !== undefined && env.FUNES_HOME !== "" ? resolve(env.FUNES_HOME) : join(home, ".funes");
+  const home = homeOf(env);
+  const funesHome = funesHomeOf(env);
   return {
     home,
     funesHome,

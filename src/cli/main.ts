@@ -23,4 +23,10 @@ if (command === "mcp" && rest.length <= 1 && !rest.some((a) => a.startsWith("-")
 } else if (command === "__index-step" && process.send !== undefined) {
   // A worker of `funes index` (cli/index-worker.ts): no CLI parsing, no output but its messages.
   (await import("./index-worker.js")).serveIndexStep();
-} else await import("./app.js");
+} else {
+  // A push of a large memory runs again with glibc's arenas capped (cli/capped-arenas.ts).
+  const capped = await import("./capped-arenas.js");
+  if (capped.wantsCappedArenas(command, process.env))
+    process.exitCode = await capped.runWithCappedArenas(process.env);
+  else await import("./app.js");
+}

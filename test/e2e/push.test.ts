@@ -2,7 +2,7 @@
  * Publishing to a Hub memory against the loopback Hub stand-in, through the real @huggingface/hub client:
  * round trip, idempotent re-push, concurrent publishers, and the secret gate.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -190,6 +190,77 @@ describe("funes push", () => {
     expect(yes.stdout).toMatch(/uploading [\d.]+ MiB \/ [\d.]+ MiB/);
     expect(yes.stdout).toMatch(/pushed \d+ chunks to hf:\/\/datasets\/acme\/mem-copy/);
     expect(hub.repos.get("acme/mem-copy")?.commit).not.toBe(head);
+  });
+
+  it("a push of a large memory runs again with capped malloc arenas and ends as the child ended", async () => {
+    // Every Node process of a run appends "pid parent-pid MALLOC_ARENA_MAX" here (preloaded).
+    const probe = join(t.dir, "arena-probe.cjs");
+    writeFileSync(
+      probe,
+      'require("node:fs").appendFileSync(process.env.ARENA_PROBE_FILE, `${process.pid} ${process.ppid} ${process.env.MALLOC_ARENA_MAX ?? "-"}\\n`);\n',
+    );
+    const base = userEnv("cap");
+    writeSyntheticHistory(base.home, 1, 31);
+    expect((await runFunes(["index", "--yes"], base)).code).toBe(0);
+    let n = 0;
+    /** The environment of one run (large: every memory counts as large), and its processes after it. */
+    const probed = (large: boolean, e: CliEnv = base) => {
+      const file = join(t.dir, `arena-${++n}.txt`);
+      const env: CliEnv = {
+        ...e,
+        extra: {
+          ...e.extra,
+          NODE_OPTIONS: `--require ${probe}`,
+          ARENA_PROBE_FILE: file,
+          ...(large ? { FUNES_INDEX_WORKER_ROWS: "0" } : {}),
+        },
+      };
+      const processes = () =>
+        readFileSync(file, "utf8")
+          .trim()
+          .split("\n")
+          .map((l) => l.split(" "));
+      return { env, processes };
+    };
+    const cappedChild = (ps: string[][]) => {
+      expect(ps).toHaveLength(2);
+      const [first, second] = ps as [string[], string[]];
+      expect(second[1]).toBe(first[0]);
+      expect([first[2], second[2]]).toEqual(["-", "2"]);
+    };
+
+    // A refusal keeps its words (once) and its exit code.
+    const missing = probed(true);
+    const refused = await runFunes(["push", "acme/cap"], missing.env);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.split("doesn't exist on the Hub")).toHaveLength(2);
+    cappedChild(missing.processes());
+
+    // The child's output is the run's: the JSON summary parses, the rows are on the Hub.
+    const created = probed(true);
+    const push = await runFunes(["push", "acme/cap", "--create", "--json"], created.env);
+    expect(push.code, push.stderr).toBe(0);
+    const published = (JSON.parse(push.stdout) as { published: number }).published;
+    expect(published).toBeGreaterThan(0);
+    expect(await remoteIds("acme/cap")).toHaveLength(published);
+    cappedChild(created.processes());
+
+    // It shares the terminal: another machine's memory is asked about, and "no" publishes nothing.
+    const other = userEnv("cap-other");
+    writeSyntheticHistory(other.home, 1, 32);
+    expect((await runFunes(["index", "--yes"], other)).code).toBe(0);
+    const asked = probed(true, other);
+    const head = hub.repos.get("acme/cap")?.commit;
+    const no = await runFunesInTerminal(["push", "acme/cap"], asked.env, ["n"]);
+    expect(no.code).toBe(2);
+    expect(no.stdout).toMatch(/publish \d+ chunks there anyway\? \[y\/N\] /);
+    expect(hub.repos.get("acme/cap")?.commit).toBe(head);
+    cappedChild(asked.processes());
+
+    // A memory below the size (the default of 200k rows) is pushed in one process.
+    const small = probed(false);
+    expect((await runFunes(["push", "acme/cap", "--json"], small.env)).code).toBe(0);
+    expect(small.processes()).toHaveLength(1);
   });
 
   it("two publishers at once end with the union, no duplicates, every commit readable", async () => {
