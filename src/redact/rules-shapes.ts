@@ -112,7 +112,7 @@ export function shapeRules(): SecretRule[] {
       // then back for the prefix; the finding starts at the separator (the prefix is no secret), and
       // `prefixedSecret` reads the prefix.
       keywords: [],
-      source: String.raw`[_.-](?=[A-Za-z0-9_.+/-]{19})(?=[A-Za-z_.+/-]{0,39}[0-9])(?<=(?<![A-Za-z0-9_.+/@%-])[A-Za-z][A-Za-z0-9]{1,11}[_.-])[A-Za-z0-9_.+/=-]{19,300}(?![A-Za-z0-9_+/=-])`,
+      source: `[_.-](?=[A-Za-z0-9_.+/-]{19})(?=[A-Za-z_.+/-]{0,39}[0-9])(?<=(?<![A-Za-z0-9_.+/@%-])[A-Za-z][A-Za-z0-9]{1,11}[_.-])[A-Za-z0-9_.+/=-]{19,300}(?![A-Za-z0-9_+/=-])`,
       edge: false,
       check: (s, m) => {
         if (/\.[a-z]{1,12}$/.test(s)) return false;
