@@ -112,12 +112,13 @@ export function shapeRules(): SecretRule[] {
       // then back for the prefix; the finding starts at the separator (the prefix is no secret), and
       // `prefixedSecret` reads the prefix.
       keywords: [],
-      source: `[_.-](?=[A-Za-z0-9_.+/-]{19})(?=[A-Za-z_.+/-]{0,39}[0-9])(?<=(?<![A-Za-z0-9_.+/@%-])[A-Za-z][A-Za-z0-9]{1,11}[_.-])[A-Za-z0-9_.+/=-]{19,300}(?![A-Za-z0-9_+/=-])`,
+      source: String.raw`[_.-](?=[A-Za-z0-9_.+/-]{19})(?=[A-Za-z_.+/-]{0,39}[0-9])(?<=(?:^|[^A-Za-z0-9_.+/@%\\-]|\\[nrt])[A-Za-z][A-Za-z0-9]{1,11}[_.-])[A-Za-z0-9_.+/=-]{19,300}(?![A-Za-z0-9_+/=-])`,
       edge: false,
       check: (s, m) => {
         if (/\.[a-z]{1,12}$/.test(s)) return false;
-        const head =
-          /[A-Za-z][A-Za-z0-9]{1,11}$/.exec(m.input.slice(Math.max(0, m.index - 12), m.index))?.[0] ?? "";
+        const before = m.input.slice(Math.max(0, m.index - 14), m.index);
+        // After a JSON/shell escape (`\nBBDC-…` in escaped tool output), the prefix starts past the escape.
+        const head = /(?:\\[nrt]|^|[^A-Za-z0-9])([A-Za-z][A-Za-z0-9]{1,11})$/.exec(before)?.[1] ?? "";
         return prefixedSecret(head + s.replace(/[.=]+$/, ""));
       },
       extend: /[A-Za-z0-9_+/=-]*/y,

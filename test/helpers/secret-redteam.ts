@@ -558,6 +558,18 @@ function kinds(): Kind[] {
   ];
 }
 
+/**
+ * Kinds the catalogue still lets through, and why: a shape too short or too plain to tell from ordinary
+ * text without its vendor's name beside it (in an assignment under its usual name, the generic rules take
+ * it). Tests assert that exactly these slip, so a regression or a fix shows.
+ */
+export const RED_TEAM_MISSES: readonly string[] = [
+  // `endr+` and 16 characters: as short as an identifier, and `+` joins ordinary words too.
+  "endorlabs-key",
+  // 64 random characters, `_`, 4, `_`, a UUID: no prefix, and long random runs alone are not flagged.
+  "webex-bot-token",
+];
+
 /** Every red-team kind with its class (the report's table). */
 export const RED_TEAM_KINDS: readonly { id: string; cls: RedTeamClass }[] = kinds().map(({ id, cls }) => ({
   id,
