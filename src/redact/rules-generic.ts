@@ -79,7 +79,7 @@ const ASSIGN = String.raw`[\s'"\\\]]{0,5}(?:=>|:=|=|:|${PAIR_COMMA})[\s'"\x60\\]
 
 /** Names whose values are passwords (short values count). */
 export const STRONG =
-  "password|passwd|passphrase|pwd|db_pass|mysql_pwd|pgpassword|(?<![a-z])pass(?:code)?(?![a-z])|(?<![a-z])psk(?![a-z])|pre[_.-]?shared[_.-]?key";
+  "password|passwd|passphrase|pwd|db_pass|mysql_pwd|pgpassword|(?<![a-z])pass(?:code)?(?![a-z])|(?<=[_.-])pw(?![a-z])|(?<![a-z])psk(?![a-z])|pre[_.-]?shared[_.-]?key";
 /** Names whose values are keys and tokens (only long random values count). */
 export const WEAK =
   "secret|token|api[_.-]?key|apikey|access[_.-]?key|private[_.-]?key|signing[_.-]?key|encryption[_.-]?key|master[_.-]?key|client[_.-]?secret|credentials?|auth|[_.-]sk(?![a-z0-9])";
@@ -208,7 +208,7 @@ export function genericRules(): SecretRule[] {
     token({
       id: "password-assignment",
       description: "a value assigned to a password name (env, YAML, JSON, TOML, code, --password flags)",
-      keywords: ["pass", "pwd", "psk", "shared"],
+      keywords: ["pass", "pwd", "psk", "shared", "_pw", "-pw", ".pw"],
       source: String.raw`(?:${STRONG})[\w.-]{0,24}?${ASSIGN}(${VALUE}{6,200})${END_VALUE}|--(?:password|passwd|pass)(?:=|\s+)(?:\\?["'])?(${VALUE}{6,200})${END_VALUE}`,
       edge: false,
       flags: "i",

@@ -85,7 +85,17 @@ function prefixedSecret(tokenText: string): boolean {
   // vendors put hex keys after `_` (`rootly_…`, `slk_…`) or under a secret word (`thog-secret-…`).
   const at = rest.indexOf(longest);
   if (/^(?:[0-9a-f]+|[0-9A-F]+)$/.test(longest) && !marked && rest[at - 1] === "-") return false;
-  return randomRun(longest) && !base64OfText(longest);
+  if (randomRun(longest)) return !base64OfText(longest);
+  // A base64url body cut by its own `-`/`_` into short runs (`sk_cB0X…-bPvAv-LrJO_YxZ…`): random when no
+  // piece is a word or a number, as the pieces of an identifier are.
+  if (!/^[_-][A-Za-z0-9_-]{29,}$/.test(rest)) return false;
+  const pieces = rest
+    .slice(1)
+    .split(/[_-]/)
+    .filter((p) => !SECRET_SEGMENT.test(p));
+  if (pieces.length < 2 || pieces.some((p) => p.length >= 3 && /^(?:[a-z]+|[A-Z][a-z]+|[A-Z]+|\d+)$/.test(p)))
+    return false;
+  return randomRun(pieces.join(""));
 }
 
 /**
@@ -159,6 +169,41 @@ export function shapeRules(): SecretRule[] {
       edge: false,
     }),
     token({
+      id: "url-token-user",
+      description: "a random token as a URL's user name, with no password (https://<token>@github.com/…)",
+      keywords: ["://"],
+      source: String.raw`[a-zA-Z][a-zA-Z0-9+.-]{1,20}:\/\/([A-Za-z0-9_-]{20,255})@[A-Za-z0-9.-]+`,
+      group: 1,
+      check: (s) => randomRun(s.replace(/[_-]/g, "")),
+    }),
+    token({
+      id: "jwk-private",
+      description: "the private members of a JSON Web Key (d, p, q, dp, dq, qi; k of a symmetric key)",
+      keywords: ['"kty'],
+      source: String.raw`\\{0,3}"kty\\{0,3}"[^{}]{0,4000}?\\{0,3}"(?:d|p|q|dp|dq|qi|k)\\{0,3}"\s*:\s*\\{0,3}"([A-Za-z0-9_-]{20,4000})`,
+      edge: false,
+      group: 1,
+      check: (s) => randomRun(s.replace(/[_-]/g, "").slice(0, 64)),
+    }),
+    token({
+      id: "rsa-key-xml",
+      description: ".NET RSA private keys as XML (<RSAKeyValue> with <D>, <P>, <Q>, <DP>, <DQ>, <InverseQ>)",
+      keywords: ["<rsakeyvalue"],
+      source: String.raw`<(D|P|Q|DP|DQ|InverseQ)>([A-Za-z0-9+/=]{20,2000})</\1>`,
+      edge: false,
+      group: 2,
+    }),
+    token({
+      id: "key-listing",
+      description:
+        "keys in a cloud CLI's key listing (az storage account keys list: keyName … value), the value of a key named key1/primary/secondary",
+      keywords: ["keyname"],
+      source: String.raw`\\{0,3}"keyName\\{0,3}"\s*:\s*\\{0,3}"[^"\\]{1,64}\\{0,3}"[^{}]{0,400}?\\{0,3}"value\\{0,3}"\s*:\s*\\{0,3}"([A-Za-z0-9+/=_-]{20,400})`,
+      flags: "i",
+      edge: false,
+      group: 1,
+    }),
+    token({
       id: "key-file-line",
       description:
         "key files known by a header line: minisign/signify secret keys, Vault unseal and recovery keys",
@@ -201,6 +246,16 @@ export function syntaxRules(): SecretRule[] {
       check: strong,
     }),
     token({
+      id: "cli-positional-secret",
+      description:
+        "secrets a tool takes as positional or short-flag arguments: mc alias set <name> <url> <access> <secret>, echo <secret> | … --password-stdin, az login --service-principal -p <secret>",
+      keywords: ["alias set", "password-stdin", "service-principal"],
+      source: String.raw`\bmc\s+(?:alias\s+set|config\s+host\s+add)\s+\S+\s+\S+\s+\S+\s+${ARG}|\becho\s+(?:-n\s+)?${ARG}(?:\\{0,3}["'])?\s*\|[^\n|;&]{0,120}?--password-stdin|\baz\s+login\b[^\n|;&]{0,120}?--service-principal[^\n|;&]{0,160}?\s(?:-p|--password)\s+${ARG}`,
+      edge: false,
+      group: 1,
+      check: (s) => looksSecret(s, true, 3),
+    }),
+    token({
       id: "sql-password",
       description: "passwords in SQL: CREATE/ALTER USER|ROLE … PASSWORD '…', IDENTIFIED BY '…'",
       keywords: ["password '", 'password "', "identified by", "password \\'", 'password \\"'],
@@ -213,13 +268,22 @@ export function syntaxRules(): SecretRule[] {
     token({
       id: "cli-config-secret",
       description:
-        "secrets given to a tool's config setter: npm/yarn/pnpm config set …:_authToken <value>, git config …token <value>, poetry config pypi-token.… <value>",
-      keywords: ["config set", "config --", "config -g", "poetry config", "git config"],
-      source: String.raw`\b(?:npm|yarn|pnpm|git|poetry|composer|pip|gem|bundle|conda)\s+config\s+(?:set\s+|-{1,2}[\w-]+\s+)*["']?[^\s"'=]*(?:token|secret|password|passwd|_auth|apikey|api-key|api_key|oauth)[^\s"'=]*["']?\s+${ARG}`,
+        "secrets given to a tool's config setter: npm/yarn/pnpm config set …:_authToken <value>, git config …token <value>, poetry config pypi-token.… <value>, aws configure set aws_secret_access_key <value>, rclone config create … secret_access_key <value>",
+      keywords: [
+        "config set",
+        "config --",
+        "config -g",
+        "poetry config",
+        "git config",
+        "configure set",
+        "rclone config",
+      ],
+      source: String.raw`\b(?:(?:npm|yarn|pnpm|git|poetry|composer|pip|gem|bundle|conda)\s+config|aws\s+configure|rclone\s+config\s+(?:create|update)\s+\S+(?:\s+s3)?(?:\s+\S+\s+\S+){0,6}?)\s+(?:set\s+|-{1,2}[\w-]+\s+)*["']?[^\s"'=]*(?:token|secret|password|passwd|_auth|apikey|api-key|api_key|oauth)[^\s"'=]*["']?\s+${ARG}`,
       edge: false,
       flags: "i",
       group: 1,
-      check: (s) => looksSecret(s, true, 3),
+      // A random value passes even where it starts like a path (AWS secret keys may start with `/`).
+      check: (s) => looksSecret(s, true, 3) || randomRun(s.replace(/[^A-Za-z0-9]/g, "")),
     }),
     token({
       id: "session-cookie",

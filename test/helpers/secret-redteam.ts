@@ -559,6 +559,188 @@ function kinds(): Kind[] {
 }
 
 /**
+ * Round 2: kinds written after the round-1 fixes, never used to write a rule — a held-out check of whether
+ * those rules generalise (17 of its 45 first kinds slipped before round 2's class fixes; see SECURITY.md).
+ */
+const ROUND2: Kind[] = [
+  ...(
+    [
+      ["mailersend", "mlsn.{h:64}"],
+      ["notion-ntn", "ntn_{a:46}"],
+      ["plaid-access", `access-production-${UUID}`],
+      ["apify", "apify_api_{a:36}"],
+      ["exoscale", "EXO{h:24}"],
+      ["zapier-key", "zpka_{h:32}_{h:8}"],
+      ["mux", "mux_{a:40}"],
+      ["browserbase", "bb_live_{w:27}"],
+      ["e2b", "e2b_{h:40}"],
+      ["modal-key-id", "ak-{a:22}"],
+      ["jina", "jina_{h:32}{a:28}"],
+      ["voyage", "pa-{w:43}"],
+      ["anyscale", "esecret_{l:24}"],
+      ["novita", "sk_{w:43}"],
+      ["cursor-key", "key_{h:64}"],
+      ["firecrawl", "fc-{h:32}"],
+      ["exa", UUID],
+    ] as const
+  ).map(
+    ([id, template]): Kind => ({
+      id,
+      cls: "prefixed",
+      samples: (s) => {
+        const { value, runs } = gen(template, s);
+        return shapeContexts(value, runs.length > 0 ? runs : [value]).filter((c) =>
+          ["prose", "cli-output", "codex-args"].includes(c.context),
+        );
+      },
+    }),
+  ),
+  ...(
+    [
+      ["db-pw", "DB_PW", "{a:14}"],
+      ["totp-secret", "TOTP_SECRET", "{b32:32}"],
+      ["shared-secret", "SHARED_SECRET", "{a:32}"],
+      ["keystore-pass", "KEYSTORE_PASS", "{a:14}"],
+      ["alibaba-key-secret", "ACCESS_KEY_SECRET", "{a:30}"],
+      ["ldap-bind", "LDAP_BIND_CREDENTIALS", "{a:16}"],
+      ["webhook-signing", "WEBHOOK_SIGNING_SECRET", "whsec_{b:32}"],
+      ["root-pw", "ROOT_PW", "{a:12}"],
+      ["signature-key", "SIGNATURE_KEY", "{h:64}"],
+    ] as const
+  ).map(
+    ([id, name, template]): Kind => ({
+      id,
+      cls: "keyed",
+      samples: (s) => {
+        const { value, runs } = gen(template, s);
+        return keyedContexts(name, value, runs.length > 0 ? runs : [value]).filter((c) =>
+          ["dotenv", "yaml", "json"].includes(c.context),
+        );
+      },
+    }),
+  ),
+  ...(
+    [
+      [
+        "azure-servicebus",
+        "url",
+        "{b:43}",
+        (v: string) =>
+          `Endpoint=sb://acme.servicebus.windows.net/;SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=${v}=`,
+      ],
+      [
+        "azure-iothub",
+        "url",
+        "{b:43}",
+        (v: string) => `HostName=acme.azure-devices.net;DeviceId=d1;SharedAccessKey=${v}=`,
+      ],
+      [
+        "token-as-url-user",
+        "url",
+        "{a:40}",
+        (v: string) => `git clone https://${v}@github.com/acme/private.git`,
+      ],
+      ["sentry-dsn", "url", "{h:32}", (v: string) => `SENTRY_DSN=https://${v}@o123456.ingest.sentry.io/789`],
+      [
+        "jwk-ec-private",
+        "private-key",
+        "{w:43}",
+        (v: string) =>
+          JSON.stringify({ kty: "EC", crv: "P-256", x: "f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU", d: v }),
+      ],
+      [
+        "dotnet-rsa-xml",
+        "private-key",
+        "{b:128}",
+        (v: string) =>
+          `<RSAKeyValue><Modulus>AQAB</Modulus><Exponent>AQAB</Exponent><D>${v}</D></RSAKeyValue>`,
+      ],
+      [
+        "az-storage-keys",
+        "cloud-pair",
+        "{b:86}",
+        (v: string) => `$ az storage account keys list -n acme
+[
+  {
+    "keyName": "key1",
+    "permissions": "FULL",
+    "value": "${v}=="
+  }
+]`,
+      ],
+      [
+        "echo-password-stdin",
+        "command-line",
+        "{a:24}",
+        (v: string) => `echo "${v}" | docker login ghcr.io -u ci --password-stdin`,
+      ],
+      [
+        "az-login-sp",
+        "command-line",
+        "{a:3}8Q~{w:31}",
+        (v: string) =>
+          `az login --service-principal -u 0c7a2f1e-3b4d-4e5f-8a9b-1c2d3e4f5a6b -p ${v} --tenant acme.onmicrosoft.com`,
+      ],
+      [
+        "aws-configure-set",
+        "command-line",
+        "{b:40}",
+        (v: string) => `aws configure set aws_secret_access_key ${v} --profile prod`,
+      ],
+      [
+        "rclone-create",
+        "command-line",
+        "{h:64}",
+        (v: string) => `rclone config create r2 s3 provider Cloudflare secret_access_key ${v}`,
+      ],
+      [
+        "mc-alias",
+        "command-line",
+        "{a:40}",
+        (v: string) => `mc alias set prod https://minio.acme.io ADMINKEY123 ${v}`,
+      ],
+      ["vault-login-positional", "command-line", "s.{a:24}", (v: string) => `vault login ${v}`],
+      [
+        "wrangler-oauth",
+        "keyed",
+        "{w:43}",
+        (v: string) => `oauth_token = "${v}"\nexpiration_time = "2026-12-01T00:00:00Z"`,
+      ],
+      [
+        "ansible-extra-vars",
+        "command-line",
+        "{a:16}",
+        (v: string) => `ansible-playbook site.yml --extra-vars "ansible_become_pass=${v}"`,
+      ],
+      [
+        "git-extraheader",
+        "command-line",
+        "{b:40}",
+        (v: string) =>
+          `git -c http.extraHeader="AUTHORIZATION: basic ${v}" clone https://dev.azure.com/acme/_git/app`,
+      ],
+    ] as const
+  ).map(
+    ([id, cls, template, text]): Kind => ({
+      id,
+      cls,
+      samples: (s) => {
+        const { value, runs } = gen(template, s);
+        const r = runs.length > 0 ? runs : [value];
+        return [
+          { context: "text", text: text(value), runs: r },
+          {
+            context: "codex-args",
+            text: JSON.stringify({ cmd: ["bash", "-lc", text(value)] }),
+            runs: r.map((x) => JSON.stringify(x).slice(1, -1)),
+          },
+        ];
+      },
+    }),
+  ),
+];
+
+/**
  * Kinds the catalogue still lets through, and why: a shape too short or too plain to tell from ordinary
  * text without its vendor's name beside it (in an assignment under its usual name, the generic rules take
  * it). Tests assert that exactly these slip, so a regression or a fix shows.
@@ -568,18 +750,24 @@ export const RED_TEAM_MISSES: readonly string[] = [
   "endorlabs-key",
   // 64 random characters, `_`, 4, `_`, a UUID: no prefix, and long random runs alone are not flagged.
   "webex-bot-token",
+  // Round 2. `EXO` glued to 24 hex: no separator, and hex after letters is what hashes look like.
+  "exoscale",
+  // `fc-` + 32 hex: `fc` is also the prefix of model APIs' function-call ids, and hex after `-` is a hash.
+  "firecrawl",
+  // A bare UUID: nothing tells it from the ids around it.
+  "exa",
 ];
 
-/** Every red-team kind with its class (the report's table). */
-export const RED_TEAM_KINDS: readonly { id: string; cls: RedTeamClass }[] = kinds().map(({ id, cls }) => ({
-  id,
-  cls,
-}));
+/** Every red-team kind with its class and round (the report's table). */
+export const RED_TEAM_KINDS: readonly { id: string; cls: RedTeamClass; round: 1 | 2 }[] = [
+  ...kinds().map(({ id, cls }) => ({ id, cls, round: 1 as const })),
+  ...ROUND2.map(({ id, cls }) => ({ id, cls, round: 2 as const })),
+];
 
 /** The red-team corpus: every kind in each of its contexts. */
 export function redTeamCorpus(): CorpusSample[] {
   const out: CorpusSample[] = [];
-  for (const k of kinds())
+  for (const k of [...kinds(), ...ROUND2])
     for (const s of k.samples(hash(k.id)))
       out.push({ format: k.id, context: s.context, secret: s.text, runs: s.runs, text: s.text });
   return out;
