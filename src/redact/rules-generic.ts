@@ -79,7 +79,7 @@ const ASSIGN = String.raw`[\s'"\\\]]{0,5}(?:=>|:=|=|:|${PAIR_COMMA})[\s'"\x60\\]
 
 /** Names whose values are passwords (short values count). */
 export const STRONG =
-  "password|passwd|passphrase|pwd|db_pass|mysql_pwd|pgpassword|(?<![a-z])pass(?:code)?(?![a-z])|(?<=[_.-])pw(?![a-z])|(?<![a-z])psk(?![a-z])|pre[_.-]?shared[_.-]?key";
+  "password|passwd|passphrase|pwd|db_pass|mysql_pwd|pgpassword|(?<![a-z])pass(?:code)?(?![a-z])|[_.-]pw(?![a-z])|(?<![a-z])psk(?![a-z])|pre[_.-]?shared[_.-]?key";
 /** Names whose values are keys and tokens (only long random values count). */
 export const WEAK =
   "secret|token|api[_.-]?key|apikey|access[_.-]?key|private[_.-]?key|signing[_.-]?key|encryption[_.-]?key|master[_.-]?key|client[_.-]?secret|credentials?|auth|[_.-]sk(?![a-z0-9])";

@@ -180,7 +180,9 @@ export function shapeRules(): SecretRule[] {
       id: "jwk-private",
       description: "the private members of a JSON Web Key (d, p, q, dp, dq, qi; k of a symmetric key)",
       keywords: ['"kty'],
-      source: String.raw`\\{0,3}"kty\\{0,3}"[^{}]{0,4000}?\\{0,3}"(?:d|p|q|dp|dq|qi|k)\\{0,3}"\s*:\s*\\{0,3}"([A-Za-z0-9_-]{20,4000})`,
+      // Anchored on the member, in texts that name a key type (the keyword): a search from each `"kty"` to
+      // its member would rescan the same text from every `"kty"` of a hostile one.
+      source: String.raw`\\{0,3}"(?:d|p|q|dp|dq|qi|k)\\{0,3}"\s*:\s*\\{0,3}"([A-Za-z0-9_-]{20,4000})`,
       edge: false,
       group: 1,
       check: (s) => randomRun(s.replace(/[_-]/g, "").slice(0, 64)),
