@@ -560,7 +560,7 @@ function kinds(): Kind[] {
 
 /**
  * Round 2: kinds written after the round-1 fixes, never used to write a rule — a held-out check of whether
- * those rules generalise (17 of its 45 first kinds slipped before round 2's class fixes; see SECURITY.md).
+ * those rules generalise (16 of its 44 kinds slipped before round 2's class fixes; see SECURITY.md).
  */
 const ROUND2: Kind[] = [
   ...(
@@ -582,6 +582,7 @@ const ROUND2: Kind[] = [
       ["cursor-key", "key_{h:64}"],
       ["firecrawl", "fc-{h:32}"],
       ["exa", UUID],
+      ["nuget-api-key", "oy2{l:43}"],
     ] as const
   ).map(
     ([id, template]): Kind => ({
@@ -641,6 +642,13 @@ const ROUND2: Kind[] = [
         (v: string) => `git clone https://${v}@github.com/acme/private.git`,
       ],
       ["sentry-dsn", "url", "{h:32}", (v: string) => `SENTRY_DSN=https://${v}@o123456.ingest.sentry.io/789`],
+      [
+        "jwk-rsa-private",
+        "private-key",
+        "{w:342}",
+        (v: string) =>
+          JSON.stringify({ kty: "RSA", n: "sXch6vQ1ZqEk1m3bT0uR8yV2wP4nL7cJ9dF5gH2kM0aB", e: "AQAB", d: v }),
+      ],
       [
         "jwk-ec-private",
         "private-key",
