@@ -19,13 +19,13 @@ const ID_PREFIX = new Set(
     "user usr sess session evt cus ch pm pi sub in ii price prod acct txn po seti src tok card ba btok py cs ord " +
     "inv il dpl prj team sha sha1 sha224 sha256 sha384 sha512 md5 blake2b blake3 xxh h1 commit blob tree hash " +
     "digest id uid uuid ulid trace span chunk node npm yarn pnpm cache build job task pod img image layer " +
-    "item obj object doc page row event conv conversation turn block agent tool toolcall ws"
+    "item obj object doc page row event conv conversation turn block agent tool toolcall ws diff app client cp"
   ).split(" "),
 );
 
 /** Segments that say the token is a secret (`ak_live_…`, `ramp_sec_…`, `thog-secret-…`, `rh-api-…`). */
 const SECRET_SEGMENT =
-  /^(?:live|prod|sec|secret|key|api|apikey|token|tkn|pat|sk|auth|pass|pwd|priv|private|oauth|bot|svc|sa)$/i;
+  /^(?:live|prod|sec|secret|key|api|apikey|token|tkn|pat|sk|ak|auth|pass|pwd|priv|private|oauth|bot|svc|sa|master)$|secret|token|passw/i;
 
 const UUID_RUN = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -53,10 +53,20 @@ export function randomRun(run: string): boolean {
     }
   }
   const letters = upper + lower;
+  // Camel-case words are long runs of one case (`encodeBase64StringUtf8`: 4.75 letters a word); a random
+  // mixed-case run's words are about 2 letters (3.5 or more in under 1 in 1,000 runs of 28).
+  if (upper > 0 && lower > 0 && wordLength(run) >= 3.4) return false;
   const interleaved = digits >= 2 && switches / (run.length - 1) >= 0.12;
   const evenCases = digits >= 1 && upper >= 0.3 * letters && lower >= 0.3 * letters && !wordsIdentifier(run);
   if (!interleaved && !evenCases) return false;
   return entropy(run) >= (hex ? 3.2 : 3.5);
+}
+
+/** Mean length of the letter words of `run` split as camel case (`getHTTPResponse` → get, HTTP, Response). */
+function wordLength(run: string): number {
+  const words = run.match(/[A-Z]?[a-z]+|[A-Z]+(?![a-z])/g) ?? [];
+  if (words.length === 0) return 0;
+  return words.reduce((n, w) => n + w.length, 0) / words.length;
 }
 
 /** A vendor-prefixed token: is its first segment a credential's prefix, and is the rest random? */
@@ -79,13 +89,23 @@ function prefixedSecret(tokenText: string): boolean {
   if (/^.[a-z]{2,}\//.test(rest)) return false;
   // GitHub's GraphQL node ids (`PR_kwDO…`, `I_kgDO…`).
   if (/^_k[wg][A-Z]O/.test(rest)) return false;
+  // Member access further on (`require_utils.convertIPv4…`): code.
+  if (/\.[a-z]{3}/.test(rest.slice(1))) return false;
+  // Time-ordered ids (ULIDs, TypeIDs, Anthropic's `env_011C…`, `sesn_01…`) start with `01`.
+  if (/^.01[0-9A-Za-z]{20,28}$/.test(rest)) return false;
   let longest = "";
   for (const run of rest.split(/[^A-Za-z0-9+/]+/)) if (run.length > longest.length) longest = run;
   // Hex after a word and a dash is a content hash or a cache key (`deps-Linux-<sha256>`, `build-<sha>`);
   // vendors put hex keys after `_` (`rootly_…`, `slk_…`) or under a secret word (`thog-secret-…`).
   const at = rest.indexOf(longest);
   if (/^(?:[0-9a-f]+|[0-9A-F]+)$/.test(longest) && !marked && rest[at - 1] === "-") return false;
-  if (randomRun(longest)) return !base64OfText(longest);
+  // Without a secret word in a lower-case prefix, ids of 24 to 27 characters (`call_…`, KSUIDs) are too
+  // common: the random run must be longer.
+  // An upper-case prefix (`NRIQ-`, `BBFF-`) is no id convention: 20 characters do.
+  const upperHead = /^[A-Z]{2}/.test(head);
+  if (!marked && !upperHead && longest.length < 28 && !/^(?:[0-9a-f]+|[0-9A-F]+)$/.test(longest)) {
+    if (!/^[_-][A-Za-z0-9_-]{29,}$/.test(rest)) return false;
+  } else if (randomRun(longest)) return !base64OfText(longest);
   // A base64url body cut by its own `-`/`_` into short runs (`sk_cB0X…-bPvAv-LrJO_YxZ…`): random when no
   // piece is a word or a number, as the pieces of an identifier are.
   if (!/^[_-][A-Za-z0-9_-]{29,}$/.test(rest)) return false;
