@@ -71,6 +71,12 @@ describe("vendor-prefixed random tokens", () => {
       `window.__NEXT_DATA__.buildId_${t("{a:21}")} x-request-id: ${t("{a:8}")}-${t("{a:24}")}`,
       `fingerprint: SHA256:${t("{b:43}")} e.g. ${t("{a:6}")}-${t("{w:43}")}`,
       `the docs' key acme_live_${t("{a:20}")}EXAMPLE`,
+      // model APIs' example ids, camel-case members, diff anchors (found in installed packages' sources)
+      `'env_011C${t("{a:20}")}' 'sesn_011C${t("{a:20}")}' 'cp_${t("{a:24}")}' 'app_${t("{a:24}")}'`,
+      "exports.resolveAWSSDKSigV4Config = x; crypto.encodeBase64StringUtf8(data); init.ec2MetadataV1Disabled",
+      "require_utils_ipaddr.convertIPv4MappedIPv6ToIPv4(addr); exports.uint8ArrayToBase64url = f",
+      `https://github.com/nodejs/node/pull/1/files#diff-${t("{h:32}")}R408`,
+      `const urlAlphabet = "useandom-26T198340PX75pxJACKVERYMINDBUSHWOLF_GQZbfghjklqvwyzrict"`,
     ])
       expect(scanPatterns(text), text).toEqual([]);
   });
