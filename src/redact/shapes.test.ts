@@ -72,7 +72,7 @@ describe("vendor-prefixed random tokens", () => {
       `fingerprint: SHA256:${t("{b:43}")} e.g. ${t("{a:6}")}-${t("{w:43}")}`,
       `the docs' key acme_live_${t("{a:20}")}EXAMPLE`,
       // model APIs' example ids, camel-case members, diff anchors (found in installed packages' sources)
-      `'env_011C${t("{a:20}")}' 'sesn_011C${t("{a:20}")}' 'cp_${t("{a:24}")}' 'app_${t("{a:24}")}'`,
+      `['env_011C${t("{a:20}")}', 'sesn_011C${t("{a:20}")}', 'cp_${t("{a:24}")}', 'app_${t("{a:24}")}']`,
       "exports.resolveAWSSDKSigV4Config = x; crypto.encodeBase64StringUtf8(data); init.ec2MetadataV1Disabled",
       "require_utils_ipaddr.convertIPv4MappedIPv6ToIPv4(addr); exports.uint8ArrayToBase64url = f",
       `https://github.com/nodejs/node/pull/1/files#diff-${t("{h:32}")}R408`,
