@@ -75,6 +75,13 @@ export async function benchRedact(minMs = 3000): Promise<Row[]> {
     "IQoJb3JpZ2luX2Vj",
     "mysql -p",
     "name: A_KEY value: ",
+    // the red-team shapes: a separator before every long run, tools and cookies repeated, URL escapes
+    "ab_cd1",
+    "curl ",
+    "zip ",
+    "curl -b a=b; ",
+    '"kty"',
+    "%41",
   ].map((unit) => unit.repeat(Math.ceil(n / unit.length)));
   let worst = 0;
   for (const h of hostile) {

@@ -35,6 +35,11 @@ export interface SecretRule {
    * patterns without a leading literal: the others assert the edge in the regex, right after the literal.
    */
   edge?: boolean;
+  /**
+   * A shape that stands in for rules not written yet (any vendor-prefixed token): its findings are dropped
+   * where another rule's finding overlaps them, so the vendor's own rule is the one reported.
+   */
+  fallback?: boolean;
 }
 
 /**
@@ -114,6 +119,7 @@ export interface TokenOptions {
   check?: (secret: string, match: RegExpExecArray) => boolean;
   extend?: RegExp;
   gitleaks?: readonly string[];
+  fallback?: boolean;
 }
 
 /** A token recognisable by its own shape (a prefix, a fixed structure). */
@@ -134,6 +140,7 @@ export function token(o: TokenOptions): SecretRule {
   if (o.check !== undefined) rule.check = o.check;
   if (o.extend !== undefined) rule.extend = o.extend;
   if (o.gitleaks !== undefined) rule.gitleaks = o.gitleaks;
+  if (o.fallback === true) rule.fallback = true;
   return rule;
 }
 

@@ -78,10 +78,11 @@ export const PAIR_COMMA = String.raw`,(?<=\([ \t]*\\{0,3}["'][\w.:-]{1,80}\\{0,3
 const ASSIGN = String.raw`[\s'"\\\]]{0,5}(?:=>|:=|=|:|${PAIR_COMMA})[\s'"\x60\\]{0,6}`;
 
 /** Names whose values are passwords (short values count). */
-export const STRONG = "password|passwd|passphrase|pwd|db_pass|mysql_pwd|pgpassword";
+export const STRONG =
+  "password|passwd|passphrase|pwd|db_pass|mysql_pwd|pgpassword|(?<![a-z])pass(?:code)?(?![a-z])|[_.-]pw(?![a-z])|(?<![a-z])psk(?![a-z])|pre[_.-]?shared[_.-]?key";
 /** Names whose values are keys and tokens (only long random values count). */
 export const WEAK =
-  "secret|token|api[_.-]?key|apikey|access[_.-]?key|private[_.-]?key|signing[_.-]?key|encryption[_.-]?key|master[_.-]?key|client[_.-]?secret|credentials?|auth";
+  "secret|token|api[_.-]?key|apikey|access[_.-]?key|private[_.-]?key|signing[_.-]?key|encryption[_.-]?key|master[_.-]?key|client[_.-]?secret|credentials?|auth|[_.-]sk(?![a-z0-9])";
 
 /** More names of keys and tokens: signing material, and personal access tokens (`GITHUB_PAT`). */
 export const KEY_MATERIAL = "hmac|salt(?<=[_.-]salt)|pepper|app[_.-]?key|pat(?<![a-z]pat)(?![a-z])";
@@ -100,6 +101,24 @@ const TOKEN_CHAR = "[A-Za-z0-9_.~+/=:%-]";
  */
 const LONG_VALUE = `(${TOKEN_CHAR}{16,299}${END_VALUE}|${TOKEN_CHAR}{300})`;
 
+/** Names ending in a word that says what follows is a credential, assigned right after it. */
+const CREDENTIAL_NAME_END =
+  /^(?:secret|token|api[_.-]?key|apikey|password|credentials?)[\s'"\\\]]{0,5}(?:=|:)/i;
+/** Name heads under which a UUID-valued token is a cursor or an id, not a credential. */
+const ID_TOKEN_HEAD =
+  /(?:page|next|prev|continuation|request|trace|correlation|sync|cursor|idempotency|pagination|resume|client|device|install|tracking)[_.-]?$/i;
+
+/**
+ * A UUID assigned to a name that ends in token/secret/api key (`CONSUL_HTTP_TOKEN`, `NOMAD_TOKEN`, Heroku and
+ * Snyk keys): several services issue UUIDs as credentials. Not under a name that makes it an id or a cursor
+ * (`page_token`, `request_token`, `token_id`).
+ */
+function uuidCredential(v: string, m: RegExpExecArray): boolean {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v)) return false;
+  if (!CREDENTIAL_NAME_END.test(m[0])) return false;
+  return !ID_TOKEN_HEAD.test(m.input.slice(Math.max(0, m.index - 24), m.index));
+}
+
 /** A rule for a long high-entropy value under one of `names` (assigned, or given as a `--flag`). */
 function weakNamed(o: {
   id: string;
@@ -116,7 +135,7 @@ function weakNamed(o: {
     edge: false,
     flags: "i",
     group: 1,
-    check: (s) => looksSecret(s, false),
+    check: (s, m) => looksSecret(s, false) || uuidCredential(s, m),
     extend: new RegExp(`${TOKEN_CHAR}*`, "y"),
     ...(o.gitleaks === undefined ? {} : { gitleaks: o.gitleaks }),
   });
@@ -180,7 +199,7 @@ export function genericRules(): SecretRule[] {
       id: "curl-user",
       description: "curl -u/--user user:password",
       keywords: ["curl"],
-      source: String.raw`\bcurl\b[^\n]*?\s(?:-u|--user)(?:=|\s+)(?:\\?["'])?[^\s:"'\\]{1,64}:([^\s"'\\]{3,128})`,
+      source: String.raw`\bcurl\b[^\n]{0,400}?\s(?:-u|--user)(?:=|\s+)(?:\\?["'])?[^\s:"'\\]{1,64}:([^\s"'\\]{3,128})`,
       edge: false,
       group: 1,
       check: (s) => !/^\$\{?[A-Za-z_]+\}?$/.test(s),
@@ -189,7 +208,7 @@ export function genericRules(): SecretRule[] {
     token({
       id: "password-assignment",
       description: "a value assigned to a password name (env, YAML, JSON, TOML, code, --password flags)",
-      keywords: ["pass", "pwd"],
+      keywords: ["pass", "pwd", "psk", "shared", "_pw", "-pw", ".pw"],
       source: String.raw`(?:${STRONG})[\w.-]{0,24}?${ASSIGN}(${VALUE}{6,200})${END_VALUE}|--(?:password|passwd|pass)(?:=|\s+)(?:\\?["'])?(${VALUE}{6,200})${END_VALUE}`,
       edge: false,
       flags: "i",
@@ -201,7 +220,7 @@ export function genericRules(): SecretRule[] {
       id: "generic-secret",
       description: "a long high-entropy value assigned to a secret-looking name (token, secret, api_key, …)",
       names: WEAK,
-      keywords: ["secret", "token", "key", "credential", "auth"],
+      keywords: ["secret", "token", "key", "credential", "auth", "_sk", "-sk", ".sk"],
       gitleaks: ["generic-api-key"],
     }),
     // Apart from generic-secret, so the text of most chunks (which hold none of these words) never runs it.

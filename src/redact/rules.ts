@@ -11,6 +11,7 @@ import { codeRules } from "./rules-code.js";
 import { familyAndSyntaxRules, namedRules } from "./rules-families.js";
 import { genericRules } from "./rules-generic.js";
 import { keyedRules } from "./rules-keyed.js";
+import { shapeRules, syntaxRules } from "./rules-shapes.js";
 
 let built: readonly SecretRule[] | null = null;
 
@@ -24,9 +25,12 @@ export function catalogue(): readonly SecretRule[] {
     ...codeRules(),
     ...cloudRules(),
     ...familyAndSyntaxRules(),
+    ...syntaxRules(),
     ...keyedRules(),
     ...genericRules(),
     ...namedRules(),
+    // Last: a vendor's own rule names a token it knows before the prefixed-token shape does.
+    ...shapeRules(),
   ];
   return built;
 }

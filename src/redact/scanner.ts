@@ -83,6 +83,7 @@ export function scanCatalogue(text: string): Finding[] {
 function runRules(text: string, selected: number[]): Finding[] {
   const rules = catalogue();
   const out: Finding[] = [];
+  const fallbacks: Finding[] = [];
   for (const i of selected) {
     const rule = rules[i];
     if (rule === undefined) continue;
@@ -115,9 +116,13 @@ function runRules(text: string, selected: number[]): Finding[] {
         rule.extend.lastIndex = end;
         end += rule.extend.exec(text)?.[0].length ?? 0;
       }
-      out.push({ rule: rule.id, start, end });
+      if (rule.fallback === true) fallbacks.push({ rule: rule.id, start, end });
+      else out.push({ rule: rule.id, start, end });
     }
   }
+  if (fallbacks.length === 0) return out;
+  // A fallback shape's finding counts only where no other rule found the secret (the vendor's name wins).
+  for (const f of fallbacks) if (!out.some((o) => o.start < f.end && f.start < o.end)) out.push(f);
   return out;
 }
 

@@ -1,7 +1,7 @@
 /**
- * Secrets the catalogue cannot see as written: wrapped in base64 (`echo … | base64 -d`, Kubernetes Secret data,
- * kubeconfig `client-key-data`, a service-account JSON in an env variable) or cut into string literals joined
- * in code (`"sk-ant-" + "api03-…"`, Python's `"ab" "cd"`). Each wrapped or joined form is rebuilt, scanned by
+ * Secrets the catalogue cannot see as written: URL-encoded in a query string, wrapped in base64 (`echo … |
+ * base64 -d`, Kubernetes Secret data, kubeconfig `client-key-data`, a service-account JSON in an env
+ * variable) or cut into string literals joined in code (`"sk-ant-" + "api03-…"`, Python's `"ab" "cd"`). Each wrapped or joined form is rebuilt, scanned by
  * the catalogue, and a finding inside it marks the whole wrapped or joined span. One level deep: a decoded text
  * is not unwrapped again.
  */
@@ -37,6 +37,31 @@ const JOINED =
  * keywords (`".`, `''`) are in most texts, and would make every text pay for the search.
  */
 export const JOINS: readonly string[] = ['"+', '" +', '" "', "'+", "' +", "' '", "`+", "` +"];
+
+/**
+ * A URL-encoded run: token characters with two `%XX` escapes or more (a token put in a query string, where
+ * its `+`, `/`, `=` and `:` are escaped). Bounded, so a hostile text stays linear.
+ */
+const PERCENT_RUN = /[A-Za-z0-9_.~+/=!-]{0,300}(?:%[0-9A-Fa-f]{2}[A-Za-z0-9_.~+/=!-]{0,300}){2,400}/g;
+
+/** Findings of `scan` inside URL-encoded runs of `text`, each covering the whole run, rule suffixed `-urlencoded`. */
+function scanPercentEncoded(text: string, scan: (t: string) => Span[]): Span[] {
+  const out: Span[] = [];
+  PERCENT_RUN.lastIndex = 0;
+  for (let m = PERCENT_RUN.exec(text); m !== null; m = PERCENT_RUN.exec(text)) {
+    if (m[0].length < MIN_RUN) continue;
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(m[0]);
+    } catch {
+      continue;
+    }
+    const inner = scan(decoded);
+    if (inner[0] !== undefined)
+      out.push({ rule: `${inner[0].rule}-urlencoded`, start: m.index, end: m.index + m[0].length });
+  }
+  return out;
+}
 
 /** One piece of a JOINED match. */
 const PIECE = /(\\{0,3}["'`])([^"'`\\\n]{1,2048})\1/g;
@@ -96,6 +121,7 @@ export function scanWrapped(text: string, scan: (t: string) => Span[], joins: bo
     const inner = scan(decoded);
     if (inner[0] !== undefined) out.push({ rule: `${inner[0].rule}-base64`, start, end });
   }
+  if (text.includes("%")) out.push(...scanPercentEncoded(text, scan));
   // Most texts have no two literals side by side: the scanner's keyword pass says whether one may (JOINS).
   if (!joins) return out;
   JOINED.lastIndex = 0;
