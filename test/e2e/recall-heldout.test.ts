@@ -186,6 +186,28 @@ describe("held-back corpora: the answer ranks first in every state and at any da
       expect(get(`day/${state}/revised-short-half-life`), state).toEqual([0, 0, 0]);
   });
 
+  it("an answer only the vector leg relates comes first once the cross-encoder finds it", () => {
+    // Found by the vector leg alone (no shared word), scored 0.84 by the cross-encoder against 0.16 for
+    // newer keyword hits on a common word: the blends came out near-equal and recency put those first
+    // (ranks 2, 0, 2 over five years). No keyword leg can find it; hybrid without the cross-encoder ranks
+    // it below every keyword hit (a vector-only passage's relevance is at most the vector weight, 0.4).
+    expect(get("years/rerank/reworded")).toEqual([0, 0, 0]);
+    for (const r of get("day/rerank/reworded")) expect(r as number).toBeLessThan(2);
+    expect(get("years/bm25/reworded")).toEqual([null, null, null]);
+  });
+
+  it("a coined name among many common words: first by BM25, shown near the top in every state", () => {
+    // Newer sessions match five of the question's eight words and BM25 puts them within 3-11% of the
+    // answer: near-equals, so years apart the newer rank first. The stand-in cross-encoder scores by the
+    // share of question words, so it prefers them too (not asserted: a real one reads the name).
+    for (const spread of ["day", "years"]) {
+      expect(get(`${spread}/bm25/wordy`)).toEqual([0, 0, 0]);
+      for (const state of ["keyword", "hybrid"])
+        for (const r of get(`${spread}/${state}/wordy`))
+          expect(r as number, `${spread}/${state}`).toBeLessThan(5);
+    }
+  });
+
   it("an answer in a small memory read with a large one", () => {
     for (const state of ["keyword", "hybrid", "rerank"])
       expect(get(`small30/${state}/old`), state).toEqual([0, 0, 0]);

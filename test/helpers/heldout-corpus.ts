@@ -18,6 +18,11 @@
  *   far in the future.
  * - `revised`: a decision and its revision (the answer) in the same words; their gap is hours (`spread`
  *   `day`) or years (`years`).
+ * - `reworded`: the question names two stems (`commit render`), the answer only compounds of them
+ *   (`commitlog`, `renderpass`): no shared word, so only the vector leg and the cross-encoder relate them;
+ *   newer sessions share the question's third, common word.
+ * - `wordy`: six common words and a coined name; the answer has the name and three of the words, newer
+ *   sessions four or five of the words.
  * - `real`: the answer is a real fixture session (Hermes, Codex or pi, at its own date), asked in words of
  *   its own text; newer generated Claude sessions share some of those words.
  *
@@ -28,7 +33,16 @@ import { join } from "node:path";
 import { TRACES } from "./fixtures.js";
 
 /** Kinds of held-back case. */
-export type HeldoutKind = "old" | "identifier" | "short" | "long" | "undated" | "revised" | "real";
+export type HeldoutKind =
+  | "old"
+  | "identifier"
+  | "short"
+  | "long"
+  | "undated"
+  | "revised"
+  | "real"
+  | "reworded"
+  | "wordy";
 
 /** One question and the session holding its answer. */
 export interface HeldoutCase {
@@ -206,6 +220,43 @@ export function writeHeldoutCorpus(o: HeldoutOptions): HeldoutCorpus {
         role: "assistant",
         text: `Fixed the ${c1} ${c2} ${c3}; the ${c1} ${g.pick(COMMON)} passes. ${g.filler(9)}`,
       },
+    ]);
+  }
+
+  // wordy
+  for (let i = 0; i < 3; i++) {
+    const cs = g.sample(COMMON, 6);
+    const name = g.coin();
+    const age = oldAge();
+    const answer = write(ago(age), [
+      { role: "user", text: `what should we do about the ${cs.slice(0, 2).join(" ")}? ${g.filler(6)}` },
+      { role: "assistant", text: `We moved the ${cs.slice(0, 3).join(" ")} to ${name}. ${g.filler(6)}` },
+    ]);
+    cases.push({
+      kind: "wordy",
+      query: `how did we fix the ${cs.join(" ")} problem with ${name}`,
+      answerSession: answer,
+    });
+    distract(o.distractors, age, () => [
+      { role: "user", text: `the ${g.sample(cs, 4).join(" ")} problem again ${g.filler(6)}` },
+      { role: "assistant", text: `Fixed the ${g.sample(cs, 4).join(" ")}; ${g.filler(8)}` },
+    ]);
+  }
+
+  // reworded
+  const stems = g.sample(["commit", "render", "publish", "index", "merge", "parse", "search", "embed"], 6);
+  for (let i = 0; i < 3; i++) {
+    const [a, b] = [stems[2 * i] as string, stems[2 * i + 1] as string];
+    const c = g.pick(COMMON);
+    const age = oldAge();
+    const answer = write(ago(age), [
+      { role: "user", text: `${g.filler(8)}` },
+      { role: "assistant", text: `the ${a}log now runs before the ${b}pass ${g.filler(6)}` },
+    ]);
+    cases.push({ kind: "reworded", query: `${a} ${b} ${c}`, answerSession: answer });
+    distract(o.distractors, age, () => [
+      { role: "user", text: `the ${c} is off again ${g.filler(6)}` },
+      { role: "assistant", text: `Fixed the ${c}; ${g.filler(8)}` },
     ]);
   }
 
