@@ -303,9 +303,10 @@ async function rankPool(found: Found, legs: Legs, filters: Filters, opts: Recall
     batch: 8,
     now: () => performance.now(),
   });
+  // Recency reorders reranked passages only where the cross-encoder, too, finds them close.
   const top = orderByScore(ranked, (g) =>
     recencyFactors(
-      g.map((r) => ({ relevance: r.relevance, ts: r.item.ts })),
+      g.map((r) => ({ relevance: r.relevance, ts: r.item.ts, judges: [r.rerank] })),
       opts.now,
       opts.halfLifeDays,
     ),

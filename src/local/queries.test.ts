@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../test/helpers/fixtures.js";
 import { lancedb } from "./arrow.js";
-import { hasHarnessColumn, keywordSearch, rowsInRanges } from "./queries.js";
+import { hasHarnessColumn, keywordSearch, MAX_QUERY_TERMS, queryTerms, rowsInRanges } from "./queries.js";
 
 /** Rows of a memory table, with or without the `harness` column (memories from before the facet lack it). */
 function rows(withHarness: boolean): Record<string, unknown>[] {
@@ -46,4 +46,40 @@ describe("hit columns across the queries of one open table", () => {
         t.cleanup();
       }
     });
+});
+
+describe("long keyword queries", () => {
+  it("sends each word once, and past the limit the start and the end of the query", () => {
+    expect(queryTerms(["Error", "error", "at", "ERROR", "line", "at"])).toEqual(["Error", "at", "line"]);
+    const words = Array.from({ length: 150 }, (_, i) => `w${i}`);
+    const kept = queryTerms(words);
+    expect(kept).toHaveLength(MAX_QUERY_TERMS);
+    expect(kept[0]).toBe("w0");
+    expect(kept.at(-1)).toBe("w149");
+  });
+
+  it("finds the failing line at the end of a pasted log longer than the limit", async () => {
+    const t = tempDir();
+    try {
+      const db = await lancedb.connect(t.dir);
+      const generic = Array.from({ length: 40 }, (_, i) => `[${i + 100}] info module${i} loaded ok`);
+      const table = await db.createTable(
+        "chunks",
+        rows(true).map((r, i) =>
+          Object.assign(r, {
+            text:
+              i === 1
+                ? "deploy died: fatal handshake refused by zorvan"
+                : generic.slice(i * 5, i * 5 + 5).join("\n"),
+          }),
+        ),
+      );
+      await table.createIndex("text", { config: lancedb.Index.fts() });
+      const paste = `what does this mean?\n${generic.join("\n")}\nfatal: handshake refused by zorvan`;
+      const hits = await keywordSearch(table, { query: paste, limit: 5 });
+      expect(hits.map((h) => h.id)).toContain("id-1");
+    } finally {
+      t.cleanup();
+    }
+  });
 });

@@ -152,6 +152,28 @@ export async function vectorSearch(table: Table, vq: VectorQuery): Promise<Vecto
   });
 }
 
+/** Most terms a keyword query is sent with: more only costs time. */
+export const MAX_QUERY_TERMS = 64;
+
+/**
+ * The terms a keyword query is sent with: each word once (the tokenizer lowercases, so case-insensitively),
+ * and past MAX_QUERY_TERMS distinct words, the first and the last half of them. A pasted log or stack trace
+ * says what it is about at its start and what went wrong at its end; its middle repeats generic lines, and
+ * cutting at the first words dropped the failing line itself.
+ */
+export function queryTerms(words: string[]): string[] {
+  const seen = new Set<string>();
+  const distinct = words.filter((w) => {
+    const k = w.toLowerCase();
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+  if (distinct.length <= MAX_QUERY_TERMS) return distinct;
+  const half = MAX_QUERY_TERMS / 2;
+  return [...distinct.slice(0, half), ...distinct.slice(-half)];
+}
+
 /**
  * BM25 over the text. The query's words (letters, digits, `_`) are the terms, OR'ed: punctuation and FTS
  * syntax never reach Lance, so no query can be a syntax error. Words-free queries match nothing.
@@ -160,8 +182,7 @@ export async function keywordSearch(table: Table, kq: KeywordQuery): Promise<Key
   const { query, limit, where } = kq;
   const terms = query.match(/[\p{L}\p{N}_]+/gu);
   if (terms === null) return [];
-  // Very long queries are cut to their first 64 words: more only costs time.
-  const text = terms.slice(0, 64).join(" ");
+  const text = queryTerms(terms).join(" ");
   let q = table
     .query()
     .fullTextSearch(text, { columns: ["text"] })

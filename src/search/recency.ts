@@ -46,8 +46,13 @@ export function withinTime(ts: string, since: number | null, until: number | nul
  * Most a passage's score can lose to age. Recency works among near-equals only: a passage is marked down
  * when another passage at least (1 − this) as relevant is newer, by up to this share, growing with the age
  * gap on the half-life's scale. So a newer passage of similar relevance (a decision revised later) ranks
- * first whatever the dates, and a passage more than 1 / (1 − this) times as relevant as another is never
- * ranked below it.
+ * first, and a passage more than 1 / (1 − this) times as relevant as another is never ranked below it.
+ *
+ * Near-equal means close by every judge, not only on average: where both passages carry a judge's own
+ * score in [0, 1] (the keyword leg's, the vector leg's, the cross-encoder's), the newer may be at most this
+ * much below the older on it. Two passages the judges disagree on (the cross-encoder finds one and the
+ * keyword leg the other) can blend to the same relevance; that is a disagreement to settle by relevance,
+ * not a tie for age to break.
  */
 export const RECENCY_SPAN = 0.25;
 
@@ -55,6 +60,22 @@ export const RECENCY_SPAN = 0.25;
 export interface Dated {
   relevance: number;
   ts: string;
+  /**
+   * Each judge's own score in [0, 1], or null where it did not score this passage; the same judges, in the
+   * same order, for every passage ranked together.
+   */
+  judges?: (number | null)[];
+}
+
+/** Whether `newer` is a near-equal of `older`: about as relevant, and no judge finds it clearly worse. */
+function nearEqual(older: Dated, newer: Dated): boolean {
+  if (newer.relevance < (1 - RECENCY_SPAN) * older.relevance) return false;
+  const a = older.judges ?? [];
+  const b = newer.judges ?? [];
+  return a.every((x, k) => {
+    const y = b[k];
+    return x === null || y === null || y === undefined || y >= x - RECENCY_SPAN;
+  });
 }
 
 /**
@@ -73,7 +94,7 @@ export function recencyFactors(items: Dated[], now: number, halfLifeDays: number
     let gap = 0;
     items.forEach((other, j) => {
       const younger = age - (ages[j] as number);
-      if (younger > gap && other.relevance >= (1 - RECENCY_SPAN) * it.relevance) gap = younger;
+      if (younger > gap && nearEqual(it, other)) gap = younger;
     });
     return 1 - RECENCY_SPAN * (1 - 0.5 ** (gap / halfLifeDays));
   });

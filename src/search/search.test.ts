@@ -103,6 +103,25 @@ describe("recencyFactors", () => {
     expect(f[0]).toBeLessThan(1);
   });
 
+  it("lets no judge's clear difference be taken for a tie: what the cross-encoder finds stays above a newer blend", () => {
+    // Old: the cross-encoder's 0.84 blended with retrieval 0.31 (found by the vector leg only); new: 0.16
+    // with 0.80 (a keyword hit on a common word). The blends are near-equal; the cross-encoder is not.
+    const old = { relevance: blendRelevance(0.84, 0.31), ts: ago(1500), judges: [0.84] };
+    const newer = { relevance: blendRelevance(0.16, 0.8), ts: ago(3), judges: [0.16] };
+    expect(newer.relevance).toBeGreaterThan((1 - RECENCY_SPAN) * old.relevance);
+    expect(newer.relevance).toBeLessThan(old.relevance);
+    const f = recencyFactors([old, newer], now, 30);
+    expect(f).toEqual([1, 1]);
+    // Without the judge's score (not reranked) the two are near-equals, and the newer is first.
+    const g = recencyFactors([{ ...old, judges: [null] }, newer], now, 30);
+    expect(newer.relevance * (g[1] as number)).toBeGreaterThan(old.relevance * (g[0] as number));
+    // A revision the cross-encoder scores about as high as the original still comes first.
+    const orig = { relevance: blendRelevance(0.95, 1), ts: ago(400), judges: [0.95] };
+    const rev = { relevance: blendRelevance(0.9, 0.83), ts: ago(100), judges: [0.9] };
+    const h = recencyFactors([orig, rev], now, 30);
+    expect(rev.relevance * (h[1] as number)).toBeGreaterThan(orig.relevance * (h[0] as number));
+  });
+
   it("weighs the age gap on the half-life's scale", () => {
     const items = (gap: number) => [
       { relevance: 1, ts: ago(200 + gap) },
