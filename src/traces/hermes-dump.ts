@@ -45,6 +45,11 @@ function chatRows(m: Record<string, unknown> | null, rows: Record<string, unknow
     countSkip(skipped, "message that is not an object");
     return;
   }
+  // Hermes sends its system prompt as a `developer` message to OpenAI's newer models (a real dump to gpt-5.4).
+  if (m.role === "developer") {
+    rows.push({ ...m, role: "system" });
+    return;
+  }
   if (
     !Array.isArray(m.content) ||
     !m.content.some((p) => isBlockOf(p, ["tool_use", "tool_result", "thinking"]))
@@ -105,7 +110,7 @@ function responsesRow(
   }
   switch (type) {
     case "message":
-      rows.push({ role: item.role, content: textOf(item.content) });
+      rows.push({ role: item.role === "developer" ? "system" : item.role, content: textOf(item.content) });
       return;
     case "function_call": {
       const call = {
