@@ -9,6 +9,7 @@ import { parseCodexRollout } from "./codex.js";
 import { sniffFile } from "./detect.js";
 import { HermesSource } from "./hermes.js";
 import { HermesFilesSource, isHermesSessionFile } from "./hermes-legacy.js";
+import { hermesProfileHomes } from "./hermes-profiles.js";
 import { parseJsonl, readTextLossy } from "./jsonl.js";
 import { ParquetSource } from "./parquet.js";
 import { parsePiSession } from "./pi.js";
@@ -182,6 +183,18 @@ export function knownSources(home: string, only?: Harness): TraceSource[] {
       } else if (st?.isDirectory()) out.push(new HermesFilesSource(p, join(home, ".hermes", "state.db")));
     } else if (st?.isDirectory()) out.push(new JsonlTreeSource(harness, p));
   }
+  if (only === undefined || only === "hermes")
+    for (const profile of hermesProfileHomes(join(home, ".hermes"))) out.push(...hermesHomeSources(profile));
+  return out;
+}
+
+/** A Hermes home's database and session files, each when present (no error when neither is). */
+function hermesHomeSources(dir: string): TraceSource[] {
+  const out: TraceSource[] = [];
+  const db = join(dir, "state.db");
+  if (statOrNull(db)?.isFile()) out.push(new HermesSource(db));
+  const sessions = join(dir, "sessions");
+  if (statOrNull(sessions)?.isDirectory()) out.push(new HermesFilesSource(sessions, db));
   return out;
 }
 
@@ -318,12 +331,10 @@ function fileSource(path: string, name: string, forced: Harness | undefined): Tr
 }
 
 function hermesFolderSources(dir: string): TraceSource[] {
-  const db = join(dir, "state.db");
-  const out: TraceSource[] = [];
-  if (statOrNull(db)?.isFile()) out.push(new HermesSource(db));
-  const sessions = join(dir, "sessions");
-  if (statOrNull(sessions)?.isDirectory()) out.push(new HermesFilesSource(sessions, db));
-  else if (hasFile(dir, isHermesSessionFile))
+  const out = hermesHomeSources(dir);
+  // A Hermes home's named profiles are homes of their own (`profiles/<name>/`).
+  for (const profile of hermesProfileHomes(dir)) out.push(...hermesHomeSources(profile));
+  if (!statOrNull(join(dir, "sessions"))?.isDirectory() && hasFile(dir, isHermesSessionFile))
     out.push(
       new HermesFilesSource(dir, basename(dir) === "sessions" ? join(dirname(dir), "state.db") : null),
     );
