@@ -91,6 +91,22 @@ describe("source selection", () => {
     }
   });
 
+  it("says a transcript given by path is a Git LFS pointer, not a transcript of no known agent", () => {
+    const t = tempDir();
+    try {
+      const p = join(t.dir, "0e035115-142d-48a7-a7a2-fa7363907a87.jsonl");
+      writeFileSync(
+        p,
+        `version https://git-lfs.github.com/spec/v1\noid sha256:${"cd".repeat(32)}\nsize 147093\n`,
+      );
+      expect(() => sourcesForPath(p)).toThrow(
+        /is a Git LFS pointer, not the transcript — run `git lfs pull`/,
+      );
+    } finally {
+      t.cleanup();
+    }
+  });
+
   it("parses harness spellings and rejects others", () => {
     expect(parseHarness("claude")).toBe("claude_code");
     expect(parseHarness("claude_code")).toBe("claude_code");

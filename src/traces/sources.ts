@@ -10,7 +10,7 @@ import { sniffFile } from "./detect.js";
 import { HermesSource } from "./hermes.js";
 import { HermesFilesSource, isHermesSessionFile } from "./hermes-legacy.js";
 import { hermesProfileHomes } from "./hermes-profiles.js";
-import { parseJsonl, readTextLossy } from "./jsonl.js";
+import { isLfsPointer, parseJsonl, readTextLossy } from "./jsonl.js";
 import { ParquetSource } from "./parquet.js";
 import { parsePiSession } from "./pi.js";
 import { fileStem } from "./text.js";
@@ -319,6 +319,16 @@ function fileSource(path: string, name: string, forced: Harness | undefined): Tr
       : sniffed.kind === "undecided"
         ? detectHarness(path)
         : null);
+  if (
+    harness === null &&
+    (statOrNull(path)?.size ?? 1024) < 1024 &&
+    isLfsPointer(readFileSync(path, "latin1"))
+  )
+    throw new TracePathError(
+      "not_transcript",
+      path,
+      `"${path}" is a Git LFS pointer, not the transcript — run \`git lfs pull\` where it was checked out`,
+    );
   if (harness === null)
     throw new TracePathError(
       "not_transcript",
