@@ -222,13 +222,18 @@ describe("Hermes request dumps", () => {
     }
   });
 
-  it("indexes a dump given by path as a Hermes file", () => {
+  it("indexes a dump given by path, or a folder of dumps alone, as Hermes files", () => {
     const t = folder({
       "request_dump_x_1.json": dump({ model: "m", input: [{ role: "user", content: "hi there" }] }),
     });
     try {
       const [source] = sourcesForPath(join(t.sessions, "request_dump_x_1.json"));
       expect(source).toBeInstanceOf(HermesFilesSource);
+      // A copy of the dumps in a folder of any name is recognised by its files' content.
+      const copy = join(t.dir, "failed-calls");
+      mkdirSync(copy);
+      writeFileSync(join(copy, "request_dump_x_1.json"), dump({ model: "m", messages: CHAT_FIRST }));
+      expect(sourcesForPath(copy).map((s) => s.kind)).toEqual(["hermes"]);
     } finally {
       t.cleanup();
     }

@@ -397,7 +397,10 @@ function transcriptCandidates(root: string): string[] {
   const st = statOrNull(root);
   if (st?.isFile()) return [root];
   if (!st?.isDirectory()) return [];
-  const files = filesUnder(root, (n) => n.endsWith(".jsonl") || /^(rollout|session)[-_].*\.json$/.test(n));
+  const files = filesUnder(
+    root,
+    (n) => n.endsWith(".jsonl") || /^(rollout|session|request_dump)[-_].*\.json$/.test(n),
+  );
   files.sort();
   return [...files.filter((f) => f.endsWith(".jsonl")), ...files.filter((f) => !f.endsWith(".jsonl"))].slice(
     0,
