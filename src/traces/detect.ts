@@ -95,11 +95,14 @@ function sniffJsonDocument(text: string, complete: boolean): Sniffed {
     const d = doc as Record<string, unknown>;
     if (Array.isArray(d.messages) && ("session_id" in d || "session_start" in d))
       return { kind: "transcript", harness: "hermes" };
+    // A Hermes API request dump (`sessions/request_dump_*.json`): the conversation sent, under `request.body`.
+    if (typeof d.session_id === "string" && typeof d.request === "object" && d.request !== null)
+      return { kind: "transcript", harness: "hermes" };
     if (Array.isArray(d.items) && "session" in d) return { kind: "transcript", harness: "codex" };
     return { kind: "unknown" };
   }
   if (/^\s*\{\s*"session"\s*:/.test(text)) return { kind: "transcript", harness: "codex" };
-  if (/"session_id"\s*:/.test(text) && /"messages"\s*:/.test(text))
+  if (/"session_id"\s*:/.test(text) && /"(messages|request)"\s*:/.test(text))
     return { kind: "transcript", harness: "hermes" };
   return { kind: "undecided" };
 }

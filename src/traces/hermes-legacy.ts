@@ -10,10 +10,12 @@
  * one lacks (reasoning, times, whole messages) is kept with it.
  * Turn ids are `<session_id>-<seq>`, as for other sources without message ids.
  */
+import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { backfillToolNames } from "./blocks.js";
 import { HermesSource, hermesBlocks, type MessageRow } from "./hermes.js";
+import { isHermesRequestDump, looksLikeRequestDump, requestDumpRows } from "./hermes-dump.js";
 import { compactJson } from "./json-compact.js";
 import { asObject, asString, parseJsonl, readTextLossy, SKIP_MALFORMED } from "./jsonl.js";
 import { fileStem, mungeCwd } from "./text.js";
@@ -35,9 +37,15 @@ export const SKIP_SNAPSHOT_DUPLICATE = "hermes session snapshot also kept as <id
 export const SKIP_TRANSCRIPT_SHORTER =
   "hermes session transcript shorter than its session_<id>.json snapshot (read from there)";
 
-/** True for a Hermes session file name: `<id>.jsonl` or `session_<id>.json` (not the `sessions.json` map). */
+/** Skip reason for a request dump's message that a session file or the database also holds. */
+export const SKIP_DUMP_HELD = "hermes request dump message also in its session's files (read from there)";
+
+/**
+ * True for a Hermes session file name: `<id>.jsonl`, `session_<id>.json` or a `request_dump_<id>_<time>.json`
+ * (not the `sessions.json` map).
+ */
 export function isHermesSessionFile(name: string): boolean {
-  return name.endsWith(".jsonl") || /^session_.+\.json$/.test(name);
+  return name.endsWith(".jsonl") || /^session_.+\.json$/.test(name) || isHermesRequestDump(name);
 }
 
 /** Parses a Hermes `<id>.jsonl` transcript or `session_<id>.json` snapshot. */
@@ -51,6 +59,7 @@ export function parseHermesSessionFile(text: string, ctx: { path: string }): Uni
     } catch {
       countSkip(skipped, SKIP_MALFORMED);
     }
+    if (doc !== null && looksLikeRequestDump(doc)) return parseRequestDump(doc, ctx.path, skipped);
     const messages = Array.isArray(doc?.messages) ? (doc.messages as unknown[]) : [];
     const sessionId = asString(doc?.session_id) ?? stem.replace(/^session_/, "");
     const rows: Record<string, unknown>[] = [];
@@ -74,6 +83,37 @@ export function parseHermesSessionFile(text: string, ctx: { path: string }): Uni
     ts: "",
     cwd: null,
   });
+}
+
+/**
+ * A request dump's conversation. Each dump of a session repeats the messages before it, so its turns are
+ * named by what they say (`<session>-request-<sha1 of role and blocks, 12 hex>[-<n>th repeat]`), not by
+ * position: a message has one id in every dump of its session, and the memory keeps it once. These ids are
+ * funes's own (the reference does not read dumps) and never meet a session file's `<session>-<seq>`.
+ */
+function parseRequestDump(doc: Record<string, unknown>, path: string, skipped: SkipCounts): UnitRead {
+  const rows = requestDumpRows(doc, skipped);
+  const sessionId = asString(doc.session_id) ?? fileStem(path);
+  const read = buildRead(rows, {
+    sessionId,
+    path,
+    skipped,
+    records: rows.length,
+    // The dump's own time (naive local, as in session files) stands in for its messages' times.
+    ts: asString(doc.timestamp) ?? "",
+    cwd: null,
+  });
+  const seen = new Map<string, number>();
+  let parent: string | null = null;
+  for (const t of read.sessions[0]?.turns ?? []) {
+    const hash = createHash("sha1").update(said(t)).digest("hex").slice(0, 12);
+    const n = seen.get(hash) ?? 0;
+    seen.set(hash, n + 1);
+    t.turnUuid = `${sessionId}-request-${hash}${n === 0 ? "" : `-${n}`}`;
+    t.parentUuid = parent;
+    parent = t.turnUuid;
+  }
+  return read;
 }
 
 interface BuildContext {
@@ -160,8 +200,9 @@ export class HermesFilesSource implements TraceSource {
   readonly kind = "hermes" as const;
   // 2: the twin read takes what the one left out holds and it lacks (reasoning, whole messages: new blocks
   // and turns, appended, so stored rows keep their ids). Tool results taking their call's name needed no
-  // bump: a re-read keeps stored rows (same ids).
-  readonly parserVersion = 2;
+  // bump: a re-read keeps stored rows (same ids). 3: API request dumps are read (one given by path before
+  // gave nothing).
+  readonly parserVersion = 3;
   readonly description: string;
   private inDb: Set<string> | null = null;
 
@@ -181,6 +222,7 @@ export class HermesFilesSource implements TraceSource {
   async readUnit(unit: Unit): Promise<UnitRead> {
     const read = await readSessionFile(unit.key);
     const name = basename(unit.key);
+    if (isHermesRequestDump(name)) return this.dumpTurnsHeldNowhere(read, unit.key);
     const snapshot = /^session_(.+)\.json$/.exec(name);
     const twin = join(
       dirname(unit.key),
@@ -231,6 +273,36 @@ export class HermesFilesSource implements TraceSource {
       countSkip(read.skipped, SKIP_IN_STATE_DB, session.turns.length - kept.length);
     session.turns = kept;
     return read;
+  }
+
+  /**
+   * The turns of a request dump that no other copy of its session holds: its `<id>.jsonl` transcript and
+   * `session_<id>.json` snapshot beside it, and the database. The others are counted, never silent.
+   */
+  private async dumpTurnsHeldNowhere(read: UnitRead, path: string): Promise<UnitRead> {
+    const session = read.sessions[0];
+    if (session === undefined) return read;
+    const held = new Map<string, number>();
+    for (const name of [`${session.sessionId}.jsonl`, `session_${session.sessionId}.json`]) {
+      const file = join(dirname(path), name);
+      if (!existsSync(file)) continue;
+      // The transcript and the snapshot hold the same conversation: a message counts once per copy held.
+      const inCopy = new Map<string, number>();
+      for (const t of (await readSessionFile(file)).sessions.flatMap((s) => s.turns))
+        inCopy.set(said(t), (inCopy.get(said(t)) ?? 0) + 1);
+      for (const [k, n] of inCopy) held.set(k, Math.max(held.get(k) ?? 0, n));
+    }
+    const kept = session.turns.filter((t) => {
+      const n = held.get(said(t)) ?? 0;
+      if (n > 0) held.set(said(t), n - 1);
+      return n === 0;
+    });
+    if (kept.length < session.turns.length)
+      countSkip(read.skipped, SKIP_DUMP_HELD, session.turns.length - kept.length);
+    session.turns = kept;
+    if (kept.length === 0) return { sessions: [], skipped: read.skipped, records: read.records };
+    if (!this.databaseSessions().has(session.sessionId)) return read;
+    return this.withoutDatabaseTurns(read, session.sessionId);
   }
 
   private databaseSessions(): Set<string> {

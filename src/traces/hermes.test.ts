@@ -142,7 +142,24 @@ describe("HermesSource", () => {
       t.cleanup();
     }
   });
+
+  it("names a Git LFS pointer found in place of the database (a backup checked out without LFS)", async () => {
+    // A real ~/.hermes backup repository keeps state.db in LFS: a checkout without it holds this pointer.
+    const t = tempDir();
+    try {
+      const p = join(t.dir, "state.db");
+      (await import("node:fs")).writeFileSync(p, LFS_POINTER);
+      await expect(new HermesSource(p).listUnits()).rejects.toThrow(
+        "a Git LFS pointer in place of the file (run `git lfs pull` where it was checked out)",
+      );
+    } finally {
+      t.cleanup();
+    }
+  });
 });
+
+const LFS_POINTER =
+  "version https://git-lfs.github.com/spec/v1\noid sha256:0f0c4e614f47eb8d967c95984e1f2e6ea5a413defd91dad85542f027fc3e8ada\nsize 2605056\n";
 
 describe("epochToRfc3339", () => {
   it("uses chrono's automatic fraction width", () => {

@@ -4,10 +4,11 @@
  * columns), so schema versions 12 through 30 read alike. One unit per session, signed by its highest
  * message id, so a session is re-read only when it grew.
  */
+import { closeSync, openSync, readSync } from "node:fs";
 import { createRequire } from "node:module";
 import type Database from "better-sqlite3";
 import { ArgumentSerializer, flattenToolContent, makeBlock } from "./blocks.js";
-import { asObject, asString } from "./jsonl.js";
+import { asObject, asString, isLfsPointer, SKIP_LFS_POINTER } from "./jsonl.js";
 import { isBlank, mungeCwd } from "./text.js";
 import {
   type Block,
@@ -93,12 +94,34 @@ export class HermesSource implements TraceSource {
   }
 
   private withDb<T>(fn: (db: Database.Database) => T): T {
-    const db = new (openSqlite())(this.dbPath, { readonly: true, fileMustExist: true });
+    let db: Database.Database;
     try {
-      return fn(db);
-    } finally {
-      db.close();
+      db = new (openSqlite())(this.dbPath, { readonly: true, fileMustExist: true });
+      try {
+        return fn(db);
+      } finally {
+        db.close();
+      }
+    } catch (e) {
+      // SQLite says only "file is not a database"; a backup checked out without LFS deserves its own words.
+      if (isLfsPointer(headOf(this.dbPath))) throw new Error(`${SKIP_LFS_POINTER.replace(/^Git/, "a Git")}`);
+      throw e;
     }
+  }
+}
+
+/** The first bytes of a file as text ("" when it cannot be read). */
+function headOf(path: string): string {
+  try {
+    const fd = openSync(path, "r");
+    try {
+      const buf = Buffer.alloc(200);
+      return buf.subarray(0, readSync(fd, buf, 0, 200, 0)).toString("latin1");
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return "";
   }
 }
 

@@ -3,10 +3,24 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../test/helpers/fixtures.js";
 import { compactLossless, parseLossless, ryuFormat, serdeNumber } from "./json-compact.js";
-import { parseJsonl, readTextLossy, SKIP_MALFORMED, SKIP_NOT_OBJECT, SKIP_SURROGATE } from "./jsonl.js";
+import {
+  parseJsonl,
+  readTextLossy,
+  SKIP_LFS_POINTER,
+  SKIP_MALFORMED,
+  SKIP_NOT_OBJECT,
+  SKIP_SURROGATE,
+} from "./jsonl.js";
 import { fallbackWorkdir, isBlank, mungeCwd, rustTrim } from "./text.js";
 
 describe("parseJsonl", () => {
+  it("counts a Git LFS pointer once, by name, rather than as three malformed lines", () => {
+    const skips = {};
+    const pointer = `version https://git-lfs.github.com/spec/v1\noid sha256:${"ab".repeat(32)}\nsize 90210\n`;
+    expect([...parseJsonl(pointer, skips)]).toEqual([]);
+    expect(skips).toEqual({ [SKIP_LFS_POINTER]: 1 });
+  });
+
   it("parses CRLF lines, skips blanks, counts what it rejects", () => {
     const skips = {};
     const text = '{"a":1}\r\n\n   \n{"b":2\n[1,2]\n"\\ud800"\n{"c":"\\ud83d\\ude00"}\n{"d":"\\\\ud800"}';

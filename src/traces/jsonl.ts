@@ -34,6 +34,10 @@ const UNPAIRED =
  * in `skips`, never thrown: a torn last line must not lose the rest of the file.
  */
 export function* parseJsonl(text: string, skips: SkipCounts): Generator<JsonRecord> {
+  if (isLfsPointer(text)) {
+    countSkip(skips, SKIP_LFS_POINTER);
+    return;
+  }
   let start = 0;
   while (start <= text.length) {
     let end = text.indexOf("\n", start);
@@ -58,6 +62,18 @@ export function* parseJsonl(text: string, skips: SkipCounts): Generator<JsonReco
     }
     yield { raw, value: value as Record<string, unknown> };
   }
+}
+
+/**
+ * Skip reason for a Git LFS pointer found where a transcript should be: a backup repository checked out
+ * without its LFS objects (a real `~/.hermes` backup's `state.db` was one). The transcript is not on disk.
+ */
+export const SKIP_LFS_POINTER =
+  "Git LFS pointer in place of the file (run `git lfs pull` where it was checked out)";
+
+/** True for the text of a Git LFS pointer file (`version https://git-lfs.github.com/spec/v1`, oid, size). */
+export function isLfsPointer(text: string): boolean {
+  return text.length < 1024 && text.startsWith("version https://git-lfs.github.com/spec/");
 }
 
 /** Narrows an unknown JSON value to an object. */

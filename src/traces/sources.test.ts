@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { copyFixture, tempDir } from "../../test/helpers/fixtures.js";
+import { writeHermesDb } from "../../test/helpers/hermes-db.js";
 import {
   detectHarness,
   knownSources,
@@ -90,6 +91,22 @@ describe("source selection", () => {
     }
   });
 
+  it("says a transcript given by path is a Git LFS pointer, not a transcript of no known agent", () => {
+    const t = tempDir();
+    try {
+      const p = join(t.dir, "0e035115-142d-48a7-a7a2-fa7363907a87.jsonl");
+      writeFileSync(
+        p,
+        `version https://git-lfs.github.com/spec/v1\noid sha256:${"cd".repeat(32)}\nsize 147093\n`,
+      );
+      expect(() => sourcesForPath(p)).toThrow(
+        /is a Git LFS pointer, not the transcript — run `git lfs pull`/,
+      );
+    } finally {
+      t.cleanup();
+    }
+  });
+
   it("parses harness spellings and rejects others", () => {
     expect(parseHarness("claude")).toBe("claude_code");
     expect(parseHarness("claude_code")).toBe("claude_code");
@@ -110,6 +127,55 @@ describe("source selection", () => {
       writeFileSync(join(t.dir, ".hermes/state.db"), "");
       expect(knownSources(t.dir).map((s) => s.kind)).toEqual(["claude_code", "pi", "hermes"]);
       expect(knownSources(t.dir, "pi").map((s) => s.kind)).toEqual(["pi"]);
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it("reads Hermes's named profiles, each a Hermes home of its own under ~/.hermes/profiles/<name>", async () => {
+    // `hermes -p coder` keeps its conversations in profiles/coder/state.db, never in ~/.hermes/state.db.
+    const t = tempDir();
+    try {
+      const hermes = join(t.dir, ".hermes");
+      mkdirSync(join(hermes, "profiles", "coder"), { recursive: true });
+      writeHermesDb(
+        join(hermes, "profiles", "coder", "state.db"),
+        "v30",
+        [{ id: "20260512_101500_ab12cd" }],
+        [
+          {
+            session_id: "20260512_101500_ab12cd",
+            role: "user",
+            content: "rebase the coder branch",
+            timestamp: 1,
+          },
+        ],
+      );
+      mkdirSync(join(hermes, "profiles", "review", "sessions"), { recursive: true });
+      writeFileSync(
+        join(hermes, "profiles", "review", "sessions", "20260513_090000_cd34ef.jsonl"),
+        '{"role":"user","content":"review the open pull requests","timestamp":"2026-05-13T09:00:01"}\n',
+      );
+      // Not profiles: a file, and a name Hermes would refuse.
+      writeFileSync(join(hermes, "profiles", "notes.txt"), "x");
+      mkdirSync(join(hermes, "profiles", "Bad Name", "sessions"), { recursive: true });
+      const said = async (sources: ReturnType<typeof knownSources>) => {
+        const out: string[] = [];
+        for (const s of sources)
+          for (const u of await s.listUnits())
+            for (const session of (await s.readUnit(u)).sessions)
+              out.push(...session.turns.flatMap((x) => x.blocks.map((b) => b.text)));
+        return out.sort();
+      };
+      const expected = ["rebase the coder branch", "review the open pull requests"];
+      expect(await said(knownSources(t.dir))).toEqual(expected);
+      expect(knownSources(t.dir, "hermes").map((s) => s.description)).toEqual([
+        `scanning hermes sessions in ${join(hermes, "profiles", "coder", "state.db")}`,
+        `scanning hermes session files under ${join(hermes, "profiles", "review", "sessions")}`,
+      ]);
+      expect(knownSources(t.dir, "claude_code")).toEqual([]);
+      // `funes index ~/.hermes` reads them too.
+      expect(await said(sourcesForPath(hermes))).toEqual(expected);
     } finally {
       t.cleanup();
     }

@@ -9,7 +9,8 @@ import { parseCodexRollout } from "./codex.js";
 import { sniffFile } from "./detect.js";
 import { HermesSource } from "./hermes.js";
 import { HermesFilesSource, isHermesSessionFile } from "./hermes-legacy.js";
-import { parseJsonl, readTextLossy } from "./jsonl.js";
+import { hermesProfileHomes } from "./hermes-profiles.js";
+import { isLfsPointer, parseJsonl, readTextLossy } from "./jsonl.js";
 import { ParquetSource } from "./parquet.js";
 import { parsePiSession } from "./pi.js";
 import { fileStem } from "./text.js";
@@ -182,6 +183,18 @@ export function knownSources(home: string, only?: Harness): TraceSource[] {
       } else if (st?.isDirectory()) out.push(new HermesFilesSource(p, join(home, ".hermes", "state.db")));
     } else if (st?.isDirectory()) out.push(new JsonlTreeSource(harness, p));
   }
+  if (only === undefined || only === "hermes")
+    for (const profile of hermesProfileHomes(join(home, ".hermes"))) out.push(...hermesHomeSources(profile));
+  return out;
+}
+
+/** A Hermes home's database and session files, each when present (no error when neither is). */
+function hermesHomeSources(dir: string): TraceSource[] {
+  const out: TraceSource[] = [];
+  const db = join(dir, "state.db");
+  if (statOrNull(db)?.isFile()) out.push(new HermesSource(db));
+  const sessions = join(dir, "sessions");
+  if (statOrNull(sessions)?.isDirectory()) out.push(new HermesFilesSource(sessions, db));
   return out;
 }
 
@@ -306,6 +319,16 @@ function fileSource(path: string, name: string, forced: Harness | undefined): Tr
       : sniffed.kind === "undecided"
         ? detectHarness(path)
         : null);
+  if (
+    harness === null &&
+    (statOrNull(path)?.size ?? 1024) < 1024 &&
+    isLfsPointer(readFileSync(path, "latin1"))
+  )
+    throw new TracePathError(
+      "not_transcript",
+      path,
+      `"${path}" is a Git LFS pointer, not the transcript — run \`git lfs pull\` where it was checked out`,
+    );
   if (harness === null)
     throw new TracePathError(
       "not_transcript",
@@ -318,12 +341,10 @@ function fileSource(path: string, name: string, forced: Harness | undefined): Tr
 }
 
 function hermesFolderSources(dir: string): TraceSource[] {
-  const db = join(dir, "state.db");
-  const out: TraceSource[] = [];
-  if (statOrNull(db)?.isFile()) out.push(new HermesSource(db));
-  const sessions = join(dir, "sessions");
-  if (statOrNull(sessions)?.isDirectory()) out.push(new HermesFilesSource(sessions, db));
-  else if (hasFile(dir, isHermesSessionFile))
+  const out = hermesHomeSources(dir);
+  // A Hermes home's named profiles are homes of their own (`profiles/<name>/`).
+  for (const profile of hermesProfileHomes(dir)) out.push(...hermesHomeSources(profile));
+  if (!statOrNull(join(dir, "sessions"))?.isDirectory() && hasFile(dir, isHermesSessionFile))
     out.push(
       new HermesFilesSource(dir, basename(dir) === "sessions" ? join(dirname(dir), "state.db") : null),
     );
@@ -376,7 +397,10 @@ function transcriptCandidates(root: string): string[] {
   const st = statOrNull(root);
   if (st?.isFile()) return [root];
   if (!st?.isDirectory()) return [];
-  const files = filesUnder(root, (n) => n.endsWith(".jsonl") || /^(rollout|session)[-_].*\.json$/.test(n));
+  const files = filesUnder(
+    root,
+    (n) => n.endsWith(".jsonl") || /^(rollout|session|request_dump)[-_].*\.json$/.test(n),
+  );
   files.sort();
   return [...files.filter((f) => f.endsWith(".jsonl")), ...files.filter((f) => !f.endsWith(".jsonl"))].slice(
     0,

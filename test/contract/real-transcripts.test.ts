@@ -194,6 +194,12 @@ const CORPUS_FACTS: Record<string, { roles: Record<string, number>; skipped: Rec
     roles: { user: 1 },
     skipped: {},
   },
+  "corpus/hermes/intelligent-engineer-pro/request_dump_20260424_230145_1eda6e_20260424_230154_857481.json": {
+    // An API request dump (the call failed: 402, out of credits) of a delegated sub-agent session no other
+    // file of the folder holds: the system prompt as a `developer` message (gpt-5.4), then the task.
+    roles: { user: 1 },
+    skipped: { "hermes system prompt (agent-injected) not indexed": 1 },
+  },
   "corpus/codex/openprintkit/rollout-2025-10-31T18-36-16-fa1ac8bf-348e-4b9a-a06d-767050fa1e10.jsonl": {
     roles: { user: 1 },
     skipped: {
@@ -432,8 +438,13 @@ function recordsIn(rel: string, read: UnitRead): number {
  */
 function messageTexts(rel: string, harness: Harness): string[] {
   const raw = readFileSync(join(TRACES, rel), "utf8");
+  // A Hermes request dump holds its messages under `request.body` (`messages`, or `input` for Responses).
+  const doc = (d: {
+    messages?: unknown[];
+    request?: { body?: { messages?: unknown[]; input?: unknown[] } };
+  }) => d.messages ?? d.request?.body?.messages ?? d.request?.body?.input ?? [];
   const records: unknown[] = rel.endsWith(".json")
-    ? ((JSON.parse(raw) as { messages?: unknown[] }).messages ?? [])
+    ? doc(JSON.parse(raw))
     : raw.split("\n").flatMap((l) => {
         try {
           return [JSON.parse(l) as unknown];
@@ -459,8 +470,10 @@ function messageTexts(rel: string, harness: Harness): string[] {
       texts(payload.content, ["input_text", "output_text"]);
     else if (harness === "pi" && rec.type === "message" && Array.isArray(message.content)) {
       if (message.role === "user" || message.role === "assistant") texts(message.content, ["text"]);
-    } else if (harness === "hermes" && typeof rec.content === "string" && rec.role !== "system")
-      out.push(rec.content);
+    } else if (harness === "hermes" && typeof rec.content === "string") {
+      // The system prompt (`developer` when Hermes talks to OpenAI's newer models) is Hermes's, not said.
+      if (rec.role !== "system" && rec.role !== "developer") out.push(rec.content);
+    }
   }
   return out.filter((t) => t.trim() !== "");
 }
