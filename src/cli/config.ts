@@ -5,6 +5,7 @@ import { readFileSync, realpathSync } from "node:fs";
 import { delimiter, isAbsolute, join, resolve } from "node:path";
 import type { ModelsConfig } from "../commands/index.js";
 import { DEFAULT_RERANKER } from "../models/index.js";
+import type { AgentDirs } from "../traces/index.js";
 import { funesHomeOf, homeOf } from "./home.js";
 
 /**
@@ -19,6 +20,8 @@ export interface CliConfig {
   home: string;
   /** `$FUNES_HOME`, else `~/.funes`. */
   funesHome: string;
+  /** Agent folders their own variables moved: `CLAUDE_CONFIG_DIR`, `CODEX_HOME`, `PI_CODING_AGENT_DIR`, `HERMES_HOME`. */
+  agentDirs: AgentDirs;
   /** True when stderr is a terminal (progress bars, prompts). */
   stderrTty: boolean;
   stdoutTty: boolean;
@@ -108,6 +111,20 @@ function readModels(env: NodeJS.ProcessEnv, home: string): ModelsConfig {
   };
 }
 
+/** Agent folders moved by the agents' own variables (a relative one is taken from the current folder). */
+function agentDirsOf(env: NodeJS.ProcessEnv): AgentDirs {
+  const dir = (name: string) => {
+    const v = nonEmpty(env[name]);
+    return v === undefined ? undefined : resolve(v);
+  };
+  return {
+    claude: dir("CLAUDE_CONFIG_DIR"),
+    codex: dir("CODEX_HOME"),
+    pi: dir("PI_CODING_AGENT_DIR"),
+    hermes: dir("HERMES_HOME"),
+  };
+}
+
 /** Reads the environment. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): CliConfig {
   const home = homeOf(env);
@@ -115,6 +132,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): CliConfig {
   return {
     home,
     funesHome,
+    agentDirs: agentDirsOf(env),
     stderrTty: process.stderr.isTTY === true,
     stdoutTty: process.stdout.isTTY === true,
     stdinTty: process.stdin.isTTY === true,

@@ -141,7 +141,7 @@ async function bindMemory(
 async function firstIndex(o: AddOptions, agent: AgentName, ctx: ReadContext, notes: string[]) {
   if (storeExists(funesPaths(ctx.funesHome).memory)) return null;
   const harness = HARNESS[agent];
-  if (knownSources(ctx.home, harness).length === 0) {
+  if (knownSources(ctx.home, harness, ctx.agentDirs).length === 0) {
     notes.push(`no ${agent} sessions found yet — the hooks index them from your next turn on`);
     return null;
   }
@@ -162,6 +162,7 @@ async function firstIndex(o: AddOptions, agent: AgentName, ctx: ReadContext, not
   return indexSessions({
     funesHome: ctx.funesHome,
     home: ctx.home,
+    agentDirs: ctx.agentDirs,
     harness,
     thinking: true,
     models: ctx.models,

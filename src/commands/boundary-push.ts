@@ -76,10 +76,17 @@ export async function pushAtBoundary(o: BoundaryPushOptions, ctx: ReadContext): 
     isolate: o.isolate,
   };
   const prepare = async (): Promise<VectorSummary | null> => {
-    if (o.harness !== undefined && knownSources(ctx.home, o.harness).length > 0)
+    if (o.harness !== undefined && knownSources(ctx.home, o.harness, ctx.agentDirs).length > 0)
       try {
-        return (await indexSessions({ ...common, home: ctx.home, harness: o.harness, thinking: true }))
-          .vectors;
+        return (
+          await indexSessions({
+            ...common,
+            home: ctx.home,
+            agentDirs: ctx.agentDirs,
+            harness: o.harness,
+            thinking: true,
+          })
+        ).vectors;
       } catch (err) {
         // Transcripts that can't be read are the index hook's to report; what is indexed still goes out.
         if (!(err instanceof FunesError) || (err.code !== "unreadable_source" && err.code !== "no_sessions"))

@@ -23,6 +23,7 @@ import {
 import { type ModelsConfig, openEmbedder } from "../models/index.js";
 import { redactTexts } from "../redact/index.js";
 import {
+  type AgentDirs,
   type Harness,
   mergeSkips,
   RepoFacets,
@@ -40,6 +41,8 @@ export interface IndexOptions {
   funesHome: string;
   /** The user's home, for the known agent directories. */
   home: string;
+  /** Agent folders their own variables moved (`CODEX_HOME`, …). */
+  agentDirs?: AgentDirs | undefined;
   /**
    * A transcript file, directory, `state.db` or `.parquet`, or a Hub agent-traces dataset (`owner/name`);
    * absent → every known agent directory.
@@ -213,6 +216,7 @@ async function runIsolated(iso: Isolation, opts: IndexOptions): Promise<IndexSum
   const emit = opts.onEvent ?? (() => {});
   const text: TextPassOptions = {
     home: opts.home,
+    agentDirs: opts.agentDirs,
     path: opts.path,
     harness: opts.harness,
     force: opts.force,
@@ -231,7 +235,7 @@ async function runIsolated(iso: Isolation, opts: IndexOptions): Promise<IndexSum
 /** What a text pass in a worker is given (IndexOptions as plain data). */
 export type TextPassOptions = Pick<
   IndexOptions,
-  "home" | "path" | "harness" | "force" | "limit" | "thinking" | "models"
+  "home" | "agentDirs" | "path" | "harness" | "force" | "limit" | "thinking" | "models"
 >;
 
 /** A text pass in this process, for a worker: its summary, and whether the indexes are owed upkeep. */

@@ -17,6 +17,7 @@ import {
   curationPath,
   funesPaths,
   gateProject,
+  type HomeContext,
   type HubMemory,
   holdBack,
   isUnitCurrent,
@@ -244,10 +245,10 @@ function lastHookPush(label: string, ctx: StatusContext): HookPushOutcome | null
 }
 
 /** Units under the known agent directories whose current signature is not recorded. */
-async function countPendingSessions(ctx: { funesHome: string; home: string }): Promise<number> {
+async function countPendingSessions(ctx: HomeContext): Promise<number> {
   const { units } = loadIndexState(funesPaths(ctx.funesHome).state);
   let pending = 0;
-  for (const source of knownSources(ctx.home)) {
+  for (const source of knownSources(ctx.home, undefined, ctx.agentDirs)) {
     try {
       const reader = { harness: source.kind, parser: source.parserVersion ?? 1 };
       for (const u of await source.listUnits())

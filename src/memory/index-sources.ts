@@ -7,8 +7,9 @@ import { existsSync } from "node:fs";
 import { HubTraceSource } from "../cache/index.js";
 import type { ModelsConfig } from "../models/index.js";
 import {
+  type AgentDirs,
   type Harness,
-  KNOWN_ROOTS,
+  knownRoots,
   knownSources,
   sourcesForPath,
   TracePathError,
@@ -23,6 +24,8 @@ export interface SourceOptions {
   harness?: Harness | undefined;
   /** The user's home, for the known agent directories. */
   home: string;
+  /** Agent folders their own variables moved (`CODEX_HOME`, …). */
+  agentDirs?: AgentDirs | undefined;
   /** Where the Hub is (for a Hub dataset). */
   models?: ModelsConfig | undefined;
 }
@@ -78,14 +81,17 @@ export function resolveSources(opts: SourceOptions): Resolved {
       }
     }
   }
-  const sources = knownSources(opts.home, opts.harness);
+  const sources = knownSources(opts.home, opts.harness, opts.agentDirs);
   if (sources.length > 0) return { kind: "sources", sources, hubGuess: null };
   if (opts.harness !== undefined)
     throw new FunesError(
       "no_sessions",
       `no ${opts.harness} session dir found on this machine — pass the path to its sessions`,
     );
-  const looked = KNOWN_ROOTS.map((r) => `~/${r.rel}`).join(", ");
+  const tilde = (p: string) => (p.startsWith(`${opts.home}/`) ? `~${p.slice(opts.home.length)}` : p);
+  const looked = knownRoots(opts.home, opts.agentDirs)
+    .map((r) => tilde(r.path))
+    .join(", ");
   throw new FunesError(
     "no_sessions",
     `no local sessions found (looked in ${looked}) — pass a path to \`funes index\`, or run an agent here first`,

@@ -22,9 +22,11 @@ export { SKIP_PERSISTED_MISSING } from "./persisted-output.js";
 export { parsePiSession } from "./pi.js";
 export { RepoFacets, remoteToOwnerName, repoFacetOf } from "./repo.js";
 export {
+  type AgentDirs,
+  agentFolders,
   detectHarness,
   JsonlTreeSource,
-  KNOWN_ROOTS,
+  knownRoots,
   knownSources,
   parseHarness,
   sourceForPath,

@@ -4,7 +4,9 @@ import { describe, expect, it } from "vitest";
 import { copyFixture, tempDir } from "../../test/helpers/fixtures.js";
 import { writeHermesDb } from "../../test/helpers/hermes-db.js";
 import {
+  type AgentDirs,
   detectHarness,
+  knownRoots,
   knownSources,
   parseHarness,
   sourceForPath,
@@ -127,6 +129,39 @@ describe("source selection", () => {
       writeFileSync(join(t.dir, ".hermes/state.db"), "");
       expect(knownSources(t.dir).map((s) => s.kind)).toEqual(["claude_code", "pi", "hermes"]);
       expect(knownSources(t.dir, "pi").map((s) => s.kind)).toEqual(["pi"]);
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it("finds each agent's folder where its own variable moved it, and only there", () => {
+    // CLAUDE_CONFIG_DIR, CODEX_HOME, PI_CODING_AGENT_DIR and HERMES_HOME move what lives under the home.
+    const t = tempDir();
+    try {
+      const moved = {
+        claude: join(t.dir, "cfg", "claude"),
+        codex: join(t.dir, "cfg", "codex"),
+        pi: join(t.dir, "cfg", "pi-agent"),
+        hermes: join(t.dir, "cfg", "hermes"),
+      };
+      const home = join(t.dir, "home");
+      mkdirSync(join(home, ".codex/sessions"), { recursive: true });
+      mkdirSync(join(moved.claude, "projects"), { recursive: true });
+      mkdirSync(join(moved.codex, "archived_sessions"), { recursive: true });
+      mkdirSync(join(moved.pi, "sessions"), { recursive: true });
+      mkdirSync(join(moved.hermes, "sessions"), { recursive: true });
+      writeFileSync(join(moved.hermes, "state.db"), "");
+      const where = (dirs: AgentDirs) => knownSources(home, undefined, dirs).map((s) => s.description);
+      expect(where(moved)).toEqual([
+        `scanning claude_code transcripts under ${join(moved.claude, "projects")}`,
+        `scanning codex transcripts under ${join(moved.codex, "archived_sessions")}`,
+        `scanning pi transcripts under ${join(moved.pi, "sessions")}`,
+        `scanning hermes sessions in ${join(moved.hermes, "state.db")}`,
+        `scanning hermes session files under ${join(moved.hermes, "sessions")}`,
+      ]);
+      // Unset, each agent's default under the home.
+      expect(where({})).toEqual([`scanning codex transcripts under ${join(home, ".codex/sessions")}`]);
+      expect(knownRoots(home, { pi: moved.pi }).map((r) => r.path)).toContain(join(moved.pi, "sessions"));
     } finally {
       t.cleanup();
     }

@@ -158,33 +158,59 @@ function toolResultReader(transcript: string): (folder: string, file: string) =>
   };
 }
 
-/** Agent session roots under a home directory, in the order a no-path index walks them. */
-export const KNOWN_ROOTS: readonly { harness: Harness; rel: string }[] = [
-  { harness: "claude_code", rel: ".claude/projects" },
-  { harness: "codex", rel: ".codex/sessions" },
-  // Codex moves sessions here when they are archived; the reference does not walk it.
-  { harness: "codex", rel: ".codex/archived_sessions" },
-  { harness: "pi", rel: ".pi/agent/sessions" },
-  { harness: "hermes", rel: ".hermes/state.db" },
-  // Older Hermes kept conversations only in session files; the reference does not read them.
-  { harness: "hermes", rel: ".hermes/sessions" },
-];
+/**
+ * Where an agent's own variable moved its folder: `CLAUDE_CONFIG_DIR` (Claude Code's `~/.claude`),
+ * `CODEX_HOME` (`~/.codex`), `PI_CODING_AGENT_DIR` (pi's `~/.pi/agent`), `HERMES_HOME` (`~/.hermes`).
+ * Each agent writes its sessions there when it is set; absent, the default under the home.
+ */
+export interface AgentDirs {
+  claude?: string | undefined;
+  codex?: string | undefined;
+  pi?: string | undefined;
+  hermes?: string | undefined;
+}
 
-/** Sources for every known agent directory that exists under `home` (optionally one harness only). */
-export function knownSources(home: string, only?: Harness): TraceSource[] {
+/** Each agent's folder: its variable's, else its default under `home`. */
+export function agentFolders(home: string, dirs: AgentDirs = {}): Record<keyof AgentDirs, string> {
+  return {
+    claude: dirs.claude ?? join(home, ".claude"),
+    codex: dirs.codex ?? join(home, ".codex"),
+    pi: dirs.pi ?? join(home, ".pi", "agent"),
+    hermes: dirs.hermes ?? join(home, ".hermes"),
+  };
+}
+
+/** Agent session roots, in the order a no-path index walks them. */
+export function knownRoots(home: string, dirs: AgentDirs = {}): { harness: Harness; path: string }[] {
+  const f = agentFolders(home, dirs);
+  return [
+    { harness: "claude_code", path: join(f.claude, "projects") },
+    { harness: "codex", path: join(f.codex, "sessions") },
+    // Codex moves sessions here when they are archived; the reference does not walk it.
+    { harness: "codex", path: join(f.codex, "archived_sessions") },
+    { harness: "pi", path: join(f.pi, "sessions") },
+    { harness: "hermes", path: join(f.hermes, "state.db") },
+    // Older Hermes kept conversations only in session files; the reference does not read them.
+    { harness: "hermes", path: join(f.hermes, "sessions") },
+  ];
+}
+
+/** Sources for every known agent directory that exists (optionally one harness only). */
+export function knownSources(home: string, only?: Harness, dirs: AgentDirs = {}): TraceSource[] {
   const out: TraceSource[] = [];
-  for (const { harness, rel } of KNOWN_ROOTS) {
+  const hermesDb = join(agentFolders(home, dirs).hermes, "state.db");
+  for (const { harness, path: p } of knownRoots(home, dirs)) {
     if (only !== undefined && harness !== only) continue;
-    const p = join(home, rel);
     const st = statOrNull(p);
     if (harness === "hermes") {
-      if (rel.endsWith("state.db")) {
+      if (p === hermesDb) {
         if (st?.isFile()) out.push(new HermesSource(p));
-      } else if (st?.isDirectory()) out.push(new HermesFilesSource(p, join(home, ".hermes", "state.db")));
+      } else if (st?.isDirectory()) out.push(new HermesFilesSource(p, hermesDb));
     } else if (st?.isDirectory()) out.push(new JsonlTreeSource(harness, p));
   }
   if (only === undefined || only === "hermes")
-    for (const profile of hermesProfileHomes(join(home, ".hermes"))) out.push(...hermesHomeSources(profile));
+    for (const profile of hermesProfileHomes(agentFolders(home, dirs).hermes))
+      out.push(...hermesHomeSources(profile));
   return out;
 }
 
@@ -248,7 +274,8 @@ export function sourcesForPath(path: string, forced?: Harness): TraceSource[] {
 
 function isAgentDir(path: string): boolean {
   const norm = path.replaceAll("\\", "/").replace(/\/+$/, "");
-  return KNOWN_ROOTS.some(({ rel }) => norm.endsWith(rel));
+  // The default layout's tails ("/.codex/sessions", …): a path given by hand is judged by its name.
+  return knownRoots("").some(({ path }) => norm.endsWith(path));
 }
 
 /**

@@ -131,6 +131,48 @@ describe("funes index: every agent file a user has", () => {
     expect(recall.stdout).toContain("→ get 20250913_081200_d4e5f6 20250913_081200_d4e5f6-0 ");
   });
 
+  it("reads every agent's sessions where its own variable moved its folder, and says where it looked", async () => {
+    // Users who set CLAUDE_CONFIG_DIR, CODEX_HOME, PI_CODING_AGENT_DIR or HERMES_HOME have nothing under ~/.
+    const cfg = join(t.dir, "cfg");
+    const moved = {
+      CLAUDE_CONFIG_DIR: join(cfg, "claude"),
+      CODEX_HOME: join(cfg, "codex"),
+      PI_CODING_AGENT_DIR: join(cfg, "pi"),
+      HERMES_HOME: join(cfg, "hermes"),
+    };
+    const none = await runFunes(["index"], { ...env, extra: moved });
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain(
+      `no local sessions found (looked in ${join(moved.CLAUDE_CONFIG_DIR, "projects")}, ${join(moved.CODEX_HOME, "sessions")}, `,
+    );
+    const put = (dir: string, from: string, name: string) => {
+      mkdirSync(dir, { recursive: true });
+      cpSync(join(TRACES, from), join(dir, name));
+    };
+    put(join(moved.CLAUDE_CONFIG_DIR, "projects", "-srv-app"), "claude/claude_session.jsonl", "s1.jsonl");
+    put(
+      join(moved.CODEX_HOME, "sessions", "2026", "06", "23"),
+      "codex/codex_session.jsonl",
+      "rollout-2026-06-23T05-37-02-019ef2fb-6574-7f83-bd99-9118713271f2.jsonl",
+    );
+    put(join(moved.PI_CODING_AGENT_DIR, "sessions", "--srv-app--"), "pi/pi_session.jsonl", "p1.jsonl");
+    put(
+      join(moved.HERMES_HOME, "sessions"),
+      "hermes/20250912_101500_a1b2c3.jsonl",
+      "20250912_101500_a1b2c3.jsonl",
+    );
+    const r = await runFunes(["index", "--json"], { ...env, extra: moved });
+    expect(r.code, r.stderr).toBe(0);
+    expect(Object.keys((JSON.parse(r.stdout) as Summary).sessionsByHarness).sort()).toEqual([
+      "claude_code",
+      "codex",
+      "hermes",
+      "pi",
+    ]);
+    // Without the variables the same user's default folders are empty.
+    expect((await runFunes(["index"], env)).code).toBe(1);
+  });
+
   it("keeps two agents' sessions with one file stem apart in status and get", async () => {
     const claude = join(env.home, ".claude", "projects", "-w");
     const pi = join(env.home, ".pi", "agent", "sessions", "--w--");
