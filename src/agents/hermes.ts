@@ -33,12 +33,14 @@ interface HermesHook {
   command: string;
 }
 
-function hermesDir(home: string): string {
-  return join(home, ".hermes");
+/** Where Hermes keeps its configuration and sessions: `$HERMES_HOME`, else `~/.hermes`. */
+export function hermesHome(o: { home: string; env: Record<string, string | undefined> }): string {
+  const set = o.env.HERMES_HOME;
+  return set !== undefined && set.trim() !== "" ? set : join(o.home, ".hermes");
 }
 
-function hooksFor(home: string, memory: string | null): HermesHook[] {
-  const dir = join(hermesDir(home), "hooks");
+function hooksFor(hermesDir: string, memory: string | null): HermesHook[] {
+  const dir = join(hermesDir, "hooks");
   const out = [{ event: "post_llm_call", command: hookCommand(join(dir, INDEX_SCRIPT), "hermes") }];
   if (memory !== null)
     for (const event of ["on_session_start", "on_session_finalize"])
@@ -124,14 +126,14 @@ export async function installHermes(o: InstallOptions): Promise<SetupReport> {
   const hermes = (args: string[], input?: string) => runCli("hermes", args, { ...o, input });
   if ((await hermes(["--version"])).kind === "missing")
     throw new AgentSetupError("`hermes` isn't on PATH — install Hermes, then run `funes add hermes` again");
-  const dir = hermesDir(o.home);
+  const dir = hermesHome(o);
   const configPath = join(dir, "config.yaml");
   const allowPath = join(dir, "shell-hooks-allowlist.json");
   const doc = loadYaml(configPath);
   const allow = loadAllowlist(allowPath);
   rememberOriginal(records(o.home).config, readTextOrNull(configPath));
   rememberOriginal(records(o.home).allow, readTextOrNull(allowPath));
-  const hooks = hooksFor(o.home, o.memory);
+  const hooks = hooksFor(dir, o.memory);
   writeHookScripts(join(dir, "hooks"), o.funes);
   stripYaml(doc);
   addYaml(doc, hooks);
@@ -170,7 +172,7 @@ export async function installHermes(o: InstallOptions): Promise<SetupReport> {
 /** Unregisters the MCP server and removes funes's hooks, approvals and scripts. */
 export async function removeHermes(o: RemoveOptions): Promise<SetupReport> {
   const mcp = await runCli("hermes", ["mcp", "remove", "funes"], o);
-  const dir = hermesDir(o.home);
+  const dir = hermesHome(o);
   const configPath = join(dir, "config.yaml");
   const allowPath = join(dir, "shell-hooks-allowlist.json");
   // Both files are read before either changes: a bad one stops the removal with nothing half done.

@@ -9,6 +9,7 @@ import { delimiter, isAbsolute, join } from "node:path";
 import { claudePluginRoot } from "./claude.js";
 import { claudeSettingsPath } from "./claude-permissions.js";
 import { codexHome } from "./codex.js";
+import { hermesHome } from "./hermes.js";
 import { INDEX_SCRIPT } from "./hook-scripts.js";
 import { piExtensionDir } from "./pi.js";
 
@@ -123,13 +124,14 @@ function codex(home: string, env: Record<string, string | undefined>): AgentWiri
   return { agent: "codex", installed, problems };
 }
 
-function hermes(home: string, path: string | undefined): AgentWiring {
+function hermes(home: string, env: Record<string, string | undefined>): AgentWiring {
+  const path = env.PATH;
   const problems: string[] = [];
-  const script = join(home, ".hermes", "hooks", INDEX_SCRIPT);
+  const script = join(hermesHome({ home, env }), "hooks", INDEX_SCRIPT);
   const installed = existsSync(script);
   if (installed) {
     checkCommand("the Hermes hooks", scriptCommand(script), path, problems);
-    const allow = join(home, ".hermes", "shell-hooks-allowlist.json");
+    const allow = join(hermesHome({ home, env }), "shell-hooks-allowlist.json");
     if (!existsSync(allow) || !readFileSync(allow, "utf8").includes(INDEX_SCRIPT))
       problems.push("the funes hooks are not in Hermes's shell-hooks allowlist, so Hermes skips them");
   }
@@ -154,5 +156,5 @@ function pi(home: string, path: string | undefined): AgentWiring {
 
 /** The wiring of every agent funes integrates with. */
 export function inspectAgents(home: string, env: Record<string, string | undefined>): AgentWiring[] {
-  return [claude(home, env.PATH), codex(home, env), hermes(home, env.PATH), pi(home, env.PATH)];
+  return [claude(home, env.PATH), codex(home, env), hermes(home, env), pi(home, env.PATH)];
 }

@@ -103,6 +103,26 @@ describe("funes add hermes", () => {
     expect(readFileSync(log, "utf8")).toContain("mcp remove funes");
   });
 
+  it("wires the Hermes that HERMES_HOME moved, and remove takes it out there", async () => {
+    const u = user("hermes-moved");
+    fakeCli(u.bin, "hermes", "Server 'funes' not found in config");
+    const moved = join(t.dir, "hermes-elsewhere");
+    mkdirSync(moved, { recursive: true });
+    writeFileSync(join(moved, "config.yaml"), USER_YAML);
+    const env = { ...u, extra: { ...u.extra, HERMES_HOME: moved } };
+    const add = await runFunes(["add", "hermes"], env);
+    expect(add.code, add.stderr).toBe(0);
+    expect(add.stdout).toContain(`installed funes hooks into ${join(moved, "config.yaml")}`);
+    const yaml = readFileSync(join(moved, "config.yaml"), "utf8");
+    expect(yaml).toContain(`bash "${join(moved, "hooks", "funes-index.sh")}" "hermes"`);
+    expect(existsSync(join(moved, "hooks", "funes-index.sh"))).toBe(true);
+    expect(existsSync(join(u.home, ".hermes"))).toBe(false);
+    const rm = await runFunes(["remove", "hermes"], env);
+    expect(rm.code, rm.stderr).toBe(0);
+    expect(readFileSync(join(moved, "config.yaml"), "utf8")).toBe(USER_YAML);
+    expect(existsSync(join(moved, "hooks"))).toBe(false);
+  });
+
   it("says what is wrong with a config it cannot edit, a missing CLI, and leaves files alone", async () => {
     const u = user("hermes-bad");
     fakeCli(u.bin, "hermes", "Server 'funes' not found in config");
