@@ -12,9 +12,27 @@ import { AgentSetupError, integrationsRoot } from "./setup.js";
 /** The permission rules of funes's three tools (`mcp__<server>__<tool>`, Claude's naming). */
 export const CLAUDE_FUNES_TOOLS = ["mcp__funes__recall", "mcp__funes__get", "mcp__funes__status"] as const;
 
+/** The user's home and environment, where Claude Code's own variable may move its folder. */
+export interface ClaudeHome {
+  home: string;
+  env: Record<string, string | undefined>;
+}
+
+/** Claude Code's folder: `$CLAUDE_CONFIG_DIR`, else `~/.claude`. */
+export function claudeConfigDir(o: ClaudeHome): string {
+  const set = o.env.CLAUDE_CONFIG_DIR;
+  return set !== undefined && set.trim() !== "" ? set : join(o.home, ".claude");
+}
+
 /** Claude Code's user settings file. */
-export function claudeSettingsPath(home: string): string {
-  return join(home, ".claude", "settings.json");
+export function claudeSettingsPath(o: ClaudeHome): string {
+  return join(claudeConfigDir(o), "settings.json");
+}
+
+/** Claude Code's own state (its MCP servers among it): inside `$CLAUDE_CONFIG_DIR` when set, else `~/.claude.json`. */
+export function claudeStatePath(o: ClaudeHome): string {
+  const set = o.env.CLAUDE_CONFIG_DIR;
+  return set !== undefined && set.trim() !== "" ? join(set, ".claude.json") : join(o.home, ".claude.json");
 }
 
 const recordPath = (home: string) => join(integrationsRoot(home), "claude-permissions.json");
@@ -43,9 +61,9 @@ function allowList(s: Settings): string[] {
 }
 
 /** Whether every one of funes's tools is already in `permissions.allow` (an unreadable file: false). */
-export function claudeToolsAllowed(home: string): boolean {
+export function claudeToolsAllowed(o: ClaudeHome): boolean {
   try {
-    const allow = allowList(readSettings(claudeSettingsPath(home)));
+    const allow = allowList(readSettings(claudeSettingsPath(o)));
     return CLAUDE_FUNES_TOOLS.every((t) => allow.includes(t));
   } catch {
     return false;
@@ -53,26 +71,26 @@ export function claudeToolsAllowed(home: string): boolean {
 }
 
 /** Adds the tools to `permissions.allow`; returns the rules it added (none when all were there). */
-export function allowClaudeTools(home: string): string[] {
-  const path = claudeSettingsPath(home);
+export function allowClaudeTools(o: ClaudeHome): string[] {
+  const path = claudeSettingsPath(o);
   const settings = readSettings(path);
   const allow = allowList(settings);
   const added = CLAUDE_FUNES_TOOLS.filter((t) => !allow.includes(t));
   if (added.length === 0) return [];
-  const previous = readTextOrNull(recordPath(home));
+  const previous = readTextOrNull(recordPath(o.home));
   const recorded = previous === null ? [] : (JSON.parse(previous) as { added: string[] }).added;
-  writeIfChanged(recordPath(home), `${JSON.stringify({ added: [...new Set([...recorded, ...added])] })}\n`);
+  writeIfChanged(recordPath(o.home), `${JSON.stringify({ added: [...new Set([...recorded, ...added])] })}\n`);
   const permissions = { ...(settings.permissions ?? {}), allow: [...allow, ...added] };
   writeIfChanged(path, `${JSON.stringify({ ...settings, permissions }, null, 2)}\n`);
   return added;
 }
 
 /** Takes out the rules funes added (and only those); returns them. */
-export function disallowClaudeTools(home: string): string[] {
-  const record = readTextOrNull(recordPath(home));
+export function disallowClaudeTools(o: ClaudeHome): string[] {
+  const record = readTextOrNull(recordPath(o.home));
   if (record === null) return [];
   const added = (JSON.parse(record) as { added: string[] }).added;
-  const path = claudeSettingsPath(home);
+  const path = claudeSettingsPath(o);
   const settings = readSettings(path);
   const allow = allowList(settings);
   const removed = allow.filter((t) => added.includes(t));
@@ -85,6 +103,6 @@ export function disallowClaudeTools(home: string): string[] {
     if (Object.keys(permissions).length === 0) Reflect.deleteProperty(next, "permissions");
     writeIfChanged(path, `${JSON.stringify(next, null, 2)}\n`);
   }
-  rmSync(recordPath(home), { force: true });
+  rmSync(recordPath(o.home), { force: true });
   return removed;
 }

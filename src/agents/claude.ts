@@ -124,10 +124,10 @@ export async function installClaude(o: InstallOptions): Promise<SetupReport> {
     "registered funes recall with Claude Code (user scope) — `recall` and `get` are available (restart Claude Code if it's running)",
   );
   if (o.allowTools === true) {
-    const added = allowClaudeTools(o.home);
+    const added = allowClaudeTools(o);
     report.push(
       added.length > 0
-        ? `allowed funes's read-only tools (recall, get, status) in ${claudeSettingsPath(o.home)} — headless \`claude -p\` runs can use them; \`funes remove claude\` takes them out`
+        ? `allowed funes's read-only tools (recall, get, status) in ${claudeSettingsPath(o)} — headless \`claude -p\` runs can use them; \`funes remove claude\` takes them out`
         : "funes's read-only tools were already allowed in Claude Code",
     );
   }
@@ -155,8 +155,8 @@ export async function removeClaude(o: RemoveOptions): Promise<SetupReport> {
     if (out.code !== 0 && !`${out.stdout}${out.stderr}`.includes(absent))
       problems.push(`\`claude ${args.join(" ")}\` failed (${lastLine(out)})`);
   }
-  if (disallowClaudeTools(o.home).length > 0)
-    report.push(`took funes's tools out of permissions.allow in ${claudeSettingsPath(o.home)}`);
+  if (disallowClaudeTools(o).length > 0)
+    report.push(`took funes's tools out of permissions.allow in ${claudeSettingsPath(o)}`);
   if (existsSync(root)) {
     rmSync(root, { recursive: true, force: true });
     report.push(`removed the extracted plugin files (${root})`);

@@ -7,7 +7,7 @@
 import { accessSync, constants, existsSync, readFileSync } from "node:fs";
 import { delimiter, isAbsolute, join } from "node:path";
 import { claudePluginRoot } from "./claude.js";
-import { claudeSettingsPath } from "./claude-permissions.js";
+import { claudeSettingsPath, claudeStatePath } from "./claude-permissions.js";
 import { codexHome } from "./codex.js";
 import { hermesHome } from "./hermes.js";
 import { INDEX_SCRIPT } from "./hook-scripts.js";
@@ -66,10 +66,11 @@ function readJson(path: string): Record<string, unknown> | null {
   }
 }
 
-function claude(home: string, path: string | undefined): AgentWiring {
+function claude(home: string, env: Record<string, string | undefined>): AgentWiring {
+  const path = env.PATH;
   const problems: string[] = [];
   const root = claudePluginRoot(home);
-  const servers = (readJson(join(home, ".claude.json"))?.mcpServers ?? {}) as Record<
+  const servers = (readJson(claudeStatePath({ home, env }))?.mcpServers ?? {}) as Record<
     string,
     { command?: string; args?: string[] }
   >;
@@ -83,7 +84,10 @@ function claude(home: string, path: string | undefined): AgentWiring {
   else {
     checkCommand("the Claude hooks plugin", scriptCommand(script), path, problems);
     // Claude records `claude plugin disable` as false here; a plugin it never installed is absent.
-    const enabled = (readJson(claudeSettingsPath(home))?.enabledPlugins ?? {}) as Record<string, unknown>;
+    const enabled = (readJson(claudeSettingsPath({ home, env }))?.enabledPlugins ?? {}) as Record<
+      string,
+      unknown
+    >;
     if (enabled["funes@huggingface"] === false)
       problems.push(
         "the funes hooks plugin is disabled in Claude Code (`claude plugin enable funes@huggingface`)",
@@ -156,5 +160,5 @@ function pi(home: string, path: string | undefined): AgentWiring {
 
 /** The wiring of every agent funes integrates with. */
 export function inspectAgents(home: string, env: Record<string, string | undefined>): AgentWiring[] {
-  return [claude(home, env.PATH), codex(home, env), hermes(home, env), pi(home, env.PATH)];
+  return [claude(home, env), codex(home, env), hermes(home, env), pi(home, env.PATH)];
 }

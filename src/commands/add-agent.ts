@@ -175,7 +175,7 @@ async function firstIndex(o: AddOptions, agent: AgentName, ctx: ReadContext, not
  * off a terminal without `--yes` nothing is allowed and a note says how to.
  */
 async function allowToolsConsent(o: AddOptions, home: string, notes: string[]): Promise<boolean> {
-  if (o.yes || claudeToolsAllowed(home)) return true;
+  if (o.yes || claudeToolsAllowed({ home, env: o.env })) return true;
   if (o.ask !== undefined)
     return o.ask(
       "Let Claude Code run funes's read-only tools (recall, get, status) without asking? Headless `claude -p` runs need it.",

@@ -156,6 +156,40 @@ describe("funes add claude", () => {
     expect((await runFunes(["remove", "claude"], u)).code).toBe(0);
   }, 120_000);
 
+  it("with CLAUDE_CONFIG_DIR set, indexes, registers and allows in that folder, as Claude reads it", async () => {
+    const u = user("claude-moved");
+    const cfg = join(t.dir, "claude-config");
+    const env = { ...u, extra: { ...u.extra, CLAUDE_CONFIG_DIR: cfg } };
+    const cliEnv = { ...u.env, CLAUDE_CONFIG_DIR: cfg };
+    mkdirSync(join(cfg, "projects", "-home-dev-app"), { recursive: true });
+    copyFileSync(
+      join(TRACES, "claude", "claude_session.jsonl"),
+      join(cfg, "projects", "-home-dev-app", "s1.jsonl"),
+    );
+    writeFileSync(join(cfg, "settings.json"), '{\n  "permissions": { "allow": ["Bash(ls)"] }\n}\n');
+    const add = await runFunes(["add", "claude", "--yes"], env);
+    expect(add.code, add.stderr).toBe(0);
+    expect(add.stdout).toContain("indexed 1 sessions");
+    expect(add.stdout).toContain(
+      `allowed funes's read-only tools (recall, get, status) in ${join(cfg, "settings.json")}`,
+    );
+    const allowed = () =>
+      JSON.parse(readFileSync(join(cfg, "settings.json"), "utf8")).permissions?.allow ?? [];
+    expect(allowed()).toEqual(["Bash(ls)", "mcp__funes__recall", "mcp__funes__get", "mcp__funes__status"]);
+    expect(existsSync(join(u.home, ".claude"))).toBe(false);
+    const list = await runCli("claude", ["mcp", "list"], { env: cliEnv, cwd: u.home });
+    expect(list.kind === "ran" && list.stdout).toMatch(/funes: .*main\.js mcp - ✔ Connected/);
+    // doctor finds the registration where Claude keeps it.
+    const doctor = await runFunes(["doctor", "--json"], env);
+    const checks = JSON.parse(doctor.stdout) as { name: string; status: string; detail: string }[];
+    expect(checks.find((c) => c.name === "agent claude")).toMatchObject({ status: "ok" });
+    const rm = await runFunes(["remove", "claude"], env);
+    expect(rm.code, rm.stderr).toBe(0);
+    expect(allowed()).toEqual(["Bash(ls)"]);
+    const after = await runCli("claude", ["mcp", "list"], { env: cliEnv, cwd: u.home });
+    expect(after.kind === "ran" && after.stdout).not.toContain("funes:");
+  }, 120_000);
+
   it("fails before changing anything when claude is not installed", async () => {
     const u = user("no-claude");
     const r = await runFunes(["add", "claude", "--yes"], {
