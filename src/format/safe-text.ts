@@ -35,6 +35,33 @@ const UNSAFE_OR_BREAK = new RegExp(
   "gu",
 );
 
+/**
+ * What a terminal or a reader of the output may act on, one code point at a time: everything `UNSAFE_OR_BREAK`
+ * names but newline and tab, and lone surrogates (which a UTF-8 stream would turn into U+FFFD unseen).
+ */
+const UNSAFE_OUTPUT = `[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f${BIDI_AND_SEPARATORS}${INVISIBLE}\\ud800-\\udfff]`;
+
+/** Each UTF-16 unit of `c` as a JSON escape (`\u001b`, `\udb40\udc41`): visible text, and valid in a JSON string. */
+function jsonEscaped(c: string): string {
+  let out = "";
+  for (let i = 0; i < c.length; i++) out += `\\u${c.charCodeAt(i).toString(16).padStart(4, "0")}`;
+  return out;
+}
+
+/**
+ * The last pass over everything the CLI writes (cli/output-guard.ts), whatever produced it: returns a
+ * function that turns every character a terminal acts on or hides (C0 but newline and tab, DEL, C1 with
+ * 8-bit CSI/OSC, bidi controls, invisible characters, lone surrogates) into a `\uXXXX` escape, except the
+ * sequences the regex source `keep` matches (the CLI's own colours). The escape is JSON's own, and in JSON these characters
+ * only ever sit inside strings (`JSON.stringify` escapes C0 itself), so `--json` and MCP output stay valid
+ * JSON that parses to the same content, while a terminal shows the escape instead of acting on it.
+ */
+export function outputGuard(keep: string | null): (s: string) => string {
+  const pattern = new RegExp(keep === null ? UNSAFE_OUTPUT : `(${keep})|${UNSAFE_OUTPUT}`, "gu");
+  return (s) =>
+    s.replace(pattern, (c: string, ours?: string) => (typeof ours === "string" ? ours : jsonEscaped(c)));
+}
+
 /** The visible form of one unsafe character: `\n`, `\t`, `\r`, `\x1b`, `\u202e`, `\u{e0041}`. */
 function visible(c: string): string {
   if (c === "\n") return "\\n";
