@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { recallHit } from "../../test/helpers/hits.js";
 import type { RecallHit } from "../commands/index.js";
 import { formatGetAgent, formatRecallAgent } from "./agent-format.js";
-import { oneLine, safeText, shellId, shellMemory } from "./safe-text.js";
+import { oneLine, outputGuard, safeText, shellId, shellMemory } from "./safe-text.js";
 
 const ESC = "\u001b";
 const BEL = "\u0007";
@@ -112,5 +112,22 @@ describe("the agent formats", () => {
       "t",
     );
     expect(out).toBe("[2026] user seq1 turn='t\\n---'\nhi\\x1b[2J\nthere\n---\n");
+  });
+
+  it("the output guard escapes what a terminal acts on as JSON escapes and keeps only the styling it is told to", () => {
+    const guard = outputGuard(String.raw`\u001b\[1m|\u001b\[22m`);
+    const hostile = `${ESC}]52;c;Y3Vy\u0007 ${ESC}[8m \u009b2J \u202e \u200b \u{e0041} \ud800 \u2028`;
+    const out = guard(`${ESC}[1mbold${ESC}[22m ${hostile}\n\tok`);
+    expect(out).toBe(
+      `${ESC}[1mbold${ESC}[22m \\u001b]52;c;Y3Vy\\u0007 \\u001b[8m \\u009b2J \\u202e \\u200b \\udb40\\udc41 \\ud800 \\u2028\n\tok`,
+    );
+    // JSON output keeps its content: the escapes are JSON's own and these characters only sit in strings.
+    const value = { text: hostile, id: "s\u0085\u061c" };
+    const json = outputGuard(null)(JSON.stringify(value, null, 2));
+    expect(json).not.toMatch(/[^\P{Cc}\n]|\p{Cf}|\p{Zl}|\p{Zp}/u);
+    expect(JSON.parse(json)).toEqual(value);
+    // Text that was already safe passes unchanged.
+    const plain = "zebrafish → get s1 t2 ‍👩‍💻 é\n";
+    expect(outputGuard(null)(plain)).toBe(plain);
   });
 });
