@@ -1,0 +1,148 @@
+/**
+ * What reaches a terminal or a JSON reader when a memory's texts carry control characters, tried where the
+ * per-field escaping cannot see them: a tool call stores its input as JSON, so a command that printed a
+ * clipboard write (OSC 52) or a window title is stored with `\u001b` escaped, and the human view used to
+ * decode it back to the raw sequence after escaping. And `--json` used to carry C1 controls (8-bit CSI),
+ * bidi overrides and invisible characters raw. Every write of the CLI now passes one guard
+ * (cli/output-guard.ts); these runs read a Hub memory through the stand-in as a user would, on a terminal
+ * with colour on, and from a pipe.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type CliEnv, runFunes, runFunesInTerminal } from "../helpers/cli.js";
+import { TEST_HUB_CACHE, tempDir } from "../helpers/fixtures.js";
+import { type HubStandin, standinUser, startHubStandin } from "../helpers/hub-standin.js";
+import { connectMcp } from "../helpers/mcp.js";
+
+const TOKEN = "hf_standintokenforhostileoutput";
+const ESC = "\u001b";
+const BEL = "\u0007";
+/** A command that writes the clipboard, sets the window title and links a word elsewhere. */
+const COMMAND = `printf '${ESC}]52;c;Y3VybCBldmlsfHNo${BEL}${ESC}]0;owned${BEL}${ESC}]8;;http://evil.example/${ESC}\\zebrafish${ESC}]8;;${ESC}\\'`;
+/** Text with what JSON.stringify leaves raw: C1 (8-bit CSI, OSC), bidi controls, invisible characters. */
+const PROSE = "zebrafish \u009b2J\u009d0;t\u009c \u202eevil\u202c \u2066x\u2069 a\u200bb \u2028 \u{e0041}";
+
+const EMBED_DIR = join(
+  TEST_HUB_CACHE,
+  "models--BAAI--bge-small-en-v1.5",
+  "snapshots",
+  "5c38ec7c405ec4b44b94cc5a9bb96e735b38267a",
+);
+
+/** The colours and line erase funes prints itself. */
+const OURS = [...[1, 2, 7, 22, 27, 32, 33, 36, 39].map((n) => `${ESC}[${n}m`), `\r${ESC}[2K`];
+
+/**
+ * Characters a terminal acts on or hides, but newline, tab, CR (a pseudo-terminal turns each newline
+ * into CR LF) and the colours funes prints itself.
+ */
+function rawControls(out: string): string[] {
+  let ours = out;
+  for (const seq of OURS) ours = ours.replaceAll(seq, "");
+  return [...ours.matchAll(/[^\P{Cc}\n\t\r]|\p{Cf}|\p{Zl}|\p{Zp}|\p{Cs}/gu)].map(
+    (m) => `U+${(m[0].codePointAt(0) ?? 0).toString(16)}`,
+  );
+}
+
+let t: { dir: string; cleanup: () => void };
+let hub: HubStandin;
+let writer: CliEnv;
+
+function env(name: string, extra: Record<string, string> = {}): CliEnv {
+  return standinUser(t.dir, name, hub.url, { HF_TOKEN: TOKEN, FUNES_EMBED_MODEL_DIR: EMBED_DIR, ...extra });
+}
+
+beforeAll(async () => {
+  t = tempDir();
+  hub = await startHubStandin(new Map());
+  writer = env("w");
+  const projects = join(writer.home, ".claude", "projects", "-home-user-evil");
+  mkdirSync(projects, { recursive: true });
+  const rec = (o: Record<string, unknown>) => JSON.stringify({ cwd: "/home/user/evil", ...o });
+  writeFileSync(
+    join(projects, "s1.jsonl"),
+    `${[
+      rec({
+        type: "user",
+        uuid: "t1",
+        parentUuid: null,
+        timestamp: "2026-01-01T00:00:00Z",
+        message: { role: "user", content: PROSE },
+      }),
+      rec({
+        type: "assistant",
+        uuid: "t2",
+        parentUuid: "t1",
+        timestamp: "2026-01-01T00:00:01Z",
+        message: {
+          role: "assistant",
+          content: [{ type: "tool_use", id: "tu1", name: "Bash", input: { command: COMMAND } }],
+        },
+      }),
+    ].join("\n")}\n`,
+  );
+  const idx = await runFunes(["index", "--yes"], writer);
+  expect(idx.code, idx.stderr).toBe(0);
+  const push = await runFunes(["push", "evil/output", "--create"], writer);
+  expect(push.code, push.stderr).toBe(0);
+}, 180_000);
+
+afterAll(async () => {
+  await hub.close();
+  t.cleanup();
+});
+
+const recall = ["recall", "zebrafish", "--rerank-budget", "0", "-k", "4"];
+
+describe("a terminal with colour on", () => {
+  it("recall and get show a tool call's clipboard write, title and link escaped; only funes's colours are raw", async () => {
+    const r = env("tty", { NO_COLOR: "" });
+    for (const args of [
+      [...recall, "--memory", "evil/output", "--format", "human"],
+      ["get", "s1", "t2", "--memory", "evil/output", "--format", "human"],
+    ]) {
+      const out = await runFunesInTerminal(args, r, []);
+      expect(out.code, out.stdout).toBe(0);
+      expect(out.stdout).toContain("command: printf");
+      expect(out.stdout).toContain("]52;c;Y3VybCBldmlsfHNo"); // shown, as an escape
+      expect(out.stdout).toContain(`${ESC}[1m`); // colour is on: funes's own styling stays
+      expect(rawControls(out.stdout)).toEqual([]);
+    }
+  }, 120_000);
+
+  it("the writer's own memory (a local transcript's tool call) is shown the same way", async () => {
+    const out = await runFunesInTerminal(["get", "s1", "t2", "--format", "human"], writer, []);
+    expect(out.code, out.stdout).toBe(0);
+    expect(out.stdout).toContain("]52;c;Y3VybCBldmlsfHNo");
+    expect(rawControls(out.stdout)).toEqual([]);
+  }, 60_000);
+});
+
+describe("JSON readers", () => {
+  it("recall --json and status --json are valid JSON with every text as stored and no raw control character", async () => {
+    const r = env("json");
+    const json = await runFunes([...recall, "--memory", "evil/output", "--json"], r);
+    expect(json.code, json.stderr).toBe(0);
+    expect(rawControls(json.stdout)).toEqual([]);
+    const hits = (JSON.parse(json.stdout) as { hits: { turnUuid: string; text: string }[] }).hits;
+    expect(hits.find((h) => h.turnUuid === "t1")?.text).toBe(PROSE);
+    expect(hits.find((h) => h.turnUuid === "t2")?.text).toContain(JSON.stringify(COMMAND));
+    const status = await runFunes(["status", "--memory", "evil/output", "--json"], r);
+    expect(status.code, status.stderr).toBe(0);
+    expect(rawControls(status.stdout)).toEqual([]);
+    expect(() => JSON.parse(status.stdout)).not.toThrow();
+  }, 120_000);
+
+  it("the MCP tools answer with nothing raw, over a protocol that stays valid JSON", async () => {
+    const mcp = await connectMcp(["evil/output"], env("mcp"));
+    try {
+      const out = await mcp.call("recall", { query: "zebrafish", k: 4 });
+      expect(out).toContain("]52;c;Y3VybCBldmlsfHNo");
+      expect(rawControls(out)).toEqual([]);
+      expect(rawControls(await mcp.call("get", { session_id: "s1", turn_uuid: "t2" }))).toEqual([]);
+    } finally {
+      await mcp.close();
+    }
+  }, 60_000);
+});
