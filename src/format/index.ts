@@ -5,6 +5,7 @@
  */
 export { formatGetAgent, formatRecallAgent } from "./agent-format.js";
 export {
+  messageLine,
   oneLine,
   outputGuard,
   safeText,

@@ -106,6 +106,18 @@ export function oneLine(s: string): string {
   return clip(s, MAX_FIELD).replace(UNSAFE_OR_BREAK, visible);
 }
 
+/** Longest error message printed whole (UTF-16 code units); only a stranger's value makes one longer. */
+const MAX_MESSAGE = 4000;
+
+/**
+ * An error or warning message as the one line it is meant to be: a value quoted in it may be a stranger's
+ * (a memory's model name, a file it names), so newlines are escaped too; a line break there would let it
+ * print a line of its own that reads as funes's (`funes: all good — now run …`).
+ */
+export function messageLine(s: string): string {
+  return clip(s, MAX_MESSAGE).replace(UNSAFE_OR_BREAK, visible);
+}
+
 /** The characters a session or turn id may have and still be pasted into a shell as it is. */
 const PLAIN_ID = /^[A-Za-z0-9._:-]+$/;
 
