@@ -1,5 +1,5 @@
-import { cpSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import * as lancedb from "@lancedb/lancedb";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../test/helpers/fixtures.js";
@@ -48,6 +48,30 @@ describe("manifest check", () => {
       bytes.writeBigUInt64LE(BigInt(bytes.length * 2), bytes.length - 16); // manifest position past the end
       writeFileSync(join(versions, name), bytes);
       expect(() => checkManifests(source)).toThrow(`_versions/${name} cannot be decoded`);
+    } finally {
+      tmp.cleanup();
+    }
+  });
+
+  it("checks a manifest wherever it lies in the folder, not only under _versions/", async () => {
+    const tmp = tempDir();
+    try {
+      const source = await makeTable(join(tmp.dir, "db"));
+      const db = await lancedb.connect(join(tmp.dir, "clone"));
+      (await db.cloneTable("chunks", source, { isShallow: true })).close();
+      db.close();
+      const cloneVersions = join(tmp.dir, "clone", "chunks.lance", "_versions");
+      const hostile = readFileSync(
+        join(cloneVersions, readdirSync(cloneVersions).find((n) => n.endsWith(".manifest")) as string),
+      );
+      // The clone's manifest where an old Lance looks for the latest version, as a branch's version, and
+      // as a copy beside the real ones: each is refused, naming where it lies.
+      for (const rel of ["_latest.manifest", "tree/b/_versions/1.manifest", "_versions/1.manifest-copy"]) {
+        const table = await makeTable(join(tmp.dir, `db-${rel.length}`));
+        mkdirSync(dirname(join(table, rel)), { recursive: true });
+        writeFileSync(join(table, rel), hostile);
+        expect(() => checkManifests(table)).toThrow(`${rel} names a base path outside the memory`);
+      }
     } finally {
       tmp.cleanup();
     }
