@@ -1,6 +1,7 @@
 import { readdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import type { DataType } from "apache-arrow";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../test/helpers/fixtures.js";
 import { unitVectors } from "../../test/helpers/vectors.js";
@@ -140,8 +141,8 @@ describe("LocalStore", () => {
     try {
       const lancedb = createRequire(import.meta.url)("@lancedb/lancedb");
       const ints = new Set(["seq", "block_idx", "split_idx"]);
-      const vector = (item: unknown) => new arrow.FixedSizeList(384, new arrow.Field("item", item, true));
-      const cases: [string, unknown][] = [
+      const vector = (item: DataType) => new arrow.FixedSizeList(384, new arrow.Field("item", item, true));
+      const cases: [string, DataType][] = [
         ["text", new arrow.Int64()],
         ["session_id", new arrow.Binary()],
         ["seq", new arrow.Utf8()],
