@@ -130,4 +130,15 @@ describe("the agent formats", () => {
     const plain = "zebrafish → get s1 t2 ‍👩‍💻 é\n";
     expect(outputGuard(null)(plain)).toBe(plain);
   });
+
+  it("every format character is escaped as a class, the zero-width joiners aside", () => {
+    // Soft hyphen, Arabic number sign, Egyptian hieroglyph format control, shorthand format control.
+    const hidden = "a\u00adb\u0600c\u{13430}d\u{1bca0}e";
+    expect(safeText(hidden)).toBe("a\\xadb\\u0600c\\u{13430}d\\u{1bca0}e");
+    expect(oneLine(hidden)).toBe("a\\xadb\\u0600c\\u{13430}d\\u{1bca0}e");
+    expect(outputGuard(null)(hidden)).toBe("a\\u00adb\\u0600c\\ud80d\\udc30d\\ud82f\\udca0e");
+    const joined = "👩\u200d💻 می\u200cخواهم";
+    expect(safeText(joined)).toBe(joined);
+    expect(outputGuard(null)(joined)).toBe(joined);
+  });
 });

@@ -24,14 +24,23 @@ const BIDI_AND_SEPARATORS = "\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\
 const INVISIBLE =
   "\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b\u2060-\u2065\u206a-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb\u{1d173}-\u{1d17a}\u{e0000}-\u{e007f}\u{e0100}-\u{e01ef}";
 
+/**
+ * Every other format character (Unicode category Cf) as regex source: they too render as nothing or steer
+ * rendering (the soft hyphen, Arabic and Egyptian format controls, shorthand format controls, and any
+ * added to Unicode later), so they are shown escaped as a class rather than one by one. The zero-width
+ * (non-)joiners are the Cf characters kept (the lookahead before each class below).
+ */
+const FORMAT = "\\p{Cf}";
+const KEEP_JOINERS = "(?![\\u200c\\u200d])";
+
 // C0 (but tab and newline), DEL, C1, and the characters above. Built from a string so no control
 // character sits in this source file.
 const UNSAFE = new RegExp(
-  `[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f${BIDI_AND_SEPARATORS}${INVISIBLE}]`,
+  `${KEEP_JOINERS}[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f${BIDI_AND_SEPARATORS}${INVISIBLE}${FORMAT}]`,
   "gu",
 );
 const UNSAFE_OR_BREAK = new RegExp(
-  `[\\u0000-\\u001f\\u007f-\\u009f${BIDI_AND_SEPARATORS}${INVISIBLE}]`,
+  `${KEEP_JOINERS}[\\u0000-\\u001f\\u007f-\\u009f${BIDI_AND_SEPARATORS}${INVISIBLE}${FORMAT}]`,
   "gu",
 );
 
@@ -39,7 +48,7 @@ const UNSAFE_OR_BREAK = new RegExp(
  * What a terminal or a reader of the output may act on, one code point at a time: everything `UNSAFE_OR_BREAK`
  * names but newline and tab, and lone surrogates (which a UTF-8 stream would turn into U+FFFD unseen).
  */
-const UNSAFE_OUTPUT = `[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f${BIDI_AND_SEPARATORS}${INVISIBLE}\\ud800-\\udfff]`;
+const UNSAFE_OUTPUT = `${KEEP_JOINERS}[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f${BIDI_AND_SEPARATORS}${INVISIBLE}${FORMAT}\\ud800-\\udfff]`;
 
 /** Each UTF-16 unit of `c` as a JSON escape (`\u001b`, `\udb40\udc41`): visible text, and valid in a JSON string. */
 function jsonEscaped(c: string): string {
