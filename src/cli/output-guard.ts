@@ -5,6 +5,7 @@
  * messages alike. Only the CLI's own styling passes raw: the colours `paint` and `get --highlight` use, and
  * the progress line's return-and-erase. Anything else a terminal would act on leaves as a `\uXXXX` escape.
  */
+import { StringDecoder } from "node:string_decoder";
 import { outputGuard } from "../format/index.js";
 
 /**
@@ -20,13 +21,17 @@ export function guardedText(s: string): string {
   return guard(s);
 }
 
-/** Makes every later write of `stream` pass through the guard; strings and bytes alike (bytes as UTF-8). */
+/**
+ * Makes every later write of `stream` pass through the guard: strings, and bytes as UTF-8 (decoded across
+ * writes, so a character split between two chunks of a piped stream is not mangled).
+ */
 export function guardStream(stream: NodeJS.WriteStream): void {
   const write = stream.write.bind(stream) as (...args: unknown[]) => boolean;
+  const bytes = new StringDecoder("utf8");
   const guarded = (chunk: unknown, ...rest: unknown[]): boolean => {
     const enc = typeof rest[0] === "string" ? rest[0] : "utf8";
     if (typeof chunk === "string" && (enc === "utf8" || enc === "utf-8")) return write(guard(chunk), ...rest);
-    if (chunk instanceof Uint8Array) return write(guard(Buffer.from(chunk).toString("utf8")), ...rest);
+    if (chunk instanceof Uint8Array) return write(guard(bytes.write(Buffer.from(chunk))), ...rest);
     return write(chunk, ...rest);
   };
   stream.write = guarded as typeof stream.write;
