@@ -3,7 +3,9 @@
  * downloads with redirects. fetch used to follow any redirect, so the endpoint could send funes to any host
  * — another machine, a service on loopback — without the token but with a request all the same. Now a
  * redirect is followed only to the endpoint itself or over https to its own domain (the Hub's download
- * hosts); anything else is refused naming where it pointed, and that host gets nothing.
+ * hosts); anything else is refused naming where it pointed, and that host gets nothing. And an endpoint
+ * whose listing pages on forever: funes used to hold every entry until the listing ended (never); it now
+ * stops once the listing names more files than the download cap can hold.
  */
 import { createServer, type IncomingMessage, request, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -119,5 +121,33 @@ describe("redirects from the endpoint", () => {
     const out = await runFunes(recall, r);
     expect(out.code, out.stderr).toBe(0);
     expect(out.stdout).toContain("zebrafish notes");
+  }, 60_000);
+});
+
+describe("an endless listing", () => {
+  it("stops at the download cap's number of files and says what to set", async () => {
+    let pages = 0;
+    const endpoint = await serve((req, res) => {
+      const url = new URL(req.url ?? "/", "http://x");
+      if (!url.pathname.includes("/tree/")) return relay(req, res, req.url ?? "/");
+      pages++;
+      const cursor = Number(url.searchParams.get("cursor") ?? 0);
+      const page = Array.from({ length: 500 }, (_, i) => ({
+        type: "file",
+        path: `chunks.lance/data/f${cursor + i}.lance`,
+        size: 0,
+        oid: "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391",
+      }));
+      url.searchParams.set("cursor", String(cursor + 500));
+      const next = `http://${req.headers.host}${url.pathname}${url.search}`;
+      res.writeHead(200, { "Content-Type": "application/json", Link: `<${next}>; rel="next"` });
+      res.end(JSON.stringify(page));
+    });
+    const r = standinUser(t.dir, "endless", endpoint, { FUNES_MAX_DOWNLOAD_MB: "8" });
+    const out = await runFunes(["status", "--memory", "evil/redirect"], r);
+    expect(out.code).toBe(1);
+    expect(out.stderr).toContain("lists more than 2048 files, over the 8.0 MiB download cap");
+    expect(out.stderr).toContain("FUNES_MAX_DOWNLOAD_MB");
+    expect(pages).toBeLessThanOrEqual(5);
   }, 60_000);
 });
