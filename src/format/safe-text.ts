@@ -151,6 +151,23 @@ export function shellMemory(label: string): string {
 }
 
 /**
+ * Starts of lines that read as the agent format's own structure: a recall hit's header (`[ts] … score=…`),
+ * its `→ get` line, a neighbour line (`~ [role …`), a `get` turn header (`[ts] role seqN turn=…`).
+ */
+const STRUCTURE_LINE =
+  /^(?=\[[^\]\n]*\] .* score=\d)|^(?= *→ get )|^(?= *~ \[)|^(?=\[[^\]\n]*\] \S+ seq-?\d+ turn=)/gm;
+
+/**
+ * A passage or turn text for the agent format, where its lines sit between funes's own: a line that would
+ * read as a hit header, a `→ get` line or a turn header (a stranger's passage posing as a hit from your own
+ * memory, pointing `→ get` at theirs) is shown with a `\` before it. Any other text is left as it is, so
+ * the format stays the reference's byte for byte for what transcripts hold.
+ */
+export function unforgeable(text: string): string {
+  return text.replace(STRUCTURE_LINE, "\\");
+}
+
+/**
  * A recall result ready for the agent format: notes and header fields on one line, passages escaped, and
  * the ids and memory of each `→ get` line as shell words (a plain id, as the reference prints it, is left
  * exactly as it is). Not for `--json`, which keeps every field as stored.
