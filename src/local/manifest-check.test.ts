@@ -94,6 +94,7 @@ describe("manifest check", () => {
           "..\\..\\..\\..\\..\\Windows\\xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
           "C:\\Users\\victim\\xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
           "file:///tmp/xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+          "NUL.xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", // a Windows device
         ].map((h) => h.slice(0, name.length).padEnd(name.length, "x"));
       let tried = 0;
       const refused: string[] = [];
@@ -117,8 +118,8 @@ describe("manifest check", () => {
           expect(() => checkManifests(copy), hostile).toThrow(`names ${what} outside the memory`);
           refused.push(what);
         }
-      expect(refused.filter((w) => w === "a data file").length).toBe(6);
-      expect(refused.filter((w) => w === "an index file").length).toBe(6);
+      expect(refused.filter((w) => w === "a data file").length).toBe(7);
+      expect(refused.filter((w) => w === "an index file").length).toBe(7);
     } finally {
       tmp.cleanup();
     }

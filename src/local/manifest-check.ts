@@ -69,9 +69,18 @@ const text = (f: Field) => Buffer.from(f.bytes).toString("utf8");
 const sub = (fields: Field[], no: number) => fields.filter((f) => f.no === no && f.wire === 2);
 const has = (fields: Field[], no: number) => fields.some((f) => f.no === no);
 
-/** A file name Lance writes: plain characters, no separators, not `.` or `..`. */
+/**
+ * Names Windows reads as a device whatever their extension (`NUL.lance`, `COM1.x`), any letter case (the
+ * same rule as remote/validate.ts's for tree listings).
+ */
+const WINDOWS_DEVICE = /^(?:con|prn|aux|nul|com[0-9]|lpt[0-9])(?:\..*)?$/i;
+
+/**
+ * A file name Lance writes: plain characters, no separators, not `.` or `..`, no Windows device name, not
+ * ending in `.` (which Windows drops).
+ */
 function plainName(s: string): boolean {
-  return /^[A-Za-z0-9_.-]{1,200}$/.test(s) && !/^\.+$/.test(s);
+  return /^[A-Za-z0-9_.-]{1,200}$/.test(s) && !/^\.+$/.test(s) && !WINDOWS_DEVICE.test(s) && !s.endsWith(".");
 }
 
 /** A relative path of plain names (external row-id files, index files). */
