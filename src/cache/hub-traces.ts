@@ -5,9 +5,19 @@
  * are fetched whole into the Hugging Face cache, like every other Hub file funes reads.
  */
 
-import { fetchRepoHead, type HubClient, isModelRepo, listTree, type RemoteFile } from "../remote/index.js";
+import {
+  fetchRepoHead,
+  type HubClient,
+  isModelRepo,
+  ListingTooLongError,
+  listTree,
+  type RemoteFile,
+} from "../remote/index.js";
 import { readTraceParquet, type TraceSource, type Unit, type UnitRead } from "../traces/index.js";
 import { cachedBlob } from "./blob-store.js";
+
+/** Most files a traces repo's listing may name: as many as the default download cap holds at 4 KiB each. */
+const MAX_LISTED_FILES = 1_048_576;
 
 /** The Hub ref holding the parquet conversion of a dataset. */
 export const CONVERT_REF = "refs/convert/parquet";
@@ -60,7 +70,15 @@ export class HubTraceSource implements TraceSource {
           : `${repo} has no parquet conversion (${CONVERT_REF}) yet — the Hub converts agent-trace uploads on its own; try again later, or index a local .parquet file`,
       );
     this.sha = conv.sha;
-    const listed = await listTree(client, repo, conv.sha, "");
+    // As many files as a memory may hold (cache/snapshot-view.ts): an endpoint cannot page on forever.
+    const listed = await listTree(client, repo, conv.sha, "", { maxEntries: MAX_LISTED_FILES }).catch(
+      (err) => {
+        if (!(err instanceof ListingTooLongError)) throw err;
+        throw new Error(
+          `${repo} lists more than ${MAX_LISTED_FILES} files at ${CONVERT_REF} — funes reads agent traces from a repo of fewer`,
+        );
+      },
+    );
     this.files = new Map(listed.map((f) => [f.path, f]));
     const shards = listed
       .map((f) => f.path)

@@ -21,7 +21,14 @@ import {
 } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { checkManifests, REQUIRED_COLUMNS, UnsafeManifestError } from "../local/index.js";
-import { type HubClient, type HubLocation, isCommitSha, lancePath, listTree } from "../remote/index.js";
+import {
+  type HubClient,
+  type HubLocation,
+  isCommitSha,
+  ListingTooLongError,
+  lancePath,
+  listTree,
+} from "../remote/index.js";
 import { cachedBlob, DownloadCapError, uniqueSuffix } from "./blob-store.js";
 
 /** Marks a complete view; holds `{sha, files: {path: etag}, checked}`. */
@@ -132,7 +139,19 @@ export async function materializeView(o: {
   const known = readMarker(dir);
   if (known !== null) return { dir, sha: o.sha, files: Object.keys(known.files).length };
   const base = lancePath(o.loc);
-  const files = await listTree(o.client, o.loc.repo, o.sha, base);
+  const cap = o.maxBytes ?? DEFAULT_MAX_DOWNLOAD_BYTES;
+  // A listing of more files than the cap can hold (each counts a block) is over it already: stop reading
+  // it there, rather than hold an endless listing in memory first.
+  const maxEntries = Math.floor(cap / MIN_FILE_BYTES);
+  let files: Awaited<ReturnType<typeof listTree>>;
+  try {
+    files = await listTree(o.client, o.loc.repo, o.sha, base, { maxEntries });
+  } catch (err) {
+    if (!(err instanceof ListingTooLongError)) throw err;
+    throw new DownloadCapError(
+      `${o.loc.uri} lists more than ${maxEntries} files, over the ${mib(cap)} MiB download cap (each file counts at least ${MIN_FILE_BYTES / 1024} KiB) — set FUNES_MAX_DOWNLOAD_MB to a larger number of MiB to read it`,
+    );
+  }
   if (files.length === 0) return null;
   const clash = listingClash(files.map((f) => f.path));
   if (clash !== null)
@@ -141,7 +160,6 @@ export async function materializeView(o: {
     );
   // Every file takes at least a block on disk: a listing of a million empty files counts as 4 GiB.
   const total = files.reduce((n, f) => n + Math.max(f.size, MIN_FILE_BYTES), 0);
-  const cap = o.maxBytes ?? DEFAULT_MAX_DOWNLOAD_BYTES;
   if (total > cap)
     throw new DownloadCapError(
       `${o.loc.uri} holds ${mib(total)} MiB, over the ${mib(cap)} MiB download cap — set FUNES_MAX_DOWNLOAD_MB to a larger number of MiB to read it`,

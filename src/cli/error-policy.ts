@@ -4,7 +4,7 @@
  * FUNES_DEBUG=1.
  */
 import { describeFailure, type FunesErrorCode } from "../commands/index.js";
-import { safeText } from "../format/index.js";
+import { messageLine, safeText } from "../format/index.js";
 import { UnknownHarnessError } from "../traces/index.js";
 import { UsageError } from "./usage-error.js";
 
@@ -37,17 +37,20 @@ export interface FailureReport {
 
 /**
  * The report for anything a command threw: `funes: <one line>` and the meaning's exit code; with `debug`
- * (FUNES_DEBUG=1) the stack follows. Messages may name a stranger's files or ids: no control character
- * reaches the terminal raw.
+ * (FUNES_DEBUG=1) the stack follows. Messages may name a stranger's files, ids or model name: no control
+ * character reaches the terminal raw, and a newline inside one shows as `\n` (messageLine).
  */
 export function failureReport(err: unknown, o: { debug: boolean; hubUrl?: string }): FailureReport {
   const stack = o.debug ? safeText(stackOf(err)) : "";
   if (err instanceof UsageError || err instanceof UnknownHarnessError)
-    return { text: `funes: ${safeText(err.message)}\n${stack}`, exitCode: EXIT.bad_input };
+    return { text: `funes: ${messageLine(err.message)}\n${stack}`, exitCode: EXIT.bad_input };
   if (err instanceof Error && err.name === "CACError")
-    return { text: `funes: ${safeText(err.message)} — see funes --help\n${stack}`, exitCode: EXIT.bad_input };
+    return {
+      text: `funes: ${messageLine(err.message)} — see funes --help\n${stack}`,
+      exitCode: EXIT.bad_input,
+    };
   const line = describeFailure(err, o.hubUrl);
-  return { text: `funes: ${safeText(line.message)}\n${stack}`, exitCode: EXIT[line.code] };
+  return { text: `funes: ${messageLine(line.message)}\n${stack}`, exitCode: EXIT[line.code] };
 }
 
 /** The stack of `err` and of each error along its `cause` chain (for FUNES_DEBUG=1), each line-terminated. */

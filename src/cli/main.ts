@@ -4,6 +4,11 @@
  * begins, so it is dispatched before the rest of the CLI (and every layer that loads) is imported.
  */
 import { readFileSync } from "node:fs";
+import { guardStream } from "./output-guard.js";
+
+// Nothing reaches the terminal (or an MCP client) with a control character funes did not put there itself.
+guardStream(process.stdout);
+guardStream(process.stderr);
 
 const [, , command, ...rest] = process.argv;
 if (command === "mcp" && rest.length <= 1 && !rest.some((a) => a.startsWith("-"))) {

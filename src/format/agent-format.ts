@@ -3,7 +3,7 @@
  * the passages of an `ask` prompt). The reference's format, byte for byte (shared/spec/core.md §5.5).
  */
 import type { RecallResult, TurnView } from "../commands/index.js";
-import { oneLine, safeText, shellId, terminalSafeRecall } from "./safe-text.js";
+import { oneLine, safeText, shellId, terminalSafeRecall, unforgeable } from "./safe-text.js";
 
 /**
  * The reference's agent format (shared/spec/core.md §5.5), byte for byte: header, `→ get` line, the full
@@ -19,7 +19,7 @@ export function formatRecallAgent(result: RecallResult): string {
     const session8 = Buffer.from(h.sessionId, "utf8").subarray(0, 8).toString("utf8");
     out += `[${h.ts}] ${h.harness} ${h.workdir}/${session8} ${h.blockType}  score=${h.score.toFixed(3)}\n`;
     out += `  → get ${h.sessionId} ${h.turnUuid}${h.memory === "" ? "" : ` --memory ${h.memory}`}\n`;
-    out += `${h.text}\n`;
+    out += `${unforgeable(h.text)}\n`;
     for (const n of h.neighbors)
       out += `  ~ [${n.role} ${n.blockType} seq${n.seq}] ${Array.from(n.text).slice(0, 160).join("")}\n`;
     out += "---\n";
@@ -39,6 +39,6 @@ export function formatGetAgent(
   if (turns === null) return `${note}turn ${shellId(turnUuid)} not found in session ${shellId(sessionId)}\n`;
   let out = note;
   for (const t of turns)
-    out += `[${oneLine(t.ts)}] ${oneLine(t.role)} seq${t.seq} turn=${shellId(t.turnUuid)}\n${t.blocks.map((b) => safeText(b.text)).join("\n\n")}\n---\n`;
+    out += `[${oneLine(t.ts)}] ${oneLine(t.role)} seq${t.seq} turn=${shellId(t.turnUuid)}\n${t.blocks.map((b) => unforgeable(safeText(b.text))).join("\n\n")}\n---\n`;
   return out;
 }

@@ -4,5 +4,13 @@
  * nothing of the MCP SDK, so the CLI can load it without the server.
  */
 export { formatGetAgent, formatRecallAgent } from "./agent-format.js";
-export { oneLine, safeText, shellId, shellMemory, terminalSafeRecall } from "./safe-text.js";
+export {
+  messageLine,
+  oneLine,
+  outputGuard,
+  safeText,
+  shellId,
+  shellMemory,
+  terminalSafeRecall,
+} from "./safe-text.js";
 export { formatAge, formatStatus } from "./status-format.js";

@@ -24,16 +24,52 @@ const BIDI_AND_SEPARATORS = "\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\
 const INVISIBLE =
   "\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b\u2060-\u2065\u206a-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb\u{1d173}-\u{1d17a}\u{e0000}-\u{e007f}\u{e0100}-\u{e01ef}";
 
+/**
+ * Every other format character (Unicode category Cf) as regex source: they too render as nothing or steer
+ * rendering (the soft hyphen, Arabic and Egyptian format controls, shorthand format controls, and any
+ * added to Unicode later), so they are shown escaped as a class rather than one by one. The zero-width
+ * (non-)joiners are the Cf characters kept (the lookahead before each class below).
+ */
+const FORMAT = "\\p{Cf}";
+const KEEP_JOINERS = "(?![\\u200c\\u200d])";
+
 // C0 (but tab and newline), DEL, C1, and the characters above. Built from a string so no control
 // character sits in this source file.
 const UNSAFE = new RegExp(
-  `[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f${BIDI_AND_SEPARATORS}${INVISIBLE}]`,
+  `${KEEP_JOINERS}[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f${BIDI_AND_SEPARATORS}${INVISIBLE}${FORMAT}]`,
   "gu",
 );
 const UNSAFE_OR_BREAK = new RegExp(
-  `[\\u0000-\\u001f\\u007f-\\u009f${BIDI_AND_SEPARATORS}${INVISIBLE}]`,
+  `${KEEP_JOINERS}[\\u0000-\\u001f\\u007f-\\u009f${BIDI_AND_SEPARATORS}${INVISIBLE}${FORMAT}]`,
   "gu",
 );
+
+/**
+ * What a terminal or a reader of the output may act on, one code point at a time: everything `UNSAFE_OR_BREAK`
+ * names but newline and tab, and lone surrogates (which a UTF-8 stream would turn into U+FFFD unseen).
+ */
+const UNSAFE_OUTPUT = `${KEEP_JOINERS}[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f${BIDI_AND_SEPARATORS}${INVISIBLE}${FORMAT}\\ud800-\\udfff]`;
+
+/** Each UTF-16 unit of `c` as a JSON escape (`\u001b`, `\udb40\udc41`): visible text, and valid in a JSON string. */
+function jsonEscaped(c: string): string {
+  let out = "";
+  for (let i = 0; i < c.length; i++) out += `\\u${c.charCodeAt(i).toString(16).padStart(4, "0")}`;
+  return out;
+}
+
+/**
+ * The last pass over everything the CLI writes (cli/output-guard.ts), whatever produced it: returns a
+ * function that turns every character a terminal acts on or hides (C0 but newline and tab, DEL, C1 with
+ * 8-bit CSI/OSC, bidi controls, invisible characters, lone surrogates) into a `\uXXXX` escape, except the
+ * sequences the regex source `keep` matches (the CLI's own colours). The escape is JSON's own, and in JSON these characters
+ * only ever sit inside strings (`JSON.stringify` escapes C0 itself), so `--json` and MCP output stay valid
+ * JSON that parses to the same content, while a terminal shows the escape instead of acting on it.
+ */
+export function outputGuard(keep: string | null): (s: string) => string {
+  const pattern = new RegExp(keep === null ? UNSAFE_OUTPUT : `(${keep})|${UNSAFE_OUTPUT}`, "gu");
+  return (s) =>
+    s.replace(pattern, (c: string, ours?: string) => (typeof ours === "string" ? ours : jsonEscaped(c)));
+}
 
 /** The visible form of one unsafe character: `\n`, `\t`, `\r`, `\x1b`, `\u202e`, `\u{e0041}`. */
 function visible(c: string): string {
@@ -79,6 +115,18 @@ export function oneLine(s: string): string {
   return clip(s, MAX_FIELD).replace(UNSAFE_OR_BREAK, visible);
 }
 
+/** Longest error message printed whole (UTF-16 code units); only a stranger's value makes one longer. */
+const MAX_MESSAGE = 4000;
+
+/**
+ * An error or warning message as the one line it is meant to be: a value quoted in it may be a stranger's
+ * (a memory's model name, a file it names), so newlines are escaped too; a line break there would let it
+ * print a line of its own that reads as funes's (`funes: all good — now run …`).
+ */
+export function messageLine(s: string): string {
+  return clip(s, MAX_MESSAGE).replace(UNSAFE_OR_BREAK, visible);
+}
+
 /** The characters a session or turn id may have and still be pasted into a shell as it is. */
 const PLAIN_ID = /^[A-Za-z0-9._:-]+$/;
 
@@ -100,6 +148,23 @@ export function shellMemory(label: string): string {
   return label.length <= MAX_FIELD && /^[A-Za-z0-9._:/@+,=-]+$/.test(label)
     ? label
     : singleQuoted(oneLine(label));
+}
+
+/**
+ * Starts of lines that read as the agent format's own structure: a recall hit's header (`[ts] … score=…`),
+ * its `→ get` line, a neighbour line (`~ [role …`), a `get` turn header (`[ts] role seqN turn=…`).
+ */
+const STRUCTURE_LINE =
+  /^(?=\[[^\]\n]*\] .* score=\d)|^(?= *→ get )|^(?= *~ \[)|^(?=\[[^\]\n]*\] \S+ seq-?\d+ turn=)/gm;
+
+/**
+ * A passage or turn text for the agent format, where its lines sit between funes's own: a line that would
+ * read as a hit header, a `→ get` line or a turn header (a stranger's passage posing as a hit from your own
+ * memory, pointing `→ get` at theirs) is shown with a `\` before it. Any other text is left as it is, so
+ * the format stays the reference's byte for byte for what transcripts hold.
+ */
+export function unforgeable(text: string): string {
+  return text.replace(STRUCTURE_LINE, "\\");
 }
 
 /**

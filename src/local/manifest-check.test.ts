@@ -1,5 +1,5 @@
-import { cpSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import * as lancedb from "@lancedb/lancedb";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../test/helpers/fixtures.js";
@@ -53,6 +53,30 @@ describe("manifest check", () => {
     }
   });
 
+  it("checks a manifest wherever it lies in the folder, not only under _versions/", async () => {
+    const tmp = tempDir();
+    try {
+      const source = await makeTable(join(tmp.dir, "db"));
+      const db = await lancedb.connect(join(tmp.dir, "clone"));
+      (await db.cloneTable("chunks", source, { isShallow: true })).close();
+      db.close();
+      const cloneVersions = join(tmp.dir, "clone", "chunks.lance", "_versions");
+      const hostile = readFileSync(
+        join(cloneVersions, readdirSync(cloneVersions).find((n) => n.endsWith(".manifest")) as string),
+      );
+      // The clone's manifest where an old Lance looks for the latest version, as a branch's version, and
+      // as a copy beside the real ones: each is refused, naming where it lies.
+      for (const rel of ["_latest.manifest", "tree/b/_versions/1.manifest", "_versions/1.manifest-copy"]) {
+        const table = await makeTable(join(tmp.dir, `db-${rel.length}`));
+        mkdirSync(dirname(join(table, rel)), { recursive: true });
+        writeFileSync(join(table, rel), hostile);
+        expect(() => checkManifests(table)).toThrow(`${rel} names a base path outside the memory`);
+      }
+    } finally {
+      tmp.cleanup();
+    }
+  });
+
   it("refuses data and index file names that leave the folder in any spelling", async () => {
     const tmp = tempDir();
     try {
@@ -70,6 +94,7 @@ describe("manifest check", () => {
           "..\\..\\..\\..\\..\\Windows\\xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
           "C:\\Users\\victim\\xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
           "file:///tmp/xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+          "NUL.xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", // a Windows device
         ].map((h) => h.slice(0, name.length).padEnd(name.length, "x"));
       let tried = 0;
       const refused: string[] = [];
@@ -93,8 +118,8 @@ describe("manifest check", () => {
           expect(() => checkManifests(copy), hostile).toThrow(`names ${what} outside the memory`);
           refused.push(what);
         }
-      expect(refused.filter((w) => w === "a data file").length).toBe(6);
-      expect(refused.filter((w) => w === "an index file").length).toBe(6);
+      expect(refused.filter((w) => w === "a data file").length).toBe(7);
+      expect(refused.filter((w) => w === "an index file").length).toBe(7);
     } finally {
       tmp.cleanup();
     }

@@ -2,7 +2,7 @@
  * Checking a table's manifests before Lance opens a copy someone else wrote. A Lance manifest can send the
  * reader outside the table folder: `base_paths` (a shallow clone's source, or `s3://…`, read with the
  * reader's own cloud credentials), and `base_id` on data, deletion and index files pointing at them; data
- * and external row-id files carry paths of their own. Every manifest under `_versions/` is decoded
+ * and external row-id files carry paths of their own. Every manifest in the folder is decoded
  * (protobuf, lance table.proto) and refused unless everything it names lies inside the folder: no base
  * paths, no `base_id`, and only plain relative file names.
  *
@@ -10,7 +10,7 @@
  * u16 minor | "LANC"`; the index section sits at the position the manifest's `index_section` gives, also
  * length-prefixed.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { type Dirent, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
 /**
@@ -69,9 +69,18 @@ const text = (f: Field) => Buffer.from(f.bytes).toString("utf8");
 const sub = (fields: Field[], no: number) => fields.filter((f) => f.no === no && f.wire === 2);
 const has = (fields: Field[], no: number) => fields.some((f) => f.no === no);
 
-/** A file name Lance writes: plain characters, no separators, not `.` or `..`. */
+/**
+ * Names Windows reads as a device whatever their extension (`NUL.lance`, `COM1.x`), any letter case (the
+ * same rule as remote/validate.ts's for tree listings).
+ */
+const WINDOWS_DEVICE = /^(?:con|prn|aux|nul|com[0-9]|lpt[0-9])(?:\..*)?$/i;
+
+/**
+ * A file name Lance writes: plain characters, no separators, not `.` or `..`, no Windows device name, not
+ * ending in `.` (which Windows drops).
+ */
 function plainName(s: string): boolean {
-  return /^[A-Za-z0-9_.-]{1,200}$/.test(s) && !/^\.+$/.test(s);
+  return /^[A-Za-z0-9_.-]{1,200}$/.test(s) && !/^\.+$/.test(s) && !WINDOWS_DEVICE.test(s) && !s.endsWith(".");
 }
 
 /** A relative path of plain names (external row-id files, index files). */
@@ -156,23 +165,41 @@ function manifestProblem(buf: Buffer, required: readonly string[]): Problem | nu
 }
 
 /**
- * Checks every manifest of the table folder `tableDir` (a `chunks.lance`); throws UnsafeManifestError
- * naming the first one that points outside it, lacks one of the `required` columns (a table funes would
- * query for columns it does not have) or cannot be decoded. Returns how many were checked.
+ * Every manifest-like file under `tableDir` (relative paths): `_versions/*.manifest` as Lance writes them,
+ * and any other file whose name says manifest (`_latest.manifest` of old tables, detached or branch
+ * versions under `tree/`, a copy beside one), so no manifest a Lance version might open goes unchecked.
+ */
+function manifestFiles(tableDir: string): string[] {
+  const out: string[] = [];
+  const walk = (rel: string, depth: number) => {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(join(tableDir, rel), { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const path = rel === "" ? e.name : `${rel}/${e.name}`;
+      if (e.isDirectory()) {
+        if (depth < 16) walk(path, depth + 1);
+      } else if (e.name.includes(".manifest")) out.push(path);
+    }
+  };
+  walk("", 0);
+  return out.sort();
+}
+
+/**
+ * Checks every manifest of the table folder `tableDir` (a `chunks.lance`; see {@link manifestFiles}); throws
+ * UnsafeManifestError naming the first one that points outside it, lacks one of the `required` columns (a
+ * table funes would query for columns it does not have) or cannot be decoded. Returns how many were checked.
  */
 export function checkManifests(tableDir: string, required: readonly string[] = []): number {
-  const versions = join(tableDir, "_versions");
-  let names: string[];
-  try {
-    names = readdirSync(versions).filter((n) => n.endsWith(".manifest"));
-  } catch {
-    return 0;
-  }
-  for (const name of names) {
-    const rel = `_versions/${name}`;
+  const names = manifestFiles(tableDir);
+  for (const rel of names) {
     let problem: Problem | null;
     try {
-      problem = manifestProblem(readFileSync(join(versions, name)), required);
+      problem = manifestProblem(readFileSync(join(tableDir, rel)), required);
     } catch (err) {
       problem = outside(`cannot be decoded (${err instanceof Error ? err.message : String(err)})`);
     }

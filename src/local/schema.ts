@@ -57,3 +57,26 @@ export function chunkSchema(project?: string): Schema {
   if (project !== undefined) metadata.set("project", project);
   return new arrow.Schema(fields, metadata);
 }
+
+/** The integer columns; every other column but `vector` holds text. */
+const INT_COLUMNS: ReadonlySet<string> = new Set(["seq", "block_idx", "split_idx"]);
+
+/**
+ * The columns of `schema` funes reads whose type is not one it reads them as (text as Utf8 or LargeUtf8,
+ * `seq`/`block_idx`/`split_idx` as integers, `vector` as 384 Float32): a stranger's table with a `text` of
+ * numbers or a binary `session_id` is not a funes memory, and Lance would fail on it mid-query.
+ */
+export function mistypedColumns(schema: Schema): string[] {
+  const D = arrow.DataType;
+  const fits = (name: string, type: unknown): boolean => {
+    if (name === "vector") {
+      if (!D.isFixedSizeList(type) || type.listSize !== VECTOR_DIM) return false;
+      const item = type.children[0]?.type;
+      return D.isFloat(item) && item.precision === arrow.Precision.SINGLE;
+    }
+    if (INT_COLUMNS.has(name)) return D.isInt(type);
+    return D.isUtf8(type) || D.isLargeUtf8(type);
+  };
+  const known = new Set<string>(COLUMNS);
+  return schema.fields.filter((f) => known.has(f.name) && !fits(f.name, f.type)).map((f) => f.name);
+}

@@ -1,6 +1,7 @@
 import { readdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
+import type { DataType } from "apache-arrow";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../test/helpers/fixtures.js";
 import { unitVectors } from "../../test/helpers/vectors.js";
@@ -130,6 +131,57 @@ describe("LocalStore", () => {
       await db.createEmptyTable("chunks", schema);
       await expect(LocalStore.open(t.dir)).rejects.toThrow(IncompatibleMemoryError);
       await expect(LocalStore.open(t.dir)).rejects.toThrow(/other\/model/);
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it("refuses a table whose columns funes reads hold another type (text as numbers, a binary session id, a float64 vector)", async () => {
+    const t = tempDir();
+    try {
+      const lancedb = createRequire(import.meta.url)("@lancedb/lancedb");
+      const ints = new Set(["seq", "block_idx", "split_idx"]);
+      const vector = (item: DataType) => new arrow.FixedSizeList(384, new arrow.Field("item", item, true));
+      const cases: [string, DataType][] = [
+        ["text", new arrow.Int64()],
+        ["session_id", new arrow.Binary()],
+        ["seq", new arrow.Utf8()],
+        ["vector", vector(new arrow.Float64())],
+      ];
+      for (const [column, type] of cases) {
+        const dir = join(t.dir, column);
+        const db = await lancedb.connect(dir);
+        const fields = COLUMNS.map((c) => {
+          const own =
+            c === "vector" ? vector(new arrow.Float32()) : ints.has(c) ? new arrow.Int64() : new arrow.Utf8();
+          return new arrow.Field(c, c === column ? type : own, true);
+        });
+        await db.createEmptyTable(
+          "chunks",
+          new arrow.Schema(fields, new Map([["embedding_model", EMBEDDING_MODEL]])),
+        );
+        await expect(LocalStore.open(dir)).rejects.toThrow(IncompatibleMemoryError);
+        await expect(LocalStore.open(dir)).rejects.toThrow(`stores "${column}" as another type`);
+      }
+      // LargeUtf8 text (another writer's choice) is still text.
+      const dir = join(t.dir, "large");
+      const db = await lancedb.connect(dir);
+      const fields = COLUMNS.map((c) => {
+        const type =
+          c === "vector"
+            ? vector(new arrow.Float32())
+            : ints.has(c)
+              ? new arrow.Int64()
+              : new arrow.LargeUtf8();
+        return new arrow.Field(c, type, true);
+      });
+      await db.createEmptyTable(
+        "chunks",
+        new arrow.Schema(fields, new Map([["embedding_model", EMBEDDING_MODEL]])),
+      );
+      const large = await LocalStore.open(dir);
+      expect(large).not.toBeNull();
+      large?.close();
     } finally {
       t.cleanup();
     }

@@ -9,7 +9,14 @@ import type { Chunk } from "../chunk/index.js";
 import { lancedb } from "./arrow.js";
 import { LOCAL_INDEX_MIN_ROWS } from "./queries.js";
 import { chunksToArrow } from "./rows.js";
-import { chunkSchema, EMBEDDING_MODEL, REQUIRED_COLUMNS, TABLE_NAME, VECTOR_DIM } from "./schema.js";
+import {
+  chunkSchema,
+  EMBEDDING_MODEL,
+  mistypedColumns,
+  REQUIRED_COLUMNS,
+  TABLE_NAME,
+  VECTOR_DIM,
+} from "./schema.js";
 
 /** The memory was built with another embedder, or has no usable vector column. */
 export class IncompatibleMemoryError extends Error {}
@@ -189,6 +196,11 @@ export class LocalStore {
     if (dim !== VECTOR_DIM)
       throw new IncompatibleMemoryError(
         `memory at "${this.dir}" has no ${VECTOR_DIM}-wide vector column: it was built with a different embedding model`,
+      );
+    const mistyped = mistypedColumns(schema);
+    if (mistyped.length > 0)
+      throw new IncompatibleMemoryError(
+        `table at "${this.dir}" stores ${mistyped.map((c) => JSON.stringify(c)).join(", ")} as another type than a funes memory does: it is not a funes memory`,
       );
   }
 

@@ -6,7 +6,7 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import type { ModelSession, ModelsConfig, ReadContext } from "../commands/index.js";
-import { formatGetAgent, formatRecallAgent, formatStatus, safeText } from "../format/index.js";
+import { formatGetAgent, formatRecallAgent, formatStatus, messageLine, safeText } from "../format/index.js";
 
 /**
  * The commands layer, loaded on the first tool call: Lance, Arrow and the rest cost ~150 ms to import, and
@@ -66,7 +66,8 @@ async function answerTool(prefix: string, fn: () => Promise<string>) {
   } catch (err) {
     const { BadArgumentError, describeFailure } = await commands();
     const message = err instanceof BadArgumentError ? err.messageForArg() : describeFailure(err).message;
-    return { ...(await text(`${prefix} error: ${message}`)), isError: true };
+    // One line, as on the CLI: a stranger's value quoted in the message cannot add a line of its own.
+    return { ...(await text(`${prefix} error: ${messageLine(message)}`)), isError: true };
   }
 }
 

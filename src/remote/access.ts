@@ -23,24 +23,64 @@ export function hubParams(c: HubClient, timeoutMs?: number) {
   return { hubUrl: c.hubUrl, fetch: f, ...(c.token !== undefined ? { accessToken: c.token } : {}) };
 }
 
+/** Redirects one download may take before funes gives up on it. */
+const MAX_REDIRECTS = 5;
+
+/**
+ * Whether a redirect the endpoint answers with may be followed: to the endpoint itself, or over https to a
+ * host of its own domain (the Hub's download hosts are `*.hf.co` and `*.huggingface.co`). Anything else —
+ * another host, a loopback or link-local address, plain http — is a place the endpoint has no business
+ * sending funes.
+ */
+function mayRedirectTo(target: URL, endpoint: URL): boolean {
+  if (target.origin === endpoint.origin) return true;
+  if (target.protocol !== "https:") return false;
+  const own = endpoint.hostname;
+  const domains =
+    own === "huggingface.co" || own.endsWith(".huggingface.co") ? ["huggingface.co", "hf.co"] : [own];
+  return domains.some((d) => target.hostname === d || target.hostname.endsWith(`.${d}`));
+}
+
+/** `headers` without credentials, for a hop to another origin. */
+function withoutCredentials(headers: RequestInit["headers"]): Headers {
+  const h = new Headers(headers);
+  h.delete("authorization");
+  h.delete("cookie");
+  return h;
+}
+
 /**
  * The same for reading a memory, where every request the client makes must go to the endpoint itself: a
  * listing's `Link: next` or a download's info naming another host is refused before anything (a token
- * included) is sent there. Redirects the endpoint answers with are followed by fetch, which drops the
- * token on a cross-origin hop.
+ * included) is sent there. Redirects are followed here, one hop at a time, only to the endpoint or a host
+ * of its own domain over https (the Hub's download hosts), with the token dropped on a hop to another
+ * origin; any other redirect is refused naming where it pointed.
  */
 export function readParams(c: HubClient, timeoutMs?: number) {
   const p = hubParams(c, timeoutMs);
-  const origin = new URL(c.hubUrl).origin;
-  const guarded: typeof fetch = (input, init) => {
-    const url = input instanceof Request ? input.url : String(input);
-    if (new URL(url).origin !== origin)
-      return Promise.reject(
-        new UnsafeHubAnswerError(
-          `the Hub sent funes to ${quoteForMessage(new URL(url).origin)}, not ${origin}`,
-        ),
-      );
-    return p.fetch(input, init);
+  const endpoint = new URL(c.hubUrl);
+  const origin = endpoint.origin;
+  const refuse = (url: URL, how: string) =>
+    Promise.reject(new UnsafeHubAnswerError(`the Hub ${how} ${quoteForMessage(url.origin)}, not ${origin}`));
+  const guarded: typeof fetch = async (input, init) => {
+    let url = new URL(input instanceof Request ? input.url : String(input));
+    if (url.origin !== origin) return refuse(url, "sent funes to");
+    // A caller that handles redirects itself gets them as they are.
+    if (init?.redirect === "manual" || init?.redirect === "error") return p.fetch(input, init);
+    let res = await p.fetch(input, { ...init, redirect: "manual" });
+    for (let hops = 0; res.status >= 300 && res.status < 400 && res.headers.has("location"); hops++) {
+      const next = new URL(res.headers.get("location") as string, url);
+      if (hops >= MAX_REDIRECTS || !mayRedirectTo(next, endpoint))
+        return refuse(
+          next,
+          hops >= MAX_REDIRECTS ? "redirected funes too many times, last to" : "redirected funes to",
+        );
+      await res.body?.cancel();
+      const headers = next.origin === origin ? new Headers(init?.headers) : withoutCredentials(init?.headers);
+      res = await p.fetch(next, { ...init, headers, redirect: "manual" });
+      url = next;
+    }
+    return res;
   };
   return { ...p, fetch: guarded };
 }

@@ -5,10 +5,12 @@
  */
 import { type HubClient, hubLibrary, readParams } from "./access.js";
 import { HubConnectionLostError } from "./network-error.js";
+import { UnsafeHubAnswerError } from "./validate.js";
 
 /**
  * The bytes of `path` at `sha` (a listed file of `size` bytes), as a stream. The request goes to the
- * endpoint's own resolve URL, whose redirect to the Hub's download host fetch follows without the token;
+ * endpoint's own resolve URL, whose redirect to the Hub's download host is followed without the token
+ * (and only there: readParams);
  * no download info is asked for first, since the listing already gave the size and hashes, and so no
  * host the endpoint names is ever sent the token. The caller checks what arrives; nothing here touches
  * the disk.
@@ -22,13 +24,26 @@ export async function openDownload(o: {
   etag: string;
 }): Promise<ReadableStream<Uint8Array>> {
   const url = `${o.client.hubUrl}/datasets/${o.repo}/resolve/${encodeURIComponent(o.sha)}/${o.path}`;
+  const params = readParams(o.client);
+  // The client turns a failed request inside the stream into a bare string: a refusal (a redirect to
+  // another host) is kept here so it reaches the caller as what it is, not as a lost connection.
+  let refused: UnsafeHubAnswerError | null = null;
+  const fetchRefusing: typeof fetch = async (input, init) => {
+    try {
+      return await params.fetch(input, init);
+    } catch (err) {
+      if (err instanceof UnsafeHubAnswerError) refused = err;
+      throw err;
+    }
+  };
   const blob = await (await hubLibrary()).downloadFile({
     repo: { type: "dataset", name: o.repo },
     path: o.path,
     revision: o.sha,
     xet: false,
     downloadInfo: { size: o.size, etag: o.etag, url },
-    ...readParams(o.client),
+    ...params,
+    fetch: fetchRefusing,
   });
   if (blob === null) throw new HubConnectionLostError(`the Hub has no ${o.path} at ${o.sha}`);
   // The client aborts a failed request's stream with a bare message string: turned back into a network
@@ -42,9 +57,10 @@ export async function openDownload(o: {
         else controller.enqueue(value);
       } catch (err) {
         controller.error(
-          err instanceof Error
-            ? err
-            : new HubConnectionLostError(`download of ${o.path} failed: ${String(err)}`),
+          (refused as UnsafeHubAnswerError | null) ??
+            (err instanceof Error
+              ? err
+              : new HubConnectionLostError(`download of ${o.path} failed: ${String(err)}`)),
         );
       }
     },

@@ -16,7 +16,7 @@ export { applyNetworkEnv, bypassesProxy, type NetworkEnv, networkEnv } from "./d
 export { openDownload } from "./fetch-file.js";
 export { type HubFailure, hubFailure } from "./hub-failure.js";
 export { type HubLocation, HubUriError, lancePath, parseHubUri } from "./hub-uri.js";
-export { listTree, type RemoteFile } from "./list-tree.js";
+export { ListingTooLongError, listTree, type RemoteFile } from "./list-tree.js";
 export { modelHub } from "./model-files.js";
 export { describeNetworkError, HubConnectionLostError, isNetworkFailure } from "./network-error.js";
 export { readRepoText } from "./read-text.js";

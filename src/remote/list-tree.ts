@@ -42,14 +42,27 @@ function toRemoteFile(e: TreeEntryWire, repo: string, folder: string): RemoteFil
   return { path: e.path as string, size: e.size, etag: sha256 ?? (gitOid as string), sha256, gitOid };
 }
 
-/** Files under `folder` at `sha` (recursive); an absent folder is an empty list. */
+/** A listing that goes on past the number of files its caller said it would take. */
+export class ListingTooLongError extends Error {
+  constructor(readonly maxEntries: number) {
+    super(`the listing names more than ${maxEntries} files`);
+  }
+}
+
+/**
+ * Files under `folder` at `sha` (recursive); an absent folder is an empty list. With `maxEntries`, a
+ * listing that names more files throws ListingTooLongError as soon as it does: an endpoint can page on
+ * forever, and each entry is held in memory until the listing ends.
+ */
 export async function listTree(
   client: HubClient,
   repo: string,
   sha: string,
   folder: string,
+  opts: { maxEntries?: number } = {},
 ): Promise<RemoteFile[]> {
   const out: RemoteFile[] = [];
+  const max = opts.maxEntries ?? Number.POSITIVE_INFINITY;
   try {
     for await (const e of (await hubLibrary()).listFiles({
       repo: { type: "dataset", name: repo },
@@ -61,6 +74,7 @@ export async function listTree(
       const wire = e as TreeEntryWire;
       if (wire.type !== "file") continue;
       out.push(toRemoteFile(wire, repo, folder));
+      if (out.length > max) throw new ListingTooLongError(max);
     }
   } catch (err) {
     if (httpStatus(err) === 404) return [];

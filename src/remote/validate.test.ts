@@ -13,6 +13,8 @@ describe("Hub answers", () => {
       "chunks.lance/data/0101-abc.lance",
       "chunks.lance/_indices/7f1c-uuid/part_0_tokens.lance",
       "chunks.lance/_versions/18446744073709551614.manifest",
+      "chunks.lance/data/console.lance",
+      "chunks.lance/data/nullable.lance",
     ])
       expect(unsafeTreePath(ok, "chunks.lance"), ok).toBeNull();
     for (const bad of [
@@ -26,6 +28,11 @@ describe("Hub answers", () => {
       "chunks.lance/s3:bucket",
       "chunks.lance/new\nline",
       "chunks.lance/x/..",
+      "chunks.lance/data/NUL.lance",
+      "chunks.lance/data/con",
+      "chunks.lance/_indices/Com1.idx",
+      "chunks.lance/LPT9",
+      "chunks.lance/data/x.lance.",
     ])
       expect(unsafeTreePath(bad, "chunks.lance"), JSON.stringify(bad)).not.toBeNull();
     expect(unsafeTreePath("default/train/0000.parquet", "")).toBeNull();

@@ -25,6 +25,14 @@ const SEGMENT = /^[A-Za-z0-9_.-]{1,200}$/;
 const MAX_DEPTH = 16;
 
 /**
+ * Names Windows reads as a device whatever their extension (`NUL.lance` is the null device, `COM1.txt` a
+ * serial port), in any letter case; with a name ending in `.`, which Windows drops (so `x.lance.` would be
+ * `x.lance`). Lance writes none of them. (local/manifest-check.ts holds the same rule for the names a
+ * manifest gives.)
+ */
+const WINDOWS_DEVICE = /^(?:con|prn|aux|nul|com[0-9]|lpt[0-9])(?:\..*)?$/i;
+
+/**
  * Null when `path` is a safe file name under `folder` (relative, plain segments, no `.`/`..`, no
  * separators, controls or schemes); else why not.
  */
@@ -36,6 +44,8 @@ export function unsafeTreePath(path: unknown, folder: string): string | null {
   for (const s of segs) {
     if (!SEGMENT.test(s)) return `segment ${JSON.stringify(s)} is not a plain name`;
     if (/^\.+$/.test(s)) return `segment ${JSON.stringify(s)} names a folder above`;
+    if (WINDOWS_DEVICE.test(s) || s.endsWith("."))
+      return `segment ${JSON.stringify(s)} is a device or a name Windows changes`;
   }
   return null;
 }

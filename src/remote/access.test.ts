@@ -1,0 +1,70 @@
+import { describe, expect, it } from "vitest";
+import { readParams } from "./access.js";
+import { UnsafeHubAnswerError } from "./validate.js";
+
+/** A fetch that answers each URL from `routes` and records every request with its Authorization. */
+function fakeFetch(routes: Record<string, () => Response>) {
+  const calls: { url: string; auth: string | null; range: string | null }[] = [];
+  const f: typeof fetch = async (input, init) => {
+    const url = String(input);
+    const headers = new Headers(init?.headers);
+    calls.push({ url, auth: headers.get("authorization"), range: headers.get("range") });
+    const route = routes[url];
+    return route === undefined ? new Response("no such route", { status: 404 }) : route();
+  };
+  return { f, calls };
+}
+
+const to = (location: string) => () => new Response(null, { status: 302, headers: { location } });
+const ok = () => new Response("bytes", { status: 200 });
+const FILE = "https://huggingface.co/datasets/o/n/resolve/abc/chunks.lance/data/x.lance";
+const init = { headers: { authorization: "Bearer hf_secret", range: "bytes=0-4" } };
+
+describe("redirects while reading a memory", () => {
+  it("follows the Hub's redirect to its download host over https, without the token", async () => {
+    const { f, calls } = fakeFetch({
+      [FILE]: to("https://cdn-lfs.hf.co/x?sig=1"),
+      "https://cdn-lfs.hf.co/x?sig=1": ok,
+    });
+    const p = readParams({ hubUrl: "https://huggingface.co", token: "hf_secret", fetch: f });
+    const res = await p.fetch(FILE, init);
+    expect(await res.text()).toBe("bytes");
+    expect(calls).toEqual([
+      { url: FILE, auth: "Bearer hf_secret", range: "bytes=0-4" },
+      { url: "https://cdn-lfs.hf.co/x?sig=1", auth: null, range: "bytes=0-4" },
+    ]);
+  });
+
+  it("refuses a redirect to another host, to plain http, to a look-alike domain, or one too many", async () => {
+    for (const target of [
+      "https://evil.example/x",
+      "http://cdn-lfs.hf.co/x",
+      "https://huggingface.co.evil.example/x",
+      "https://evilhf.co/x",
+      "http://127.0.0.1:9/x",
+    ]) {
+      const { f, calls } = fakeFetch({ [FILE]: to(target) });
+      const p = readParams({ hubUrl: "https://huggingface.co", token: "hf_secret", fetch: f });
+      await expect(p.fetch(FILE, init)).rejects.toThrow(UnsafeHubAnswerError);
+      await expect(p.fetch(FILE, init)).rejects.toThrow(`redirected funes to "${new URL(target).origin}"`);
+      expect(calls.map((c) => c.url)).toEqual([FILE, FILE]);
+    }
+    const { f } = fakeFetch({ [FILE]: to(FILE) });
+    const p = readParams({ hubUrl: "https://huggingface.co", fetch: f });
+    await expect(p.fetch(FILE, init)).rejects.toThrow("too many times");
+  });
+
+  it("a mirror's redirects stay on its own host and subdomains", async () => {
+    const mirror = "https://mirror.example.org/datasets/o/n/resolve/abc/f";
+    const { f, calls } = fakeFetch({
+      [mirror]: to("https://dl.mirror.example.org/f"),
+      "https://dl.mirror.example.org/f": ok,
+    });
+    const p = readParams({ hubUrl: "https://mirror.example.org", token: "hf_secret", fetch: f });
+    expect((await p.fetch(mirror, init)).status).toBe(200);
+    expect(calls[1]?.auth).toBeNull();
+    const other = fakeFetch({ [mirror]: to("https://cdn-lfs.hf.co/f") });
+    const q = readParams({ hubUrl: "https://mirror.example.org", fetch: other.f });
+    await expect(q.fetch(mirror, init)).rejects.toThrow(UnsafeHubAnswerError);
+  });
+});
