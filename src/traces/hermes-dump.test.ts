@@ -86,7 +86,11 @@ describe("Hermes request dumps", () => {
         `request_dump_${SID}_20260429_081102_123456.json`,
         `request_dump_${SID}_20260429_081900_654321.json`,
       ]);
-      const [first, later] = [...reads.values()].map((r) => r.sessions[0]!);
+      // By name: units may finish reading in either order.
+      const [first, later] = [
+        `request_dump_${SID}_20260429_081102_123456.json`,
+        `request_dump_${SID}_20260429_081900_654321.json`,
+      ].map((k) => reads.get(k)!.sessions[0]!);
       expect(later!.sessionId).toBe(SID);
       expect(later!.turns.map(said)).toEqual([
         ["user", "text::check whether the nightly briefing cron ran today"],
