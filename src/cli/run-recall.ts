@@ -43,7 +43,7 @@ export async function runRecall(words: unknown[], flags: RecallFlags, cfg: CliCo
   const format =
     flags.format === undefined ? (cfg.stdinTty && cfg.stdoutTty ? "human" : "agent") : String(flags.format);
   if (format !== "human" && format !== "agent")
-    throw new FunesError("bad_input", `--format takes human or agent, not "${format}"`);
+    throw new FunesError("bad_input", `--format takes human or agent, not "${format}" — e.g. --format agent`);
   const specs = listValues(flags.memory);
   const models = recallModels(cfg, flags.reranker);
   try {
