@@ -159,9 +159,15 @@ describe("the MCP server, in memory", () => {
       text: `memory: ${dir}\nno index found at ${dir}\n`,
     });
     const g = await call("get", { session_id: "s", turn_uuid: "t", memory: dir });
-    expect(g).toEqual({ isError: true, text: `get error: no index found at ${dir}` });
+    expect(g).toEqual({
+      isError: true,
+      text: `get error: no index found at ${dir} — give the folder that holds chunks.lance, owner/name for a Hub memory, or local`,
+    });
     const r = await call("recall", { query: "lance", memory: dir });
-    expect(r).toEqual({ isError: true, text: `recall error: no index found at ${dir}` });
+    expect(r).toEqual({
+      isError: true,
+      text: `recall error: no index found at ${dir} — give the folder that holds chunks.lance, owner/name for a Hub memory, or local`,
+    });
   });
 });
 

@@ -1,3 +1,4 @@
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -175,5 +176,53 @@ describe("failures a user meets end in one clear line and the exit code of their
     } finally {
       await client.close();
     }
+  });
+});
+
+describe("memory specs in the wrong shape are refused with the shape to write (exit 2), before any request", () => {
+  it("a bare owner, another repo type, a web address, a revision, ~user, a file", async () => {
+    const file = join(t.dir, "a-file");
+    writeFileSync(file, "not a memory");
+    const cases: [string[], string][] = [
+      [
+        ["status", "--memory", "org/"],
+        '"org/" is not a memory: a Hub memory is owner/name — write owner/name',
+      ],
+      [["recall", "x", "--memory", "hf://models/x/y"], "not models — write hf://datasets/x/y"],
+      [
+        ["push", "models/x/y"],
+        '"models/x/y" is not a memory: memories are Hub datasets, not models — write x/y',
+      ],
+      [
+        ["status", "--memory", "https://huggingface.co/datasets/acme/m/tree/main"],
+        "it is a web address — write acme/m",
+      ],
+      [["status", "--memory", "acme/m@main"], 'funes always reads a memory\'s newest commit — drop "@main"'],
+      [["status", "--memory", "~nobody/m"], "funes expands only ~/ (your own home) — write the full path"],
+      [
+        ["recall", "x", "--memory", file],
+        `"${file}" is not a memory: it is a file — give the folder that holds chunks.lance`,
+      ],
+      [
+        ["status", "--memory", "local,acme/m"],
+        'funes status reads one memory, and --memory "local,acme/m" names 2',
+      ],
+    ];
+    const requests = hub.requests.length;
+    for (const [args, message] of cases)
+      expect(expectOneClearLine(await runFunes(args, writer), 2)).toContain(message);
+    expect(hub.requests.length).toBe(requests);
+  });
+
+  it("the memory's own folder, its table folder, a trailing slash and datasets/owner/name all read it", async () => {
+    const memory = join(writer.funesHome, "memory");
+    for (const spec of [memory, `${memory}/`, join(memory, "chunks.lance"), "local,"]) {
+      const r = await runFunes(["status", "--memory", spec], writer);
+      expect(r.code, `${spec}: ${r.stderr}`).toBe(0);
+      expect(r.stdout.split("\n")[0]).toBe(`memory: ${memory}`);
+    }
+    const viaPath = await runFunes(["status", "--memory", "datasets/acme/errs"], reader("r6"));
+    expect(viaPath.code, viaPath.stderr).toBe(0);
+    expect(viaPath.stdout).toMatch(/^memory: hf:\/\/datasets\/acme\/errs\n/);
   });
 });
