@@ -6,15 +6,9 @@ import { cac } from "cac";
 import { applyNetworkEnv, networkEnv } from "../remote/index.js";
 import { completionScript, SHELLS, type Shell } from "./completion.js";
 import { readConfig } from "./config.js";
-import {
-  cacErrorMessage,
-  flagsOf,
-  reshapeHelp,
-  topLevelArgs,
-  unknownCommandMessage,
-  unknownWordMessage,
-} from "./help.js";
+import { cacErrorMessage, flagsOf, reshapeHelp, unknownCommandMessage, unknownWordMessage } from "./help.js";
 import { settleOptionValues } from "./option-values.js";
+import { topLevelArgs } from "./pasted-get.js";
 import { UsageError } from "./usage-error.js";
 
 /**

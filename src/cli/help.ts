@@ -233,31 +233,6 @@ export function cacErrorMessage(message: string, argv: string[], cli: CAC): stri
   return null;
 }
 
-/** Where `typed` may be a pasted recall line: `→ get <session> <turn> --memory <m>`, quoted or not. */
-function pastedGetWords(args: string[]): string[] {
-  const valueFlags = ["--window", "--memory", "--format", "--highlight"];
-  // A flag's own value (`--highlight "two words"`) is kept whole; every other word may hold several.
-  const words = args.flatMap((a, i) =>
-    a.startsWith("-") || valueFlags.includes(args[i - 1] ?? "") ? [a] : a.trim().split(/\s+/),
-  );
-  const unquoted = words
-    .map((w) => (w.startsWith("-") ? w : w.replace(/^["'`“‘]+|["'`”’]+$/g, "")))
-    .filter((w) => w !== "" && w !== "→");
-  return unquoted[0] === "get" && unquoted[1] === "get" ? unquoted.slice(1) : unquoted;
-}
-
-/**
- * The words of a command line as funes reads them: `funes help [command]` is `funes [command] --help`, and
- * `funes get` takes what a recall hit printed pasted as is (`→ get <session> <turn>`, in quotes, with extra
- * spaces or a leading `get`).
- */
-export function topLevelArgs(args: string[]): string[] {
-  if (args[0] === "help") return [...args.slice(1, 2), "--help"];
-  if (args[0] === "→" || args[0]?.startsWith("→ ") || (args[0] === "get" && args.length > 1))
-    return pastedGetWords(args);
-  return args;
-}
-
 /**
  * The error for a word a command does not take in its first place (`funes models pul`, `funes add claud`),
  * with the closest one it does; null when `typed` is one of `known` (in any case).

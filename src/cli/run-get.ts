@@ -76,9 +76,9 @@ export async function runGet(
     flags.format === undefined ? (cfg.stdinTty && cfg.stdoutTty ? "human" : "agent") : String(flags.format);
   if (format !== "human" && format !== "agent")
     throw new FunesError("bad_input", `--format takes human or agent, not "${format}" — e.g. --format agent`);
-  const sid = String(sessionId).trim();
-  const tid = String(turnUuid).trim();
-  if (sid === "" || tid === "")
+  const sid = String(sessionId);
+  const tid = String(turnUuid);
+  if (sid.trim() === "" || tid.trim() === "")
     throw new FunesError(
       "bad_input",
       "get needs a session id and a turn id, not an empty one — copy them from a recall hit's → get line",

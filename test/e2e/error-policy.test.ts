@@ -226,3 +226,51 @@ describe("memory specs in the wrong shape are refused with the shape to write (e
     expect(viaPath.stdout).toMatch(/^memory: hf:\/\/datasets\/acme\/errs\n/);
   });
 });
+
+describe("variables with values funes cannot use are refused, naming the variable (exit 2)", () => {
+  it("numbers, the endpoint, the model-server switch and a FUNES_HOME that is a file", async () => {
+    const file = join(t.dir, "home-is-a-file");
+    writeFileSync(file, "");
+    const cases: [Record<string, string>, string][] = [
+      [{ FUNES_THREADS: "abc" }, 'FUNES_THREADS="abc" is not a whole number ≥ 1 — set e.g. FUNES_THREADS=2'],
+      [{ FUNES_MAX_DOWNLOAD_MB: "-1" }, 'FUNES_MAX_DOWNLOAD_MB="-1" is not a number > 0'],
+      [{ FUNES_INDEX_WORKER_ROWS: "x" }, 'FUNES_INDEX_WORKER_ROWS="x" is not a whole number ≥ 0'],
+      [{ HF_ENDPOINT: "notaurl" }, 'HF_ENDPOINT="notaurl" is not an http(s) address'],
+      [{ FUNES_SERVER: "maybe" }, 'FUNES_SERVER="maybe" is not 0 or 1'],
+      [{ FUNES_SERVER_IDLE: "soon" }, 'FUNES_SERVER_IDLE="soon" is not a number > 0'],
+    ];
+    for (const [extra, message] of cases) {
+      const r = await runFunes(["status"], { ...writer, extra: { ...writer.extra, ...extra } });
+      expect(expectOneClearLine(r, 2)).toContain(message);
+    }
+    const home = await runFunes(["index"], { ...writer, funesHome: file });
+    expect(expectOneClearLine(home, 2)).toContain(`FUNES_HOME="${file}" is a file, not a folder`);
+  });
+});
+
+describe("funes get takes the ids recall printed however they were pasted", () => {
+  it("the whole → get line, in quotes, with extra spaces or quotes; empty ids are bad input", async () => {
+    const recall = await runFunes(["recall", "lance", "-k", "1", "--format", "agent"], writer);
+    expect(recall.code, recall.stderr).toBe(0);
+    const line = recall.stdout.split("\n").find((l) => l.startsWith("  → get ")) ?? "";
+    const [sid, tid] = line.replace("  → get ", "").split(" ") as [string, string];
+    const want = await runFunes(["get", sid, tid, "--format", "agent"], writer);
+    expect(want.code, want.stderr).toBe(0);
+    expect(want.stdout).toContain(`turn=${tid}`);
+    for (const args of [
+      line.trim().split(" "),
+      [line.trim()],
+      ["get", line.trim()],
+      ["get", "→", "get", sid, tid],
+      ["get", ` ${sid} `, `  ${tid}`],
+      ["get", `"${sid}"`, `'${tid}'`],
+    ]) {
+      const r = await runFunes([...args, "--format", "agent"], writer);
+      expect(r.code, `${args.join(" | ")}: ${r.stderr}`).toBe(0);
+      expect(r.stdout, args.join(" | ")).toBe(want.stdout);
+    }
+    expect(expectOneClearLine(await runFunes(["get", "", ""], writer), 2)).toContain(
+      "get needs a session id and a turn id, not an empty one — copy them from a recall hit's → get line",
+    );
+  });
+});
