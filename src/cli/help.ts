@@ -209,7 +209,7 @@ export function cacErrorMessage(message: string, argv: string[], cli: CAC): stri
     const i = argv.findIndex((a) => /^-\d/.test(a) && a.startsWith(`${unknown[1]}${unknown[2]}`));
     const before = i > 0 ? argv[i - 1] : undefined;
     if (i >= 0 && before !== undefined && flagsOf(cli, command).includes(before))
-      return `${before} takes no negative value, not "${argv[i]}" (spans like 7d already count back from now) — see ${where}`;
+      return `${before} takes no negative value, not "${argv[i]}"${["--since", "--until"].includes(before) ? " (spans like 7d already count back from now)" : ""} — see ${where}`;
     return unknownOptionMessage(message, argv, cli);
   }
   const missingValue = /^option `(.+?)` value is missing$/.exec(message);

@@ -130,6 +130,15 @@ function buildFilters(opts: RecallOptions, harness: Harness | null): Filters {
   };
   const since = bound(opts.since, "since");
   const until = bound(opts.until, "until");
+  // An empty window is a mistake (the two swapped), not a question whose answer is "no results".
+  if (since !== null && until !== null && since > until)
+    throw new BadArgumentError({
+      arg: "since",
+      flag: "--since",
+      value: opts.since ?? "",
+      problem: `is later than until "${opts.until ?? ""}", so nothing can match — swap the two`,
+      message: `--since "${opts.since ?? ""}" is later than --until "${opts.until ?? ""}", so nothing can match — swap the two`,
+    });
   const filter: RowFilter = { since, until };
   if (opts.blockType !== undefined) filter.blockType = opts.blockType;
   if (harness !== null) filter.harness = harness;

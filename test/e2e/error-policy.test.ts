@@ -274,3 +274,28 @@ describe("funes get takes the ids recall printed however they were pasted", () =
     );
   });
 });
+
+describe("flags that contradict each other are refused, not one of them silently dropped (exit 2)", () => {
+  it("an empty time window, two output choices, a session both in and out, --harness without --hook", async () => {
+    const requests = hub.requests.length;
+    const cases: [string[], string][] = [
+      [
+        ["recall", "x", "--since", "2027-01-01", "--until", "2026-01-01"],
+        '--since "2027-01-01" is later than --until "2026-01-01", so nothing can match — swap the two',
+      ],
+      [["forget", "--since", "1d", "--until", "7d", "--yes"], '--since "1d" is later than --until "7d"'],
+      [
+        ["recall", "x", "--json", "--format", "agent"],
+        "--json and --format both choose the output — give one",
+      ],
+      [["curate", "acme/errs", "--include", "s1", "--exclude", "s2,s1"], 'session "s1" is given to both'],
+      [
+        ["push", "acme/errs", "--harness", "claude"],
+        "--harness names the agent of a --hook push — add --hook",
+      ],
+    ];
+    for (const [args, message] of cases)
+      expect(expectOneClearLine(await runFunes(args, writer), 2), args.join(" ")).toContain(message);
+    expect(hub.requests.length).toBe(requests);
+  });
+});
