@@ -20,11 +20,12 @@ export interface TurnView {
 }
 
 /**
- * An id as pasted: blanks around it and one pair of quotes the shell did not remove (`'abc'`, `"abc"`)
- * taken off.
+ * An id as pasted: blanks around it, a leading `→ get`, and one pair of quotes the shell did not remove
+ * (`'abc'`, `"abc"`) taken off.
  */
 export function pastedId(id: string): string {
-  const t = id.trim();
+  // An agent may pass the hit's whole `→ get <session>` words as the session id.
+  const t = id.trim().replace(/^(→\s*)?(get\s+)?/, "");
   const m = /^(["'`“‘])(.*)(["'`”’])$/s.exec(t);
   return m === null ? t : (m[2] ?? "").trim();
 }
