@@ -189,6 +189,7 @@ export function unknownOptionMessage(message: string, argv: string[], cli: CAC):
 
 /** The error for an unknown command, with the closest one (or the one a common synonym means). */
 export function unknownCommandMessage(typed: string, cli: CAC): string {
+  if (typed.trim() === "") return `"${typed}" is not a command — run funes --help for the list`;
   const names = cli.commands.map((c) => c.name).filter((n) => n !== "");
   const synonym = closest(typed, Object.keys(SYNONYMS));
   const near = closest(typed, names) ?? (synonym === null ? null : (SYNONYMS[synonym] ?? null));

@@ -73,7 +73,11 @@ export async function runGet(
   // Every argument is checked before a memory is opened (a Hub memory may be fetched).
   const window = flags.window === undefined ? 3 : nonNegativeInt(flags.window, "--window");
   const format =
-    flags.format === undefined ? (cfg.stdinTty && cfg.stdoutTty ? "human" : "agent") : String(flags.format);
+    flags.format === undefined
+      ? cfg.stdinTty && cfg.stdoutTty
+        ? "human"
+        : "agent"
+      : String(flags.format).trim().toLowerCase();
   if (format !== "human" && format !== "agent")
     throw new FunesError("bad_input", `--format takes human or agent, not "${format}" — e.g. --format agent`);
   const sid = String(sessionId);

@@ -43,7 +43,11 @@ export async function runRecall(words: unknown[], flags: RecallFlags, cfg: CliCo
   if (flags.json === true && flags.format !== undefined)
     throw new FunesError("bad_input", "--json and --format both choose the output — give one of them");
   const format =
-    flags.format === undefined ? (cfg.stdinTty && cfg.stdoutTty ? "human" : "agent") : String(flags.format);
+    flags.format === undefined
+      ? cfg.stdinTty && cfg.stdoutTty
+        ? "human"
+        : "agent"
+      : String(flags.format).trim().toLowerCase();
   if (format !== "human" && format !== "agent")
     throw new FunesError("bad_input", `--format takes human or agent, not "${format}" — e.g. --format agent`);
   const specs = listValues(flags.memory);

@@ -139,6 +139,11 @@ describe("mistyped commands, flags and values", () => {
     expect(await usage(["get", "s", "t", "--window", "1e9"])).toContain(
       '--window takes a whole number ≥ 0, not "1e9"',
     );
+    // A huge value is shortened in place: the line still ends with what to type.
+    const huge = await usage(["recall", "x", "-k", "9".repeat(5000)]);
+    expect(huge.length).toBeLessThan(400);
+    expect(huge).toMatch(/\[cut: \d+ more characters\]" — e.g. -k 5$/);
+    expect(await usage([""])).toBe('funes: "" is not a command — run funes --help for the list');
     expect(await usage(["recall", "x", "--memory", ""])).toBe(
       "funes: --memory needs a value, not an empty one — see funes recall --help",
     );
