@@ -17,10 +17,7 @@ function decimal(v: unknown, fraction: boolean): number | null {
 export function positiveInt(v: unknown, flag: string): number {
   const n = decimal(v, false);
   if (n === null || n < 1)
-    throw new FunesError(
-      "bad_input",
-      `${flag} takes a whole number ≥ 1, not "${String(v)}" — e.g. ${flag} 5`,
-    );
+    throw new FunesError("bad_input", `${flag} takes a whole number ≥ 1, not "${String(v)}" — try ${flag} 5`);
   return n;
 }
 
@@ -28,10 +25,7 @@ export function positiveInt(v: unknown, flag: string): number {
 export function nonNegativeInt(v: unknown, flag: string): number {
   const n = decimal(v, false);
   if (n === null)
-    throw new FunesError(
-      "bad_input",
-      `${flag} takes a whole number ≥ 0, not "${String(v)}" — e.g. ${flag} 2`,
-    );
+    throw new FunesError("bad_input", `${flag} takes a whole number ≥ 0, not "${String(v)}" — try ${flag} 2`);
   return n;
 }
 
@@ -39,6 +33,6 @@ export function nonNegativeInt(v: unknown, flag: string): number {
 export function nonNegativeNumber(v: unknown, flag: string): number {
   const n = decimal(v, true);
   if (n === null)
-    throw new FunesError("bad_input", `${flag} takes a number ≥ 0, not "${String(v)}" — e.g. ${flag} 7.5`);
+    throw new FunesError("bad_input", `${flag} takes a number ≥ 0, not "${String(v)}" — try ${flag} 7.5`);
   return n;
 }

@@ -24,7 +24,7 @@ export async function runAsk(agent: unknown, words: unknown, flags: AskFlags, cf
   if (!Number.isFinite(timeoutS) || timeoutS <= 0)
     throw new FunesError(
       "bad_input",
-      `--timeout takes a number of seconds > 0, not "${String(flags.timeout)}" — e.g. --timeout 120`,
+      `--timeout takes a number of seconds > 0, not "${String(flags.timeout)}" — try --timeout 120`,
     );
   const models = recallModels(cfg);
   const status = (text: string) => {

@@ -77,7 +77,7 @@ export async function runCurate(
   if (both !== undefined)
     throw new FunesError(
       "bad_input",
-      `session "${both}" is given to both --include and --exclude — keep it in one of them`,
+      `session "${both}" is given to both --include and --exclude — drop it from one of them`,
     );
   const interactive =
     cfg.stdinTty && cfg.stderrTty && flags.json !== true && include.length + exclude.length === 0;

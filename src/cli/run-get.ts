@@ -79,7 +79,10 @@ export async function runGet(
         : "agent"
       : String(flags.format).trim().toLowerCase();
   if (format !== "human" && format !== "agent")
-    throw new FunesError("bad_input", `--format takes human or agent, not "${format}" — e.g. --format agent`);
+    throw new FunesError(
+      "bad_input",
+      `--format takes human or agent, not "${format}" — use --format agent or --format human`,
+    );
   const sid = String(sessionId);
   const tid = String(turnUuid);
   if (sid.trim() === "" || tid.trim() === "")

@@ -49,7 +49,10 @@ export async function runRecall(words: unknown[], flags: RecallFlags, cfg: CliCo
         : "agent"
       : String(flags.format).trim().toLowerCase();
   if (format !== "human" && format !== "agent")
-    throw new FunesError("bad_input", `--format takes human or agent, not "${format}" — e.g. --format agent`);
+    throw new FunesError(
+      "bad_input",
+      `--format takes human or agent, not "${format}" — use --format agent or --format human`,
+    );
   const specs = listValues(flags.memory);
   const models = recallModels(cfg, flags.reranker);
   try {

@@ -124,7 +124,8 @@ function buildFilters(opts: RecallOptions, harness: Harness | null): Filters {
         arg,
         flag: `--${arg}`,
         value: v,
-        problem: "is not a date, a timestamp or a span like 7d, 12h, 2w",
+        problem:
+          "is not a date (2026-06-01), a timestamp (2026-06-01T12:00:00Z) or a span back from now (90m, 12h, 7d, 2w)",
       });
     return t;
   };

@@ -130,12 +130,12 @@ describe("the MCP server, in memory", () => {
       [
         "recall",
         { query: "x", k: "1e9" },
-        'recall error: k takes a whole number from 1 to 50, not "1e9" — e.g. 8',
+        'recall error: k takes a whole number from 1 to 50, not "1e9" — pass e.g. k: 8, or leave it out',
       ],
       [
         "recall",
         { query: "x", k: 2.5 },
-        "recall error: k takes a whole number from 1 to 50, not 2.5 — e.g. 8",
+        "recall error: k takes a whole number from 1 to 50, not 2.5 — pass e.g. k: 8, or leave it out",
       ],
       [
         "get",

@@ -86,7 +86,7 @@ async function countArg(
   const { FunesError } = await commands();
   throw new FunesError(
     "bad_input",
-    `${o.arg} takes a whole number from ${o.min} to ${o.max}, not ${JSON.stringify(value)} — e.g. ${o.fallback}`,
+    `${o.arg} takes a whole number from ${o.min} to ${o.max}, not ${JSON.stringify(value)} — pass e.g. ${o.arg}: ${o.fallback}, or leave it out`,
   );
 }
 

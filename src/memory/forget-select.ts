@@ -61,7 +61,7 @@ export function compileSelectors(s: ForgetSelectors, now: number): (r: ForgetCan
     if (t === null)
       throw new FunesError(
         "bad_input",
-        `${flag} "${v}" is not a date, a timestamp or a span like 7d, 12h, 2w`,
+        `${flag} "${v}" is not a date (2026-06-01), a timestamp (2026-06-01T12:00:00Z) or a span back from now (90m, 12h, 7d, 2w)`,
       );
     return t;
   };

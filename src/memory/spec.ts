@@ -29,17 +29,17 @@ export function resolveMemorySpec(
       throw badSpec(
         s,
         `memories are Hub datasets, not ${rest.split("/")[0]}`,
-        `write ${rest.split("/").slice(1).join("/")}`,
+        rest.split("/").slice(1).join("/"),
       );
     const segs = rest.split("/").filter((x) => x !== "");
     if (segs.length < 2) throw badSpec(s, "a Hub memory is owner/name");
     return { kind: "remote", uri: hubUriOf(`hf://datasets/${segs.join("/")}`) };
   }
-  if (/^~[^/]/.test(s)) throw badSpec(s, "funes expands only ~/ (your own home)", "write the full path");
+  if (/^~[^/]/.test(s)) throw badSpec(s, "funes expands only ~/ (your own home)", "the full path");
   const given = s === "~" ? ctx.home : s.startsWith("~/") ? join(ctx.home, s.slice(2)) : resolve(s);
   // The table folder itself (`…/memory/chunks.lance`) names the memory that holds it.
   const dir = basename(given) === "chunks.lance" ? dirname(given) : given;
-  if (isFile(dir)) throw badSpec(s, "it is a file", "give the folder that holds chunks.lance");
+  if (isFile(dir)) throw badSpec(s, "it is a file", "the folder that holds chunks.lance");
   return { kind: "local", memory: localMemory(dir, false) };
 }
 
@@ -55,22 +55,22 @@ function isFile(path: string): boolean {
 /** `hf://datasets/o/n/` as `hf://datasets/o/n`; another repo type refused, naming the dataset form. */
 function hubUriOf(uri: string): string {
   const m = /^hf:\/\/(models|spaces)\/(.*)$/.exec(uri);
-  if (m !== null) throw badSpec(uri, `memories are Hub datasets, not ${m[1]}`, `write hf://datasets/${m[2]}`);
+  if (m !== null) throw badSpec(uri, `memories are Hub datasets, not ${m[1]}`, `hf://datasets/${m[2]}`);
   return uri.replace(/\/+$/, "");
 }
 
 /** What to write instead of a pasted web address of a dataset. */
 function webAddressHint(s: string): string {
   const m = /\/datasets\/([^/?#]+)\/([^/?#]+)/.exec(s);
-  return m === null ? DEFAULT_NEXT : `write ${m[1]}/${m[2]}`;
+  return m === null ? DEFAULT_NEXT : `${m[1]}/${m[2]}`;
 }
 
 const DEFAULT_NEXT =
-  "write owner/name (e.g. acme/funes-memory), hf://datasets/owner/name[/path], a memory folder, or local";
+  "owner/name (e.g. acme/funes-memory), hf://datasets/owner/name[/path], a memory folder, or local";
 
 /** A spec funes cannot read: why, and what to write instead (by default, the shapes a memory takes). */
 function badSpec(spec: string, why: string, next = DEFAULT_NEXT): FunesError {
-  return new FunesError("bad_input", `"${spec}" is not a memory: ${why} — ${next}`);
+  return new FunesError("bad_input", `"${spec}" is not a memory: ${why} — write ${next}`);
 }
 
 /**

@@ -133,7 +133,7 @@ describe("failures a user meets end in one clear line and the exit code of their
     const recall = await runFunes(["recall", "x", ...since], writer);
     expect(recall.code, recall.stderr).toBe(2);
     expect(recall.stderr).toBe(
-      'funes: --since "99999999999999999999d" is not a date, a timestamp or a span like 7d, 12h, 2w\n',
+      'funes: --since "99999999999999999999d" is not a date (2026-06-01), a timestamp (2026-06-01T12:00:00Z) or a span back from now (90m, 12h, 7d, 2w)\n',
     );
     const forget = await runFunes(["forget", ...since, "--yes"], writer);
     expect(forget.code, forget.stderr).toBe(2);
@@ -171,7 +171,7 @@ describe("failures a user meets end in one clear line and the exit code of their
       const recall = await call("recall", { query: "x", since: "99999999999999999999d" });
       expect(recall.isError).toBe(true);
       expect(recall.content[0]?.text).toBe(
-        'recall error: since "99999999999999999999d" is not a date, a timestamp or a span like 7d, 12h, 2w',
+        'recall error: since "99999999999999999999d" is not a date (2026-06-01), a timestamp (2026-06-01T12:00:00Z) or a span back from now (90m, 12h, 7d, 2w)',
       );
     } finally {
       await client.close();
@@ -201,7 +201,7 @@ describe("memory specs in the wrong shape are refused with the shape to write (e
       [["status", "--memory", "~nobody/m"], "funes expands only ~/ (your own home) — write the full path"],
       [
         ["recall", "x", "--memory", file],
-        `"${file}" is not a memory: it is a file — give the folder that holds chunks.lance`,
+        `"${file}" is not a memory: it is a file — write the folder that holds chunks.lance`,
       ],
       [
         ["status", "--memory", "local,acme/m"],

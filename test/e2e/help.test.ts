@@ -131,7 +131,7 @@ describe("mistyped commands, flags and values", () => {
   it("numbers are plain digits: 1e9, 0x10 and 1.5 are refused, not read as something else", async () => {
     for (const k of ["1e9", "0x10", "1.5", "abc", "0"])
       expect(await usage(["recall", "x", "-k", k])).toBe(
-        `funes: -k takes a whole number ≥ 1, not "${k}" — e.g. -k 5`,
+        `funes: -k takes a whole number ≥ 1, not "${k}" — try -k 5`,
       );
     expect(await usage(["recall", "x", "-k", "3", "-k", "4"])).toBe(
       'funes: -k was given 2 times ("3", "4") — give it once',
@@ -142,7 +142,7 @@ describe("mistyped commands, flags and values", () => {
     // A huge value is shortened in place: the line still ends with what to type.
     const huge = await usage(["recall", "x", "-k", "9".repeat(5000)]);
     expect(huge.length).toBeLessThan(400);
-    expect(huge).toMatch(/\[cut: \d+ more characters\]" — e.g. -k 5$/);
+    expect(huge).toMatch(/\[cut: \d+ more characters\]" — try -k 5$/);
     expect(await usage([""])).toBe('funes: "" is not a command — run funes --help for the list');
     expect(await usage(["recall", "x", "--memory", ""])).toBe(
       "funes: --memory needs a value, not an empty one — see funes recall --help",
