@@ -121,7 +121,9 @@ export function closest(typed: string, known: readonly string[]): string | null 
       bestD = d;
     }
   }
-  return best !== null && bestD <= Math.max(2, Math.floor(typed.length / 3)) ? best : null;
+  // A short word two edits away is another word, not a typo of it (`vim` is not `pi`, `tcsh` not `bash`).
+  const allowed = t.length <= 4 ? 1 : Math.max(2, Math.floor(t.length / 3));
+  return best !== null && bestD <= allowed ? best : null;
 }
 
 /** 1 when `a` is `b` with two neighbouring letters swapped, else infinity. */
@@ -247,6 +249,6 @@ export function unknownWordMessage(o: {
   if (o.known.includes(o.typed.toLowerCase())) return null;
   const near = closest(o.typed, o.known);
   const hint =
-    near === null ? `expected ${o.known.join(", ")}` : `did you mean \`funes ${o.command} ${near}\`?`;
+    near === null ? `see funes ${o.command} --help` : `did you mean \`funes ${o.command} ${near}\`?`;
   return `funes ${o.command} takes ${o.what} ${o.known.join(", ")}, not "${o.typed}" — ${hint}`;
 }
