@@ -6,7 +6,9 @@ import { cac } from "cac";
 import { applyNetworkEnv, networkEnv } from "../remote/index.js";
 import { completionScript, SHELLS, type Shell } from "./completion.js";
 import { readConfig } from "./config.js";
-import { flagsOf, reshapeHelp, unknownCommandMessage, unknownOptionMessage } from "./help.js";
+import { cacErrorMessage, flagsOf, reshapeHelp, unknownCommandMessage, unknownWordMessage } from "./help.js";
+import { settleOptionValues } from "./option-values.js";
+import { topLevelArgs } from "./pasted-get.js";
 import { UsageError } from "./usage-error.js";
 
 /**
@@ -80,11 +82,34 @@ function runCompletion(shell: unknown, cli: ReturnType<typeof cac>): void {
   );
 }
 
+/** The words a command takes in its first place: an action, an agent, a shell. */
+const FIRST_WORDS: Record<string, { what: string; known: readonly string[] }> = {
+  models: { what: "an action:", known: ["status", "pull"] },
+  cache: { what: "an action:", known: ["status", "prune"] },
+  server: { what: "an action:", known: ["status", "start", "stop", "run"] },
+  add: { what: "an agent:", known: ["claude", "codex", "hermes", "pi"] },
+  remove: { what: "an agent:", known: ["claude", "codex", "hermes", "pi"] },
+  ask: { what: "an agent:", known: ["claude", "codex"] },
+  completion: { what: "a shell:", known: SHELLS },
+};
+
+/** Refuses a mistyped action, agent or shell before the command loads, suggesting the closest one. */
+function checkFirstWord(cli: ReturnType<typeof cac>): void {
+  const name = cli.matchedCommand?.name ?? "";
+  const words = FIRST_WORDS[name];
+  const typed = cli.args[0];
+  if (words === undefined || typeof typed !== "string") return;
+  const message = unknownWordMessage({ command: name, what: words.what, typed, known: words.known });
+  if (message !== null) throw new UsageError(message);
+}
+
 async function main(argv: string[]): Promise<number> {
   const cfg = readConfig();
   // Before any request: HF_HUB_OFFLINE and HTTPS_PROXY/HTTP_PROXY/NO_PROXY for every connection.
   await applyNetworkEnv(networkEnv(cfg.env));
-  const args = argv.slice(2);
+  // `funes help recall` is `funes recall --help`; a pasted `→ get <session> <turn>` line is read as typed.
+  const args = topLevelArgs(argv.slice(2));
+  argv = [...argv.slice(0, 2), ...args];
   if (args.length === 1 && ["--version", "-v", "-V"].includes(args[0] ?? "")) {
     process.stdout.write(`${pkg.version}\n`);
     return 0;
@@ -303,16 +328,28 @@ async function main(argv: string[]): Promise<number> {
   cli.parse(argv, { run: false });
   if (cli.matchedCommand === undefined) {
     if (cli.args.length > 0) throw new UsageError(unknownCommandMessage(String(cli.args[0]), cli));
+    // `funes --hepl` is a typo, not a request for the command list.
+    const flag = args.find(
+      (a) => a.startsWith("-") && !["-h", "--help", "-v", "-V", "--version"].includes(a),
+    );
+    if (flag !== undefined)
+      throw new UsageError(
+        cacErrorMessage(`Unknown option \`${flag}\``, args, cli) ?? `unknown option ${flag}`,
+      );
     if (!cli.options.help && !cli.options.version) cli.outputHelp();
     return 0;
   }
   try {
+    if (!cli.options.help) {
+      settleOptionValues(cli, args);
+      checkFirstWord(cli);
+    }
     // A command may return its exit code (a hook push that has more to publish returns 75).
     const code: unknown = await cli.runMatchedCommand();
     return typeof code === "number" ? code : 0;
   } catch (err) {
     const better =
-      err instanceof Error && err.name === "CACError" ? unknownOptionMessage(err.message, args, cli) : null;
+      err instanceof Error && err.name === "CACError" ? cacErrorMessage(err.message, args, cli) : null;
     if (better !== null) throw new UsageError(better);
     throw err;
   }

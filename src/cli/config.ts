@@ -1,12 +1,13 @@
 /**
  * Everything funes reads from its environment, read once here and passed down as values.
  */
-import { readFileSync, realpathSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { delimiter, isAbsolute, join, resolve } from "node:path";
 import type { ModelsConfig } from "../commands/index.js";
 import { DEFAULT_RERANKER } from "../models/index.js";
 import type { AgentDirs } from "../traces/index.js";
 import { funesHomeOf, homeOf } from "./home.js";
+import { UsageError } from "./usage-error.js";
 
 /**
  * From this many rows a memory's backfill runs in worker processes: from here on its vector index is
@@ -72,6 +73,53 @@ function funesCommand(env: NodeJS.ProcessEnv): string[] {
 const nonEmpty = (v: string | undefined): string | undefined =>
   v === undefined || v.trim() === "" ? undefined : v;
 
+/**
+ * A numeric variable as set, `fallback` when unset or blank; any other value is refused (a typo must not
+ * quietly become the default: `FUNES_MAX_DOWNLOAD_MB=-1` is not "no cap").
+ */
+function envNumber(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  o: { min: number; integer: boolean; fallback: number; example: string; above?: boolean },
+): number {
+  const raw = nonEmpty(env[name])?.trim();
+  if (raw === undefined) return o.fallback;
+  const n = Number(raw);
+  const shape = o.integer ? /^\d+$/ : /^\d+(\.\d+)?$/;
+  if (!shape.test(raw) || !Number.isFinite(n) || n < o.min || (o.above === true && n === o.min))
+    throw new UsageError(
+      `${name}="${raw}" is not ${o.integer ? "a whole number" : "a number"} ${o.above === true ? ">" : "≥"} ${o.min} — set e.g. ${name}=${o.example}, or unset it for the default`,
+    );
+  return n;
+}
+
+/** `HF_ENDPOINT` without trailing slashes, refused unless it is an http(s) URL. */
+function hubEndpoint(env: NodeJS.ProcessEnv): string {
+  const raw = nonEmpty(env.HF_ENDPOINT)?.trim();
+  if (raw === undefined) return "https://huggingface.co";
+  let ok = false;
+  try {
+    ok = ["http:", "https:"].includes(new URL(raw).protocol);
+  } catch {
+    ok = false;
+  }
+  if (!ok)
+    throw new UsageError(
+      `HF_ENDPOINT="${raw}" is not an http(s) address — set e.g. HF_ENDPOINT=https://huggingface.co, or unset it`,
+    );
+  return raw.replace(/\/+$/, "");
+}
+
+/** `FUNES_SERVER`: on unless 0 (or false/off/no); any other word is refused. */
+function serverEnabled(env: NodeJS.ProcessEnv): boolean {
+  const raw = nonEmpty(env.FUNES_SERVER)?.trim().toLowerCase();
+  if (raw === undefined || ["1", "true", "on", "yes"].includes(raw)) return true;
+  if (["0", "false", "off", "no"].includes(raw)) return false;
+  throw new UsageError(
+    `FUNES_SERVER="${env.FUNES_SERVER}" is not 0 or 1 — set FUNES_SERVER=0 to keep models in each process, or unset it`,
+  );
+}
+
 /** The Hub token, in the reference's order: env variables, then the token file Python tools write. */
 function readToken(env: NodeJS.ProcessEnv, home: string): string | undefined {
   const fromEnv =
@@ -95,19 +143,22 @@ function readModels(env: NodeJS.ProcessEnv, home: string): ModelsConfig {
     (nonEmpty(env.HF_HOME) !== undefined
       ? join(env.HF_HOME as string, "hub")
       : join(home, ".cache", "huggingface", "hub"));
-  const threads = Number(env.FUNES_THREADS ?? 2);
+  const maxMb = envNumber(env, "FUNES_MAX_DOWNLOAD_MB", {
+    min: 0,
+    above: true,
+    integer: false,
+    fallback: 0,
+    example: "8192",
+  });
   return {
     hubCache: resolve(hubCache),
     embedDir: nonEmpty(env.FUNES_EMBED_MODEL_DIR),
     rerankDir: nonEmpty(env.FUNES_RERANK_MODEL_DIR),
     reranker: nonEmpty(env.FUNES_RERANKER) ?? DEFAULT_RERANKER,
-    threads: Number.isInteger(threads) && threads > 0 ? threads : 2,
-    hubUrl: (nonEmpty(env.HF_ENDPOINT) ?? "https://huggingface.co").replace(/\/+$/, ""),
+    threads: envNumber(env, "FUNES_THREADS", { min: 1, integer: true, fallback: 2, example: "2" }),
+    hubUrl: hubEndpoint(env),
     token: readToken(env, home),
-    maxDownloadBytes:
-      nonEmpty(env.FUNES_MAX_DOWNLOAD_MB) === undefined
-        ? undefined
-        : Number(env.FUNES_MAX_DOWNLOAD_MB) * 1048576,
+    maxDownloadBytes: maxMb === 0 ? undefined : maxMb * 1048576,
   };
 }
 
@@ -129,6 +180,10 @@ function agentDirsOf(env: NodeJS.ProcessEnv): AgentDirs {
 export function readConfig(env: NodeJS.ProcessEnv = process.env): CliConfig {
   const home = homeOf(env);
   const funesHome = funesHomeOf(env);
+  if (existsSync(funesHome) && !statSync(funesHome).isDirectory())
+    throw new UsageError(
+      `FUNES_HOME="${funesHome}" is a file, not a folder — point FUNES_HOME at a folder, or unset it for ~/.funes`,
+    );
   return {
     home,
     funesHome,
@@ -149,12 +204,21 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): CliConfig {
     funesCommand: funesCommand(env),
     env: { ...env },
     server: {
-      enabled: env.FUNES_SERVER !== "0",
-      idleMs: (Number(env.FUNES_SERVER_IDLE) > 0 ? Number(env.FUNES_SERVER_IDLE) : 600) * 1000,
+      enabled: serverEnabled(env),
+      idleMs:
+        envNumber(env, "FUNES_SERVER_IDLE", {
+          min: 0,
+          above: true,
+          integer: false,
+          fallback: 600,
+          example: "600",
+        }) * 1000,
     },
-    indexWorkerRows:
-      nonEmpty(env.FUNES_INDEX_WORKER_ROWS) !== undefined && Number(env.FUNES_INDEX_WORKER_ROWS) >= 0
-        ? Number(env.FUNES_INDEX_WORKER_ROWS)
-        : DEFAULT_INDEX_WORKER_ROWS,
+    indexWorkerRows: envNumber(env, "FUNES_INDEX_WORKER_ROWS", {
+      min: 0,
+      integer: true,
+      fallback: DEFAULT_INDEX_WORKER_ROWS,
+      example: "200000",
+    }),
   };
 }

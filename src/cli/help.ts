@@ -106,19 +106,58 @@ function distance(a: string, b: string): number {
   return prev[b.length] ?? 0;
 }
 
-/** The known word closest to `typed`, when it is close enough to be a likely typo (or a prefix of one). */
+/**
+ * The known word closest to `typed`, when it is close enough to be a likely typo (or a prefix of one).
+ * Case is ignored (`RECALL`), and two swapped neighbours (`serach`) count as one edit.
+ */
 export function closest(typed: string, known: readonly string[]): string | null {
   let best: string | null = null;
   let bestD = Number.POSITIVE_INFINITY;
+  const t = typed.toLowerCase();
   for (const k of known) {
-    const d = k.startsWith(typed) && typed.length >= 2 ? 0.5 : distance(typed, k);
+    const d = k.startsWith(t) && t.length >= 2 ? 0.5 : Math.min(distance(t, k), swapDistance(t, k));
     if (d < bestD) {
       best = k;
       bestD = d;
     }
   }
-  return best !== null && bestD <= Math.max(2, Math.floor(typed.length / 3)) ? best : null;
+  // A short word two edits away is another word, not a typo of it (`vim` is not `pi`, `tcsh` not `bash`).
+  const allowed = t.length <= 4 ? 1 : Math.max(2, Math.floor(t.length / 3));
+  return best !== null && bestD <= allowed ? best : null;
 }
+
+/** 1 when `a` is `b` with two neighbouring letters swapped, else infinity. */
+function swapDistance(a: string, b: string): number {
+  if (a.length !== b.length) return Number.POSITIVE_INFINITY;
+  const diff = [...a].flatMap((c, i) => (c === b[i] ? [] : [i]));
+  const [i, j] = diff;
+  return diff.length === 2 && i !== undefined && j === i + 1 && a[i] === b[j] && a[j] === b[i]
+    ? 1
+    : Number.POSITIVE_INFINITY;
+}
+
+/** Words people type for a funes command they mean (suggestions only; never run). */
+const SYNONYMS: Record<string, string> = {
+  search: "recall",
+  find: "recall",
+  query: "recall",
+  show: "get",
+  read: "get",
+  list: "status",
+  ls: "status",
+  info: "status",
+  stats: "status",
+  publish: "push",
+  upload: "push",
+  sync: "push",
+  install: "add",
+  setup: "add",
+  uninstall: "remove",
+  delete: "forget",
+  rm: "forget",
+  serve: "mcp",
+  version: "--version",
+};
 
 const camel = (s: string) => s.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
 
@@ -150,11 +189,66 @@ export function unknownOptionMessage(message: string, argv: string[], cli: CAC):
   return `unknown option ${typed}${near === null ? "" : ` — did you mean ${near}?`} (see ${where})`;
 }
 
-/** The error for an unknown command, with the closest one. */
+/** The error for an unknown command, with the closest one (or the one a common synonym means). */
 export function unknownCommandMessage(typed: string, cli: CAC): string {
-  const near = closest(
-    typed,
-    cli.commands.map((c) => c.name).filter((n) => n !== ""),
-  );
+  if (typed.trim() === "") return `"${typed}" is not a command — run funes --help for the list`;
+  const names = cli.commands.map((c) => c.name).filter((n) => n !== "");
+  const synonym = closest(typed, Object.keys(SYNONYMS));
+  const near = closest(typed, names) ?? (synonym === null ? null : (SYNONYMS[synonym] ?? null));
   return `unknown command "${typed}"${near === null ? "" : ` — did you mean \`funes ${near}\`?`} (see funes --help)`;
+}
+
+/**
+ * Any of cac's usage errors in funes's words: the flag or argument as typed, what it takes, and where to
+ * read more (cac says "Unused args: `c`" and "option `-k, --k <n>` value is missing"). Null for an
+ * error it does not know.
+ */
+export function cacErrorMessage(message: string, argv: string[], cli: CAC): string | null {
+  const command = cli.matchedCommand;
+  const where = command?.name ? `funes ${command.name} --help` : "funes --help";
+  const unknown = /^Unknown option `(-{1,2})([^`]+)`$/.exec(message);
+  if (unknown !== null) {
+    // `-k -1`, `--since -7d`: mri reads a negative value as an option of its own.
+    const i = argv.findIndex((a) => /^-\d/.test(a) && a.startsWith(`${unknown[1]}${unknown[2]}`));
+    const before = i > 0 ? argv[i - 1] : undefined;
+    if (i >= 0 && before !== undefined && flagsOf(cli, command).includes(before))
+      return `${before} takes no negative value, not "${argv[i]}"${["--since", "--until"].includes(before) ? " (spans like 7d already count back from now)" : ""} — see ${where}`;
+    return unknownOptionMessage(message, argv, cli);
+  }
+  const missingValue = /^option `(.+?)` value is missing$/.exec(message);
+  if (missingValue !== null) {
+    const raw = missingValue[1] ?? "";
+    const flags: string[] = raw.match(/--?[A-Za-z][\w-]*/g) ?? [];
+    const typed = argv.find((a) => flags.includes(a.split("=")[0] ?? a)) ?? flags.at(-1) ?? raw;
+    const value = /<([^>]+)>/.exec(raw)?.[1] ?? "value";
+    return `${typed} needs a value: ${typed} <${value}> — see ${where}`;
+  }
+  if (message.startsWith("missing required args")) {
+    const usage = command?.rawName ?? "";
+    const example: unknown = command?.examples[0];
+    return `funes ${command?.name ?? ""} needs ${usage.replace(/^\S+\s*/, "").replace(/\s*\[.*$/, "")}: funes ${usage}${typeof example === "string" ? `, e.g. ${example}` : ""} — see ${where}`;
+  }
+  const unused = /^Unused args: (.*)$/.exec(message);
+  if (unused !== null) {
+    const extra = (unused[1] ?? "").replace(/`/g, '"');
+    return `funes ${command?.rawName ?? ""} takes no more words, got ${extra} too — quote a value with spaces, or see ${where}`;
+  }
+  return null;
+}
+
+/**
+ * The error for a word a command does not take in its first place (`funes models pul`, `funes add claud`),
+ * with the closest one it does; null when `typed` is one of `known` (in any case).
+ */
+export function unknownWordMessage(o: {
+  command: string;
+  what: string;
+  typed: string;
+  known: readonly string[];
+}): string | null {
+  if (o.known.includes(o.typed.toLowerCase())) return null;
+  const near = closest(o.typed, o.known);
+  const hint =
+    near === null ? `see funes ${o.command} --help` : `did you mean \`funes ${o.command} ${near}\`?`;
+  return `funes ${o.command} takes ${o.what} ${o.known.join(", ")}, not "${o.typed}" — ${hint}`;
 }

@@ -15,9 +15,17 @@ export interface AskFlags {
 /** Asks the agent and streams its answer to stdout; progress words go to stderr on a terminal. */
 export async function runAsk(agent: unknown, words: unknown, flags: AskFlags, cfg: CliConfig): Promise<void> {
   const question = (Array.isArray(words) ? words : [words]).filter((w) => w !== undefined).join(" ");
-  const timeoutS = flags.timeout === undefined ? DEFAULT_ASK_TIMEOUT_S : Number(flags.timeout);
+  const timeoutS =
+    flags.timeout === undefined || !/^\d+(\.\d+)?$/.test(String(flags.timeout).trim())
+      ? flags.timeout === undefined
+        ? DEFAULT_ASK_TIMEOUT_S
+        : Number.NaN
+      : Number(flags.timeout);
   if (!Number.isFinite(timeoutS) || timeoutS <= 0)
-    throw new FunesError("bad_input", `--timeout "${String(flags.timeout)}" is not a number of seconds`);
+    throw new FunesError(
+      "bad_input",
+      `--timeout takes a number of seconds > 0, not "${String(flags.timeout)}" — try --timeout 120`,
+    );
   const models = recallModels(cfg);
   const status = (text: string) => {
     if (cfg.stderrTty) process.stderr.write(`\r\x1b[2K${text}`);

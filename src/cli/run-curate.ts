@@ -2,7 +2,7 @@
  * `funes curate <memory> [owner/name]`.
  */
 import { createInterface } from "node:readline/promises";
-import { type CurateSummary, curate, listValues, type ReviewAnswer } from "../commands/index.js";
+import { type CurateSummary, curate, FunesError, listValues, type ReviewAnswer } from "../commands/index.js";
 import type { CliConfig } from "./config.js";
 import { askYesNo } from "./prompt.js";
 
@@ -73,6 +73,12 @@ export async function runCurate(
 ): Promise<void> {
   const include = listValues(flags.include);
   const exclude = listValues(flags.exclude);
+  const both = include.find((s) => exclude.includes(s));
+  if (both !== undefined)
+    throw new FunesError(
+      "bad_input",
+      `session "${both}" is given to both --include and --exclude — drop it from one of them`,
+    );
   const interactive =
     cfg.stdinTty && cfg.stderrTty && flags.json !== true && include.length + exclude.length === 0;
   const s = await curate(

@@ -3,6 +3,7 @@
  * check failed (a warning alone exits 0).
  */
 import { type DoctorCheck, FunesError, runDoctor } from "../commands/index.js";
+import { networkEnv } from "../remote/index.js";
 import type { CliConfig } from "./config.js";
 import { layoutWidth, paint, wrapText } from "./terminal-text.js";
 
@@ -40,7 +41,8 @@ export async function runDoctorCommand(flags: { json?: boolean }, cfg: CliConfig
     models: cfg.models,
     env: cfg.env,
     nodeVersion: process.versions.node,
-    offline: cfg.env.HF_HUB_OFFLINE === "1" || cfg.env.HF_HUB_OFFLINE?.toLowerCase() === "true",
+    // The same reading of HF_HUB_OFFLINE as every request's (1, true or yes).
+    offline: networkEnv(cfg.env).offline,
   });
   process.stdout.write(
     flags.json === true

@@ -70,19 +70,32 @@ export async function runGet(
   flags: GetFlags,
   cfg: CliConfig,
 ): Promise<void> {
+  // Every argument is checked before a memory is opened (a Hub memory may be fetched).
+  const window = flags.window === undefined ? 3 : nonNegativeInt(flags.window, "--window");
+  const format =
+    flags.format === undefined
+      ? cfg.stdinTty && cfg.stdoutTty
+        ? "human"
+        : "agent"
+      : String(flags.format).trim().toLowerCase();
+  if (format !== "human" && format !== "agent")
+    throw new FunesError(
+      "bad_input",
+      `--format takes human or agent, not "${format}" — use --format agent or --format human`,
+    );
+  const sid = String(sessionId);
+  const tid = String(turnUuid);
+  if (sid.trim() === "" || tid.trim() === "")
+    throw new FunesError(
+      "bad_input",
+      "get needs a session id and a turn id, not an empty one — copy them from a recall hit's → get line",
+    );
   const { memory, notes } = await settledTarget(
     await openReadTarget(flags.memory === undefined ? undefined : String(flags.memory), {
       ...cfg,
       fallbackLocal: flags.fallbackLocal === true,
     }),
   );
-  const window = flags.window === undefined ? 3 : nonNegativeInt(flags.window, "--window");
-  const format =
-    flags.format === undefined ? (cfg.stdinTty && cfg.stdoutTty ? "human" : "agent") : String(flags.format);
-  if (format !== "human" && format !== "agent")
-    throw new FunesError("bad_input", `--format takes human or agent, not "${format}"`);
-  const sid = String(sessionId);
-  const tid = String(turnUuid);
   const turns = await getTurn(memory, sid, tid, window);
   if (format === "agent" || turns === null) {
     process.stdout.write(formatGetAgent(turns, sid, tid, notes));

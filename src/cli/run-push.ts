@@ -73,6 +73,11 @@ function formatDryRun(
  */
 export async function runPush(spec: unknown, flags: PushFlags, cfg: CliConfig): Promise<number> {
   if (flags.hook === true) return runHookPush(String(spec), flags, cfg);
+  if (flags.harness !== undefined)
+    throw new FunesError(
+      "bad_input",
+      "--harness names the agent of a --hook push — add --hook (as a hook does), or drop --harness",
+    );
   // `--sessions ""`, `--sessions ,` or a bare `--sessions` names no session: never read it as "all of them".
   const sessions = flags.sessions === undefined ? undefined : listValues(flags.sessions);
   if (sessions !== undefined && (sessions.length === 0 || flags.sessions === true))

@@ -40,10 +40,19 @@ export async function runRecall(words: unknown[], flags: RecallFlags, cfg: CliCo
   const query = [...words, ...(flags["--"] ?? [])].map(String).join(" ").trim();
   if (query === "")
     throw new FunesError("bad_input", 'recall needs a query, e.g. funes recall "why did we pick lance"');
+  if (flags.json === true && flags.format !== undefined)
+    throw new FunesError("bad_input", "--json and --format both choose the output — give one of them");
   const format =
-    flags.format === undefined ? (cfg.stdinTty && cfg.stdoutTty ? "human" : "agent") : String(flags.format);
+    flags.format === undefined
+      ? cfg.stdinTty && cfg.stdoutTty
+        ? "human"
+        : "agent"
+      : String(flags.format).trim().toLowerCase();
   if (format !== "human" && format !== "agent")
-    throw new FunesError("bad_input", `--format takes human or agent, not "${format}"`);
+    throw new FunesError(
+      "bad_input",
+      `--format takes human or agent, not "${format}" — use --format agent or --format human`,
+    );
   const specs = listValues(flags.memory);
   const models = recallModels(cfg, flags.reranker);
   try {

@@ -20,7 +20,7 @@ import {
 
 /** Verbs a next step starts with (or, after "nothing was changed;", goes on with). */
 const IMPERATIVE =
-  /\b(run|re-run|set|check|fix|see|read|use|create|pass|try|drop|give|install|name|add|unset|rebuild|index|push|recall|answer|wait|say|did you mean)\b/;
+  /\b(run|re-run|set|check|fix|see|read|use|create|pass|try|drop|give|install|name|add|unset|rebuild|index|push|recall|answer|wait|say|swap|write|copy|quote|point|keep|did you mean)\b/;
 
 /** The problems of one message with the style; empty when it keeps it. */
 function styleProblems(message: string, code: FunesErrorCode | "unexpected"): string[] {

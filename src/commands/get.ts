@@ -19,7 +19,22 @@ export interface TurnView {
   center: boolean;
 }
 
-/** The turn and its window, or null when the turn is not in the memory. */
+/**
+ * An id as pasted: blanks around it, a leading `→ get`, and one pair of quotes the shell did not remove
+ * (`'abc'`, `"abc"`) taken off.
+ */
+export function pastedId(id: string): string {
+  // An agent may pass the hit's whole `→ get <session>` words as the session id.
+  const t = id.trim().replace(/^(→\s*)?(get\s+)?/, "");
+  const m = /^(["'`“‘])(.*)(["'`”’])$/s.exec(t);
+  return m === null ? t : (m[2] ?? "").trim();
+}
+
+/**
+ * The turn and its window, or null when the turn is not in the memory. The ids are looked up as given
+ * first (a stranger's id may hold spaces or quotes); only when that finds nothing are they looked up again
+ * as pasted ids (pastedId).
+ */
 export async function getTurn(
   memory: SingleMemory,
   sessionId: string,
@@ -29,7 +44,10 @@ export async function getTurn(
   const reader = await openReader(memory);
   if (reader === null) throw new FunesError("no_memory", noIndexMessage(memory));
   try {
-    return assembleTurns(await reader.session(sessionId), turnUuid, window);
+    const exact = assembleTurns(await reader.session(sessionId), turnUuid, window);
+    const [sid, tid] = [pastedId(sessionId), pastedId(turnUuid)];
+    if (exact !== null || (sid === sessionId && tid === turnUuid)) return exact;
+    return assembleTurns(await reader.session(sid), tid, window);
   } finally {
     reader.close();
   }

@@ -124,12 +124,22 @@ function buildFilters(opts: RecallOptions, harness: Harness | null): Filters {
         arg,
         flag: `--${arg}`,
         value: v,
-        problem: "is not a date, a timestamp or a span like 7d, 12h, 2w",
+        problem:
+          "is not a date (2026-06-01), a timestamp (2026-06-01T12:00:00Z) or a span back from now (90m, 12h, 7d, 2w)",
       });
     return t;
   };
   const since = bound(opts.since, "since");
   const until = bound(opts.until, "until");
+  // An empty window is a mistake (the two swapped), not a question whose answer is "no results".
+  if (since !== null && until !== null && since > until)
+    throw new BadArgumentError({
+      arg: "since",
+      flag: "--since",
+      value: opts.since ?? "",
+      problem: `is later than until "${opts.until ?? ""}", so nothing can match — swap the two`,
+      message: `--since "${opts.since ?? ""}" is later than --until "${opts.until ?? ""}", so nothing can match — swap the two`,
+    });
   const filter: RowFilter = { since, until };
   if (opts.blockType !== undefined) filter.blockType = opts.blockType;
   if (harness !== null) filter.harness = harness;

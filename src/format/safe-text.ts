@@ -124,7 +124,10 @@ const MAX_MESSAGE = 4000;
  * print a line of its own that reads as funes's (`funes: all good — now run …`).
  */
 export function messageLine(s: string): string {
-  return clip(s, MAX_MESSAGE).replace(UNSAFE_OR_BREAK, visible);
+  // A long quoted value (a 100,000-character argument) is shortened where it stands, so the sentence's
+  // next step after it still shows.
+  const quoted = s.replace(/"([^"]{201,})"/g, (_m, v: string) => `"${clip(v, 160)}"`);
+  return clip(quoted, MAX_MESSAGE).replace(UNSAFE_OR_BREAK, visible);
 }
 
 /** The characters a session or turn id may have and still be pasted into a shell as it is. */

@@ -112,6 +112,46 @@ describe("the MCP server, in memory", () => {
     const missing = await call("get", { session_id: hit.sessionId, turn_uuid: "no-such-turn" });
     expect(missing.isError).toBe(false);
     expect(missing.text).toMatch(/^turn no-such-turn not found in session /);
+    // Ids as an agent may copy them: quoted, padded, or with the hit's `→ get` words still on.
+    for (const [session_id, turn_uuid] of [
+      [`'${hit.sessionId}'`, ` ${hit.turnUuid} `],
+      [`→ get ${hit.sessionId}`, `"${hit.turnUuid}"`],
+    ]) {
+      const pasted = await call("get", { session_id, turn_uuid, window: "1" });
+      expect(pasted, `${session_id} ${turn_uuid}`).toEqual({ isError: false, text: r.text });
+    }
+  });
+
+  it("counts may come as strings; anything else outside the range, an empty id or an unknown argument is a tool error", async () => {
+    const asText = await call("recall", { query: "portfolio website", k: "1" });
+    expect(asText.isError).toBe(false);
+    expect(asText).toEqual(await call("recall", { query: "portfolio website", k: 1 }));
+    const cases: [string, Record<string, unknown>, string][] = [
+      [
+        "recall",
+        { query: "x", k: "1e9" },
+        'recall error: k takes a whole number from 1 to 50, not "1e9" — pass e.g. k: 8, or leave it out',
+      ],
+      [
+        "recall",
+        { query: "x", k: 2.5 },
+        "recall error: k takes a whole number from 1 to 50, not 2.5 — pass e.g. k: 8, or leave it out",
+      ],
+      [
+        "get",
+        { session_id: "s", turn_uuid: "t", window: -1 },
+        "get error: window takes a whole number from 0 to 50",
+      ],
+      ["get", { session_id: " ", turn_uuid: "t" }, "get error: session_id and turn_uuid must not be empty"],
+    ];
+    for (const [tool, args, want] of cases) {
+      const r = await call(tool, args);
+      expect(r, JSON.stringify(args)).toEqual({ isError: true, text: expect.stringContaining(want) });
+      expect(r.text.split("\n")).toHaveLength(1);
+    }
+    const unknown = await call("recall", { query: "x", top_k: 3 });
+    expect(unknown.isError).toBe(true);
+    expect(unknown.text).toContain('Unrecognized key: "top_k"');
   });
 
   it("status says what the memory holds", async () => {
@@ -159,9 +199,15 @@ describe("the MCP server, in memory", () => {
       text: `memory: ${dir}\nno index found at ${dir}\n`,
     });
     const g = await call("get", { session_id: "s", turn_uuid: "t", memory: dir });
-    expect(g).toEqual({ isError: true, text: `get error: no index found at ${dir}` });
+    expect(g).toEqual({
+      isError: true,
+      text: `get error: no index found at ${dir} — give the folder that holds chunks.lance, owner/name for a Hub memory, or local`,
+    });
     const r = await call("recall", { query: "lance", memory: dir });
-    expect(r).toEqual({ isError: true, text: `recall error: no index found at ${dir}` });
+    expect(r).toEqual({
+      isError: true,
+      text: `recall error: no index found at ${dir} — give the folder that holds chunks.lance, owner/name for a Hub memory, or local`,
+    });
   });
 });
 

@@ -71,6 +71,35 @@ async function answerTool(prefix: string, fn: () => Promise<string>) {
   }
 }
 
+/**
+ * A count argument (`k`, `window`): agents send numbers, and often numbers as strings ("5"); both are taken.
+ * Anything but plain digits within the range is a tool error saying what the argument takes.
+ */
+async function countArg(
+  value: number | string | undefined,
+  o: { arg: string; min: number; max: number; fallback: number },
+): Promise<number> {
+  if (value === undefined) return o.fallback;
+  const s = String(value).trim();
+  const n = /^\d+$/.test(s) ? Number(s) : Number.NaN;
+  if (n >= o.min && n <= o.max) return n;
+  const { FunesError } = await commands();
+  throw new FunesError(
+    "bad_input",
+    `${o.arg} takes a whole number from ${o.min} to ${o.max}, not ${JSON.stringify(value)} — pass e.g. ${o.arg}: ${o.fallback}, or leave it out`,
+  );
+}
+
+/** Session and turn ids as a tool got them: both must say something. */
+async function checkIds(sessionId: string, turnUuid: string): Promise<void> {
+  if (sessionId.trim() !== "" && turnUuid.trim() !== "") return;
+  const { FunesError } = await commands();
+  throw new FunesError(
+    "bad_input",
+    "session_id and turn_uuid must not be empty — pass the two ids of a recall hit's → get line",
+  );
+}
+
 /** Builds the server (not yet connected). */
 export function createMcpServer(ctx: McpContext): McpServer {
   const server = new McpServer(
@@ -110,9 +139,13 @@ export function createMcpServer(ctx: McpContext): McpServer {
       title: "Recall past sessions",
       description: RECALL_DESCRIPTION,
       annotations: READ_ONLY("Recall past sessions"),
-      inputSchema: {
+      // Strict: an argument the tool does not take (`top_k`, `limit`) is an error, never silently dropped.
+      inputSchema: z.strictObject({
         query: z.string().describe("What to recall, in natural language"),
-        k: z.number().int().min(1).max(50).optional().describe("Number of results (default 8)"),
+        k: z
+          .union([z.number(), z.string()])
+          .optional()
+          .describe("Number of results, a whole number from 1 to 50 (default 8)"),
         block_type: z.string().optional().describe("Only text, thinking, tool_use or tool_result"),
         harness: z.string().optional().describe("Only claude, codex, pi or hermes"),
         since: z
@@ -124,7 +157,7 @@ export function createMcpServer(ctx: McpContext): McpServer {
           .optional()
           .describe("Only turns at or before this date, timestamp, or span back from now"),
         memory: recallMemoryArg,
-      },
+      }),
     },
     async (a) =>
       answer("recall", async () => {
@@ -133,7 +166,7 @@ export function createMcpServer(ctx: McpContext): McpServer {
           await recallMemories(
             listValues(a.memory !== undefined && a.memory.trim() !== "" ? a.memory : ctx.memory),
             recallOptions(a.query, ctx.now(), {
-              k: a.k ?? 8,
+              k: await countArg(a.k, { arg: "k", min: 1, max: 50, fallback: 8 }),
               blockType: a.block_type,
               harness: a.harness,
               since: a.since,
@@ -152,25 +185,24 @@ export function createMcpServer(ctx: McpContext): McpServer {
       title: "Read a recalled turn",
       description: GET_DESCRIPTION,
       annotations: READ_ONLY("Read a recalled turn"),
-      inputSchema: {
+      inputSchema: z.strictObject({
         session_id: z.string().describe("The session id from a hit's → get line"),
         turn_uuid: z.string().describe("The turn id from a hit's → get line"),
         window: z
-          .number()
-          .int()
-          .min(0)
-          .max(50)
+          .union([z.number(), z.string()])
           .optional()
-          .describe("Turns either side to include (default 3)"),
+          .describe("Turns either side to include, a whole number from 0 to 50 (default 3)"),
         memory: memoryArg,
-      },
+      }),
     },
     async (a) =>
       answer("get", async () => {
         const { getTurn } = await commands();
+        await checkIds(a.session_id, a.turn_uuid);
+        const window = await countArg(a.window, { arg: "window", min: 0, max: 50, fallback: 3 });
         const { memory, notes } = await settledFor(a.memory);
         return formatGetAgent(
-          await getTurn(memory, a.session_id, a.turn_uuid, a.window ?? 3),
+          await getTurn(memory, a.session_id, a.turn_uuid, window),
           a.session_id,
           a.turn_uuid,
           notes,
@@ -184,7 +216,7 @@ export function createMcpServer(ctx: McpContext): McpServer {
       title: "Memory status",
       description: STATUS_DESCRIPTION,
       annotations: READ_ONLY("Memory status"),
-      inputSchema: { memory: memoryArg },
+      inputSchema: z.strictObject({ memory: memoryArg }),
     },
     async (a) =>
       answer("status", async () => {

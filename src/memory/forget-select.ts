@@ -61,12 +61,17 @@ export function compileSelectors(s: ForgetSelectors, now: number): (r: ForgetCan
     if (t === null)
       throw new FunesError(
         "bad_input",
-        `${flag} "${v}" is not a date, a timestamp or a span like 7d, 12h, 2w`,
+        `${flag} "${v}" is not a date (2026-06-01), a timestamp (2026-06-01T12:00:00Z) or a span back from now (90m, 12h, 7d, 2w)`,
       );
     return t;
   };
   const since = bound(s.since, "--since");
   const until = bound(s.until, "--until");
+  if (since !== null && until !== null && since > until)
+    throw new FunesError(
+      "bad_input",
+      `--since "${s.since}" is later than --until "${s.until}", so nothing can match — swap the two`,
+    );
   const matchers = s.match.map((m) => matcher(m, s.regex));
   const sessions = new Set(s.sessions);
   const turns = new Set(s.turns.map((t) => `${t.session}\u0000${t.turn}`));
@@ -86,7 +91,7 @@ function matcher(m: string, regex: boolean): RegExp {
   } catch (err) {
     throw new FunesError(
       "bad_input",
-      `--regex "${m}" is not a valid regular expression (${err instanceof Error ? err.message : String(err)})`,
+      `--regex "${m}" is not a valid regular expression (${err instanceof Error ? err.message : String(err)}) — fix the pattern, or drop --regex to match it as plain text`,
     );
   }
 }

@@ -43,5 +43,5 @@ export function hubMemory(uri: string, view: { dir: string; sha: string }): HubM
 export function noIndexMessage(memory: SingleMemory): string {
   return memory.isDefault
     ? "no index yet — run `funes index` to build one, then recall your own history"
-    : `no index found at ${memory.dir}`;
+    : `no index found at ${memory.dir} — give the folder that holds chunks.lance, owner/name for a Hub memory, or local`;
 }

@@ -67,7 +67,7 @@ export function locateReranker(cfg: ModelsConfig): ModelLocation {
   const spec = rerankerSpec(cfg.reranker);
   if (spec === null)
     throw new UnknownRerankerError(
-      `unknown reranker "${cfg.reranker}" (expected ms-marco-MiniLM-L-6-v2 or bge-reranker-base)`,
+      `unknown reranker "${cfg.reranker}" — use ms-marco-MiniLM-L-6-v2 (the default) or bge-reranker-base`,
     );
   return locate(spec, cfg, cfg.rerankDir, "FUNES_RERANK_MODEL_DIR");
 }

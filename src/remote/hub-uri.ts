@@ -21,9 +21,15 @@ export function parseHubUri(uri: string): HubLocation {
   const m = /^hf:\/\/datasets\/(.*)$/.exec(uri);
   const segs = (m?.[1] ?? "").split("/").filter((s) => s !== "");
   if (m === null || segs.length < 2)
-    throw new HubUriError(`expected hf://datasets/<owner>/<name>[/<path>], got ${uri}`);
+    throw new HubUriError(
+      `${JSON.stringify(uri)} is not a Hub memory — write owner/name or hf://datasets/owner/name[/path]`,
+    );
   // Owner, name and prefix become folder names here (views, receipts): plain names only, as on the Hub.
   const bad = segs.find((s) => !/^[A-Za-z0-9_.-]{1,96}$/.test(s) || /^\.+$/.test(s));
+  if (bad?.includes("@") === true)
+    throw new HubUriError(
+      `${JSON.stringify(uri)} names a revision: funes always reads a memory's newest commit — drop "${bad.slice(bad.indexOf("@"))}"`,
+    );
   if (bad !== undefined)
     throw new HubUriError(
       `${JSON.stringify(bad)} in ${JSON.stringify(uri)} is not a repo or folder name — use letters, digits, "-", "_" and "."`,

@@ -83,6 +83,8 @@ describe("funes add, first run", () => {
     expect(hub.repos.get("acme/scripted")?.private).toBe(true);
     const bad = await runFunes(["add", "vim"], u);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('unknown agent "vim" (expected claude, codex, hermes, pi)');
+    expect(bad.stderr).toContain(
+      'funes add takes an agent: claude, codex, hermes, pi, not "vim" — see funes add --help',
+    );
   }, 60_000);
 });

@@ -164,6 +164,8 @@ describe("funes ask", () => {
     expect(empty.stderr).toContain("no index yet");
     const which = await runFunes(["ask", "pi", QUESTION], u);
     expect(which.code).toBe(2);
-    expect(which.stderr).toContain('funes ask runs claude or codex, not "pi"');
+    expect(which.stderr).toContain(
+      'funes ask takes an agent: claude, codex, not "pi" — see funes ask --help',
+    );
   });
 });

@@ -1,3 +1,4 @@
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -132,7 +133,7 @@ describe("failures a user meets end in one clear line and the exit code of their
     const recall = await runFunes(["recall", "x", ...since], writer);
     expect(recall.code, recall.stderr).toBe(2);
     expect(recall.stderr).toBe(
-      'funes: --since "99999999999999999999d" is not a date, a timestamp or a span like 7d, 12h, 2w\n',
+      'funes: --since "99999999999999999999d" is not a date (2026-06-01), a timestamp (2026-06-01T12:00:00Z) or a span back from now (90m, 12h, 7d, 2w)\n',
     );
     const forget = await runFunes(["forget", ...since, "--yes"], writer);
     expect(forget.code, forget.stderr).toBe(2);
@@ -170,10 +171,131 @@ describe("failures a user meets end in one clear line and the exit code of their
       const recall = await call("recall", { query: "x", since: "99999999999999999999d" });
       expect(recall.isError).toBe(true);
       expect(recall.content[0]?.text).toBe(
-        'recall error: since "99999999999999999999d" is not a date, a timestamp or a span like 7d, 12h, 2w',
+        'recall error: since "99999999999999999999d" is not a date (2026-06-01), a timestamp (2026-06-01T12:00:00Z) or a span back from now (90m, 12h, 7d, 2w)',
       );
     } finally {
       await client.close();
     }
+  });
+});
+
+describe("memory specs in the wrong shape are refused with the shape to write (exit 2), before any request", () => {
+  it("a bare owner, another repo type, a web address, a revision, ~user, a file", async () => {
+    const file = join(t.dir, "a-file");
+    writeFileSync(file, "not a memory");
+    const cases: [string[], string][] = [
+      [
+        ["status", "--memory", "org/"],
+        '"org/" is not a memory: a Hub memory is owner/name — write owner/name',
+      ],
+      [["recall", "x", "--memory", "hf://models/x/y"], "not models — write hf://datasets/x/y"],
+      [
+        ["push", "models/x/y"],
+        '"models/x/y" is not a memory: memories are Hub datasets, not models — write x/y',
+      ],
+      [
+        ["status", "--memory", "https://huggingface.co/datasets/acme/m/tree/main"],
+        "it is a web address — write acme/m",
+      ],
+      [["status", "--memory", "acme/m@main"], 'funes always reads a memory\'s newest commit — drop "@main"'],
+      [["status", "--memory", "~nobody/m"], "funes expands only ~/ (your own home) — write the full path"],
+      [
+        ["recall", "x", "--memory", file],
+        `"${file}" is not a memory: it is a file — write the folder that holds chunks.lance`,
+      ],
+      [
+        ["status", "--memory", "local,acme/m"],
+        'funes status reads one memory, and --memory "local,acme/m" names 2',
+      ],
+    ];
+    const requests = hub.requests.length;
+    for (const [args, message] of cases)
+      expect(expectOneClearLine(await runFunes(args, writer), 2)).toContain(message);
+    expect(hub.requests.length).toBe(requests);
+  });
+
+  it("the memory's own folder, its table folder, a trailing slash and datasets/owner/name all read it", async () => {
+    const memory = join(writer.funesHome, "memory");
+    for (const spec of [memory, `${memory}/`, join(memory, "chunks.lance"), "local,"]) {
+      const r = await runFunes(["status", "--memory", spec], writer);
+      expect(r.code, `${spec}: ${r.stderr}`).toBe(0);
+      expect(r.stdout.split("\n")[0]).toBe(`memory: ${memory}`);
+    }
+    const viaPath = await runFunes(["status", "--memory", "datasets/acme/errs"], reader("r6"));
+    expect(viaPath.code, viaPath.stderr).toBe(0);
+    expect(viaPath.stdout).toMatch(/^memory: hf:\/\/datasets\/acme\/errs\n/);
+  });
+});
+
+describe("variables with values funes cannot use are refused, naming the variable (exit 2)", () => {
+  it("numbers, the endpoint, the model-server switch and a FUNES_HOME that is a file", async () => {
+    const file = join(t.dir, "home-is-a-file");
+    writeFileSync(file, "");
+    const cases: [Record<string, string>, string][] = [
+      [{ FUNES_THREADS: "abc" }, 'FUNES_THREADS="abc" is not a whole number ≥ 1 — set e.g. FUNES_THREADS=2'],
+      [{ FUNES_MAX_DOWNLOAD_MB: "-1" }, 'FUNES_MAX_DOWNLOAD_MB="-1" is not a number > 0'],
+      [{ FUNES_INDEX_WORKER_ROWS: "x" }, 'FUNES_INDEX_WORKER_ROWS="x" is not a whole number ≥ 0'],
+      [{ HF_ENDPOINT: "notaurl" }, 'HF_ENDPOINT="notaurl" is not an http(s) address'],
+      [{ FUNES_SERVER: "maybe" }, 'FUNES_SERVER="maybe" is not 0 or 1'],
+      [{ FUNES_SERVER_IDLE: "soon" }, 'FUNES_SERVER_IDLE="soon" is not a number > 0'],
+    ];
+    for (const [extra, message] of cases) {
+      const r = await runFunes(["status"], { ...writer, extra: { ...writer.extra, ...extra } });
+      expect(expectOneClearLine(r, 2)).toContain(message);
+    }
+    const home = await runFunes(["index"], { ...writer, funesHome: file });
+    expect(expectOneClearLine(home, 2)).toContain(`FUNES_HOME="${file}" is a file, not a folder`);
+  });
+});
+
+describe("funes get takes the ids recall printed however they were pasted", () => {
+  it("the whole → get line, in quotes, with extra spaces or quotes; empty ids are bad input", async () => {
+    const recall = await runFunes(["recall", "lance", "-k", "1", "--format", "agent"], writer);
+    expect(recall.code, recall.stderr).toBe(0);
+    const line = recall.stdout.split("\n").find((l) => l.startsWith("  → get ")) ?? "";
+    const [sid, tid] = line.replace("  → get ", "").split(" ") as [string, string];
+    const want = await runFunes(["get", sid, tid, "--format", "agent"], writer);
+    expect(want.code, want.stderr).toBe(0);
+    expect(want.stdout).toContain(`turn=${tid}`);
+    for (const args of [
+      line.trim().split(" "),
+      [line.trim()],
+      ["get", line.trim()],
+      ["get", "→", "get", sid, tid],
+      ["get", ` ${sid} `, `  ${tid}`],
+      ["get", `"${sid}"`, `'${tid}'`],
+    ]) {
+      const r = await runFunes([...args, "--format", "agent"], writer);
+      expect(r.code, `${args.join(" | ")}: ${r.stderr}`).toBe(0);
+      expect(r.stdout, args.join(" | ")).toBe(want.stdout);
+    }
+    expect(expectOneClearLine(await runFunes(["get", "", ""], writer), 2)).toContain(
+      "get needs a session id and a turn id, not an empty one — copy them from a recall hit's → get line",
+    );
+  });
+});
+
+describe("flags that contradict each other are refused, not one of them silently dropped (exit 2)", () => {
+  it("an empty time window, two output choices, a session both in and out, --harness without --hook", async () => {
+    const requests = hub.requests.length;
+    const cases: [string[], string][] = [
+      [
+        ["recall", "x", "--since", "2027-01-01", "--until", "2026-01-01"],
+        '--since "2027-01-01" is later than --until "2026-01-01", so nothing can match — swap the two',
+      ],
+      [["forget", "--since", "1d", "--until", "7d", "--yes"], '--since "1d" is later than --until "7d"'],
+      [
+        ["recall", "x", "--json", "--format", "agent"],
+        "--json and --format both choose the output — give one",
+      ],
+      [["curate", "acme/errs", "--include", "s1", "--exclude", "s2,s1"], 'session "s1" is given to both'],
+      [
+        ["push", "acme/errs", "--harness", "claude"],
+        "--harness names the agent of a --hook push — add --hook",
+      ],
+    ];
+    for (const [args, message] of cases)
+      expect(expectOneClearLine(await runFunes(args, writer), 2), args.join(" ")).toContain(message);
+    expect(hub.requests.length).toBe(requests);
   });
 });

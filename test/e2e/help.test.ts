@@ -82,6 +82,74 @@ describe("help", () => {
   });
 });
 
+describe("mistyped commands, flags and values", () => {
+  /** One line on stderr, exit 2, nothing on stdout. */
+  async function usage(args: string[]): Promise<string> {
+    const r = await runFunes(args, env);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr.trimEnd().split("\n"), r.stderr).toHaveLength(1);
+    return r.stderr.trimEnd();
+  }
+
+  it("suggests the command meant: any case, swapped letters, a common synonym; `help` shows help", async () => {
+    expect(await usage(["RECALL", "x"])).toContain("did you mean `funes recall`?");
+    expect(await usage(["serach", "x"])).toContain("did you mean `funes recall`?");
+    expect(await usage(["publish", "a/b"])).toContain("did you mean `funes push`?");
+    const help = await runFunes(["help", "recall"], env);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Find past passages/);
+    expect(await usage(["--hepl"])).toBe(
+      "funes: unknown option --hepl — did you mean --help? (see funes --help)",
+    );
+  });
+
+  it("a mistyped action, agent or shell names the one meant, before anything loads", async () => {
+    expect(await usage(["models", "pul"])).toBe(
+      'funes: funes models takes an action: status, pull, not "pul" — did you mean `funes models pull`?',
+    );
+    expect(await usage(["add", "claud"])).toContain("did you mean `funes add claude`?");
+    expect(await usage(["server", "strt"])).toContain("did you mean `funes server start`?");
+  });
+
+  it("missing, extra and negative values say what the command takes, as typed", async () => {
+    expect(await usage(["recall", "x", "--since"])).toBe(
+      "funes: --since needs a value: --since <when> — see funes recall --help",
+    );
+    expect(await usage(["recall", "x", "-k", "-1"])).toContain('-k takes no negative value, not "-1"');
+    expect(await usage(["recall", "x", "--since", "-7d"])).toContain(
+      '--since takes no negative value, not "-7d"',
+    );
+    expect(await usage(["push"])).toBe(
+      "funes: funes push needs <memory>: funes push <memory>, e.g. funes push acme/funes-memory --create — see funes push --help",
+    );
+    expect(await usage(["status", "extra"])).toBe(
+      'funes: funes status takes no more words, got "extra" too — quote a value with spaces, or see funes status --help',
+    );
+  });
+
+  it("numbers are plain digits: 1e9, 0x10 and 1.5 are refused, not read as something else", async () => {
+    for (const k of ["1e9", "0x10", "1.5", "abc", "0"])
+      expect(await usage(["recall", "x", "-k", k])).toBe(
+        `funes: -k takes a whole number ≥ 1, not "${k}" — try -k 5`,
+      );
+    expect(await usage(["recall", "x", "-k", "3", "-k", "4"])).toBe(
+      'funes: -k was given 2 times ("3", "4") — give it once',
+    );
+    expect(await usage(["get", "s", "t", "--window", "1e9"])).toContain(
+      '--window takes a whole number ≥ 0, not "1e9"',
+    );
+    // A huge value is shortened in place: the line still ends with what to type.
+    const huge = await usage(["recall", "x", "-k", "9".repeat(5000)]);
+    expect(huge.length).toBeLessThan(400);
+    expect(huge).toMatch(/\[cut: \d+ more characters\]" — try -k 5$/);
+    expect(await usage([""])).toBe('funes: "" is not a command — run funes --help for the list');
+    expect(await usage(["recall", "x", "--memory", ""])).toBe(
+      "funes: --memory needs a value, not an empty one — see funes recall --help",
+    );
+  });
+});
+
 describe("funes completion", () => {
   it("completes commands, flags and agents in bash, and writes zsh and fish scripts", async () => {
     const bash = await runFunes(["completion", "bash"], env);
@@ -108,6 +176,6 @@ describe("funes completion", () => {
     expect(fish.stdout).toContain("complete -c funes -n '__fish_seen_subcommand_from recall' -l half-life");
     const bad = await runFunes(["completion", "tcsh"], env);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('completion takes bash, zsh, fish, not "tcsh"');
+    expect(bad.stderr).toContain('completion takes a shell: bash, zsh, fish, not "tcsh"');
   });
 });

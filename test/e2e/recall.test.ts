@@ -386,7 +386,7 @@ describe("funes mcp", () => {
       };
       expect(await failed({ query: "x", since: "yesterday" })).toEqual({
         isError: true,
-        text: 'recall error: since "yesterday" is not a date, a timestamp or a span like 7d, 12h, 2w',
+        text: 'recall error: since "yesterday" is not a date (2026-06-01), a timestamp (2026-06-01T12:00:00Z) or a span back from now (90m, 12h, 7d, 2w)',
       });
       expect(await failed({ query: "x", harness: "cursor" })).toEqual({
         isError: true,

@@ -198,7 +198,9 @@ describe("reading a Hub memory", () => {
     expect(pushModel.stderr).toContain("acme/a-model is a model repo, not a dataset");
     const bad = await runFunes([...recallArgs, "--memory", "hf://models/x/y"], reader);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain("expected hf://datasets/<owner>/<name>[/<path>], got hf://models/x/y");
+    expect(bad.stderr).toContain(
+      '"hf://models/x/y" is not a memory: memories are Hub datasets, not models — write hf://datasets/x/y',
+    );
   });
 
   it("shows a Hub memory's status", async () => {
