@@ -36,3 +36,17 @@ export function nonNegativeNumber(v: unknown, flag: string): number {
     throw new FunesError("bad_input", `${flag} takes a number ≥ 0, not "${String(v)}" — try ${flag} 7.5`);
   return n;
 }
+
+/**
+ * `--format` of recall and get: as given (any case), else `human` on a terminal (stdin and stdout) and
+ * `agent` when read by a program.
+ */
+export function outputFormat(v: unknown, terminal: boolean): "human" | "agent" {
+  const format = v === undefined ? (terminal ? "human" : "agent") : String(v).trim().toLowerCase();
+  if (format !== "human" && format !== "agent")
+    throw new FunesError(
+      "bad_input",
+      `--format takes human or agent, not "${format}" — use --format agent or --format human`,
+    );
+  return format;
+}

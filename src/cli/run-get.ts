@@ -4,7 +4,7 @@
 import { FunesError, getTurn, openReadTarget, settledTarget, type TurnView } from "../commands/index.js";
 import { formatGetAgent, oneLine, safeText } from "../format/index.js";
 import type { CliConfig } from "./config.js";
-import { nonNegativeInt } from "./parse-args.js";
+import { nonNegativeInt, outputFormat } from "./parse-args.js";
 import { flattenSpaces, layoutWidth, readableTool } from "./terminal-text.js";
 
 /** Flags of `funes get`. */
@@ -72,17 +72,7 @@ export async function runGet(
 ): Promise<void> {
   // Every argument is checked before a memory is opened (a Hub memory may be fetched).
   const window = flags.window === undefined ? 3 : nonNegativeInt(flags.window, "--window");
-  const format =
-    flags.format === undefined
-      ? cfg.stdinTty && cfg.stdoutTty
-        ? "human"
-        : "agent"
-      : String(flags.format).trim().toLowerCase();
-  if (format !== "human" && format !== "agent")
-    throw new FunesError(
-      "bad_input",
-      `--format takes human or agent, not "${format}" — use --format agent or --format human`,
-    );
+  const format = outputFormat(flags.format, cfg.stdinTty && cfg.stdoutTty);
   const sid = String(sessionId);
   const tid = String(turnUuid);
   if (sid.trim() === "" || tid.trim() === "")

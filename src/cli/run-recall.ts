@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { DEFAULT_RERANK_BUDGET_MS, FunesError, listValues, recallMemories } from "../commands/index.js";
 import { formatRecallAgent, safeText, terminalSafeRecall } from "../format/index.js";
 import type { CliConfig } from "./config.js";
-import { nonNegativeInt, nonNegativeNumber, positiveInt } from "./parse-args.js";
+import { nonNegativeInt, nonNegativeNumber, outputFormat, positiveInt } from "./parse-args.js";
 import { formatRecallHuman } from "./render-recall.js";
 import { recallModels } from "./run-server.js";
 import { layoutWidth } from "./terminal-text.js";
@@ -42,17 +42,7 @@ export async function runRecall(words: unknown[], flags: RecallFlags, cfg: CliCo
     throw new FunesError("bad_input", 'recall needs a query, e.g. funes recall "why did we pick lance"');
   if (flags.json === true && flags.format !== undefined)
     throw new FunesError("bad_input", "--json and --format both choose the output — give one of them");
-  const format =
-    flags.format === undefined
-      ? cfg.stdinTty && cfg.stdoutTty
-        ? "human"
-        : "agent"
-      : String(flags.format).trim().toLowerCase();
-  if (format !== "human" && format !== "agent")
-    throw new FunesError(
-      "bad_input",
-      `--format takes human or agent, not "${format}" — use --format agent or --format human`,
-    );
+  const format = outputFormat(flags.format, cfg.stdinTty && cfg.stdoutTty);
   const specs = listValues(flags.memory);
   const models = recallModels(cfg, flags.reranker);
   try {
