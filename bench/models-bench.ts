@@ -13,9 +13,11 @@ import { BGE_SMALL, type Int8Plan, writeBertEmbedder } from "../scripts/model-ge
 import { ALL_TIERS, chunkTurns } from "../src/chunk/index.js";
 import {
   cachedModelDir,
+  EMBEDDER_INT8_SPEC,
   EMBEDDER_SPEC,
   type Embedder,
   embedBatches,
+  isInt8Stamped,
   loadEmbedder,
   loadReranker,
   type ModelSpec,
@@ -153,13 +155,13 @@ async function embedLikeBackfill(e: Embedder, texts: string[]): Promise<[Float32
 }
 
 /** The backfill's texts, its distinct texts, and 400 seven-word queries cut from them (every few distinct). */
-interface AgreementCorpus {
+export interface AgreementCorpus {
   texts: string[];
   unique: string[];
   queries: string[];
 }
 
-function agreementCorpus(): AgreementCorpus {
+export function agreementCorpus(): AgreementCorpus {
   const texts = corpusChunkTexts();
   const unique = [...new Set(texts)];
   const step = Math.max(1, Math.floor(unique.length / 400));
@@ -172,14 +174,14 @@ function agreementCorpus(): AgreementCorpus {
 }
 
 /** One embedder's vectors for the distinct texts and the queries, and the seconds its backfill took. */
-interface CorpusVectors {
+export interface CorpusVectors {
   docs: Float32Array[];
   q: Float32Array[];
   secs: number;
 }
 
 /** Embeds the corpus as a backfill does (every text, 128 a call), then each query alone as recall does. */
-async function embedCorpus(dir: string, spec: ModelSpec, c: AgreementCorpus): Promise<CorpusVectors> {
+export async function embedCorpus(dir: string, spec: ModelSpec, c: AgreementCorpus): Promise<CorpusVectors> {
   const e = await loadEmbedder(dir, spec, { threads: 2 });
   try {
     await e.embed(c.texts.slice(0, 8));
@@ -194,7 +196,7 @@ async function embedCorpus(dir: string, spec: ModelSpec, c: AgreementCorpus): Pr
 }
 
 /** The share of fp32's top 10 that `other` keeps, per query, as a mean with its 95% interval. */
-function topTenAgreement(
+export function topTenAgreement(
   fp32: CorpusVectors,
   other: CorpusVectors,
 ): { mean: number; lo: number; hi: number } {
@@ -206,7 +208,7 @@ function topTenAgreement(
 }
 
 /** The embedder spec that loads a folder's int8 file. */
-const INT8_SPEC: ModelSpec = {
+export const INT8_SPEC: ModelSpec = {
   ...EMBEDDER_SPEC,
   dtype: "q8",
   files: [...EMBEDDER_SPEC.files.filter((f) => !f.endsWith(".onnx")), "onnx/model_quantized.onnx"],
@@ -218,8 +220,8 @@ const agreementText = (a: { mean: number; lo: number; hi: number }) =>
 /**
  * What a backfill costs on real text, and whether an int8 embedder could be offered (issue 17). Every chunk
  * of the real transcripts (repeats included, in file order, 128 to a call as the backfill does) is embedded
- * with the bge-small-shaped model in fp32 and in int8 (its MatMul weights dynamically quantized). Agreement
- * is the share of fp32's top 10 that int8 keeps among the distinct chunks, for 400 seven-word queries cut
+ * with the bge-small-shaped model in fp32 and in the int8 funes derives from it (models/quantize.ts).
+ * Agreement is the share of fp32's top 10 that int8 keeps among the distinct chunks, for 400 seven-word queries cut
  * from them (each embedded alone, as recall does), with a 95% bootstrap interval over queries. Random
  * weights make near-identical vectors (mean pairwise cosine ≈ 0.9995), whose order small errors upset
  * easily: the figure decides for the models funes can generate, and says little about the trained one.
@@ -228,8 +230,9 @@ export async function benchRealChunks(embDir: string): Promise<Row[]> {
   const c = agreementCorpus();
   const { useful, computed } = await tokenCounts(embDir, c.texts);
   const fp32 = await embedCorpus(embDir, EMBEDDER_SPEC, c);
-  const int8 = await embedCorpus(embDir, INT8_SPEC, c);
+  const int8 = await embedCorpus(embDir, EMBEDDER_INT8_SPEC, c);
   const tps = useful / fp32.secs;
+  const stamped = (v: CorpusVectors) => v.docs.filter(isInt8Stamped).length;
   return [
     [
       "backfill embedding, real chunks (fp32, 2 threads, 128 a call)",
@@ -242,7 +245,7 @@ export async function benchRealChunks(embDir: string): Promise<Row[]> {
       "",
     ],
     [
-      "  int8 (not offered): chunks/s, time / fp32",
+      "  int8 (FUNES_EMBED_PRECISION=int8): chunks/s, time / fp32",
       `${(c.texts.length / int8.secs).toFixed(1)}, ${(int8.secs / fp32.secs).toFixed(2)}`,
       "",
     ],
@@ -251,6 +254,16 @@ export async function benchRealChunks(embDir: string): Promise<Row[]> {
       `${agreementText(topTenAgreement(fp32, int8))} (${c.queries.length} queries, ${c.unique.length} chunks; random weights)`,
       "≥ 0.95 to offer int8",
     ],
+    [
+      "  fp32 queries over int8 vectors (a mixed memory, the reference reading ours)",
+      agreementText(topTenAgreement(fp32, { ...int8, q: fp32.q })),
+      "≥ 0.95",
+    ],
+    [
+      "  vectors stamped int8: int8 run, fp32 run",
+      `${stamped(int8)} of ${int8.docs.length}, ${stamped(fp32)} of ${fp32.docs.length}`,
+      "all, none",
+    ],
   ];
 }
 
@@ -258,9 +271,14 @@ export async function benchRealChunks(embDir: string): Promise<Row[]> {
  * int8's time over fp32's on `texts`, the median of 3 rounds that run each model in turn (both loaded), so
  * a machine busy with other work slows both alike.
  */
-async function alternatingTimeRatio(fp32Dir: string, int8Dir: string, texts: string[]): Promise<number> {
+export async function alternatingTimeRatio(
+  fp32Dir: string,
+  int8Dir: string,
+  texts: string[],
+  int8Spec: ModelSpec = INT8_SPEC,
+): Promise<number> {
   const fp32 = await loadEmbedder(fp32Dir, EMBEDDER_SPEC, { threads: 2 });
-  const int8 = await loadEmbedder(int8Dir, INT8_SPEC, { threads: 2 });
+  const int8 = await loadEmbedder(int8Dir, int8Spec, { threads: 2 });
   try {
     const ratios: number[] = [];
     for (let r = 0; r < 3; r++) {
@@ -280,7 +298,11 @@ const INT8_PLANS: [string, Int8Plan][] = [
   ["plain (onnxruntime's dynamic quantization)", { twoPass: [] }],
   ["two-pass activations into the FFN's down projection", { twoPass: ["ffn-down"] }],
   ["two-pass activations into both FFN projections", { twoPass: ["ffn-up", "ffn-down"] }],
-  ["two-pass activations everywhere", { twoPass: ["attention", "ffn-up", "ffn-down"] }],
+  ["two-pass activations everywhere", { twoPass: ["attention", "attention-out", "ffn-up", "ffn-down"] }],
+  [
+    "blocks of 32 (MatMulNBits, int8 activations per block of 32)",
+    { twoPass: [], scheme: "blocks", block: 32 },
+  ],
 ];
 
 /**
@@ -310,8 +332,14 @@ export async function benchInt8Study(work: string): Promise<Row[]> {
       "",
     ],
   ];
-  for (const [name, plan] of INT8_PLANS) {
-    const dir = join(work, `int8-${plan.twoPass.join("-") || "plain"}`);
+  const only = process.env.BENCH_INT8_PLANS;
+  for (const [name, plan] of INT8_PLANS.filter(
+    (_, i) => only === undefined || only.split(",").includes(String(i)),
+  )) {
+    const dir = join(
+      work,
+      `int8-${plan.scheme === "blocks" ? `blocks${plan.block}` : plan.twoPass.join("-") || "plain"}`,
+    );
     writeBertEmbedder(dir, BGE_SMALL, vocab, ["int8"], plan);
     for (const f of ["tokenizer.json", "tokenizer_config.json"]) copyFileSync(join(embDir, f), join(dir, f));
     const int8 = await embedCorpus(dir, INT8_SPEC, c);
@@ -322,6 +350,13 @@ export async function benchInt8Study(work: string): Promise<Row[]> {
       "≥ 0.95 and well under 1",
     ]);
   }
+  const ours = await embedCorpus(embDir, EMBEDDER_INT8_SPEC, c);
+  const ratio = await alternatingTimeRatio(embDir, embDir, c.texts.slice(0, 384), EMBEDDER_INT8_SPEC);
+  rows.push([
+    "int8, funes's (FUNES_EMBED_PRECISION=int8): plain, but row 0's products after attention also in fp32",
+    `agreement ${agreementText(topTenAgreement(fp32, ours))}, time ${ratio.toFixed(2)} of fp32`,
+    "≥ 0.95 and well under 1",
+  ]);
   return rows;
 }
 

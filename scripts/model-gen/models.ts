@@ -177,12 +177,13 @@ export function writeTinyReranker(dir: string, vocab: string[]): void {
 interface Weights {
   rand: () => number;
   quantize: boolean;
+  plan: Int8Plan;
   /** Linears whose activations are quantized in two passes (int8 only). */
   twoPass: ReadonlySet<LinearRole>;
 }
 
 /** Where a linear sits in the encoder: what a quantization plan chooses by. */
-export type LinearRole = "attention" | "ffn-up" | "ffn-down" | "head";
+export type LinearRole = "attention" | "attention-out" | "ffn-up" | "ffn-down" | "head";
 
 /**
  * How the int8 file is quantized. Every linear's weights are int8 (one scale per matrix) and its activations
@@ -192,6 +193,13 @@ export type LinearRole = "attention" | "ffn-up" | "ffn-down" | "head";
  */
 export interface Int8Plan {
   twoPass: LinearRole[];
+  /**
+   * `blocks`: onnxruntime's MatMulNBits at 8 bits instead: weights in blocks of `block` values along a
+   * column, each with its own scale, and the activations quantized to int8 inside the kernel, again one
+   * scale per block of each row (accuracy level 4), so one outlier costs only its own block precision.
+   */
+  scheme?: "dynamic" | "blocks";
+  block?: number;
 }
 
 /**
@@ -210,20 +218,80 @@ function quantizedProduct(
   return [y, () => g.op("Sub", [x, g.op("DequantizeLinear", [xq, xs, xz])])];
 }
 
+/**
+ * Per-block int8 weights for onnxruntime's MatMulNBits: column by column, `block` values along k share one
+ * scale (max |w| / 127), stored as unsigned bytes around the default zero point 128; returns the packed
+ * [n, blocks, block] bytes and the [n × blocks] scales.
+ */
+export function packBlocks(
+  weights: Float32Array,
+  k: number,
+  n: number,
+  block: number,
+): { packed: Uint8Array; scales: Float32Array } {
+  const blocks = Math.ceil(k / block);
+  const packed = new Uint8Array(n * blocks * block).fill(128);
+  const scales = new Float32Array(n * blocks);
+  for (let c = 0; c < n; c++)
+    for (let b = 0; b < blocks; b++) {
+      const end = Math.min(k, (b + 1) * block);
+      let max = 0;
+      for (let r = b * block; r < end; r++) max = Math.max(max, Math.abs(weights[r * n + c] as number));
+      const scale = max / 127 || 1;
+      scales[c * blocks + b] = scale;
+      const at = (c * blocks + b) * block - b * block;
+      for (let r = b * block; r < end; r++)
+        packed[at + r] = Math.round((weights[r * n + c] as number) / scale) + 128;
+    }
+  return { packed, scales };
+}
+
+function blockProduct(
+  g: GraphBuilder,
+  x: string,
+  weights: Float32Array,
+  k: number,
+  n: number,
+  block: number,
+): string {
+  const { packed, scales } = packBlocks(weights, k, n, block);
+  const blocks = Math.ceil(k / block);
+  return g.op(
+    "MatMulNBits",
+    [x, g.init([n, blocks, block], packed), g.init([n * blocks], scales)],
+    { K: k, N: n, bits: 8, block_size: block, accuracy_level: 4 },
+    1,
+    undefined,
+    "com.microsoft",
+  );
+}
+
 /** MatMul by a random [k, n] weight, quantized as `w` says when writing the int8 file. */
 function linear(g: GraphBuilder, x: string, k: number, n: number, w: Weights, role: LinearRole): string {
   const weights = randomTensor(k * n, w.rand, 0.02);
   const bias = g.init([n], randomTensor(n, w.rand, 0.02));
   if (!w.quantize) return g.op("Add", [g.op("MatMul", [x, g.init([k, n], weights)]), bias]);
+  if (w.plan.scheme === "blocks")
+    return g.op("Add", [blockProduct(g, x, weights, k, n, w.plan.block ?? 32), bias]);
+  return g.op("Add", [int8Product(g, x, weights, [k, n], w.twoPass.has(role)), bias]);
+}
+
+/** x·W in int8 as onnxruntime's dynamic quantizer emits it, in two passes when `twoPass`. */
+function int8Product(
+  g: GraphBuilder,
+  x: string,
+  weights: Float32Array,
+  dims: [number, number],
+  twoPass: boolean,
+): string {
   let max = 0;
   for (const v of weights) max = Math.max(max, Math.abs(v));
   const scale = max / 127 || 1;
   const q = new Int8Array(weights.length);
   for (let i = 0; i < weights.length; i++) q[i] = Math.round((weights[i] as number) / scale);
-  const wq = g.init([k, n], q);
+  const wq = g.init(dims, q);
   const [first, error] = quantizedProduct(g, x, wq, scale);
-  const y = w.twoPass.has(role) ? g.op("Add", [first, quantizedProduct(g, error(), wq, scale)[0]]) : first;
-  return g.op("Add", [y, bias]);
+  return twoPass ? g.op("Add", [first, quantizedProduct(g, error(), wq, scale)[0]]) : first;
 }
 
 function layerNorm(g: GraphBuilder, x: string, h: number): string {
@@ -265,7 +333,7 @@ function bertEncoder(g: GraphBuilder, s: BertShape, w: Weights): string {
     const scores = g.op("Add", [g.op("Mul", [g.op("MatMul", [q, k]), g.float(1 / Math.sqrt(dh))]), bias]);
     const ctx = g.op("MatMul", [g.op("Softmax", [scores], { axis: -1 }), v]);
     const merged = g.op("Reshape", [g.op("Transpose", [ctx], { perm: [0, 2, 1, 3] }), g.ints([0, 0, h])]);
-    x = layerNorm(g, g.op("Add", [x, linear(g, merged, h, h, w, "attention")]), h);
+    x = layerNorm(g, g.op("Add", [x, linear(g, merged, h, h, w, "attention-out")]), h);
     const up = linear(g, x, h, s.ffn, w, "ffn-up");
     const gelu = g.op("Mul", [
       g.op("Mul", [up, g.float(0.5)]),
@@ -289,7 +357,7 @@ function perPrecision(
   const files: Record<string, Uint8Array> = {};
   for (const p of precisions) {
     const g = new GraphBuilder();
-    build(g, { rand: seededRandom(seed), quantize: p === "int8", twoPass: new Set(plan.twoPass) });
+    build(g, { rand: seededRandom(seed), quantize: p === "int8", twoPass: new Set(plan.twoPass), plan });
     files[p === "fp32" ? "model.onnx" : "model_quantized.onnx"] = g.encode();
   }
   return files;

@@ -26,6 +26,7 @@ export class GraphBuilder {
   private readonly inputs: onnx.IValueInfoProto[] = [];
   private readonly outputs: onnx.IValueInfoProto[] = [];
   private n = 0;
+  private usesMicrosoft = false;
 
   /** Declares a graph input; dims are numbers or symbolic names. */
   input(name: string, elemType: "int64" | "float", dims: (number | string)[]): string {
@@ -60,7 +61,14 @@ export class GraphBuilder {
   }
 
   /** Adds a node; returns its first output's name (or the given output names). */
-  op(opType: string, inputs: string[], attrs: Attrs = {}, outputs = 1, outName?: string): string {
+  op(
+    opType: string,
+    inputs: string[],
+    attrs: Attrs = {},
+    outputs = 1,
+    outName?: string,
+    domain?: "com.microsoft",
+  ): string {
     const outs = Array.from({ length: outputs }, (_, i) => (i === 0 && outName ? outName : `t${this.n++}`));
     const attribute = Object.entries(attrs).map(([name, v]) =>
       Array.isArray(v)
@@ -69,7 +77,15 @@ export class GraphBuilder {
           ? { name, type: P.AttributeProto.AttributeType.FLOAT, f: v.f }
           : { name, type: P.AttributeProto.AttributeType.INT, i: v },
     );
-    this.nodes.push({ opType, input: inputs, output: outs, attribute, name: `n${this.n++}` });
+    if (domain !== undefined) this.usesMicrosoft = true;
+    this.nodes.push({
+      opType,
+      input: inputs,
+      output: outs,
+      attribute,
+      name: `n${this.n++}`,
+      domain: domain ?? "",
+    });
     return outs[0] as string;
   }
 
@@ -80,11 +96,14 @@ export class GraphBuilder {
     return (node.output as string[]) ?? [first];
   }
 
-  /** Serializes the model (opset 17, IR 8). */
+  /** Serializes the model (opset 17, IR 8; onnxruntime's contrib domain when a node uses it). */
   encode(): Uint8Array {
     const model = P.ModelProto.create({
       irVersion: 8,
-      opsetImport: [{ domain: "", version: 17 }],
+      opsetImport: [
+        { domain: "", version: 17 },
+        ...(this.usesMicrosoft ? [{ domain: "com.microsoft", version: 1 }] : []),
+      ],
       producerName: "funes-model-gen",
       graph: {
         name: "g",

@@ -4,7 +4,7 @@
 import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { delimiter, isAbsolute, join, resolve } from "node:path";
 import type { ModelsConfig } from "../commands/index.js";
-import { DEFAULT_RERANKER } from "../models/index.js";
+import { DEFAULT_RERANKER, type EmbedPrecision } from "../models/index.js";
 import type { AgentDirs } from "../traces/index.js";
 import { funesHomeOf, homeOf } from "./home.js";
 import { UsageError } from "./usage-error.js";
@@ -120,6 +120,16 @@ function serverEnabled(env: NodeJS.ProcessEnv): boolean {
   );
 }
 
+/** `FUNES_EMBED_PRECISION`: fp32 (the default) or int8; any other word is refused. */
+function embedPrecision(env: NodeJS.ProcessEnv): EmbedPrecision {
+  const raw = nonEmpty(env.FUNES_EMBED_PRECISION)?.trim().toLowerCase();
+  if (raw === undefined || raw === "fp32") return "fp32";
+  if (raw === "int8") return "int8";
+  throw new UsageError(
+    `FUNES_EMBED_PRECISION="${env.FUNES_EMBED_PRECISION}" is not fp32 or int8 — set FUNES_EMBED_PRECISION=int8 for the faster embedder, or unset it for fp32`,
+  );
+}
+
 /** The Hub token, in the reference's order: env variables, then the token file Python tools write. */
 function readToken(env: NodeJS.ProcessEnv, home: string): string | undefined {
   const fromEnv =
@@ -156,6 +166,7 @@ function readModels(env: NodeJS.ProcessEnv, home: string): ModelsConfig {
     rerankDir: nonEmpty(env.FUNES_RERANK_MODEL_DIR),
     reranker: nonEmpty(env.FUNES_RERANKER) ?? DEFAULT_RERANKER,
     threads: envNumber(env, "FUNES_THREADS", { min: 1, integer: true, fallback: 2, example: "2" }),
+    embedPrecision: embedPrecision(env),
     hubUrl: hubEndpoint(env),
     token: readToken(env, home),
     maxDownloadBytes: maxMb === 0 ? undefined : maxMb * 1048576,

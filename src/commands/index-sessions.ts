@@ -658,7 +658,7 @@ async function embedPending(
     await close();
     await finishIndexes(store, emit);
     return {
-      model: `${opened.repo}@${opened.revision}`,
+      model: opened.label,
       embedded: r.embedded,
       remaining: r.remaining,
       seconds: r.seconds,
@@ -820,7 +820,7 @@ export async function runIsolatedStep(
       });
       return {
         kind: "embedded",
-        model: `${opened.repo}@${opened.revision}`,
+        model: opened.label,
         embedded: r.embedded,
         due: r.stopped,
       };

@@ -30,7 +30,7 @@ import {
   resolveMemorySpec,
   type SingleMemory,
 } from "../memory/index.js";
-import { locateEmbedder, type ModelsConfig } from "../models/index.js";
+import { type EmbedPrecision, locateEmbedder, type ModelsConfig } from "../models/index.js";
 import { parseHubUri } from "../remote/index.js";
 import { knownSources } from "../traces/index.js";
 import { readReceipt } from "./push.js";
@@ -54,7 +54,7 @@ export type StatusReport =
       byHarness: HarnessCounts[];
       pendingVectors: number;
       /** The embedder backfill uses, and whether its files are here. */
-      embedder: { repo: string; revision: string; ready: boolean } | null;
+      embedder: { repo: string; revision: string; ready: boolean; precision: EmbedPrecision } | null;
       /** ms since the epoch, UTC. */
       lastIndexed: number | null;
       /** This machine's last push to this Hub memory, if any. */
@@ -137,12 +137,13 @@ export async function memoryStatus(memory: SingleMemory, ctx: StatusContext): Pr
 
 function embedderOf(
   models: ModelsConfig | undefined,
-): { repo: string; revision: string; ready: boolean } | null {
+): { repo: string; revision: string; ready: boolean; precision: EmbedPrecision } | null {
   if (models === undefined) return null;
   const loc = locateEmbedder(models);
+  const precision = models.embedPrecision ?? "fp32";
   return loc.kind === "found"
-    ? { repo: loc.spec.repo, revision: loc.revision, ready: true }
-    : { repo: loc.spec.repo, revision: loc.spec.revision, ready: false };
+    ? { repo: loc.spec.repo, revision: loc.revision, ready: true, precision }
+    : { repo: loc.spec.repo, revision: loc.spec.revision, ready: false, precision };
 }
 
 /** For a project memory: its project and this machine's sessions pending review; else null. */

@@ -38,7 +38,7 @@ export function formatStatus(report: StatusReport, now: number): string {
   out += `vectors: ${r.chunks - r.pendingVectors} of ${r.chunks} rows`;
   out += r.pendingVectors > 0 ? ` (${r.pendingVectors} waiting, found by keyword until embedded)\n` : "\n";
   if (r.embedder !== null)
-    out += `embedder: ${r.embedder.repo} @ ${r.embedder.revision}${r.embedder.ready ? "" : " — not downloaded; run `funes models pull`"}\n`;
+    out += `embedder: ${r.embedder.repo} @ ${r.embedder.revision}${r.embedder.precision === "int8" ? " (int8, FUNES_EMBED_PRECISION)" : ""}${r.embedder.ready ? "" : " — not downloaded; run `funes models pull`"}\n`;
   if (r.pendingSessions !== null && r.pendingSessions > 0)
     out += `pending indexing: ${r.pendingSessions} source session${r.pendingSessions === 1 ? "" : "s"} — run \`funes index\`\n`;
   if (r.lastPush !== null) {

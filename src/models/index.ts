@@ -28,6 +28,8 @@ export {
   UnknownRerankerError,
 } from "./models-config.js";
 export { type OpenedEmbedder, openEmbedder } from "./open-embedder.js";
+export { isInt8Stamped, stampInt8 } from "./precision-stamp.js";
+export { quantizeOnnx } from "./quantize.js";
 export {
   EMBED_MAX_TOKENS,
   type Embedder,
@@ -41,7 +43,10 @@ export {
 } from "./runtime.js";
 export {
   DEFAULT_RERANKER,
+  EMBEDDER_INT8_SPEC,
   EMBEDDER_SPEC,
+  type EmbedPrecision,
+  embedderSpec,
   type ModelSpec,
   RERANKER_SPECS,
   type RerankerKey,

@@ -20,7 +20,7 @@ import {
   ModelLoadError,
   type Reranker,
 } from "./runtime.js";
-import { EMBEDDER_SPEC, type ModelSpec, rerankerSpec } from "./specs.js";
+import { EMBEDDER_INT8_SPEC, EMBEDDER_SPEC, type ModelSpec, rerankerSpec } from "./specs.js";
 
 /** Which model a request is for: its role, spec key and folder. */
 export interface ModelRef {
@@ -98,7 +98,9 @@ export function unpackVectors(b64: string, dim: number): Float32Array[] {
 
 function specFor(ref: ModelRef): ModelSpec {
   const spec =
-    ref.role === "embedder" ? (ref.key === EMBEDDER_SPEC.key ? EMBEDDER_SPEC : null) : rerankerSpec(ref.key);
+    ref.role === "embedder"
+      ? ([EMBEDDER_SPEC, EMBEDDER_INT8_SPEC].find((s) => s.key === ref.key) ?? null)
+      : rerankerSpec(ref.key);
   if (spec === null) throw new ModelLoadError(`unknown ${ref.role} "${ref.key}"`);
   return spec;
 }

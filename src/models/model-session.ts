@@ -7,7 +7,13 @@
  */
 import { ModelClient, ModelServerError } from "./model-client.js";
 import type { ModelRef } from "./model-server.js";
-import { locateEmbedder, locateReranker, type ModelLocation, type ModelsConfig } from "./models-config.js";
+import {
+  locateEmbedder,
+  locateReranker,
+  type ModelLocation,
+  type ModelsConfig,
+  modelLabel,
+} from "./models-config.js";
 import {
   type Embedder,
   type LoadOptions,
@@ -96,7 +102,7 @@ export class ModelSession {
     wrap: (local: () => Promise<T>, remote: T) => T,
   ): Promise<Loaded<T>> {
     if (loc.kind === "missing") return { kind: "missing", reason: loc.reason };
-    const label = `${loc.spec.repo}@${loc.revision}`;
+    const label = modelLabel(loc);
     let localP: Promise<T> | null = null;
     const local = () => {
       if (localP === null) {

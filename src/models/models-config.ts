@@ -4,7 +4,7 @@
  */
 
 import { cachedCommit, cachedModelDir } from "./hf-cache.js";
-import { EMBEDDER_SPEC, type ModelSpec, rerankerSpec } from "./specs.js";
+import { type EmbedPrecision, embedderSpec, type ModelSpec, rerankerSpec } from "./specs.js";
 
 /** A reranker key funes does not know (bad input: its message names the ones it does). */
 export class UnknownRerankerError extends Error {}
@@ -19,6 +19,8 @@ export interface ModelsConfig {
   rerankDir?: string | undefined;
   /** `--reranker` / `FUNES_RERANKER`. */
   reranker: string;
+  /** `FUNES_EMBED_PRECISION`: fp32 (the default, the reference's) or int8 (opt-in, faster backfill). */
+  embedPrecision?: EmbedPrecision | undefined;
   /** onnxruntime threads. */
   threads: number;
   /** `HF_ENDPOINT`. */
@@ -59,7 +61,7 @@ function locate(
 
 /** Where the embedder is. */
 export function locateEmbedder(cfg: ModelsConfig): ModelLocation {
-  return locate(EMBEDDER_SPEC, cfg, cfg.embedDir, "FUNES_EMBED_MODEL_DIR");
+  return locate(embedderSpec(cfg.embedPrecision ?? "fp32"), cfg, cfg.embedDir, "FUNES_EMBED_MODEL_DIR");
 }
 
 /** Where the configured reranker is; an unknown key is an {@link UnknownRerankerError}. */
@@ -70,4 +72,9 @@ export function locateReranker(cfg: ModelsConfig): ModelLocation {
       `unknown reranker "${cfg.reranker}" — use ms-marco-MiniLM-L-6-v2 (the default) or bge-reranker-base`,
     );
   return locate(spec, cfg, cfg.rerankDir, "FUNES_RERANK_MODEL_DIR");
+}
+
+/** How a found model is named in summaries: `repo@revision`, with ` int8` for the int8 embedder. */
+export function modelLabel(loc: { spec: ModelSpec; revision: string }): string {
+  return `${loc.spec.repo}@${loc.revision}${loc.spec.dtype === "q8-blocks" ? " int8" : ""}`;
 }

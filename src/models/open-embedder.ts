@@ -3,12 +3,21 @@
  * loaded once, or the reason there is none. One path for every such job; recall's sessions go through
  * model-session.ts (and the shared model server).
  */
-import { locateEmbedder, type ModelsConfig } from "./models-config.js";
+import { locateEmbedder, type ModelsConfig, modelLabel } from "./models-config.js";
 import { type Embedder, loadEmbedder, ModelLoadError } from "./runtime.js";
 
 /** A loaded embedder (close it when done) and what it is, or why there is none. */
 export type OpenedEmbedder =
-  | { kind: "ready"; embedder: Embedder; repo: string; revision: string /** Its folder. */; dir: string }
+  | {
+      kind: "ready";
+      embedder: Embedder;
+      repo: string;
+      revision: string;
+      /** Its folder. */
+      dir: string;
+      /** `repo@revision`, with ` int8` when the int8 embedder runs. */
+      label: string;
+    }
   | { kind: "missing"; reason: string };
 
 /** Finds and loads the embedder; a missing model or one that fails to load is a reason, not an error. */
@@ -17,7 +26,14 @@ export async function openEmbedder(cfg: ModelsConfig): Promise<OpenedEmbedder> {
   if (where.kind === "missing") return { kind: "missing", reason: where.reason };
   try {
     const embedder = await loadEmbedder(where.dir, where.spec, { threads: cfg.threads });
-    return { kind: "ready", embedder, repo: where.spec.repo, revision: where.revision, dir: where.dir };
+    return {
+      kind: "ready",
+      embedder,
+      repo: where.spec.repo,
+      revision: where.revision,
+      dir: where.dir,
+      label: modelLabel(where),
+    };
   } catch (err) {
     if (err instanceof ModelLoadError) return { kind: "missing", reason: err.message };
     throw err;

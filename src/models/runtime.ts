@@ -8,6 +8,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { InferenceSession, Tensor } from "onnxruntime-node";
+import { type DerivedModel, dropInt8Model, int8ModelFile } from "./derived-model.js";
+import { stampInt8 } from "./precision-stamp.js";
 import type { ModelSpec } from "./specs.js";
 import { type BatchTokenizer, type Encoded, loadBatchTokenizer, type TokenBatch } from "./tokenize.js";
 
@@ -85,8 +87,8 @@ async function ort(): Promise<Ort> {
 }
 
 /** The ONNX file a spec's dtype names, as transformers.js picks it (`q8` → the `_quantized` suffix). */
-function onnxFile(spec: Pick<ModelSpec, "dtype">): string {
-  return spec.dtype === "q8" ? "onnx/model_quantized.onnx" : "onnx/model.onnx";
+function onnxFile(dir: string, spec: Pick<ModelSpec, "dtype">): string {
+  return join(dir, spec.dtype === "q8" ? "onnx/model_quantized.onnx" : "onnx/model.onnx");
 }
 
 function sessionOptions(o: LoadOptions) {
@@ -108,11 +110,19 @@ interface Loaded {
   run(batch: TokenBatch, output: string): Promise<{ dims: readonly number[]; data: Float32Array }>;
 }
 
-async function loadModel(dir: string, spec: ModelSpec, opts: LoadOptions): Promise<Loaded> {
+/** Loads the folder's tokenizer and `file` (default: the spec's file; bytes for a model held in memory). */
+async function loadModel(
+  dir: string,
+  spec: ModelSpec,
+  opts: LoadOptions,
+  file: string | Uint8Array = onnxFile(dir, spec),
+): Promise<Loaded> {
   const o = await ort();
   const [tok, made] = await Promise.allSettled([
     loadBatchTokenizer(dir),
-    o.InferenceSession.create(join(dir, onnxFile(spec)), sessionOptions(opts)),
+    typeof file === "string"
+      ? o.InferenceSession.create(file, sessionOptions(opts))
+      : o.InferenceSession.create(file, sessionOptions(opts)),
   ]);
   if (made.status === "rejected" || tok.status === "rejected") {
     if (made.status === "fulfilled") await made.value.release();
@@ -177,8 +187,12 @@ export async function loadEmbedder(
   expectDim = 384,
 ): Promise<Embedder> {
   checkFolder(dir, spec);
-  const model = await guard(dir, "embedder", () => loadModel(dir, spec, opts));
-  // One padded batch to vectors: CLS pooling (position 0 of each row), L2-normalised.
+  const int8 = spec.dtype === "q8-blocks";
+  const derived = int8 ? deriveInt8(dir) : null;
+  const model = await guard(dir, "embedder", () => loadModel(dir, spec, opts, derived?.file));
+  // One padded batch to vectors: CLS pooling (position 0 of each row), L2-normalised; the int8 model's
+  // vectors stamped as its own.
+  const stamp = int8;
   const run = async (batch: TokenBatch): Promise<Float32Array[]> => {
     const hidden = await model.run(batch, "last_hidden_state");
     const [b = 0, s = 0, h = 0] = hidden.dims;
@@ -189,7 +203,7 @@ export async function loadEmbedder(
       for (const x of v) n += x * x;
       n = Math.sqrt(n) || 1;
       for (let j = 0; j < h; j++) v[j] = (v[j] as number) / n;
-      vecs.push(v);
+      vecs.push(stamp ? stampInt8(v) : v);
     }
     return vecs;
   };
@@ -206,7 +220,7 @@ export async function loadEmbedder(
       `the embedder in "${dir}" makes ${dim}-d vectors; funes memories hold ${expectDim}-d vectors of ${spec.repo} — replace the folder with that model`,
     );
   }
-  return {
+  const embedder: Embedder = {
     dim,
     async embed(texts) {
       // A text repeated in one call (the same tool output or boilerplate in many sessions) runs once.
@@ -242,6 +256,59 @@ export async function loadEmbedder(
       await model.session.release();
     },
   };
+  if (derived?.fresh === true) await checkAgainstFp32(dir, spec, opts, embedder, derived);
+  return embedder;
+}
+
+/** The folder's int8 model, or a load error saying why funes cannot derive one and what to do instead. */
+function deriveInt8(dir: string): DerivedModel {
+  try {
+    return int8ModelFile(dir);
+  } catch (err) {
+    const msg = err instanceof Error ? err.message : String(err);
+    throw new ModelLoadError(
+      `could not derive an int8 embedder from "${dir}": ${msg.split("\n")[0]} — unset FUNES_EMBED_PRECISION to embed in fp32`,
+    );
+  }
+}
+
+/** Texts an int8 model just derived must embed as fp32 does: prose, code, a log line, one word. */
+const INT8_PROBES = [
+  "why does the full text index build hang on a two core machine",
+  "export function add(a: number, b: number): number { return a + b; }",
+  "Error: ENOENT: no such file or directory, open '/home/user/.funes/state.json'",
+  "deadlock",
+];
+/** The least cosine an int8 vector may have with its fp32 twin on those probes. */
+const INT8_MIN_COSINE = 0.98;
+
+/**
+ * A freshly derived int8 model is compared with the fp32 model it came from before it is used: a model of
+ * a shape the rewrite does not expect fails here, its file is removed, and the load fails saying so.
+ */
+async function checkAgainstFp32(
+  dir: string,
+  spec: ModelSpec,
+  opts: LoadOptions,
+  int8: Embedder,
+  derived: DerivedModel,
+): Promise<void> {
+  const fp32 = await loadEmbedder(dir, { ...spec, dtype: "fp32" }, opts, int8.dim);
+  try {
+    const [a, b] = [await int8.embed(INT8_PROBES), await fp32.embed(INT8_PROBES)];
+    const worst = Math.min(
+      ...a.map((v, i) => v.reduce((s, x, j) => s + x * ((b[i] as Float32Array)[j] as number), 0)),
+    );
+    if (worst < INT8_MIN_COSINE) {
+      dropInt8Model(derived);
+      await int8.close();
+      throw new ModelLoadError(
+        `the int8 embedder derived from "${dir}" is too far from its fp32 model (cosine ${worst.toFixed(3)} < ${INT8_MIN_COSINE}) — unset FUNES_EMBED_PRECISION to embed in fp32`,
+      );
+    }
+  } finally {
+    await fp32.close();
+  }
 }
 
 /** Loads a cross-encoder reranker from `dir`. */
