@@ -238,6 +238,7 @@ describe("variables with values funes cannot use are refused, naming the variabl
       [{ HF_ENDPOINT: "notaurl" }, 'HF_ENDPOINT="notaurl" is not an http(s) address'],
       [{ FUNES_SERVER: "maybe" }, 'FUNES_SERVER="maybe" is not 0 or 1'],
       [{ FUNES_SERVER_IDLE: "soon" }, 'FUNES_SERVER_IDLE="soon" is not a number > 0'],
+      [{ FUNES_EMBED_PRECISION: "int4" }, 'FUNES_EMBED_PRECISION="int4" is not fp32 or int8'],
     ];
     for (const [extra, message] of cases) {
       const r = await runFunes(["status"], { ...writer, extra: { ...writer.extra, ...extra } });

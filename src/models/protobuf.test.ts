@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { PbWriter, pbDecode, pbText, pbVarints } from "./protobuf.js";
+
+describe("protobuf fields", () => {
+  it("decodes what it encodes and writes decoded fields back byte for byte, negative int64s included", () => {
+    const inner = new PbWriter().bytes(1, "axis").varint(3, 7).finish();
+    // A negative int64 (axis = -1) as protobuf writes it: ten bytes of two's complement.
+    const minusOne = Uint8Array.from([0x18, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01]);
+    const msg = Buffer.concat([
+      new PbWriter().bytes(5, inner).float(2, 1.5).varint(20, 300).finish(),
+      minusOne,
+    ]);
+    const fields = pbDecode(msg);
+    expect(fields.map((f) => [f.no, f.wire])).toEqual([
+      [5, 2],
+      [2, 5],
+      [20, 0],
+      [3, 0],
+    ]);
+    expect(pbText(pbDecode(fields[0]?.bytes as Uint8Array)[0] as never)).toBe("axis");
+    expect(Buffer.from(fields[1]?.bytes as Uint8Array).readFloatLE()).toBe(1.5);
+    expect(fields[2]?.num).toBe(300);
+    const again = new PbWriter();
+    for (const f of fields) again.field(f);
+    expect(Buffer.from(again.finish()).equals(msg)).toBe(true);
+  });
+
+  it("reads packed and unpacked repeated varints", () => {
+    const packed = new PbWriter().bytes(1, Uint8Array.from([0x80, 0x03, 0x05])).finish();
+    expect(pbVarints(pbDecode(packed)[0] as never)).toEqual([384, 5]);
+    expect(pbVarints(pbDecode(new PbWriter().varint(1, 1536).finish())[0] as never)).toEqual([1536]);
+  });
+
+  it("refuses a truncated message instead of reading past its end", () => {
+    const msg = new PbWriter().bytes(1, "model.onnx").finish();
+    expect(() => pbDecode(msg.subarray(0, msg.length - 2))).toThrow("truncated field");
+    expect(() => pbDecode(Uint8Array.of(0x08, 0x80))).toThrow("truncated varint");
+    expect(() => pbDecode(Uint8Array.of(0x0b))).toThrow("unsupported wire type 3");
+  });
+});

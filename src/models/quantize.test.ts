@@ -1,0 +1,148 @@
+/**
+ * The int8 embedder funes derives from an fp32 model: the rewrite on a BERT-shaped model (which products
+ * become int8, which keep their pooled row in fp32), loading it through the production path (derived once,
+ * kept beside the model, stamped vectors close to fp32's), and the refusals: a model with nothing to
+ * quantize, and a rewrite too far from its fp32 model.
+ */
+import {
+  copyFileSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testVocab } from "../../scripts/make-models.js";
+import { type BertShape, writeBertEmbedder, writeTinyEmbedder } from "../../scripts/model-gen/models.js";
+import { GraphBuilder, randomTensor, seededRandom } from "../../scripts/model-gen/onnx-graph.js";
+import { tempDir } from "../../test/helpers/fixtures.js";
+import { isInt8Stamped } from "./precision-stamp.js";
+import { quantizeOnnx } from "./quantize.js";
+import { loadEmbedder, ModelLoadError } from "./runtime.js";
+import { EMBEDDER_INT8_SPEC, EMBEDDER_SPEC } from "./specs.js";
+
+const SHAPE: BertShape = {
+  layers: 3,
+  hidden: 64,
+  heads: 4,
+  ffn: 128,
+  vocab: 0,
+  maxPositions: 512,
+  typeVocab: 2,
+};
+const TEXTS = [
+  "why does the lance index build deadlock on two cores",
+  "export function add(a: number, b: number) { return a + b }",
+  "a portfolio website for a graphic designer",
+  "deadlock",
+];
+
+let t: { dir: string; cleanup: () => void };
+let bert: string;
+beforeAll(() => {
+  t = tempDir();
+  const vocab = testVocab();
+  bert = join(t.dir, "bert");
+  writeBertEmbedder(bert, { ...SHAPE, vocab: vocab.length }, vocab, ["fp32"]);
+});
+afterAll(() => t.cleanup());
+
+const derivedFiles = (dir: string) =>
+  readdirSync(join(dir, "onnx")).filter((f) => f.startsWith("model_funes_q8_"));
+const cosine = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * (b[i] as number), 0);
+
+describe("quantizeOnnx", () => {
+  it("turns every product by a weight into int8, and keeps row 0 in fp32 where it is not split into heads", () => {
+    const r = quantizeOnnx(readFileSync(join(bert, "onnx", "model.onnx")));
+    // Per layer: query, key, value (into heads: int8 only), the attention output and two feed-forward
+    // products (row 0 in fp32 as well).
+    expect(r.quantized).toBe(6 * SHAPE.layers);
+    expect(r.pooledRowFp32).toBe(3 * SHAPE.layers);
+  });
+
+  it("refuses what is not an ONNX encoder it can quantize", () => {
+    expect(() => quantizeOnnx(Uint8Array.from([0x08, 0x07]))).toThrow("not an ONNX model");
+    const tiny = join(t.dir, "tiny");
+    writeTinyEmbedder(tiny, testVocab());
+    expect(() => quantizeOnnx(readFileSync(join(tiny, "onnx", "model.onnx")))).toThrow(
+      "no MatMul by a constant weight",
+    );
+  });
+});
+
+describe("the int8 embedder", () => {
+  it("is derived once beside the model, and embeds close to fp32 with every vector stamped", async () => {
+    const dir = join(t.dir, "copy");
+    mkdirSync(join(dir, "onnx"), { recursive: true });
+    for (const f of ["config.json", "tokenizer.json", "tokenizer_config.json", "onnx/model.onnx"])
+      copyFileSync(join(bert, f), join(dir, f));
+    const fp32 = await loadEmbedder(dir, EMBEDDER_SPEC, { threads: 1 }, SHAPE.hidden);
+    const int8 = await loadEmbedder(dir, EMBEDDER_INT8_SPEC, { threads: 1 }, SHAPE.hidden);
+    try {
+      const [a, b] = [await fp32.embed(TEXTS), await int8.embed(TEXTS)];
+      for (let i = 0; i < TEXTS.length; i++) {
+        expect(cosine(a[i] as Float32Array, b[i] as Float32Array)).toBeGreaterThan(0.99);
+        expect(isInt8Stamped(b[i] as Float32Array)).toBe(true);
+        expect(isInt8Stamped(a[i] as Float32Array)).toBe(false);
+      }
+    } finally {
+      await fp32.close();
+      await int8.close();
+    }
+    const [file] = derivedFiles(dir);
+    expect(derivedFiles(dir)).toHaveLength(1);
+    const made = statSync(join(dir, "onnx", file as string)).mtimeMs;
+    // A second load uses the file as it is.
+    await (await loadEmbedder(dir, EMBEDDER_INT8_SPEC, { threads: 1 }, SHAPE.hidden)).close();
+    expect(derivedFiles(dir)).toEqual([file]);
+    expect(statSync(join(dir, "onnx", file as string)).mtimeMs).toBe(made);
+    // A replaced model.onnx derives anew, and the old file goes.
+    utimesSync(join(dir, "onnx", "model.onnx"), new Date(), new Date(Date.now() + 5000));
+    await (await loadEmbedder(dir, EMBEDDER_INT8_SPEC, { threads: 1 }, SHAPE.hidden)).close();
+    expect(derivedFiles(dir)).toHaveLength(1);
+    expect(derivedFiles(dir)[0]).not.toBe(file);
+  });
+
+  it("says to embed in fp32 when the model has nothing to quantize", async () => {
+    const tiny = join(t.dir, "tiny2");
+    writeTinyEmbedder(tiny, testVocab());
+    const err = await loadEmbedder(tiny, EMBEDDER_INT8_SPEC, { threads: 1 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ModelLoadError);
+    expect((err as Error).message).toMatch(
+      /^could not derive an int8 embedder from ".*tiny2": the model has no MatMul by a constant weight to quantize — unset FUNES_EMBED_PRECISION to embed in fp32$/,
+    );
+  });
+
+  it("is refused, and its file removed, when the rewrite is too far from the fp32 model", async () => {
+    // One huge weight on an input dimension no token uses: fp32 ignores it, but int8's one scale for the
+    // matrix then rounds every other weight to zero.
+    const dir = join(t.dir, "outlier");
+    mkdirSync(join(dir, "onnx"), { recursive: true });
+    for (const f of ["config.json", "tokenizer.json", "tokenizer_config.json"])
+      copyFileSync(join(bert, f), join(dir, f));
+    const vocab = testVocab().length;
+    const d = 64;
+    const emb = randomTensor(vocab * d, seededRandom(3), 1);
+    for (let r = 0; r < vocab; r++) emb[r * d] = 0;
+    const w = randomTensor(d * d, seededRandom(4), 0.05);
+    w[5] = 1e4;
+    const g = new GraphBuilder();
+    const ids = g.input("input_ids", "int64", ["batch", "seq"]);
+    const x = g.op("Gather", [g.init([vocab, d], emb), ids]);
+    // Into a Reshape, as a projection into attention heads: int8 on every row.
+    const y = g.op("Reshape", [g.op("MatMul", [x, g.init([d, d], w)]), g.ints([0, 0, d])]);
+    g.op("Identity", [y], {}, 1, "last_hidden_state");
+    g.output("last_hidden_state", "float", ["batch", "seq", d]);
+    writeFileSync(join(dir, "onnx", "model.onnx"), g.encode());
+    const err = await loadEmbedder(dir, EMBEDDER_INT8_SPEC, { threads: 1 }, d).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ModelLoadError);
+    expect((err as Error).message).toContain("is too far from its fp32 model (cosine");
+    expect((err as Error).message).toContain("unset FUNES_EMBED_PRECISION to embed in fp32");
+    expect(derivedFiles(dir)).toEqual([]);
+    // The fp32 model itself still loads.
+    await (await loadEmbedder(dir, EMBEDDER_SPEC, { threads: 1 }, d)).close();
+  });
+});
