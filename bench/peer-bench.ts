@@ -8,7 +8,8 @@
  *
  * Measured, alternating the two tools run by run (the machine's cores are shared, so each figure is a median
  * with its spread):
- * - index to fully vector-searchable, end to end: funes `index --yes` (fp32) against the peer's own full
+ * - index to fully vector-searchable, end to end: funes `index --yes` (fp32, and int8 with
+ *   FUNES_EMBED_PRECISION=int8, the peer's precision) against the peer's own full
  *   index (`dist/index-cli.js index-all --no-summaries`: its LLM summaries need an API and funes writes none);
  *   sessions/s, rows/s and the embedder's real tokens/s against the ≈ 4k tokens/s fp32 limit of 2 cores;
  * - warm recall through each tool's MCP server over stdio with the SDK's real client: funes keyword-only and
@@ -22,7 +23,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import Database from "better-sqlite3";
 import { writeTestModels } from "../scripts/make-models.js";
 import { LocalStore } from "../src/local/index.js";
-import { cachedModelDir, EMBEDDER_SPEC } from "../src/models/index.js";
+import { cachedModelDir, EMBEDDER_INT8_SPEC, EMBEDDER_SPEC, loadEmbedder } from "../src/models/index.js";
 import { CLI } from "../test/helpers/cli.js";
 import { TRACES } from "../test/helpers/fixtures.js";
 import { BENCH_HUB, ensureBenchModels, type Row } from "./models-bench.js";
@@ -211,10 +212,12 @@ async function benchFill(dir: string, peer: string, copies: number, rounds: numb
   const funesHome = join(dir, "fill-funes");
   const peerCfg = join(dir, "fill-peer");
   const funesMs: number[] = [];
+  const funesInt8Ms: number[] = [];
   const peerMs: number[] = [];
   let peerSessions = 0;
   let funesSummary = { sessions: 0, chunksAdded: 0 };
-  const runFunes = async () => {
+  let int8Vectors = 0;
+  const runFunesAt = async (precision: "fp32" | "int8") => {
     rmSync(funesHome, { recursive: true, force: true });
     const r = await timed([CLI, "index", "--yes", "--json"], {
       HOME: home,
@@ -222,9 +225,20 @@ async function benchFill(dir: string, peer: string, copies: number, rounds: numb
       HF_HUB_CACHE: BENCH_HUB,
       FUNES_SERVER: "0",
       LANCE_CPU_THREADS: "2",
+      FUNES_EMBED_PRECISION: precision,
     });
-    funesMs.push(r.ms);
+    (precision === "int8" ? funesInt8Ms : funesMs).push(r.ms);
     funesSummary = JSON.parse(r.stdout) as typeof funesSummary;
+  };
+  // The int8 file is derived from the fp32 one on first use; not part of any timed run.
+  await loadEmbedder(cachedModelDir(BENCH_HUB, EMBEDDER_SPEC) as string, EMBEDDER_INT8_SPEC, {
+    threads: 2,
+  }).then((e) => e.close());
+  const runFunes = async () => {
+    await runFunesAt("int8");
+    const int8 = await funesTexts(funesHome);
+    int8Vectors = int8.vectors;
+    await runFunesAt("fp32");
   };
   const runPeer = async () => {
     rmSync(peerCfg, { recursive: true, force: true });
@@ -245,11 +259,12 @@ async function benchFill(dir: string, peer: string, copies: number, rounds: numb
       await runFunes();
     }
     process.stderr.write(
-      `peer bench: index round ${i + 1}/${rounds}: funes ${((funesMs.at(-1) ?? 0) / 1000).toFixed(1)} s, peer ${((peerMs.at(-1) ?? 0) / 1000).toFixed(1)} s\n`,
+      `peer bench: index round ${i + 1}/${rounds}: funes ${((funesMs.at(-1) ?? 0) / 1000).toFixed(1)} s, int8 ${((funesInt8Ms.at(-1) ?? 0) / 1000).toFixed(1)} s, peer ${((peerMs.at(-1) ?? 0) / 1000).toFixed(1)} s\n`,
     );
   }
   const f = await funesTexts(funesHome);
   const p = peerRows(peerCfg);
+  const funesTokens = await countTokens(f.texts);
   return [
     [
       "corpus (Claude Code fixture sessions, replicated, each replica's prose made distinct)",
@@ -262,7 +277,15 @@ async function benchFill(dir: string, peer: string, copies: number, rounds: numb
       sessions: funesSummary.sessions,
       rows: f.vectors,
       rowName: "chunks with vectors",
-      tokens: await countTokens(f.texts),
+      tokens: funesTokens,
+    }),
+    fillRow({
+      label: "funes `index --yes`, FUNES_EMBED_PRECISION=int8",
+      ms: funesInt8Ms,
+      sessions: funesSummary.sessions,
+      rows: int8Vectors,
+      rowName: "chunks with vectors",
+      tokens: funesTokens,
     }),
     fillRow({
       label: "episodic-memory `index-all --no-summaries`, int8",

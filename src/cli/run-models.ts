@@ -8,7 +8,7 @@ import { ProgressLine } from "./progress.js";
 function formatReports(reports: ModelReport[], hubCache: string): string {
   let out = `model cache: ${hubCache}\n`;
   for (const r of reports) {
-    out += `${r.role}: ${r.repo} @ ${r.revision}\n`;
+    out += `${r.role}: ${r.repo} @ ${r.revision}${r.precision === "int8" ? " (int8, derived from its fp32 file on first use)" : ""}\n`;
     out +=
       r.dir !== null
         ? `  ready: ${r.dir}${r.from === "folder" ? " (folder variable)" : ""}\n`

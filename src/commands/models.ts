@@ -24,12 +24,31 @@ export interface ModelReport {
   dir: string | null;
   from: "cache" | "folder" | null;
   note: string | null;
+  /** The embedder's precision (FUNES_EMBED_PRECISION); null for the reranker. */
+  precision: "fp32" | "int8" | null;
 }
 
 function report(role: ModelReport["role"], loc: ModelLocation): ModelReport {
+  const precision = role === "reranker" ? null : loc.spec.dtype === "q8-blocks" ? "int8" : "fp32";
   return loc.kind === "found"
-    ? { role, repo: loc.spec.repo, revision: loc.revision, dir: loc.dir, from: loc.from, note: null }
-    : { role, repo: loc.spec.repo, revision: loc.spec.revision, dir: null, from: null, note: loc.reason };
+    ? {
+        role,
+        repo: loc.spec.repo,
+        revision: loc.revision,
+        dir: loc.dir,
+        from: loc.from,
+        note: null,
+        precision,
+      }
+    : {
+        role,
+        repo: loc.spec.repo,
+        revision: loc.spec.revision,
+        dir: null,
+        from: null,
+        note: loc.reason,
+        precision,
+      };
 }
 
 /** The embedder and the configured reranker. */

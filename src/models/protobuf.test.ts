@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PbWriter, pbDecode, pbText, pbVarints } from "./protobuf.js";
+import { PbWriter, pbDecode, pbSigned, pbText, pbVarints } from "./protobuf.js";
 
 describe("protobuf fields", () => {
   it("decodes what it encodes and writes decoded fields back byte for byte, negative int64s included", () => {
@@ -20,6 +20,8 @@ describe("protobuf fields", () => {
     expect(pbText(pbDecode(fields[0]?.bytes as Uint8Array)[0] as never)).toBe("axis");
     expect(Buffer.from(fields[1]?.bytes as Uint8Array).readFloatLE()).toBe(1.5);
     expect(fields[2]?.num).toBe(300);
+    expect(pbSigned(fields[2] as never)).toBe(300);
+    expect(pbSigned(fields[3] as never)).toBe(-1);
     const again = new PbWriter();
     for (const f of fields) again.field(f);
     expect(Buffer.from(again.finish()).equals(msg)).toBe(true);

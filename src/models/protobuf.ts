@@ -70,6 +70,17 @@ function pbDecodeVarints(buf: Uint8Array): number[] {
   return out;
 }
 
+/** A varint field as a signed 64-bit integer (a negative int64, such as axis -1, takes ten bytes). */
+export function pbSigned(f: PbField): number {
+  let v = 0n;
+  let shift = 0n;
+  for (const b of f.bytes) {
+    v |= BigInt(b & 0x7f) << shift;
+    shift += 7n;
+  }
+  return Number(BigInt.asIntN(64, v));
+}
+
 /** A field's bytes as UTF-8 text. */
 export const pbText = (f: PbField): string => Buffer.from(f.bytes).toString("utf8");
 

@@ -55,12 +55,16 @@ const derivedFiles = (dir: string) =>
 const cosine = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * (b[i] as number), 0);
 
 describe("quantizeOnnx", () => {
-  it("turns every product by a weight into int8, and keeps row 0 in fp32 where it is not split into heads", () => {
+  it("runs every product by a weight in int8, and the pooled row's stream again on row 0 in fp32", () => {
     const r = quantizeOnnx(readFileSync(join(bert, "onnx", "model.onnx")));
-    // Per layer: query, key, value (into heads: int8 only), the attention output and two feed-forward
-    // products (row 0 in fp32 as well).
-    expect(r.quantized).toBe(6 * SHAPE.layers);
-    expect(r.pooledRowFp32).toBe(3 * SHAPE.layers);
+    // The stream, per layer: the attention output product, its bias and residual sums and normalisation,
+    // the two feed-forward products with their biases, GELU's five nodes, the residual sum and the
+    // normalisation (15 nodes), and the output's Identity. Every layer but the last also runs it on every
+    // row (the next layer's query, key and value read it); the last layer's feeds only row 0 of the output.
+    expect(r.stream).toBe(15 * SHAPE.layers + 1);
+    expect(r.streamAllRows).toBe(15 * (SHAPE.layers - 1));
+    // In int8 on every row: query, key and value in every layer, the three others in all but the last.
+    expect(r.quantized).toBe(3 * SHAPE.layers + 3 * (SHAPE.layers - 1));
   });
 
   it("refuses what is not an ONNX encoder it can quantize", () => {

@@ -64,6 +64,10 @@ describe("FUNES_EMBED_PRECISION=int8", () => {
     expect(local).toHaveLength(s.chunksAdded);
     expect(stamps(local).every(Boolean)).toBe(true);
 
+    const models = await runFunes(["models"], a);
+    expect(models.stdout).toContain(
+      `embedder: BAAI/bge-small-en-v1.5 @ FUNES_EMBED_MODEL_DIR=${model} (int8, derived from its fp32 file on first use)\n`,
+    );
     const status = await runFunes(["status"], a);
     expect(status.stdout).toContain(`(int8, FUNES_EMBED_PRECISION)\n`);
     const recall = await runFunes(["recall", "portfolio website", "--json"], a);

@@ -1,0 +1,142 @@
+/**
+ * Which nodes of an encoder carry the pooled row's own stream. funes embeds row 0 (CLS) of
+ * `last_hidden_state`; its value is built on the residual path: each layer's attention output projection,
+ * feed-forward products, bias and residual sums and normalisations all work row by row. Rounding on that
+ * path lands in the embedding directly, while the other rows reach row 0 only through attention, which
+ * averages their rounding away (plain int8 keeps ≈ 0.93 of fp32's top 10 on the bench; this plan ≈ 0.99).
+ *
+ * The stream: every product by a weight that does not feed a split into attention heads, and every
+ * row-by-row node downstream of one (up to the next op that mixes rows). The quantizer runs these nodes
+ * twice: on every row with int8 products, and on row 0 alone in fp32 (a copy of the nodes reading row 0 of
+ * what they take from outside the stream). Where something outside reads a stream tensor (the next
+ * layer's query, key and value projections), row 0 of the int8 result is overwritten with the fp32 row;
+ * the output funes reads is the fp32 row alone, so the last layer's stream never runs on other rows.
+ */
+import { type GraphView, NODE } from "./onnx-model.js";
+import { type PbField, pbDecode, pbSigned, pbText } from "./protobuf.js";
+
+/** Ops whose every output row depends only on the same input rows. */
+const ELEMENTWISE = new Set([
+  "Add",
+  "Sub",
+  "Mul",
+  "Div",
+  "Pow",
+  "Erf",
+  "Tanh",
+  "Relu",
+  "Sigmoid",
+  "Sqrt",
+  "Neg",
+  "Abs",
+  "Exp",
+  "Reciprocal",
+  "Cast",
+  "Identity",
+]);
+
+/** An int attribute's value (negative ones included), or null. */
+function intAttr(n: PbField[], name: string): number | null {
+  for (const f of n) {
+    if (f.no !== NODE.attribute) continue;
+    const a = pbDecode(f.bytes);
+    const nameField = a.find((x) => x.no === 1);
+    if (nameField === undefined || pbText(nameField) !== name) continue;
+    const v = a.find((x) => x.no === 3);
+    return v === undefined ? null : pbSigned(v);
+  }
+  return null;
+}
+
+/** An ints attribute's values (negative ones included), or null. */
+function intsAttr(n: PbField[], name: string): number[] | null {
+  for (const f of n) {
+    if (f.no !== NODE.attribute) continue;
+    const a = pbDecode(f.bytes);
+    const nameField = a.find((x) => x.no === 1);
+    if (nameField === undefined || pbText(nameField) !== name) continue;
+    const out: number[] = [];
+    for (const v of a.filter((x) => x.no === 8)) {
+      if (v.wire === 0) out.push(pbSigned(v));
+      else {
+        let at = 0;
+        for (let i = 0; i < v.bytes.length; i++)
+          if (((v.bytes[i] as number) & 0x80) === 0) {
+            out.push(pbSigned({ no: 8, wire: 0, num: 0, bytes: v.bytes.subarray(at, i + 1) }));
+            at = i + 1;
+          }
+      }
+    }
+    return out;
+  }
+  return null;
+}
+
+/** The plan for the pooled row. */
+export interface PooledRowPlan {
+  /** The stream's nodes. */
+  stream: Set<number>;
+  /** Stream nodes whose every-row (int8) version something needs. */
+  allRows: Set<number>;
+  /** Stream tensors read from outside the stream: their row 0 is overwritten with the fp32 row. */
+  merged: Set<string>;
+}
+
+/**
+ * The stream of `g` ending at `output`, node `i` being a product by a weight when `isWeightProduct(i)`.
+ * Empty when the model does not have that output.
+ */
+export function pooledRowPlan(
+  g: GraphView,
+  output: string,
+  isWeightProduct: (i: number) => boolean,
+): PooledRowPlan {
+  const rowWise = (i: number): boolean => {
+    const op = g.op(i);
+    const n = g.nodes[i] as PbField[];
+    if (ELEMENTWISE.has(op)) return true;
+    if (op === "MatMul") return isWeightProduct(i);
+    if (op === "LayerNormalization") {
+      const axis = intAttr(n, "axis") ?? -1;
+      return axis === -1 || axis === 2;
+    }
+    if (op === "ReduceMean") {
+      const axes = intsAttr(n, "axes") ?? [];
+      return g.inputs(i).length === 1 && axes.length === 1 && (axes[0] === -1 || axes[0] === 2);
+    }
+    return false;
+  };
+  // A product into attention heads: its result, or that plus a bias, goes to a Reshape.
+  const readBy = (t: string) => g.readers.get(t) ?? [];
+  const intoHeads = (i: number): boolean =>
+    g
+      .outputs(i)
+      .some((o) =>
+        readBy(o).some(
+          (r) =>
+            g.op(r) === "Reshape" ||
+            (g.op(r) === "Add" && g.outputs(r).some((o2) => readBy(o2).some((rr) => g.op(rr) === "Reshape"))),
+        ),
+      );
+  const stream = new Set<number>();
+  if (!g.producer.has(output)) return { stream, allRows: new Set(), merged: new Set() };
+  g.nodes.forEach((_, i) => {
+    if (!rowWise(i)) return;
+    const starts = isWeightProduct(i) && !intoHeads(i);
+    const fed = !isWeightProduct(i) && g.inputs(i).some((x) => stream.has(g.producer.get(x) ?? -1));
+    if (starts || fed) stream.add(i);
+  });
+  // Backwards (readers come later in topological order): which every-row versions are needed, and which
+  // stream tensors an outside reader takes.
+  const allRows = new Set<number>();
+  const merged = new Set<string>();
+  for (let i = g.nodes.length - 1; i >= 0; i--) {
+    if (!stream.has(i)) continue;
+    for (const o of g.outputs(i)) {
+      const outside = readBy(o).some((r) => !stream.has(r));
+      if (outside) merged.add(o);
+      if (outside || readBy(o).some((r) => allRows.has(r))) allRows.add(i);
+    }
+  }
+  return { stream, allRows, merged };
+}
