@@ -452,6 +452,7 @@ export async function benchPeer(dir: string, peer: string): Promise<Row[]> {
   const rows: Row[] = [];
   if (process.env.BENCH_PEER_SKIP_INDEX !== "1")
     rows.push(...(await benchFill(dir, peer, fillCopies, Number(process.env.BENCH_PEER_INDEX_ROUNDS ?? 3))));
-  rows.push(...(await benchMcp(dir, peer, mcpCopies, Number(process.env.BENCH_PEER_MCP_ROUNDS ?? 7))));
+  if (process.env.BENCH_PEER_SKIP_MCP !== "1")
+    rows.push(...(await benchMcp(dir, peer, mcpCopies, Number(process.env.BENCH_PEER_MCP_ROUNDS ?? 7))));
   return rows;
 }

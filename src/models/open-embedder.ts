@@ -25,7 +25,8 @@ export async function openEmbedder(cfg: ModelsConfig): Promise<OpenedEmbedder> {
   const where = locateEmbedder(cfg);
   if (where.kind === "missing") return { kind: "missing", reason: where.reason };
   try {
-    const embedder = await loadEmbedder(where.dir, where.spec, { threads: cfg.threads });
+    // The job's only session: its threads may spin (runtime.ts).
+    const embedder = await loadEmbedder(where.dir, where.spec, { threads: cfg.threads, spin: true });
     return {
       kind: "ready",
       embedder,
