@@ -30,6 +30,7 @@ const LAYER: Record<string, number> = {
   traces: 0,
   quiet: 0,
   heap: 0,
+  protobuf: 0,
 };
 
 /**

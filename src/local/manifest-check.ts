@@ -12,6 +12,7 @@
  */
 import { type Dirent, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { type PbField, pbDecode } from "../protobuf/index.js";
 
 /**
  * A manifest names something outside its table folder or cannot be decoded (`outside`), or its table lacks
@@ -27,43 +28,10 @@ export class UnsafeManifestError extends Error {
   }
 }
 
-type Field = { no: number; wire: 0 | 1 | 2 | 5; num: number; bytes: Uint8Array };
+type Field = PbField;
 
 /** The fields of one protobuf message, in order (unknown fields included). */
-function decode(buf: Uint8Array): Field[] {
-  const out: Field[] = [];
-  let i = 0;
-  const varint = (): number => {
-    let v = 0;
-    let mul = 1;
-    for (let n = 0; n < 10; n++) {
-      if (i >= buf.length) throw new Error("truncated varint");
-      const b = buf[i++] as number;
-      v += (b & 0x7f) * mul;
-      if ((b & 0x80) === 0) return v;
-      mul *= 128;
-    }
-    throw new Error("varint too long");
-  };
-  while (i < buf.length) {
-    const key = varint();
-    const no = Math.floor(key / 8);
-    const wire = key % 8;
-    if (wire === 0) out.push({ no, wire, num: varint(), bytes: new Uint8Array() });
-    else if (wire === 1 || wire === 5) {
-      const len = wire === 1 ? 8 : 4;
-      if (i + len > buf.length) throw new Error("truncated field");
-      out.push({ no, wire, num: 0, bytes: buf.subarray(i, i + len) });
-      i += len;
-    } else if (wire === 2) {
-      const len = varint();
-      if (i + len > buf.length) throw new Error("truncated field");
-      out.push({ no, wire, num: len, bytes: buf.subarray(i, i + len) });
-      i += len;
-    } else throw new Error(`wire type ${wire}`);
-  }
-  return out;
-}
+const decode = pbDecode;
 
 const text = (f: Field) => Buffer.from(f.bytes).toString("utf8");
 const sub = (fields: Field[], no: number) => fields.filter((f) => f.no === no && f.wire === 2);

@@ -28,8 +28,7 @@ export {
   UnknownRerankerError,
 } from "./models-config.js";
 export { type OpenedEmbedder, openEmbedder } from "./open-embedder.js";
-export { isInt8Stamped, stampInt8 } from "./precision-stamp.js";
-export { quantizeOnnx } from "./quantize.js";
+export { isInt8Stamped } from "./precision-stamp.js";
 export {
   EMBED_MAX_TOKENS,
   type Embedder,
@@ -46,7 +45,6 @@ export {
   EMBEDDER_INT8_SPEC,
   EMBEDDER_SPEC,
   type EmbedPrecision,
-  embedderSpec,
   type ModelSpec,
   RERANKER_SPECS,
   type RerankerKey,

@@ -2,7 +2,7 @@
  * Reading and writing the parts of an ONNX model funes rewrites: field numbers (onnx.proto3), weights held
  * in the file, new tensors and nodes under names that cannot meet the model's own.
  */
-import { type PbField, PbWriter, pbDecode, pbText, pbVarints } from "./protobuf.js";
+import { type PbField, PbWriter, pbDecode, pbText, pbVarints } from "../protobuf/index.js";
 
 // ONNX field numbers (onnx.proto3).
 export const MODEL = { opset: 8, graph: 7 } as const;

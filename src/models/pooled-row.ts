@@ -12,8 +12,9 @@
  * layer's query, key and value projections), row 0 of the int8 result is overwritten with the fp32 row;
  * the output funes reads is the fp32 row alone, so the last layer's stream never runs on other rows.
  */
+
+import { type PbField, pbDecode, pbSigned, pbText } from "../protobuf/index.js";
 import { type GraphView, NODE } from "./onnx-model.js";
-import { type PbField, pbDecode, pbSigned, pbText } from "./protobuf.js";
 
 /** Ops whose every output row depends only on the same input rows. */
 const ELEMENTWISE = new Set([

@@ -7,6 +7,8 @@
  * ≈ 0.5x fp32's backfill time on 2 cores (as fast as plain int8), ≈ 0.99 of fp32's top 10 on the bench
  * (`npm run bench -- --int8`).
  */
+
+import { type PbField, PbWriter, pbDecode } from "../protobuf/index.js";
 import {
   ATTR,
   asWeight,
@@ -26,7 +28,6 @@ import {
   type Weight,
 } from "./onnx-model.js";
 import { pooledRowPlan } from "./pooled-row.js";
-import { type PbField, PbWriter, pbDecode } from "./protobuf.js";
 
 /** The output funes reads (row 0 of it: CLS pooling). */
 const POOLED_OUTPUT = "last_hidden_state";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PbWriter, pbDecode, pbSigned, pbText, pbVarints } from "./protobuf.js";
+import { PbWriter, pbDecode, pbSigned, pbText, pbVarints } from "./wire.js";
 
 describe("protobuf fields", () => {
   it("decodes what it encodes and writes decoded fields back byte for byte, negative int64s included", () => {
