@@ -6,7 +6,7 @@
  * MCP latency figures (each a few minutes), `-- --scale` the cost curve at 10k, 100k and 1M chunks (long),
  * `-- --vector-index` the local vector index's training and fold costs at 1M vectors (a few minutes),
  * `-- --real` the text pass on replicated real transcripts beside fixture replicas (also part of `--scale`),
- * `-- --int8` where int8 embeddings lose fp32's top 10 and what two-pass activations buy back (~15 min),
+ * `-- --int8` where int8 embeddings lose fp32's top 10, what buys it back, and funes's own int8 (~10 min),
  * `-- --peer <checkout>` funes beside obra/episodic-memory on one Claude corpus (index, MCP latency; long).
  *
  * Index (text first): throughput in chunks/s over a cold `funes index` of ≥ 100k chunks (goal ≥ 3,000/s on
