@@ -7,7 +7,7 @@ import { type PbField, PbWriter, pbDecode, pbText, pbVarints } from "../protobuf
 // ONNX field numbers (onnx.proto3).
 export const MODEL = { opset: 8, graph: 7 } as const;
 export const OPSET = { domain: 1, version: 2 } as const;
-export const GRAPH = { node: 1, initializer: 5, input: 11 } as const;
+export const GRAPH = { node: 1, initializer: 5, input: 11, output: 12 } as const;
 export const NODE = { input: 1, output: 2, name: 3, opType: 4, attribute: 5, domain: 7 } as const;
 export const ATTR = { name: 1, f: 2, i: 3, g: 6, graphs: 11, type: 20 } as const;
 export const TENSOR = { dims: 1, dataType: 2, floatData: 4, name: 8, rawData: 9, dataLocation: 14 } as const;
@@ -141,13 +141,27 @@ export class GraphView {
     return (this.nodes[i] as PbField[]).filter((f) => f.no === NODE.output).map(pbText);
   }
 
+  /** Node i's op type, prefixed by its domain unless that is ONNX's own (`""` or `ai.onnx`). */
   op(i: number): string {
     const n = this.nodes[i] as PbField[];
-    return fieldOf(n, NODE.domain) === ""
-      ? fieldOf(n, NODE.opType)
-      : `${fieldOf(n, NODE.domain)}.${fieldOf(n, NODE.opType)}`;
+    const domain = fieldOf(n, NODE.domain);
+    const type = fieldOf(n, NODE.opType);
+    return domain === "" || domain === "ai.onnx" ? type : `${domain}.${type}`;
   }
 
+  /**
+   * Tensors whose value is fixed: initializers, `Constant` outputs, and what a node computes from those
+   * alone (a cast or square root of a constant).
+   */
+  constants(initializers: ReadonlySet<string>): Set<string> {
+    const fixed = new Set(initializers);
+    this.nodes.forEach((_, i) => {
+      const ins = this.inputs(i).filter((x) => x !== "");
+      if (this.op(i) === "Constant" || (ins.length > 0 && ins.every((x) => fixed.has(x))))
+        for (const o of this.outputs(i)) fixed.add(o);
+    });
+    return fixed;
+  }
   /** Node i with its inputs and outputs renamed, and its own name suffixed (a copy's must differ). */
   renamed(i: number, inputs: (x: string) => string, outputs: (x: string) => string, suffix = ""): Uint8Array {
     const w = new PbWriter();

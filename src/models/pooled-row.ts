@@ -84,13 +84,14 @@ export interface PooledRowPlan {
 }
 
 /**
- * The stream of `g` ending at `output`, node `i` being a product by a weight when `isWeightProduct(i)`.
- * Empty when the model does not have that output.
+ * The stream of `g` ending at `output`, node `i` being a product by a weight when `isWeightProduct(i)`;
+ * `graphOutputs` names every output of the graph. Empty when the model does not have `output`.
  */
 export function pooledRowPlan(
   g: GraphView,
   output: string,
   isWeightProduct: (i: number) => boolean,
+  graphOutputs: ReadonlySet<string>,
 ): PooledRowPlan {
   const rowWise = (i: number): boolean => {
     const op = g.op(i);
@@ -120,23 +121,34 @@ export function pooledRowPlan(
         ),
       );
   const stream = new Set<number>();
-  if (!g.producer.has(output)) return { stream, allRows: new Set(), merged: new Set() };
+  const last = g.producer.get(output);
+  if (last === undefined) return { stream, allRows: new Set(), merged: new Set() };
+  // Only the output's ancestors matter to the embedding (a pooler reading the output is not one).
+  const ancestors = new Set<number>([last]);
+  for (let i = last; i >= 0; i--)
+    if (ancestors.has(i))
+      for (const x of g.inputs(i)) {
+        const p = g.producer.get(x);
+        if (p !== undefined) ancestors.add(p);
+      }
   g.nodes.forEach((_, i) => {
-    if (!rowWise(i)) return;
+    if (!ancestors.has(i) || !rowWise(i)) return;
     const starts = isWeightProduct(i) && !intoHeads(i);
     const fed = !isWeightProduct(i) && g.inputs(i).some((x) => stream.has(g.producer.get(x) ?? -1));
     if (starts || fed) stream.add(i);
   });
   // Backwards (readers come later in topological order): which every-row versions are needed, and which
-  // stream tensors an outside reader takes.
+  // stream tensors something outside the stream takes — a node, or the graph as an output other than the
+  // pooled one; the pooled output too when a stream node needs it on every row.
   const allRows = new Set<number>();
   const merged = new Set<string>();
   for (let i = g.nodes.length - 1; i >= 0; i--) {
     if (!stream.has(i)) continue;
     for (const o of g.outputs(i)) {
-      const outside = readBy(o).some((r) => !stream.has(r));
-      if (outside) merged.add(o);
-      if (outside || readBy(o).some((r) => allRows.has(r))) allRows.add(i);
+      const outside = readBy(o).some((r) => !stream.has(r)) || (graphOutputs.has(o) && o !== output);
+      const needed = outside || readBy(o).some((r) => allRows.has(r));
+      if (outside || (needed && o === output)) merged.add(o);
+      if (needed) allRows.add(i);
     }
   }
   return { stream, allRows, merged };

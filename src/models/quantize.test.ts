@@ -149,4 +149,60 @@ describe("the int8 embedder", () => {
     // The fp32 model itself still loads.
     await (await loadEmbedder(dir, EMBEDDER_SPEC, { threads: 1 }, d)).close();
   });
+
+  it("runs a graph with Constant nodes in the stream and a pooler reading the output, close to fp32", async () => {
+    // As torch exports write them: scalars as Constant nodes, and a pooler (row 0 → product → tanh) as a
+    // second output that reads the output funes takes.
+    const dir = join(t.dir, "constants");
+    mkdirSync(join(dir, "onnx"), { recursive: true });
+    for (const f of ["config.json", "tokenizer.json", "tokenizer_config.json"])
+      copyFileSync(join(bert, f), join(dir, f));
+    const vocab = testVocab().length;
+    const d = 64;
+    const g = new GraphBuilder();
+    const ids = g.input("input_ids", "int64", ["batch", "seq"]);
+    const x = g.op("Gather", [g.init([vocab, d], randomTensor(vocab * d, seededRandom(5), 1)), ids]);
+    const y = g.op("MatMul", [x, g.init([d, d], randomTensor(d * d, seededRandom(6), 0.2))]);
+    const two = g.op("Constant", [], { value_float: { f: 2 } });
+    const h = g.op("Add", [x, g.op("Erf", [g.op("Div", [y, two])])]);
+    g.op("Identity", [h], {}, 1, "last_hidden_state");
+    const row0 = g.op("Gather", [h, g.ints([0], [])], { axis: 1 });
+    const pooled = g.op("Tanh", [
+      g.op("MatMul", [row0, g.init([d, d], randomTensor(d * d, seededRandom(7), 0.2))]),
+    ]);
+    g.op("Identity", [pooled], {}, 1, "pooler_output");
+    g.output("last_hidden_state", "float", ["batch", "seq", d]);
+    g.output("pooler_output", "float", ["batch", d]);
+    writeFileSync(join(dir, "onnx", "model.onnx"), g.encode());
+    const fp32 = await loadEmbedder(dir, EMBEDDER_SPEC, { threads: 1 }, d);
+    const int8 = await loadEmbedder(dir, EMBEDDER_INT8_SPEC, { threads: 1 }, d);
+    try {
+      const [a, b] = [await fp32.embed(TEXTS), await int8.embed(TEXTS)];
+      for (let i = 0; i < TEXTS.length; i++)
+        expect(cosine(a[i] as Float32Array, b[i] as Float32Array)).toBeGreaterThan(0.999);
+    } finally {
+      await fp32.close();
+      await int8.close();
+    }
+  });
+
+  it("removes a kept file that no longer loads, says to embed in fp32, and derives it again next time", async () => {
+    const dir = join(t.dir, "damaged");
+    mkdirSync(join(dir, "onnx"), { recursive: true });
+    for (const f of ["config.json", "tokenizer.json", "tokenizer_config.json", "onnx/model.onnx"])
+      copyFileSync(join(bert, f), join(dir, f));
+    await (await loadEmbedder(dir, EMBEDDER_INT8_SPEC, { threads: 1 }, SHAPE.hidden)).close();
+    const [file] = derivedFiles(dir);
+    writeFileSync(join(dir, "onnx", file as string), "not a model");
+    const err = await loadEmbedder(dir, EMBEDDER_INT8_SPEC, { threads: 1 }, SHAPE.hidden).catch(
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(ModelLoadError);
+    expect((err as Error).message).toMatch(
+      /^the int8 embedder derived from ".*damaged" does not run: .* — unset FUNES_EMBED_PRECISION to embed in fp32$/,
+    );
+    expect(derivedFiles(dir)).toEqual([]);
+    await (await loadEmbedder(dir, EMBEDDER_INT8_SPEC, { threads: 1 }, SHAPE.hidden)).close();
+    expect(derivedFiles(dir)).toEqual([file]);
+  });
 });

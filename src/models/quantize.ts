@@ -82,12 +82,17 @@ export function quantizeOnnx(model: Uint8Array): QuantizeResult {
   });
   if (weightFor.every((w) => w === null))
     throw new Error("the model has no MatMul by a constant weight to quantize");
-  const plan = pooledRowPlan(g, POOLED_OUTPUT, (i) => weightFor[i] !== null);
+  const graphOutputs = new Set(
+    graph.filter((f) => f.no === GRAPH.output && f.wire === 2).map((f) => fieldText(f.bytes, 1)),
+  );
+  const plan = pooledRowPlan(g, POOLED_OUTPUT, (i) => weightFor[i] !== null, graphOutputs);
+  const fixed = g.constants(new Set(inits.keys()));
   const { stream, allRows, merged } = plan;
   const inStream = (x: string) => stream.has(g.producer.get(x) ?? -1);
   // A merged tensor keeps its name (outside readers are left as they are); its int8 rows get another.
   const allName = (x: string) => (inStream(x) && merged.has(x) ? `${x}__funes_all` : x);
   const rowName = (x: string) => (x === POOLED_OUTPUT && !merged.has(x) ? x : `${x}__funes_row0`);
+  // A merged pooled output is written by the merge; otherwise by its row copy alone.
   // Products by weights in int8 on every row: outside the stream, and the stream's every-row versions.
   const int8Products = new Set(
     g.nodes.map((_, i) => i).filter((i) => weightFor[i] !== null && (!stream.has(i) || allRows.has(i))),
@@ -161,7 +166,7 @@ export function quantizeOnnx(model: Uint8Array): QuantizeResult {
         if (w !== null) int8Product(allName(g.inputs(i)[0] as string), w, allName(g.outputs(i)[0] as string));
         else e.nodes.push(g.renamed(i, allName, allName));
       }
-      const rowInput = (x: string) => (inStream(x) ? rowName(x) : inits.has(x) ? x : rowOf(x));
+      const rowInput = (x: string) => (inStream(x) ? rowName(x) : fixed.has(x) || x === "" ? x : rowOf(x));
       e.nodes.push(g.renamed(i, rowInput, rowName, "__funes_row0"));
       for (const o of g.outputs(i)) if (merged.has(o)) merge(allName(o), rowName(o), o);
     }

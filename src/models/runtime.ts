@@ -8,7 +8,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { InferenceSession, Tensor } from "onnxruntime-node";
-import { type DerivedModel, dropInt8Model, int8ModelFile } from "./derived-model.js";
+import { type DerivedModel, forgetInt8Model, int8Model } from "./derived-model.js";
 import { stampInt8 } from "./precision-stamp.js";
 import type { ModelSpec } from "./specs.js";
 import { type BatchTokenizer, type Encoded, loadBatchTokenizer, type TokenBatch } from "./tokenize.js";
@@ -194,9 +194,21 @@ export async function loadEmbedder(
   expectDim = 384,
 ): Promise<Embedder> {
   checkFolder(dir, spec);
+  return spec.dtype === "q8-blocks"
+    ? loadInt8Embedder(dir, spec, opts, expectDim)
+    : openEmbedderFile(dir, spec, opts, expectDim);
+}
+
+/** The embedder in `file` (default: the spec's), checked to make vectors of `expectDim`. */
+async function openEmbedderFile(
+  dir: string,
+  spec: ModelSpec,
+  opts: LoadOptions,
+  expectDim: number,
+  file?: string | Uint8Array,
+): Promise<Embedder> {
   const int8 = spec.dtype === "q8-blocks";
-  const derived = int8 ? deriveInt8(dir) : null;
-  const model = await guard(dir, "embedder", () => loadModel(dir, spec, opts, derived?.file));
+  const model = await guard(dir, "embedder", () => loadModel(dir, spec, opts, file));
   // One padded batch to vectors: CLS pooling (position 0 of each row), L2-normalised; the int8 model's
   // vectors stamped as its own.
   const stamp = int8;
@@ -263,14 +275,50 @@ export async function loadEmbedder(
       await model.session.release();
     },
   };
-  if (derived?.fresh === true) await checkAgainstFp32(dir, spec, opts, embedder, derived);
   return embedder;
+}
+
+/**
+ * The int8 embedder: the derived file when one is kept (it passed its check when it was made), else the
+ * model rewritten now, checked against fp32, and only then kept. Any failure is one load error saying to
+ * embed in fp32, and a kept file that fails is removed, so the next load derives it again.
+ */
+async function loadInt8Embedder(
+  dir: string,
+  spec: ModelSpec,
+  opts: LoadOptions,
+  expectDim: number,
+): Promise<Embedder> {
+  const derived = deriveInt8(dir);
+  let embedder: Embedder | null = null;
+  try {
+    embedder = await openEmbedderFile(
+      dir,
+      spec,
+      opts,
+      expectDim,
+      derived.kind === "kept" ? derived.file : derived.bytes,
+    );
+    if (derived.kind === "fresh") {
+      await checkAgainstFp32(dir, spec, opts, embedder);
+      derived.keep();
+    }
+    return embedder;
+  } catch (err) {
+    await embedder?.close().catch(() => {});
+    if (derived.kind === "kept") forgetInt8Model(derived.file);
+    const msg = err instanceof Error ? err.message : String(err);
+    if (err instanceof ModelLoadError && msg.includes("FUNES_EMBED_PRECISION")) throw err;
+    throw new ModelLoadError(
+      `the int8 embedder derived from "${dir}" does not run: ${msg.split("\n")[0]} — unset FUNES_EMBED_PRECISION to embed in fp32`,
+    );
+  }
 }
 
 /** The folder's int8 model, or a load error saying why funes cannot derive one and what to do instead. */
 function deriveInt8(dir: string): DerivedModel {
   try {
-    return int8ModelFile(dir);
+    return int8Model(dir);
   } catch (err) {
     const msg = err instanceof Error ? err.message : String(err);
     throw new ModelLoadError(
@@ -298,17 +346,14 @@ async function checkAgainstFp32(
   spec: ModelSpec,
   opts: LoadOptions,
   int8: Embedder,
-  derived: DerivedModel,
 ): Promise<void> {
-  const fp32 = await loadEmbedder(dir, { ...spec, dtype: "fp32" }, opts, int8.dim);
+  const fp32 = await openEmbedderFile(dir, { ...spec, dtype: "fp32" }, opts, int8.dim);
   try {
     const [a, b] = [await int8.embed(INT8_PROBES), await fp32.embed(INT8_PROBES)];
     const worst = Math.min(
       ...a.map((v, i) => v.reduce((s, x, j) => s + x * ((b[i] as Float32Array)[j] as number), 0)),
     );
-    if (worst < INT8_MIN_COSINE) {
-      dropInt8Model(derived);
-      await int8.close();
+    if (!(worst >= INT8_MIN_COSINE)) {
       throw new ModelLoadError(
         `the int8 embedder derived from "${dir}" is too far from its fp32 model (cosine ${worst.toFixed(3)} < ${INT8_MIN_COSINE}) — unset FUNES_EMBED_PRECISION to embed in fp32`,
       );
