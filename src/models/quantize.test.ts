@@ -50,6 +50,14 @@ beforeAll(() => {
 });
 afterAll(() => t.cleanup());
 
+/** A model folder with the BERT's config and tokenizer, and its model.onnx when `withModel`. */
+function copyBert(dir: string, withModel: boolean): void {
+  mkdirSync(join(dir, "onnx"), { recursive: true });
+  const files = ["config.json", "tokenizer.json", "tokenizer_config.json"];
+  for (const f of withModel ? [...files, "onnx/model.onnx"] : files)
+    copyFileSync(join(bert, f), join(dir, f));
+}
+
 const derivedFiles = (dir: string) =>
   readdirSync(join(dir, "onnx")).filter((f) => f.startsWith("model_funes_q8_"));
 const cosine = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * (b[i] as number), 0);
@@ -80,9 +88,7 @@ describe("quantizeOnnx", () => {
 describe("the int8 embedder", () => {
   it("is derived once beside the model, and embeds close to fp32 with every vector stamped", async () => {
     const dir = join(t.dir, "copy");
-    mkdirSync(join(dir, "onnx"), { recursive: true });
-    for (const f of ["config.json", "tokenizer.json", "tokenizer_config.json", "onnx/model.onnx"])
-      copyFileSync(join(bert, f), join(dir, f));
+    copyBert(dir, true);
     const fp32 = await loadEmbedder(dir, EMBEDDER_SPEC, { threads: 1 }, SHAPE.hidden);
     const int8 = await loadEmbedder(dir, EMBEDDER_INT8_SPEC, { threads: 1 }, SHAPE.hidden);
     try {
@@ -124,9 +130,7 @@ describe("the int8 embedder", () => {
     // One huge weight on an input dimension no token uses: fp32 ignores it, but int8's one scale for the
     // matrix then rounds every other weight to zero.
     const dir = join(t.dir, "outlier");
-    mkdirSync(join(dir, "onnx"), { recursive: true });
-    for (const f of ["config.json", "tokenizer.json", "tokenizer_config.json"])
-      copyFileSync(join(bert, f), join(dir, f));
+    copyBert(dir, false);
     const vocab = testVocab().length;
     const d = 64;
     const emb = randomTensor(vocab * d, seededRandom(3), 1);
@@ -154,9 +158,7 @@ describe("the int8 embedder", () => {
     // As torch exports write them: scalars as Constant nodes, and a pooler (row 0 → product → tanh) as a
     // second output that reads the output funes takes.
     const dir = join(t.dir, "constants");
-    mkdirSync(join(dir, "onnx"), { recursive: true });
-    for (const f of ["config.json", "tokenizer.json", "tokenizer_config.json"])
-      copyFileSync(join(bert, f), join(dir, f));
+    copyBert(dir, false);
     const vocab = testVocab().length;
     const d = 64;
     const g = new GraphBuilder();
@@ -188,9 +190,7 @@ describe("the int8 embedder", () => {
 
   it("removes a kept file that no longer loads, says to embed in fp32, and derives it again next time", async () => {
     const dir = join(t.dir, "damaged");
-    mkdirSync(join(dir, "onnx"), { recursive: true });
-    for (const f of ["config.json", "tokenizer.json", "tokenizer_config.json", "onnx/model.onnx"])
-      copyFileSync(join(bert, f), join(dir, f));
+    copyBert(dir, true);
     await (await loadEmbedder(dir, EMBEDDER_INT8_SPEC, { threads: 1 }, SHAPE.hidden)).close();
     const [file] = derivedFiles(dir);
     writeFileSync(join(dir, "onnx", file as string), "not a model");
