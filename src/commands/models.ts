@@ -29,26 +29,12 @@ export interface ModelReport {
 }
 
 function report(role: ModelReport["role"], loc: ModelLocation): ModelReport {
-  const precision = role === "reranker" ? null : loc.spec.dtype === "q8-blocks" ? "int8" : "fp32";
+  const precision: ModelReport["precision"] =
+    role === "reranker" ? null : loc.spec.dtype === "q8-derived" ? "int8" : "fp32";
+  const model = { role, repo: loc.spec.repo, precision };
   return loc.kind === "found"
-    ? {
-        role,
-        repo: loc.spec.repo,
-        revision: loc.revision,
-        dir: loc.dir,
-        from: loc.from,
-        note: null,
-        precision,
-      }
-    : {
-        role,
-        repo: loc.spec.repo,
-        revision: loc.spec.revision,
-        dir: null,
-        from: null,
-        note: loc.reason,
-        precision,
-      };
+    ? { ...model, revision: loc.revision, dir: loc.dir, from: loc.from, note: null }
+    : { ...model, revision: loc.spec.revision, dir: null, from: null, note: loc.reason };
 }
 
 /** The embedder and the configured reranker. */

@@ -76,5 +76,5 @@ export function locateReranker(cfg: ModelsConfig): ModelLocation {
 
 /** How a found model is named in summaries: `repo@revision`, with ` int8` for the int8 embedder. */
 export function modelLabel(loc: { spec: ModelSpec; revision: string }): string {
-  return `${loc.spec.repo}@${loc.revision}${loc.spec.dtype === "q8-blocks" ? " int8" : ""}`;
+  return `${loc.spec.repo}@${loc.revision}${loc.spec.dtype === "q8-derived" ? " int8" : ""}`;
 }

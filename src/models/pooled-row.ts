@@ -13,8 +13,8 @@
  * the output funes reads is the fp32 row alone, so the last layer's stream never runs on other rows.
  */
 
-import { type PbField, pbDecode, pbSigned, pbText } from "../protobuf/index.js";
-import { type GraphView, NODE } from "./onnx-model.js";
+import { type PbField, pbDecode, pbSigned, pbSignedVarints } from "../protobuf/index.js";
+import { ATTR, fieldOf, type GraphView, NODE } from "./onnx-model.js";
 
 /** Ops whose every output row depends only on the same input rows. */
 const ELEMENTWISE = new Set([
@@ -36,41 +36,29 @@ const ELEMENTWISE = new Set([
   "Identity",
 ]);
 
-/** An int attribute's value (negative ones included), or null. */
-function intAttr(n: PbField[], name: string): number | null {
+/** Node n's attribute `name` (its decoded fields), or null. */
+function attribute(n: PbField[], name: string): PbField[] | null {
   for (const f of n) {
     if (f.no !== NODE.attribute) continue;
     const a = pbDecode(f.bytes);
-    const nameField = a.find((x) => x.no === 1);
-    if (nameField === undefined || pbText(nameField) !== name) continue;
-    const v = a.find((x) => x.no === 3);
-    return v === undefined ? null : pbSigned(v);
+    if (fieldOf(a, ATTR.name) === name) return a;
   }
   return null;
 }
 
+/** An int attribute's value (negative ones included), or null. */
+function intAttr(n: PbField[], name: string): number | null {
+  const v = attribute(n, name)?.find((x) => x.no === ATTR.i);
+  return v === undefined ? null : pbSigned(v);
+}
+
 /** An ints attribute's values (negative ones included), or null. */
 function intsAttr(n: PbField[], name: string): number[] | null {
-  for (const f of n) {
-    if (f.no !== NODE.attribute) continue;
-    const a = pbDecode(f.bytes);
-    const nameField = a.find((x) => x.no === 1);
-    if (nameField === undefined || pbText(nameField) !== name) continue;
-    const out: number[] = [];
-    for (const v of a.filter((x) => x.no === 8)) {
-      if (v.wire === 0) out.push(pbSigned(v));
-      else {
-        let at = 0;
-        for (let i = 0; i < v.bytes.length; i++)
-          if (((v.bytes[i] as number) & 0x80) === 0) {
-            out.push(pbSigned({ no: 8, wire: 0, num: 0, bytes: v.bytes.subarray(at, i + 1) }));
-            at = i + 1;
-          }
-      }
-    }
-    return out;
-  }
-  return null;
+  return (
+    attribute(n, name)
+      ?.filter((x) => x.no === ATTR.ints)
+      .flatMap(pbSignedVarints) ?? null
+  );
 }
 
 /** The plan for the pooled row. */

@@ -201,6 +201,8 @@ describe("the int8 embedder", () => {
     expect((err as Error).message).toMatch(
       /^the int8 embedder derived from ".*damaged" does not run: .* — unset FUNES_EMBED_PRECISION to embed in fp32$/,
     );
+    // One next step: re-pulling the fp32 files would not mend a derived file.
+    expect((err as Error).message).not.toContain("models pull");
     expect(derivedFiles(dir)).toEqual([]);
     await (await loadEmbedder(dir, EMBEDDER_INT8_SPEC, { threads: 1 }, SHAPE.hidden)).close();
     expect(derivedFiles(dir)).toEqual([file]);

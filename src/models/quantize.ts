@@ -22,6 +22,7 @@ import {
   INT64,
   i64,
   MODEL,
+  NODE,
   OPSET,
   quantizeWeight,
   TENSOR,
@@ -176,7 +177,10 @@ export function quantizeOnnx(model: Uint8Array): QuantizeResult {
   // The fp32 weights left out: those only int8 products read (an old export also lists its initializers
   // as graph inputs, which would then need feeding: those stay). A subgraph may read any outer name.
   const subgraphs = g.nodes.some((n) =>
-    n.some((f) => f.no === 5 && pbDecode(f.bytes).some((a) => a.no === ATTR.g || a.no === ATTR.graphs)),
+    n.some(
+      (f) =>
+        f.no === NODE.attribute && pbDecode(f.bytes).some((a) => a.no === ATTR.g || a.no === ATTR.graphs),
+    ),
   );
   const stillRead = new Set<string>(
     graph.filter((f) => f.no === GRAPH.input && f.wire === 2).map((f) => fieldText(f.bytes, 1)),

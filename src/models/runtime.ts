@@ -186,6 +186,9 @@ async function guard<T>(dir: string, what: string, fn: () => Promise<T>): Promis
   }
 }
 
+/** The next step for an int8 model funes derived that cannot be used: embed in fp32. */
+const UNSET_INT8 = "unset FUNES_EMBED_PRECISION to embed in fp32";
+
 /** Loads the embedder in `dir` and checks it makes vectors of `expectDim`. */
 export async function loadEmbedder(
   dir: string,
@@ -194,7 +197,7 @@ export async function loadEmbedder(
   expectDim = 384,
 ): Promise<Embedder> {
   checkFolder(dir, spec);
-  return spec.dtype === "q8-blocks"
+  return spec.dtype === "q8-derived"
     ? loadInt8Embedder(dir, spec, opts, expectDim)
     : openEmbedderFile(dir, spec, opts, expectDim);
 }
@@ -207,11 +210,12 @@ async function openEmbedderFile(
   expectDim: number,
   file?: string | Uint8Array,
 ): Promise<Embedder> {
-  const int8 = spec.dtype === "q8-blocks";
-  const model = await guard(dir, "embedder", () => loadModel(dir, spec, opts, file));
+  const int8 = spec.dtype === "q8-derived";
+  // A derived model's failures are loadInt8Embedder's to word: re-pulling the files would not help.
+  const guarded = <T>(fn: () => Promise<T>): Promise<T> => (int8 ? fn() : guard(dir, "embedder", fn));
+  const model = await guarded(() => loadModel(dir, spec, opts, file));
   // One padded batch to vectors: CLS pooling (position 0 of each row), L2-normalised; the int8 model's
   // vectors stamped as its own.
-  const stamp = int8;
   const run = async (batch: TokenBatch): Promise<Float32Array[]> => {
     const hidden = await model.run(batch, "last_hidden_state");
     const [b = 0, s = 0, h = 0] = hidden.dims;
@@ -222,11 +226,11 @@ async function openEmbedderFile(
       for (const x of v) n += x * x;
       n = Math.sqrt(n) || 1;
       for (let j = 0; j < h; j++) v[j] = (v[j] as number) / n;
-      vecs.push(stamp ? stampInt8(v) : v);
+      vecs.push(int8 ? stampInt8(v) : v);
     }
     return vecs;
   };
-  const probe = await guard(dir, "embedder", () =>
+  const probe = await guarded(() =>
     run(model.tokenizer.encode(["dimension probe"], { maxLength: EMBED_MAX_TOKENS })),
   ).catch(async (err: unknown) => {
     await model.session.release();
@@ -239,7 +243,7 @@ async function openEmbedderFile(
       `the embedder in "${dir}" makes ${dim}-d vectors; funes memories hold ${expectDim}-d vectors of ${spec.repo} — replace the folder with that model`,
     );
   }
-  const embedder: Embedder = {
+  return {
     dim,
     async embed(texts) {
       // A text repeated in one call (the same tool output or boilerplate in many sessions) runs once.
@@ -275,7 +279,6 @@ async function openEmbedderFile(
       await model.session.release();
     },
   };
-  return embedder;
 }
 
 /**
@@ -307,10 +310,10 @@ async function loadInt8Embedder(
   } catch (err) {
     await embedder?.close().catch(() => {});
     if (derived.kind === "kept") forgetInt8Model(derived.file);
+    if (err instanceof ModelLoadError) throw err;
     const msg = err instanceof Error ? err.message : String(err);
-    if (err instanceof ModelLoadError && msg.includes("FUNES_EMBED_PRECISION")) throw err;
     throw new ModelLoadError(
-      `the int8 embedder derived from "${dir}" does not run: ${msg.split("\n")[0]} — unset FUNES_EMBED_PRECISION to embed in fp32`,
+      `the int8 embedder derived from "${dir}" does not run: ${msg.split("\n")[0]} — ${UNSET_INT8}`,
     );
   }
 }
@@ -322,7 +325,7 @@ function deriveInt8(dir: string): DerivedModel {
   } catch (err) {
     const msg = err instanceof Error ? err.message : String(err);
     throw new ModelLoadError(
-      `could not derive an int8 embedder from "${dir}": ${msg.split("\n")[0]} — unset FUNES_EMBED_PRECISION to embed in fp32`,
+      `could not derive an int8 embedder from "${dir}": ${msg.split("\n")[0]} — ${UNSET_INT8}`,
     );
   }
 }
@@ -355,7 +358,7 @@ async function checkAgainstFp32(
     );
     if (!(worst >= INT8_MIN_COSINE)) {
       throw new ModelLoadError(
-        `the int8 embedder derived from "${dir}" is too far from its fp32 model (cosine ${worst.toFixed(3)} < ${INT8_MIN_COSINE}) — unset FUNES_EMBED_PRECISION to embed in fp32`,
+        `the int8 embedder derived from "${dir}" is too far from its fp32 model (cosine ${worst.toFixed(3)} < ${INT8_MIN_COSINE}) — ${UNSET_INT8}`,
       );
     }
   } finally {

@@ -12,9 +12,9 @@ export interface ModelSpec {
   files: string[];
   /**
    * Precision: `fp32` loads onnx/model.onnx, `q8` onnx/model_quantized.onnx (transformers.js's names),
-   * `q8-blocks` an int8 model funes derives from onnx/model.onnx (models/quantize.ts) and keeps beside it.
+   * `q8-derived` the int8 model funes derives from onnx/model.onnx (models/quantize.ts) and keeps beside it.
    */
-  dtype: "fp32" | "q8" | "q8-blocks";
+  dtype: "fp32" | "q8" | "q8-derived";
 }
 
 /**
@@ -31,13 +31,13 @@ export const EMBEDDER_SPEC: ModelSpec = {
 
 /**
  * The embedder in int8, opt-in (`FUNES_EMBED_PRECISION=int8`): the same downloaded fp32 file, quantized by
- * funes in blocks (models/quantize.ts), ≈ 2x faster to backfill. Its vectors keep ≥ 0.95 of fp32's top 10
+ * funes (models/quantize.ts), ≈ 2x faster to backfill. Its vectors keep ≥ 0.95 of fp32's top 10
  * on the bench and carry a stamp in their lowest bits (models/precision-stamp.ts).
  */
 export const EMBEDDER_INT8_SPEC: ModelSpec = {
   ...EMBEDDER_SPEC,
   key: "bge-small-en-v1.5-int8",
-  dtype: "q8-blocks",
+  dtype: "q8-derived",
 };
 
 /** The embedder spec for a precision. */

@@ -2,4 +2,4 @@
  * protobuf: just enough of protobuf's wire format to read a message's fields in order and write fields
  * back (ONNX models, Lance manifests). Knows nothing of funes.
  */
-export { type PbField, PbWriter, pbDecode, pbSigned, pbText, pbVarints } from "./wire.js";
+export { type PbField, PbWriter, pbDecode, pbSigned, pbSignedVarints, pbText, pbVarints } from "./wire.js";

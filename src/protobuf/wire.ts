@@ -1,6 +1,7 @@
 /**
- * Just enough protobuf to rewrite an ONNX file: a message's fields in order, kept as byte views (a
- * 130 MB model is never copied field by field), and an encoder for the fields funes writes back.
+ * Just enough protobuf to read Lance manifests and rewrite an ONNX file: a message's fields in order, kept
+ * as byte views (a 130 MB model is never copied field by field), and an encoder for the fields funes
+ * writes back.
  */
 
 /**
@@ -72,9 +73,26 @@ function pbDecodeVarints(buf: Uint8Array): number[] {
 
 /** A varint field as a signed 64-bit integer (a negative int64, such as axis -1, takes ten bytes). */
 export function pbSigned(f: PbField): number {
+  return signedVarint(f.bytes);
+}
+
+/** The signed 64-bit integers of a packed repeated field (or of one unpacked value). */
+export function pbSignedVarints(f: PbField): number[] {
+  if (f.wire === 0) return [pbSigned(f)];
+  const out: number[] = [];
+  let at = 0;
+  for (let i = 0; i < f.bytes.length; i++)
+    if (((f.bytes[i] as number) & 0x80) === 0) {
+      out.push(signedVarint(f.bytes.subarray(at, i + 1)));
+      at = i + 1;
+    }
+  return out;
+}
+
+function signedVarint(bytes: Uint8Array): number {
   let v = 0n;
   let shift = 0n;
-  for (const b of f.bytes) {
+  for (const b of bytes) {
     v |= BigInt(b & 0x7f) << shift;
     shift += 7n;
   }
