@@ -53,12 +53,13 @@ function keep(onnx: string, name: string, bytes: Uint8Array): void {
     rmSync(tmp, { force: true });
     return;
   }
+  // Ages are taken against the file just written, so no clock is read here.
+  const now = statSync(target).mtimeMs;
   for (const old of readdirSync(onnx)) {
     if (!old.startsWith(PREFIX) || old === name) continue;
     const path = join(onnx, old);
     try {
-      if (old.endsWith(".onnx") || Date.now() - statSync(path).mtimeMs > STALE_TMP_MS)
-        rmSync(path, { force: true });
+      if (old.endsWith(".onnx") || now - statSync(path).mtimeMs > STALE_TMP_MS) rmSync(path, { force: true });
     } catch {
       // Open elsewhere (Windows) or gone already: the next derive tries again.
     }

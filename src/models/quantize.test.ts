@@ -6,9 +6,11 @@
  */
 import {
   copyFileSync,
+  existsSync,
   mkdirSync,
   readdirSync,
   readFileSync,
+  rmSync,
   statSync,
   utimesSync,
   writeFileSync,
@@ -89,6 +91,13 @@ describe("the int8 embedder", () => {
   it("is derived once beside the model, and embeds close to fp32 with every vector stamped", async () => {
     const dir = join(t.dir, "copy");
     copyBert(dir, true);
+    // A writer that crashed two hours ago left its copy; one writing now has just started its own.
+    const crashed = join(dir, "onnx", "model_funes_q8_0123456789ab.onnx.999.tmp");
+    const writing = join(dir, "onnx", "model_funes_q8_0123456789ab.onnx.998.tmp");
+    writeFileSync(crashed, "partial");
+    writeFileSync(writing, "partial");
+    const twoHoursAgo = new Date(Date.now() - 2 * 3600_000);
+    utimesSync(crashed, twoHoursAgo, twoHoursAgo);
     const fp32 = await loadEmbedder(dir, EMBEDDER_SPEC, { threads: 1 }, SHAPE.hidden);
     const int8 = await loadEmbedder(dir, EMBEDDER_INT8_SPEC, { threads: 1 }, SHAPE.hidden);
     try {
@@ -102,6 +111,9 @@ describe("the int8 embedder", () => {
       await fp32.close();
       await int8.close();
     }
+    expect(existsSync(crashed)).toBe(false);
+    expect(existsSync(writing)).toBe(true);
+    rmSync(writing);
     const [file] = derivedFiles(dir);
     expect(derivedFiles(dir)).toHaveLength(1);
     const made = statSync(join(dir, "onnx", file as string)).mtimeMs;
