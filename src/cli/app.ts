@@ -158,6 +158,7 @@ async function main(argv: string[]): Promise<number> {
     .option("--neighbors <n>", "Neighbouring turns to show (default 1; 0 for none)")
     .option("--rerank-budget <ms>", "Time for the cross-encoder (default 500; 0 turns rerank off)")
     .option("--reranker <name>", "ms-marco-MiniLM-L-6-v2 (default) or bge-reranker-base")
+    .option("--echoes", "Also show funes's own outputs read back (earlier recalls quoting a passage)")
     .option(
       "--memory <spec>",
       "org/repo, hf://datasets/org/repo[/path], a memory directory, or local (default); repeat or comma-separate to search several",

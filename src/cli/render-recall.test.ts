@@ -13,6 +13,7 @@ const hit = (over: Partial<RecallHit>): RecallHit => ({
   splitIdx: 0,
   ts: "2026-11-02T10:00:05.000Z",
   blockType: "text",
+  toolName: null,
   seq: 3,
   harness: "pi",
   memory: "/home/u/.funes/memory",
@@ -22,6 +23,8 @@ const hit = (over: Partial<RecallHit>): RecallHit => ({
   rerank: null,
   reranked: false,
   legs: ["keyword"],
+  kind: "original",
+  echoes: 0,
   neighbors: [
     { role: "user", blockType: "text", seq: 2, text: "why\ndoes it\nhang?" },
     {

@@ -26,6 +26,7 @@ export interface RecallFlags {
   json?: boolean;
   format?: unknown;
   fallbackLocal?: boolean;
+  echoes?: boolean;
   /** Words after `--` (a query starting with `-`). */
   "--"?: unknown[];
 }
@@ -63,6 +64,7 @@ export async function runRecall(words: unknown[], flags: RecallFlags, cfg: CliCo
             ? DEFAULT_RERANK_BUDGET_MS
             : nonNegativeInt(flags.rerankBudget, "--rerank-budget"),
         now: cfg.now(),
+        echoes: flags.echoes === true,
       },
       { ...cfg, fallbackLocal: flags.fallbackLocal === true },
       models,
@@ -82,6 +84,11 @@ export async function runRecall(words: unknown[], flags: RecallFlags, cfg: CliCo
         }));
       });
       for (const n of safe.notes) process.stderr.write(`${n}\n`);
+      const hidden = result.hiddenEchoes ?? 0;
+      if (hidden > 0)
+        process.stderr.write(
+          `note: ${hidden} ${hidden === 1 ? "copy" : "copies"} of recalled passages (earlier recalls read back) left out — add --echoes to see them\n`,
+        );
       process.stdout.write(
         formatRecallHuman(safe, {
           width: layoutWidth(cfg.columns),

@@ -11,6 +11,7 @@
 import { type ForgetCandidate, forgetCandidateRows, LocalStore, purgeForgotten } from "../local/index.js";
 import {
   compileSelectors,
+  copiesOf,
   type ForgetPreview,
   type ForgetSelectors,
   type ForgottenEntry,
@@ -85,7 +86,7 @@ export async function forgetRows(opts: ForgetOptions, ctx: ReadContext): Promise
         "bad_input",
         "--allow-reindex is about this machine's memory; a Hub memory's forgotten ids stay (every push leaves them out) — drop --allow-reindex",
       );
-    return forgetOnHub(opts, ctx, (rows) => rows.filter(select));
+    return forgetOnHub(opts, ctx, (rows) => withCopies(rows, select).rows);
   }
   const isHome = r.memory.isDefault || r.memory.dir === funesPaths(ctx.funesHome).memory;
   const where = {
@@ -95,6 +96,18 @@ export async function forgetRows(opts: ForgetOptions, ctx: ReadContext): Promise
   };
   return withWriterLock(ctx.funesHome, () => forgetLocal(opts, where, select));
 }
+
+/** The rows the selectors take, and the copies of them that recalls left (memory/forget-copies.ts). */
+function withCopies(all: ForgetCandidate[], select: (r: ForgetCandidate) => boolean) {
+  const picked = all.filter(select);
+  const copies = copiesOf(all, picked);
+  for (const c of copies) COPIES.add(c);
+  return { rows: [...picked, ...copies], copies: copies.length };
+}
+
+/** Rows `withCopies` took as copies (a Hub forget's plan holds them among the rest). */
+const COPIES = new WeakSet<ForgetCandidate>();
+const copyIds = (rows: ForgetCandidate[]) => rows.filter((r) => COPIES.has(r));
 
 function blank(memory: string, preview: ForgetPreview): ForgetSummary {
   return {
@@ -126,8 +139,8 @@ async function forgetLocal(
       `no memory at ${where.label === "local" ? where.dir : where.label} — nothing to forget there; check the path or run \`funes index\` first`,
     );
   try {
-    const selected = (await forgetCandidateRows(store)).filter(select);
-    const summary = blank(where.label, previewOf(selected, opts.selectors));
+    const { rows: selected, copies } = withCopies(await forgetCandidateRows(store), select);
+    const summary = blank(where.label, previewOf(selected, opts.selectors, copies));
     let known: Map<string, ForgottenEntry>;
     try {
       known = where.home === null ? new Map() : readForgotten(where.home);
@@ -211,7 +224,7 @@ async function forgetOnHub(
     );
   const proposal = (plan: HubForgetPlan): ForgetProposal => ({
     memory: loc.uri,
-    preview: previewOf(plan.selected, opts.selectors),
+    preview: previewOf(plan.selected, opts.selectors, copyIds(plan.selected).length),
     hub: {
       adds: plan.adds,
       deletes: plan.deletes,

@@ -27,12 +27,15 @@ import {
   parseTimeBound,
   pickNeighbors,
   poolOf,
+  type RowKind,
   recencyFactors,
   rerankWithinBudget,
+  topByRelevance,
   withinTime,
 } from "../search/index.js";
 import { type Harness, parseHarness, UnknownHarnessError } from "../traces/index.js";
 import { BadArgumentError, FunesError } from "./errors.js";
+import { classifyFound, echoCounts } from "./recall-kinds.js";
 
 /** Block types `--type` accepts. */
 export const BLOCK_TYPES = ["text", "thinking", "tool_use", "tool_result"] as const;
@@ -56,6 +59,11 @@ export interface RecallOptions {
   /** ms; 0 turns rerank off. */
   rerankBudgetMs: number;
   now: number;
+  /**
+   * Show funes's own outputs read back (recall results, calls, `ask` prompts) as hits of their own; by
+   * default they are left out and counted on the passages they quote (search/echoes.ts).
+   */
+  echoes?: boolean | undefined;
 }
 
 /** Recall options with the defaults (k 8, 30 candidates, 30-day half-life, 1 neighbour, default budget). */
@@ -98,6 +106,13 @@ export interface RecallHit extends HitRow {
   reranked: boolean;
   /** Which legs found it. */
   legs: Leg[];
+  /**
+   * What the passage is (search/echoes.ts): an original, a question put to memory, the agent's restatement
+   * of what it recalled, or (only with `echoes`) funes's own output read back.
+   */
+  kind: RowKind;
+  /** How many of the recall's left-out echoes quote this passage's turn. */
+  echoes: number;
   neighbors: RecallNeighbor[];
 }
 
@@ -106,6 +121,8 @@ export interface RecallResult {
   memory: string;
   notes: string[];
   hits: RecallHit[];
+  /** Candidates left out as funes's own outputs read back (0 with `echoes`). */
+  hiddenEchoes?: number;
 }
 
 /** What a recall keeps: the filter the legs apply, and the exact time bounds (ms, UTC) applied after. */
@@ -194,6 +211,9 @@ interface Legs {
   vector: (VectorHit[] | null)[];
   queryVector: Float32Array | null;
   reranker: ReturnType<ModelSession["reranker"]> | null;
+  withVectors: boolean[];
+  /** How deep each leg searched. */
+  depth: number;
 }
 
 /**
@@ -208,11 +228,9 @@ async function searchLegs(
   filter: RowFilter,
   models: ModelSession,
   notes: string[],
+  depth: number,
 ): Promise<Legs> {
   const withVectors = await Promise.all(open.map((m) => m.hasVectors()));
-  // With several memories each leg goes less deep (candidates / memories, at least 10): the pool still
-  // holds `candidates` rows across all of them.
-  const depth = open.length === 1 ? opts.candidates : Math.max(10, Math.ceil(opts.candidates / open.length));
   const reranker = opts.rerankBudgetMs > 0 ? models.reranker() : null;
   const canEmbed = withVectors.some((v) => v) && models.hasEmbedder();
   const keywordP = Promise.all(
@@ -245,7 +263,41 @@ async function searchLegs(
       ),
     ),
   ]);
-  return { keyword, vector, queryVector, reranker };
+  return { keyword, vector, queryVector, reranker, withVectors, depth };
+}
+
+/** The legs again, `depth` deep, with the query vector and reranker of the first search. */
+async function deeperLegs(
+  open: MemoryReader[],
+  opts: RecallOptions,
+  filter: RowFilter,
+  legs: Legs,
+  depth: number,
+) {
+  const qv = legs.queryVector;
+  const [keyword, vector] = await Promise.all([
+    Promise.all(
+      open.map((m, i) =>
+        m.keyword({
+          query: opts.query,
+          limit: depth,
+          filter,
+          vectors: legs.withVectors[i] === true && qv !== null,
+        }),
+      ),
+    ),
+    Promise.all(
+      open.map((m, i) =>
+        legs.withVectors[i] === true && qv !== null ? m.vector({ vector: qv, limit: depth, filter }) : null,
+      ),
+    ),
+  ]);
+  return { ...legs, keyword, vector, depth };
+}
+
+/** Whether some leg returned all it was asked for, so a deeper search may find more. */
+function saturated(legs: Legs): boolean {
+  return [...legs.keyword, ...legs.vector].some((hits) => hits !== null && hits.length >= legs.depth);
 }
 
 /** Every hit of every leg as one candidate per chunk, remembering the memory that first found it. */
@@ -293,7 +345,14 @@ function gatherCandidates(open: MemoryReader[], legs: Legs): Found {
  * The pool (relevance from both legs, exact time bounds), reranked best-first under the time budget, then
  * recency among near-equals; the top k.
  */
-async function rankPool(found: Found, legs: Legs, filters: Filters, opts: RecallOptions, notes: string[]) {
+async function rankPool(
+  found: Found,
+  legs: Legs,
+  filters: Filters,
+  opts: RecallOptions,
+  notes: string[],
+  kinds: Map<string, RowKind>,
+) {
   const evidence = fuseEvidence([...found.candidates.values()]);
   const pool = poolOf(evidence, opts.candidates)
     .map((e) => ({ item: found.byId.get(e.id) as HitRow, relevance: e.relevance }))
@@ -313,18 +372,28 @@ async function rankPool(found: Found, legs: Legs, filters: Filters, opts: Recall
     batch: 8,
     now: () => performance.now(),
   });
-  // Recency reorders reranked passages only where the cross-encoder, too, finds them close.
-  const top = orderByScore(ranked, (g) =>
-    recencyFactors(
-      g.map((r) => ({ relevance: r.relevance, ts: r.item.ts, judges: [r.rerank] })),
-      opts.now,
-      opts.halfLifeDays,
+  // Recency reorders reranked passages only where the cross-encoder, too, finds them close, and never
+  // replaces a passage relevance alone keeps in the top k. A recall's own exchange (the question put to
+  // memory, the agent's restatement) follows the passages it is about; echoes, when shown, come last.
+  const tier = (r: { item: HitRow }) => TIER[kinds.get(r.item.id) ?? "original"];
+  const top = topByRelevance(
+    orderByScore(ranked, (g) =>
+      recencyFactors(
+        g.map((r) => ({ relevance: r.relevance, ts: r.item.ts, judges: [r.rerank] })),
+        opts.now,
+        opts.halfLifeDays,
+      ),
     ),
-  ).slice(0, opts.k);
+    opts.k,
+    tier,
+  );
   return { top, legsOf: new Map(evidence.map((e) => [e.id, e.foundBy])) };
 }
 
 type Ranked = Awaited<ReturnType<typeof rankPool>>;
+
+/** Order of the kinds of passage: originals, then a recall's own exchange, then (shown on request) echoes. */
+const TIER: Record<RowKind, number> = { original: 0, question: 1, restatement: 1, echo: 2 };
 
 /** The top hits with the turns around them, read from each hit's own memory in one scan per memory. */
 async function withNeighbours(
@@ -332,6 +401,7 @@ async function withNeighbours(
   { top, legsOf }: Ranked,
   home: Map<string, MemoryReader>,
   opts: RecallOptions,
+  kinds: { of: Map<string, RowKind>; quoted: Map<string, number> },
 ): Promise<RecallHit[]> {
   const around: HitRow[] = [];
   if (opts.neighbors > 0)
@@ -359,6 +429,8 @@ async function withNeighbours(
       rerank: h.rerank,
       reranked: h.rerank !== null,
       legs: legsOf.get(h.item.id) ?? [],
+      kind: kinds.of.get(h.item.id) ?? "original",
+      echoes: kinds.quoted.get(`${h.item.sessionId}\u0000${h.item.turnUuid}`) ?? 0,
       neighbors: pickNeighbors(
         h.item,
         // Keyed by agent and id: another agent's session with the same id is not a neighbour.
@@ -372,6 +444,51 @@ async function withNeighbours(
       })),
     });
   });
+}
+
+/** How many times the legs may search deeper when echoes crowd out originals (each time 4× as deep). */
+const DEEPER_ROUNDS = 2;
+
+/**
+ * The legs' candidates with the kind of each (recall-kinds.ts). Echoes are left out unless asked for; when
+ * they and a recall's own exchanges crowd the candidates (a memory whose recalls were indexed again and
+ * again), the legs search deeper, so the originals they quote still reach the pool.
+ */
+async function searchClassified(
+  open: MemoryReader[],
+  opts: RecallOptions,
+  filter: RowFilter,
+  models: ModelSession,
+  notes: string[],
+) {
+  // With several memories each leg goes less deep (candidates / memories, at least 10): the pool still
+  // holds `candidates` rows across all of them.
+  const depth = open.length === 1 ? opts.candidates : Math.max(10, Math.ceil(opts.candidates / open.length));
+  let legs = await searchLegs(open, opts, filter, models, notes, depth);
+  const kinds = new Map<string, RowKind>();
+  for (let round = 0; ; round++) {
+    const found = gatherCandidates(open, legs);
+    await classifyFound(
+      [...found.byId.values()].map((row) => ({ row, reader: found.home.get(row.id) as MemoryReader })),
+      kinds,
+    );
+    const hidden: HitRow[] = [];
+    if (opts.echoes !== true)
+      for (const [id, row] of found.byId)
+        if (kinds.get(id) === "echo") {
+          hidden.push(row);
+          found.candidates.delete(id);
+        }
+    const originals = [...found.candidates.keys()].filter((id) => kinds.get(id) === "original").length;
+    if (
+      originals >= opts.candidates ||
+      round >= DEEPER_ROUNDS ||
+      !saturated(legs) ||
+      (hidden.length === 0 && originals === found.candidates.size)
+    )
+      return { found, legs, kinds, hidden };
+    legs = await deeperLegs(open, opts, filter, legs, legs.depth * 4);
+  }
 }
 
 /**
@@ -391,11 +508,18 @@ export async function recall(
   try {
     const notes: string[] = [...targets.flatMap((t) => t.notes), ...warnings];
     await checkHarnessFacet(open, harness);
-    const legs = await searchLegs(open, opts, filters.filter, models, notes);
-    const found = gatherCandidates(open, legs);
-    const ranked = await rankPool(found, legs, filters, opts, notes);
-    const hits = await withNeighbours(open, ranked, found.home, opts);
-    return { memory: open.map((m) => m.memory.label).join(", "), notes, hits };
+    const { found, legs, kinds, hidden } = await searchClassified(open, opts, filters.filter, models, notes);
+    const ranked = await rankPool(found, legs, filters, opts, notes, kinds);
+    const hits = await withNeighbours(open, ranked, found.home, opts, {
+      of: kinds,
+      quoted: echoCounts(hidden),
+    });
+    return {
+      memory: open.map((m) => m.memory.label).join(", "),
+      notes,
+      hits,
+      hiddenEchoes: hidden.length,
+    };
   } finally {
     for (const m of open) m.close();
   }

@@ -24,6 +24,9 @@ export interface ForgetCandidate {
   ts: string;
   role: string;
   blockType: string;
+  /** The tool a tool block calls or answers, else null. */
+  toolName: string | null;
+  blockIdx: number;
   /** The transcript it came from (the index's unit key for file sources). */
   sourcePath: string;
   text: string;
@@ -36,7 +39,19 @@ const idFilter = (ids: string[]) => `id IN (${ids.map(sqlString).join(", ")})`;
 
 /** Every row of the table, with what selectors need. */
 export async function forgetCandidates(table: Table): Promise<ForgetCandidate[]> {
-  const cols = ["id", "session_id", "turn_uuid", "seq", "ts", "role", "block_type", "text", "source_path"];
+  const cols = [
+    "id",
+    "session_id",
+    "turn_uuid",
+    "seq",
+    "ts",
+    "role",
+    "block_type",
+    "text",
+    "source_path",
+    "tool_name",
+    "block_idx",
+  ];
   const t = await table.query().select(cols).toArrow();
   const c = cols.map((n) => t.getChild(n));
   const out: ForgetCandidate[] = [];
@@ -52,6 +67,8 @@ export async function forgetCandidates(table: Table): Promise<ForgetCandidate[]>
       blockType: str(c[6]?.get(i)),
       text: str(c[7]?.get(i)),
       sourcePath: str(c[8]?.get(i)),
+      toolName: c[9]?.get(i) === null || c[9]?.get(i) === undefined ? null : String(c[9]?.get(i)),
+      blockIdx: Number(c[10]?.get(i) ?? 0),
     });
   return out;
 }

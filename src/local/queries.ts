@@ -36,6 +36,8 @@ export interface HitRow {
   ts: string;
   role: string;
   blockType: string;
+  /** The tool a tool block calls or answers (as the agent named it), else null. */
+  toolName: string | null;
   harness: string;
   seq: number;
   blockIdx: number;
@@ -51,6 +53,7 @@ const HIT_COLUMNS = [
   "ts",
   "role",
   "block_type",
+  "tool_name",
   "seq",
   "block_idx",
   "split_idx",
@@ -71,6 +74,7 @@ export function toHit(r: Record<string, unknown>): HitRow {
     ts: String(r.ts ?? ""),
     role: String(r.role ?? ""),
     blockType: String(r.block_type ?? ""),
+    toolName: r.tool_name === undefined || r.tool_name === null ? null : String(r.tool_name),
     harness: r.harness === undefined || r.harness === null ? "" : String(r.harness),
     seq: Number(r.seq),
     blockIdx: Number(r.block_idx),

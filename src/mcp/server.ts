@@ -157,6 +157,12 @@ export function createMcpServer(ctx: McpContext): McpServer {
           .optional()
           .describe("Only turns at or before this date, timestamp, or span back from now"),
         memory: recallMemoryArg,
+        echoes: z
+          .boolean()
+          .optional()
+          .describe(
+            "Also return funes's own outputs read back (earlier recalls that quote a passage); default false",
+          ),
       }),
     },
     async (a) =>
@@ -171,6 +177,7 @@ export function createMcpServer(ctx: McpContext): McpServer {
               harness: a.harness,
               since: a.since,
               until: a.until,
+              echoes: a.echoes,
             }),
             ctx,
             await ctx.session(),

@@ -11,6 +11,8 @@ const row = (id: string, sessionId: string, turnUuid: string, ts: string, text: 
   ts,
   role: "user",
   blockType: "text",
+  toolName: null,
+  blockIdx: 0,
   sourcePath: "/x",
   text,
 });

@@ -33,6 +33,8 @@ export interface PreviewSession {
 /** What a forget would take. */
 export interface ForgetPreview {
   chunks: number;
+  /** Of `chunks`, how many are copies of the rest: recalls that quoted them, read back (forget-copies.ts). */
+  copies: number;
   sessions: PreviewSession[];
 }
 
@@ -97,7 +99,7 @@ function matcher(m: string, regex: boolean): RegExp {
 }
 
 /** The preview of `rows` (the selected ones), sessions by newest activity first. */
-export function previewOf(rows: ForgetCandidate[], s: ForgetSelectors): ForgetPreview {
+export function previewOf(rows: ForgetCandidate[], s: ForgetSelectors, copies = 0): ForgetPreview {
   const masks = s.match.map((m) => new RegExp(matcher(m, s.regex).source, s.regex ? "gu" : "g"));
   const by = new Map<string, ForgetCandidate[]>();
   for (const r of rows) {
@@ -121,7 +123,7 @@ export function previewOf(rows: ForgetCandidate[], s: ForgetSelectors): ForgetPr
     };
   });
   sessions.sort((a, b) => (a.last < b.last ? 1 : a.last > b.last ? -1 : 0));
-  return { chunks: rows.length, sessions };
+  return { chunks: rows.length, copies, sessions };
 }
 
 /** `role: text` on one line, around the first match when there is one, matches masked. */

@@ -37,6 +37,7 @@ export {
   notAuthorizedError,
   readOnlyError,
 } from "./errors.js";
+export { COPY_RUN, copiesOf } from "./forget-copies.js";
 export {
   ForgottenFileError,
   forgetRemoteRows,

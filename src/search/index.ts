@@ -2,6 +2,18 @@
  * search: pure ranking. Score fusion of the retrieval legs, rerank ordering under a time budget, recency decay, time
  * filters, neighbour picking. Arrays in, arrays out: knows nothing of Lance, models or output formats.
  */
+export {
+  type EchoReason,
+  echoOf,
+  exchangeKinds,
+  type FunesTool,
+  funesToolOfName,
+  hasFunesOutput,
+  quotedTurns,
+  type RowKind,
+  type SessionRow,
+  type StoredRow,
+} from "./echoes.js";
 export { pickNeighbors, type SeqRow } from "./neighbors.js";
 export {
   type Dated,
@@ -28,4 +40,5 @@ export {
   RERANK_WEIGHT,
   type RerankOptions,
   rerankWithinBudget,
+  topByRelevance,
 } from "./rerank.js";

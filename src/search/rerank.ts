@@ -90,3 +90,34 @@ export function orderByScore<T>(
       .map((idx) => scored[idx] as Ranked<T> & { score: number; weight: number });
   });
 }
+
+/**
+ * The first k of passages in `ordered` (as `orderByScore` gives them), where recency may reorder but never
+ * replace: the k shown are the k that relevance alone ranks first (reranked before unreranked, as
+ * `orderByScore` groups them), in the order given. So a newer look-alike can move above an answer, never push
+ * it out. `tier` ranks whole classes after others first (0 before 1: originals before recall exchanges).
+ */
+export function topByRelevance<T extends { relevance: number; rerank: number | null }>(
+  ordered: T[],
+  k: number,
+  tier: (item: T) => number = () => 0,
+): T[] {
+  const at = (i: number) => ordered[i] as T;
+  const idx = ordered.map((_, i) => i);
+  const unranked = (i: number) => (at(i).rerank === null ? 1 : 0);
+  const keep = new Set(
+    [...idx]
+      .sort(
+        (a, b) =>
+          tier(at(a)) - tier(at(b)) ||
+          unranked(a) - unranked(b) ||
+          at(b).relevance - at(a).relevance ||
+          a - b,
+      )
+      .slice(0, Math.max(0, k)),
+  );
+  return idx
+    .filter((i) => keep.has(i))
+    .sort((a, b) => tier(at(a)) - tier(at(b)) || a - b)
+    .map(at);
+}

@@ -71,14 +71,15 @@ export interface HeldoutOptions {
 const DAY = 86_400_000;
 
 /** Frequent words of the real fixture transcripts (counted over test/fixtures/traces). */
-const COMMON = `test code build version file error cache session tool project path check status config task
+export const COMMON =
+  `test code build version file error cache session tool project path check status config task
 node result data plan write read service function theme model agent context window command output input
 update users create`.split(/\s+/);
 
 const FILLER = `then we reran the suite and looked at the diff again before moving on since the rest of the
 change was small and nobody wanted to touch the release branch this late in the week`.split(/\s+/);
 
-function rng(seed: number): () => number {
+export function rng(seed: number): () => number {
   let s = seed >>> 0 || 1;
   return () => {
     s = (s + 0x9e3779b9) >>> 0;
@@ -90,7 +91,7 @@ function rng(seed: number): () => number {
   };
 }
 
-class Gen {
+export class Gen {
   private coined = new Set<string>();
   constructor(readonly r: () => number) {}
   int(lo: number, hi: number): number {
@@ -130,14 +131,14 @@ class Gen {
 }
 
 /** A timestamp as written: a time, or none, or text that is no time. */
-type Stamp = number | "missing" | "garbage";
+export type Stamp = number | "missing" | "garbage";
 
-interface Turn {
+export interface Turn {
   role: "user" | "assistant";
   text: string;
 }
 
-function claudeSession(g: Gen, id: string, start: Stamp, turns: Turn[]): string {
+export function claudeSession(g: Gen, id: string, start: Stamp, turns: Turn[]): string {
   let parent: string | null = null;
   return `${turns
     .map((t, i) => {

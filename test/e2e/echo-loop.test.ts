@@ -1,0 +1,196 @@
+/**
+ * A memory that recalls from itself (test/helpers/echo-loop.ts): planted decisions, then rounds of agent
+ * sessions in three agents' formats and eight spellings of the tool, each holding funes's real output for
+ * its question at that moment, indexed after each round. After every round each decision's original must
+ * still be the top hit, in keyword-only and reranked recall, and `ask`'s prompt must hold it; forgetting an
+ * original must leave no recallable copy of it.
+ */
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { formatRecallHuman } from "../../src/cli/render-recall.js";
+import {
+  askPrompt,
+  forgetRows,
+  indexSessions,
+  localMemoryFor,
+  ModelSession,
+  type RecallResult,
+  recall,
+  recallOptions,
+} from "../../src/commands/index.js";
+import { formatRecallAgent } from "../../src/format/index.js";
+import { type Decision, writeDecisions, writeRound } from "../helpers/echo-loop.js";
+import { TEST_HUB_CACHE, tempDir } from "../helpers/fixtures.js";
+
+const MODELS = {
+  hubCache: TEST_HUB_CACHE,
+  reranker: "ms-marco-MiniLM-L-6-v2",
+  threads: 1,
+  hubUrl: "http://127.0.0.1:9",
+};
+const ROUNDS = 3;
+
+let t: { dir: string; cleanup: () => void };
+let bare: ModelSession;
+let withModels: ModelSession;
+let decisions: Decision[];
+let now: number;
+let ctx: { funesHome: string; home: string; models: typeof MODELS };
+/** `<round>/<state>` → the rank of each decision's original (null: not shown). */
+const ranks = new Map<string, (number | null)[]>();
+const prompts = new Map<number, string[]>();
+
+const target = () => ({ memory: localMemoryFor(undefined, ctx), notes: [] });
+const index = () => indexSessions({ thinking: true, vectorBudgetMs: null, now: () => now, ...ctx });
+
+async function rankAll(round: number) {
+  for (const [state, models] of [
+    ["keyword", bare],
+    ["rerank", withModels],
+  ] as const) {
+    const out: (number | null)[] = [];
+    const asked: string[] = [];
+    for (const d of decisions) {
+      const r = await recall(
+        target(),
+        recallOptions(d.query, now, { rerankBudgetMs: state === "rerank" ? 60_000 : 0 }),
+        models,
+      );
+      const i = r.hits.findIndex((h) => h.sessionId === d.answerSession);
+      out.push(i < 0 ? null : i);
+      if (state === "keyword") asked.push(askPrompt(d.query, formatRecallAgent({ ...r, notes: [] })));
+    }
+    ranks.set(`${round}/${state}`, out);
+    if (state === "keyword") prompts.set(round, asked);
+  }
+}
+
+/** What the tool handed the agent: the agent format over MCP; the terminal view or JSON from a shell. */
+function toolOutput(r: RecallResult, shell: boolean, i: number): string {
+  if (!shell) return formatRecallAgent(r);
+  return i % 2 === 0
+    ? formatRecallHuman(r, { width: 100, color: false, defaultMemory: "" })
+    : JSON.stringify(r, null, 2);
+}
+
+beforeAll(async () => {
+  t = tempDir();
+  const home = join(t.dir, "home");
+  ctx = { funesHome: join(home, ".funes"), home, models: MODELS };
+  const written = writeDecisions(home, { seed: 2828, count: 12, lookalikes: 4 });
+  decisions = written.decisions;
+  now = written.now;
+  bare = new ModelSession({ ...MODELS, hubCache: join(t.dir, "no-models") });
+  withModels = new ModelSession(MODELS);
+  await index();
+  await rankAll(0);
+  for (let round = 1; round <= ROUNDS; round++) {
+    const results: RecallResult[] = [];
+    for (const d of decisions)
+      results.push(await recall(target(), recallOptions(d.query, now, { rerankBudgetMs: 0 }), bare));
+    writeRound(home, {
+      gen: written.gen,
+      round,
+      at: now - (ROUNDS + 1 - round) * 3_600_000,
+      decisions,
+      recalled: (i, shell) => {
+        const r = results[i] as RecallResult;
+        const first = r.hits[0];
+        return {
+          output: toolOutput(r, shell, i + round),
+          first: first === undefined ? null : { sessionId: first.sessionId, text: first.text },
+        };
+      },
+    });
+    await index();
+    await rankAll(round);
+  }
+}, 300_000);
+
+afterAll(async () => {
+  await bare?.close();
+  await withModels?.close();
+  t?.cleanup();
+});
+
+describe("a memory that recalls from itself keeps its originals first", () => {
+  it("each decision's original is the top hit before any recall was indexed", () => {
+    for (const state of ["keyword", "rerank"])
+      expect(ranks.get(`0/${state}`), state).toEqual(decisions.map(() => 0));
+  });
+
+  for (let round = 1; round <= ROUNDS; round++)
+    it(`after round ${round} of indexed recalls, the original is still first`, () => {
+      for (const state of ["keyword", "rerank"])
+        expect(ranks.get(`${round}/${state}`), state).toEqual(decisions.map(() => 0));
+    });
+
+  it("ask's prompt holds each decision's answer after every round", () => {
+    for (let round = 0; round <= ROUNDS; round++)
+      (prompts.get(round) ?? []).forEach((p, i) => {
+        expect(p, `round ${round}, decision ${i}`).toContain((decisions[i] as Decision).answer);
+      });
+  });
+
+  it("the echoes are there, left out by default and shown on request", async () => {
+    const d = decisions[0] as Decision;
+    const plain = await recall(target(), recallOptions(d.query, now, { rerankBudgetMs: 0, k: 30 }), bare);
+    expect(plain.hiddenEchoes ?? 0).toBeGreaterThan(0);
+    expect(plain.hits.every((h) => h.kind !== "echo")).toBe(true);
+    // The original counts the earlier recalls that quoted it.
+    expect(plain.hits[0]?.echoes).toBeGreaterThanOrEqual(ROUNDS);
+    // The question put to memory and the agent's restatement stay recallable, after the original.
+    const kinds = plain.hits.map((h) => h.kind);
+    expect(kinds).toContain("question");
+    expect(kinds).toContain("restatement");
+    expect(kinds.indexOf("question")).toBeGreaterThan(0);
+    const shown = await recall(
+      target(),
+      recallOptions(d.query, now, { rerankBudgetMs: 0, k: 50, echoes: true }),
+      bare,
+    );
+    expect(shown.hiddenEchoes ?? 0).toBe(0);
+    expect(shown.hits.filter((h) => h.kind === "echo").length).toBeGreaterThanOrEqual(ROUNDS);
+    expect(shown.hits[0]?.sessionId).toBe(d.answerSession);
+  });
+
+  it("forgetting an original leaves no recallable copy of it", async () => {
+    const d = decisions[1] as Decision;
+    const before = await recall(
+      target(),
+      recallOptions(d.query, now, { rerankBudgetMs: 0, k: 50, echoes: true }),
+      bare,
+    );
+    expect(before.hits.filter((h) => h.text.includes(d.answer)).length).toBeGreaterThan(1);
+    let copies = -1;
+    const done = await forgetRows(
+      {
+        selectors: { sessions: [d.answerSession], turns: [], match: [], regex: false },
+        purgeHistory: false,
+        allowReindex: false,
+        now: () => now,
+        confirm: async (p) => {
+          copies = p.preview.copies;
+          return true;
+        },
+      },
+      ctx,
+    );
+    expect(done.done).toBe(true);
+    expect(copies).toBeGreaterThan(0);
+    const after = await recall(
+      target(),
+      recallOptions(d.query, now, { rerankBudgetMs: 0, k: 50, echoes: true }),
+      bare,
+    );
+    expect(after.hits.filter((h) => h.text.includes(d.answer)).map((h) => h.text)).toEqual([]);
+    // A re-index does not bring the copies back.
+    await index();
+    const again = await recall(
+      target(),
+      recallOptions(d.query, now, { rerankBudgetMs: 0, k: 50, echoes: true }),
+      bare,
+    );
+    expect(again.hits.filter((h) => h.text.includes(d.answer)).map((h) => h.text)).toEqual([]);
+  });
+});

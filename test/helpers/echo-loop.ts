@@ -1,0 +1,262 @@
+/**
+ * A memory that recalls from itself (issue 28's loop, generated): planted decisions, 1–2 years old, in
+ * Claude Code sessions, with newer look-alikes on the same subjects that lack the answer; then rounds of
+ * agent sessions that ask memory each question. Each round's session is written in one of three agents'
+ * formats (Claude Code, Codex, pi), calls recall under one of many spellings (every MCP naming scheme the
+ * agents use, pi's bare tool, a shell running `funes recall`), receives funes's real output for that
+ * question at that moment (the agent format, the terminal view or JSON), and restates it in prose citing
+ * the session, as agents do. Indexed after each round, the memory holds more echoes every round.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { COMMON, claudeSession, Gen, rng } from "./heldout-corpus.js";
+
+const DAY = 86_400_000;
+
+/** One planted decision: the question put to memory, the session holding the answer, its coined word. */
+export interface Decision {
+  query: string;
+  answerSession: string;
+  answer: string;
+}
+
+/** Spellings of funes's recall tool, as the agents build them; `shell` runs the CLI. */
+export const SPELLINGS = [
+  "mcp__funes__recall",
+  "mcp__plugin_funes_funes__recall",
+  "funes___recall",
+  "mcp_funes_recall",
+  "funes_recall",
+  "funes-recall",
+  "recall",
+  "shell",
+] as const;
+
+/** The formats a round's sessions are written in. */
+export const LOOP_AGENTS = ["claude", "codex", "pi"] as const;
+export type LoopAgent = (typeof LOOP_AGENTS)[number];
+
+/** What one question's recall returned, as the tool gave it to the agent. */
+export interface RecallTurn {
+  output: string;
+  /** The first hit's session and text (what the agent restates). */
+  first: { sessionId: string; text: string } | null;
+}
+
+/** Where each agent's sessions are written under a home. */
+function dirs(home: string): Record<LoopAgent, string> {
+  return {
+    claude: join(home, ".claude", "projects", "-home-dev-loop"),
+    codex: join(home, ".codex", "sessions", "2026", "11", "30"),
+    pi: join(home, ".pi", "agent", "sessions", "--home-dev-loop--"),
+  };
+}
+
+/** Writes the planted decisions and their look-alikes; returns the decisions and the clock to use. */
+export function writeDecisions(
+  home: string,
+  o: { seed: number; count: number; lookalikes: number; close?: boolean },
+) {
+  const g = new Gen(rng(o.seed));
+  const now = Date.parse("2026-11-30T18:00:00Z");
+  const d = dirs(home);
+  for (const dir of Object.values(d)) mkdirSync(dir, { recursive: true });
+  const decisions: Decision[] = [];
+  for (let i = 0; i < o.count; i++) {
+    const [c1, c2, c3] = g.sample(COMMON, 3) as [string, string, string];
+    const [sub, answer] = [g.coin(), g.coin()];
+    const id = g.uuid();
+    const age = 365 + g.r() * 365;
+    writeFileSync(
+      join(d.claude, `${id}.jsonl`),
+      claudeSession(g, id, now - age * DAY, [
+        { role: "user", text: `we need to settle how the ${sub} ${c1} handles the ${c2} ${g.filler(6)}` },
+        {
+          role: "assistant",
+          text: `Decided: the ${sub} ${c1} goes through ${answer} for the ${c2}, and the ${c3} stays as it is. ${g.filler(8)}`,
+        },
+      ]),
+    );
+    decisions.push({ query: `what was decided about the ${sub} ${c1} ${c2}`, answerSession: id, answer });
+    // Newer sessions on the same subject, none with the answer: by default they share one of the
+    // question's words; `close` ones share most of them and score within a quarter of the answer.
+    for (let j = 0; j < o.lookalikes; j++) {
+      const lid = g.uuid();
+      writeFileSync(
+        join(d.claude, `${lid}.jsonl`),
+        claudeSession(g, lid, now - g.r() * age * 0.5 * DAY, [
+          o.close === true
+            ? { role: "user", text: `the ${sub} ${c1} ${c2} needs another look ${g.filler(5)}` }
+            : { role: "user", text: `the ${sub} needs another look ${g.filler(5)}` },
+          o.close === true
+            ? {
+                role: "assistant",
+                text: `Looked at the ${sub} ${c1} and the ${c3}; nothing decided yet. ${g.filler(6)}`,
+              }
+            : {
+                role: "assistant",
+                text: `Looked at the ${sub} and the ${c3}; nothing settled yet. ${g.filler(6)}`,
+              },
+        ]),
+      );
+    }
+  }
+  return { decisions, now, gen: g };
+}
+
+/** A tool call's arguments as the spelling's agent writes them. */
+function callArgs(spelling: (typeof SPELLINGS)[number], query: string): { name: string; args: string } {
+  if (spelling === "shell")
+    return { name: "exec_command", args: JSON.stringify({ cmd: `funes recall ${JSON.stringify(query)}` }) };
+  return { name: spelling, args: JSON.stringify({ query }) };
+}
+
+/** The agent's prose after the tool result: what it recalled, citing the session. */
+function restate(turn: RecallTurn): string {
+  if (turn.first === null) return "From memory: nothing came back for that.";
+  const words = turn.first.text.split(/\s+/).slice(0, 24).join(" ");
+  return `From memory: ${words} (session ${turn.first.sessionId}).`;
+}
+
+function claudeLoop(
+  g: Gen,
+  id: string,
+  at: number,
+  q: string,
+  call: { name: string; args: string },
+  turn: RecallTurn,
+) {
+  const useId = `toolu_${g.uuid().replaceAll("-", "")}`;
+  let parent: string | null = null;
+  const line = (type: "user" | "assistant", content: unknown, i: number) => {
+    const uuid = g.uuid();
+    const rec = {
+      type,
+      uuid,
+      parentUuid: parent,
+      sessionId: id,
+      cwd: "/home/dev/loop",
+      timestamp: new Date(at + i * 20_000).toISOString(),
+      message: { role: type, content },
+    };
+    parent = uuid;
+    return JSON.stringify(rec);
+  };
+  const name = call.name === "exec_command" ? "Bash" : call.name;
+  const input =
+    call.name === "exec_command"
+      ? { command: (JSON.parse(call.args) as { cmd: string }).cmd }
+      : JSON.parse(call.args);
+  return `${[
+    line("user", q, 0),
+    line("assistant", [{ type: "tool_use", id: useId, name, input }], 1),
+    line("user", [{ type: "tool_result", tool_use_id: useId, content: turn.output }], 2),
+    line("assistant", [{ type: "text", text: restate(turn) }], 3),
+  ].join("\n")}\n`;
+}
+
+function codexLoop(
+  g: Gen,
+  id: string,
+  at: number,
+  q: string,
+  call: { name: string; args: string },
+  turn: RecallTurn,
+) {
+  const callId = `call_${g.uuid().replaceAll("-", "").slice(0, 24)}`;
+  const ts = (i: number) => new Date(at + i * 20_000).toISOString();
+  const item = (i: number, payload: unknown) =>
+    JSON.stringify({ timestamp: ts(i), type: "response_item", payload });
+  return `${[
+    JSON.stringify({
+      timestamp: ts(0),
+      type: "session_meta",
+      payload: {
+        id,
+        timestamp: ts(0),
+        cwd: "/home/dev/loop",
+        originator: "codex_exec",
+        cli_version: "0.171.0",
+      },
+    }),
+    item(0, { type: "message", role: "user", content: [{ type: "input_text", text: q }] }),
+    item(1, { type: "function_call", name: call.name, arguments: call.args, call_id: callId }),
+    item(2, { type: "function_call_output", call_id: callId, output: turn.output }),
+    item(3, { type: "message", role: "assistant", content: [{ type: "output_text", text: restate(turn) }] }),
+  ].join("\n")}\n`;
+}
+
+function piLoop(
+  g: Gen,
+  id: string,
+  at: number,
+  q: string,
+  call: { name: string; args: string },
+  turn: RecallTurn,
+) {
+  const callId = `call_${g.uuid().replaceAll("-", "").slice(0, 24)}`;
+  const ts = (i: number) => new Date(at + i * 20_000).toISOString();
+  let parent: string | null = null;
+  const msg = (i: number, message: unknown) => {
+    const mid = g.uuid().slice(0, 8);
+    const rec = { type: "message", id: mid, parentId: parent, timestamp: ts(i), message };
+    parent = mid;
+    return JSON.stringify(rec);
+  };
+  const name = call.name === "exec_command" ? "bash" : call.name;
+  const args =
+    call.name === "exec_command"
+      ? { command: (JSON.parse(call.args) as { cmd: string }).cmd }
+      : JSON.parse(call.args);
+  return `${[
+    JSON.stringify({ type: "session", version: 3, id, timestamp: ts(0), cwd: "/home/dev/loop" }),
+    msg(0, { role: "user", content: [{ type: "text", text: q }], timestamp: at }),
+    msg(1, { role: "assistant", content: [{ type: "toolCall", id: callId, name, arguments: args }] }),
+    msg(2, {
+      role: "toolResult",
+      toolCallId: callId,
+      toolName: name,
+      content: [{ type: "text", text: turn.output }],
+    }),
+    msg(3, { role: "assistant", content: [{ type: "text", text: restate(turn) }] }),
+  ].join("\n")}\n`;
+}
+
+/**
+ * Writes one round: a session per decision, asking its question at `at` (epoch ms), in the agent and
+ * spelling the round and the decision's place choose, holding `recalled(i)` as the tool's output.
+ */
+export function writeRound(
+  home: string,
+  o: {
+    gen: Gen;
+    round: number;
+    at: number;
+    decisions: Decision[];
+    recalled: (i: number, shell: boolean) => RecallTurn;
+  },
+): { agent: LoopAgent; spelling: string; sessionId: string }[] {
+  const d = dirs(home);
+  return o.decisions.map((dec, i) => {
+    const agent = LOOP_AGENTS[(i + o.round) % LOOP_AGENTS.length] as LoopAgent;
+    const spelling = SPELLINGS[(i * 3 + o.round) % SPELLINGS.length] as (typeof SPELLINGS)[number];
+    const call = callArgs(spelling, dec.query);
+    const turn = o.recalled(i, spelling === "shell");
+    const id = o.gen.uuid();
+    const at = o.at + i * 60_000;
+    const question = `${dec.query}?`;
+    if (agent === "claude")
+      writeFileSync(join(d.claude, `${id}.jsonl`), claudeLoop(o.gen, id, at, question, call, turn));
+    else if (agent === "codex")
+      writeFileSync(
+        join(d.codex, `rollout-2026-11-30T10-00-00-${id}.jsonl`),
+        codexLoop(o.gen, id, at, question, call, turn),
+      );
+    else
+      writeFileSync(
+        join(d.pi, `2026-11-30T10-00-00-000Z_${id}.jsonl`),
+        piLoop(o.gen, id, at, question, call, turn),
+      );
+    return { agent, spelling, sessionId: id };
+  });
+}
