@@ -51,9 +51,15 @@ export function funesToolOfName(name: string | null): FunesTool | null {
   return words.length === 1 && last === "recall" ? "recall" : null;
 }
 
-/** A shell command (or a tool call's arguments holding one) that runs funes's recall, get or ask. */
-const SHELL_CALL =
-  /(?:^|[\s"'`;&|(/\\=])funes(?:\.js|\.cmd|\.mjs)?["']?(?:\s+--?[\w-]+(?:[ =][^\s"']+)?)*\s+(recall|get|ask)\b/;
+/**
+ * A shell command (or a tool call's arguments holding one, as a string or an argv array) that runs funes's
+ * recall, get or ask, global options between (`funes --memory acme/m recall …`).
+ */
+const SEP = String.raw`(?:\s+|"\s*,\s*"|'\s*,\s*')`;
+const SHELL_CALL = new RegExp(
+  String.raw`(?:^|[\s"'\`;&|(/\\=\[])funes(?:\.js|\.cmd|\.mjs)?` +
+    String.raw`(?:${SEP}--?[\w-]+(?:(?:=|${SEP})(?!recall\b|get\b|ask\b)[^\s"',]+)?)*${SEP}(recall|get|ask)\b`,
+);
 
 /** `get`'s arguments: a session and a turn (any agent's spelling of the two keys). */
 const GET_ARGS = /"session_?id"\s*:[\s\S]*"turn_?uuid"\s*:/i;

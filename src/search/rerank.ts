@@ -91,11 +91,16 @@ export function orderByScore<T>(
   });
 }
 
+/** Shown passages come in pages of this many: recency reorders within a page, never across one. */
+export const RECENCY_PAGE = 5;
+
 /**
  * The first k of passages in `ordered` (as `orderByScore` gives them), where recency may reorder but never
- * replace: the k shown are the k that relevance alone ranks first (reranked before unreranked, as
- * `orderByScore` groups them), in the order given. So a newer look-alike can move above an answer, never push
- * it out. `tier` ranks whole classes after others first (0 before 1: originals before recall exchanges).
+ * replace: each page of RECENCY_PAGE shown (and the first k) holds the passages relevance alone ranks there
+ * (reranked before unreranked, as `orderByScore` groups them), in the order given. So a newer look-alike
+ * within a quarter of an answer's relevance may move above it, never push it off the first page (or out of
+ * the k shown) where relevance alone keeps it. `tier` ranks whole classes after others (0 before 1:
+ * originals before a recall's own exchange).
  */
 export function topByRelevance<T extends { relevance: number; rerank: number | null }>(
   ordered: T[],
@@ -105,19 +110,18 @@ export function topByRelevance<T extends { relevance: number; rerank: number | n
   const at = (i: number) => ordered[i] as T;
   const idx = ordered.map((_, i) => i);
   const unranked = (i: number) => (at(i).rerank === null ? 1 : 0);
-  const keep = new Set(
-    [...idx]
-      .sort(
-        (a, b) =>
-          tier(at(a)) - tier(at(b)) ||
-          unranked(a) - unranked(b) ||
-          at(b).relevance - at(a).relevance ||
-          a - b,
-      )
-      .slice(0, Math.max(0, k)),
-  );
-  return idx
-    .filter((i) => keep.has(i))
-    .sort((a, b) => tier(at(a)) - tier(at(b)) || a - b)
-    .map(at);
+  const byRelevance = [...idx]
+    .sort(
+      (a, b) =>
+        tier(at(a)) - tier(at(b)) || unranked(a) - unranked(b) || at(b).relevance - at(a).relevance || a - b,
+    )
+    .slice(0, Math.max(0, k));
+  const out: T[] = [];
+  for (let start = 0; start < byRelevance.length; start += RECENCY_PAGE) {
+    const page = byRelevance
+      .slice(start, start + RECENCY_PAGE)
+      .sort((a, b) => tier(at(a)) - tier(at(b)) || a - b);
+    out.push(...page.map(at));
+  }
+  return out;
 }

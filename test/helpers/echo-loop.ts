@@ -55,7 +55,7 @@ function dirs(home: string): Record<LoopAgent, string> {
 /** Writes the planted decisions and their look-alikes; returns the decisions and the clock to use. */
 export function writeDecisions(
   home: string,
-  o: { seed: number; count: number; lookalikes: number; close?: boolean },
+  o: { seed: number; count: number; lookalikes: number; close?: number },
 ) {
   const g = new Gen(rng(o.seed));
   const now = Date.parse("2026-11-30T18:00:00Z");
@@ -79,16 +79,17 @@ export function writeDecisions(
     );
     decisions.push({ query: `what was decided about the ${sub} ${c1} ${c2}`, answerSession: id, answer });
     // Newer sessions on the same subject, none with the answer: by default they share one of the
-    // question's words; `close` ones share most of them and score within a quarter of the answer.
+    // question's words; the first `close` share most of them and score within a quarter of the answer.
     for (let j = 0; j < o.lookalikes; j++) {
       const lid = g.uuid();
+      const close = j < (o.close ?? 0) * (0.5 + g.r());
       writeFileSync(
         join(d.claude, `${lid}.jsonl`),
         claudeSession(g, lid, now - g.r() * age * 0.5 * DAY, [
-          o.close === true
+          close
             ? { role: "user", text: `the ${sub} ${c1} ${c2} needs another look ${g.filler(5)}` }
             : { role: "user", text: `the ${sub} needs another look ${g.filler(5)}` },
-          o.close === true
+          close
             ? {
                 role: "assistant",
                 text: `Looked at the ${sub} ${c1} and the ${c3}; nothing decided yet. ${g.filler(6)}`,
