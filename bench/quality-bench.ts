@@ -10,6 +10,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { writeTestModels } from "../scripts/make-models.js";
 import { evaluateQuality, formatQuality } from "../test/helpers/quality-eval.js";
+import { benchEchoes } from "./echo-bench.js";
 
 /** Runs the quality benchmark in `dir`; returns the printed table. */
 export async function benchQuality(dir: string): Promise<string> {
@@ -40,6 +41,9 @@ export async function benchQuality(dir: string): Promise<string> {
   return [
     "\nfunes benchmark — retrieval quality (R@1 / R@5 / MRR; bm25 = plain BM25, no recency)",
     ...out,
+    "",
+    "funes benchmark — a memory that recalls from itself (generated models; goal: unchanged by rounds)",
+    ...(await benchEchoes(join(dir, "echoes"))),
     "",
   ].join("\n");
 }

@@ -42,7 +42,7 @@ export function previewLines(p: ForgetProposal): string[] {
   const s = p.preview;
   const lines = [
     s.chunks > 0
-      ? `to forget from ${where}: ${s.chunks} chunk(s) in ${s.sessions.length} session(s)`
+      ? `to forget from ${where}: ${s.chunks} chunk(s) in ${s.sessions.length} session(s)${s.copies > 0 ? `, ${s.copies} of them copies (earlier recalls that quoted the rest, read back)` : ""}`
       : p.hub?.purgeHistory === true
         ? `nothing more in ${where} matches; --purge-history still removes what earlier forgets only hid`
         : `nothing in ${where} matches`,

@@ -14,12 +14,12 @@ import {
   indexSessions,
   localMemoryFor,
   ModelSession,
-  type RecallResult,
   recall,
   recallOptions,
 } from "../../src/commands/index.js";
 import { formatRecallAgent } from "../../src/format/index.js";
-import { type Decision, writeDecisions, writeRound } from "../helpers/echo-loop.js";
+import { forgetCandidateRows, LocalStore } from "../../src/local/index.js";
+import { type Decision, type LoopCheckpoint, runEchoLoop } from "../helpers/echo-loop.js";
 import { TEST_HUB_CACHE, tempDir } from "../helpers/fixtures.js";
 
 const MODELS = {
@@ -36,75 +36,48 @@ let withModels: ModelSession;
 let decisions: Decision[];
 let now: number;
 let ctx: { funesHome: string; home: string; models: typeof MODELS };
-/** `<round>/<state>` → the rank of each decision's original (null: not shown). */
-const ranks = new Map<string, (number | null)[]>();
-const prompts = new Map<number, string[]>();
+let checkpoints: Map<number, LoopCheckpoint>;
 
 const target = () => ({ memory: localMemoryFor(undefined, ctx), notes: [] });
 const index = () => indexSessions({ thinking: true, vectorBudgetMs: null, now: () => now, ...ctx });
-
-async function rankAll(round: number) {
-  for (const [state, models] of [
-    ["keyword", bare],
-    ["rerank", withModels],
-  ] as const) {
-    const out: (number | null)[] = [];
-    const asked: string[] = [];
-    for (const d of decisions) {
-      const r = await recall(
-        target(),
-        recallOptions(d.query, now, { rerankBudgetMs: state === "rerank" ? 60_000 : 0 }),
-        models,
-      );
-      const i = r.hits.findIndex((h) => h.sessionId === d.answerSession);
-      out.push(i < 0 ? null : i);
-      if (state === "keyword") asked.push(askPrompt(d.query, formatRecallAgent({ ...r, notes: [] })));
-    }
-    ranks.set(`${round}/${state}`, out);
-    if (state === "keyword") prompts.set(round, asked);
-  }
-}
-
-/** What the tool handed the agent: the agent format over MCP; the terminal view or JSON from a shell. */
-function toolOutput(r: RecallResult, shell: boolean, i: number): string {
-  if (!shell) return formatRecallAgent(r);
-  return i % 2 === 0
-    ? formatRecallHuman(r, { width: 100, color: false, defaultMemory: "" })
-    : JSON.stringify(r, null, 2);
-}
 
 beforeAll(async () => {
   t = tempDir();
   const home = join(t.dir, "home");
   ctx = { funesHome: join(home, ".funes"), home, models: MODELS };
-  const written = writeDecisions(home, { seed: 2828, count: 12, lookalikes: 4 });
-  decisions = written.decisions;
-  now = written.now;
   bare = new ModelSession({ ...MODELS, hubCache: join(t.dir, "no-models") });
   withModels = new ModelSession(MODELS);
-  await index();
-  await rankAll(0);
-  for (let round = 1; round <= ROUNDS; round++) {
-    const results: RecallResult[] = [];
-    for (const d of decisions)
-      results.push(await recall(target(), recallOptions(d.query, now, { rerankBudgetMs: 0 }), bare));
-    writeRound(home, {
-      gen: written.gen,
-      round,
-      at: now - (ROUNDS + 1 - round) * 3_600_000,
-      decisions,
-      recalled: (i, shell) => {
-        const r = results[i] as RecallResult;
-        const first = r.hits[0];
-        return {
-          output: toolOutput(r, shell, i + round),
-          first: first === undefined ? null : { sessionId: first.sessionId, text: first.text },
-        };
+  const loop = await runEchoLoop(home, {
+    seed: 2828,
+    count: 12,
+    lookalikes: 4,
+    rounds: ROUNDS,
+    at: [0, 1, 2, 3],
+    deps: {
+      index: (at) => indexSessions({ thinking: true, vectorBudgetMs: null, now: () => at, ...ctx }),
+      recall: (query, at, mode) =>
+        recall(
+          target(),
+          recallOptions(query, at, { rerankBudgetMs: mode === "rerank" ? 60_000 : 0 }),
+          mode === "rerank" ? withModels : bare,
+        ),
+      format: {
+        agent: formatRecallAgent,
+        human: (r) => formatRecallHuman(r, { width: 100, color: false, defaultMemory: "" }),
+        ask: (q, r) => askPrompt(q, formatRecallAgent({ ...r, notes: [] })),
       },
-    });
-    await index();
-    await rankAll(round);
-  }
+      rows: async () => {
+        const store = await LocalStore.open(join(ctx.funesHome, "memory"));
+        if (store === null) return [];
+        try {
+          return await forgetCandidateRows(store);
+        } finally {
+          store.close();
+        }
+      },
+    },
+  });
+  ({ decisions, now, checkpoints } = loop);
 }, 300_000);
 
 afterAll(async () => {
@@ -113,21 +86,27 @@ afterAll(async () => {
   t?.cleanup();
 });
 
+const ranksAt = (round: number, mode: "keyword" | "rerank") => checkpoints.get(round)?.ranks[mode];
+
 describe("a memory that recalls from itself keeps its originals first", () => {
   it("each decision's original is the top hit before any recall was indexed", () => {
-    for (const state of ["keyword", "rerank"])
-      expect(ranks.get(`0/${state}`), state).toEqual(decisions.map(() => 0));
+    for (const mode of ["keyword", "rerank"] as const)
+      expect(ranksAt(0, mode), mode).toEqual(decisions.map(() => 0));
   });
 
   for (let round = 1; round <= ROUNDS; round++)
     it(`after round ${round} of indexed recalls, the original is still first`, () => {
-      for (const state of ["keyword", "rerank"])
-        expect(ranks.get(`${round}/${state}`), state).toEqual(decisions.map(() => 0));
+      for (const mode of ["keyword", "rerank"] as const)
+        expect(ranksAt(round, mode), mode).toEqual(decisions.map(() => 0));
+      // The loop did grow: every round added echoes.
+      expect(checkpoints.get(round)?.echoRows ?? 0).toBeGreaterThan(
+        checkpoints.get(round - 1)?.echoRows ?? 0,
+      );
     });
 
   it("ask's prompt holds each decision's answer after every round", () => {
     for (let round = 0; round <= ROUNDS; round++)
-      (prompts.get(round) ?? []).forEach((p, i) => {
+      (checkpoints.get(round)?.prompts ?? []).forEach((p, i) => {
         expect(p, `round ${round}, decision ${i}`).toContain((decisions[i] as Decision).answer);
       });
   });

@@ -9,6 +9,8 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { RecallResult } from "../../src/commands/index.js";
+import { echoOf } from "../../src/search/index.js";
 import { COMMON, claudeSession, Gen, rng } from "./heldout-corpus.js";
 
 const DAY = 86_400_000;
@@ -260,4 +262,99 @@ export function writeRound(
       );
     return { agent, spelling, sessionId: id };
   });
+}
+
+/** What a loop measures at a checkpoint: each decision's original's rank per mode, ask's prompts, echoes. */
+export interface LoopCheckpoint {
+  /** Mode → rank (0-based) of each decision's original among the hits, null when not shown. */
+  ranks: Record<"keyword" | "rerank", (number | null)[]>;
+  /** ask's prompt for each decision (keyword-only recall). */
+  prompts: string[];
+  /** Rows in the memory, and how many are funes's own outputs read back. */
+  rows: number;
+  echoRows: number;
+}
+
+/** What `runEchoLoop` needs: the functions under test, passed in so bench and tests share the loop. */
+export interface LoopDeps {
+  index: (now: number) => Promise<unknown>;
+  recall: (query: string, now: number, mode: "keyword" | "rerank" | "feed") => Promise<RecallResult>;
+  format: {
+    agent: (r: RecallResult) => string;
+    human: (r: RecallResult) => string;
+    ask: (q: string, r: RecallResult) => string;
+  };
+  rows: () => Promise<SessionRowKey[]>;
+}
+
+/** A stored row as the echo count reads it. */
+export interface SessionRowKey {
+  sessionId: string;
+  turnUuid: string;
+  blockIdx: number;
+  seq: number;
+  text: string;
+  role: string;
+  blockType: string;
+  toolName: string | null;
+}
+
+/** Rows of `rows` that are funes's own outputs read back (a block is when any of its pieces shows it). */
+export function countEchoRows(rows: SessionRowKey[]): number {
+  const key = (r: SessionRowKey) => `${r.sessionId}\u0000${r.turnUuid}\u0000${r.blockIdx}`;
+  const own = new Set(rows.filter((r) => echoOf(r) !== null).map(key));
+  return rows.filter((r) => own.has(key(r))).length;
+}
+
+/**
+ * The loop: decisions, then `rounds` rounds of agent sessions recalling each question (with funes's output
+ * at that moment), indexed after each; checkpoints after the rounds named in `at` (0: before any).
+ */
+export async function runEchoLoop(
+  home: string,
+  o: { seed: number; count: number; lookalikes: number; rounds: number; at: number[]; deps: LoopDeps },
+): Promise<{ decisions: Decision[]; now: number; checkpoints: Map<number, LoopCheckpoint> }> {
+  const { decisions, now, gen } = writeDecisions(home, o);
+  const checkpoints = new Map<number, LoopCheckpoint>();
+  const measure = async (round: number) => {
+    const ranks: LoopCheckpoint["ranks"] = { keyword: [], rerank: [] };
+    const prompts: string[] = [];
+    for (const mode of ["keyword", "rerank"] as const)
+      for (const d of decisions) {
+        const r = await o.deps.recall(d.query, now, mode);
+        const i = r.hits.findIndex((h) => h.sessionId === d.answerSession);
+        ranks[mode].push(i < 0 ? null : i);
+        if (mode === "keyword") prompts.push(o.deps.format.ask(d.query, r));
+      }
+    const rows = await o.deps.rows();
+    checkpoints.set(round, { ranks, prompts, rows: rows.length, echoRows: countEchoRows(rows) });
+  };
+  await o.deps.index(now);
+  if (o.at.includes(0)) await measure(0);
+  for (let round = 1; round <= o.rounds; round++) {
+    const results: RecallResult[] = [];
+    for (const d of decisions) results.push(await o.deps.recall(d.query, now, "feed"));
+    writeRound(home, {
+      gen,
+      round,
+      at: now - (o.rounds + 1 - round) * 3_600_000,
+      decisions,
+      recalled: (i, shell) => {
+        const r = results[i] as RecallResult;
+        const first = r.hits[0];
+        const output = !shell
+          ? o.deps.format.agent(r)
+          : (i + round) % 2 === 0
+            ? o.deps.format.human(r)
+            : JSON.stringify(r, null, 2);
+        return {
+          output,
+          first: first === undefined ? null : { sessionId: first.sessionId, text: first.text },
+        };
+      },
+    });
+    await o.deps.index(now);
+    if (o.at.includes(round)) await measure(round);
+  }
+  return { decisions, now, checkpoints };
 }
