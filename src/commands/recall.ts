@@ -394,6 +394,8 @@ export async function recall(
     const legs = await searchLegs(open, opts, filters.filter, models, notes);
     const found = gatherCandidates(open, legs);
     const ranked = await rankPool(found, legs, filters, opts, notes);
+    // Models that ran here although a shared server was asked for: said once, with why.
+    notes.push(...models.takeNotes());
     const hits = await withNeighbours(open, ranked, found.home, opts);
     return { memory: open.map((m) => m.memory.label).join(", "), notes, hits };
   } finally {
