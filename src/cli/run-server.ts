@@ -106,12 +106,13 @@ export async function runServer(action: unknown, flags: ServerFlags, cfg: CliCon
     }
     case "start": {
       let c = await ModelClient.connect(socketPath);
-      if (c.kind === "absent") {
+      // A refused place too: the server makes a `run` folder of the user's own owner-only, or says why not.
+      if (c.kind !== "connected") {
         const ended = startDetached(cfg);
         let gone = false;
         void ended.then(() => (gone = true));
         // Until it answers, or its process ended (then once more: it may have found another server).
-        for (let i = 0; i < 200 && c.kind === "absent"; i++) {
+        for (let i = 0; i < 200 && c.kind !== "connected"; i++) {
           const last = gone;
           await new Promise((r) => setTimeout(r, 50));
           c = await ModelClient.connect(socketPath);

@@ -126,7 +126,8 @@ function kindOf(st: Stats): string {
 export function prepareSocketFolder(path: string, funesHome: string): string | null {
   const dir = dirname(path);
   if (isRuntimeSocket(path)) return folderProblem(dir, false);
-  if (dir === join(funesHome, "run")) mkdirSync(funesHome, { recursive: true });
+  const inHome = dir === join(funesHome, "run");
+  if (inHome) mkdirSync(funesHome, { recursive: true });
   try {
     mkdirSync(dir, { mode: 0o700 });
     // Ours, just made: a umask cannot leave it other than 0700.
@@ -134,6 +135,9 @@ export function prepareSocketFolder(path: string, funesHome: string): string | n
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== "EEXIST")
       return `could not create the folder "${dir}": ${(err as Error).message}`;
+    // A `run` folder of the user's own, inside their own FUNES_HOME, is made owner-only; in a shared
+    // temporary folder, a folder that is not exactly as funes makes it is refused.
+    if (inHome && folderProblem(dir, false)?.includes(" has mode ") === true) chmodSync(dir, 0o700);
   }
   return folderProblem(dir);
 }
