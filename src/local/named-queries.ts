@@ -70,8 +70,7 @@ export async function hasVectors(store: LocalStore): Promise<boolean> {
   const key = `${store.dir}@${await store.table.version()}`;
   let seen = vectorsSeen.get(key);
   if (seen === undefined) {
-    seen =
-      (await store.table.query().where(HAS_VECTOR).select(["id"]).limit(1).toArray()).length > 0;
+    seen = (await store.table.query().where(HAS_VECTOR).select(["id"]).limit(1).toArray()).length > 0;
     vectorsSeen.set(key, seen);
   }
   return seen;

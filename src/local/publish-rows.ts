@@ -8,8 +8,8 @@ import { arrow, lancedb } from "./arrow.js";
 import { keptSlices, type LocalRows, streamRows } from "./publish-stream.js";
 import { EXACT_SEARCH_MAX_ROWS } from "./queries.js";
 import { COLUMNS, chunkSchema, TABLE_NAME } from "./schema.js";
-import { LocalStore } from "./store.js";
 import { HAS_VECTOR } from "./sql.js";
+import { LocalStore } from "./store.js";
 
 /** Every row that has a vector (only those are ever published), all columns, in schema order. */
 export async function embeddedRows(store: LocalStore): Promise<ArrowTable> {

@@ -99,7 +99,12 @@ describe("pending vector rows", () => {
       await storeRaw(store, "id-5", inf);
       expect((await pendingVectorRows(store.table)).map((r) => r.id).sort()).toEqual(["id-3", "id-5"]);
       const places = await rowPlaces(store);
-      expect(places.filter((p) => !p.embedded).map((p) => p.id).sort()).toEqual(["id-3", "id-5"]);
+      expect(
+        places
+          .filter((p) => !p.embedded)
+          .map((p) => p.id)
+          .sort(),
+      ).toEqual(["id-3", "id-5"]);
       expect((await embeddedRows(store)).numRows).toBe(4);
       // The guard before the disk: a non-finite vector is refused, the row keeps waiting.
       const nan = new Map([["id-3", new Float32Array(VECTOR_DIM).fill(Number.NaN)]]);

@@ -141,7 +141,8 @@ async function mergeVectors(
         if (v === undefined || v.length !== VECTOR_DIM)
           throw new Error(`vector for row ${id} is not ${VECTOR_DIM}-d`);
         // The last guard before the disk: a NaN or infinite vector is never stored (nor counted embedded).
-        if (!v.every(Number.isFinite)) throw new Error(`vector for row ${id} is not finite (NaN or infinity)`);
+        if (!v.every(Number.isFinite))
+          throw new Error(`vector for row ${id} is not finite (NaN or infinity)`);
         flat.set(v, i * VECTOR_DIM);
       }
       const child = arrow.makeData({ type: new arrow.Float32(), length: n * VECTOR_DIM, data: flat });

@@ -172,7 +172,9 @@ describe("the int8 embedder", () => {
       .then((e) => e.embed(TEXTS))
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ModelLoadError);
-    expect((err as Error).message).toMatch(/made vectors that are not finite \(NaN or infinity\) — delete the folder/);
+    expect((err as Error).message).toMatch(
+      /made vectors that are not finite \(NaN or infinity\) — delete the folder/,
+    );
   });
 
   it("says to embed in fp32 when the model has nothing to quantize", async () => {
