@@ -2,9 +2,10 @@
  * Everything funes reads from its environment, read once here and passed down as values.
  */
 import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { delimiter, isAbsolute, join, resolve } from "node:path";
 import type { ModelsConfig } from "../commands/index.js";
-import { DEFAULT_RERANKER, type EmbedPrecision } from "../models/index.js";
+import { DEFAULT_RERANKER, type EmbedPrecision, type SocketPlaces } from "../models/index.js";
 import type { AgentDirs } from "../traces/index.js";
 import { funesHomeOf, homeOf } from "./home.js";
 import { UsageError } from "./usage-error.js";
@@ -36,8 +37,11 @@ export interface CliConfig {
   funesCommand: string[];
   /** The environment agent CLIs run in. */
   env: Record<string, string | undefined>;
-  /** The shared model server: `FUNES_SERVER=0` turns it off; `FUNES_SERVER_IDLE` seconds until it exits. */
-  server: { enabled: boolean; idleMs: number };
+  /**
+   * The shared model server: `FUNES_SERVER=0` turns it off; `FUNES_SERVER_IDLE` seconds until it exits;
+   * where its socket may go when `$FUNES_HOME/run` is too long a path (`XDG_RUNTIME_DIR`, `TMPDIR`).
+   */
+  server: { enabled: boolean; idleMs: number; places: SocketPlaces };
   /** Rows of a memory from which `index` runs its backfill in worker processes (`FUNES_INDEX_WORKER_ROWS`). */
   indexWorkerRows: number;
 }
@@ -224,6 +228,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): CliConfig {
           fallback: 600,
           example: "600",
         }) * 1000,
+      places: { runtimeDir: nonEmpty(env.XDG_RUNTIME_DIR), tmpDir: nonEmpty(env.TMPDIR) ?? tmpdir() },
     },
     indexWorkerRows: envNumber(env, "FUNES_INDEX_WORKER_ROWS", {
       min: 0,

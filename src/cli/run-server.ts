@@ -3,10 +3,17 @@
  * CLI and the MCP server use to reach it (started on demand, in the background, with its own log).
  */
 import { spawn } from "node:child_process";
-import { mkdirSync, openSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { FunesError, ModelSession, type ServerLink } from "../commands/index.js";
-import { ModelClient, modelSocketPath, serveModels } from "../models/index.js";
+import {
+  ModelClient,
+  ModelServerError,
+  modelSocketPath,
+  releaseSocket,
+  type ServerStatus,
+  serveModels,
+} from "../models/index.js";
 import type { CliConfig } from "./config.js";
 
 /** The server's log, beside the hook logs. */
@@ -14,25 +21,38 @@ function logPath(cfg: CliConfig): string {
   return join(cfg.funesHome, "logs", "model-server.log");
 }
 
-/** Starts `funes server run` detached from this process, its output appended to the server log. */
-function startDetached(cfg: CliConfig): void {
+/** Where this FUNES_HOME's model server listens. */
+function socketPathOf(cfg: CliConfig): string {
+  return modelSocketPath(cfg.funesHome, cfg.server.places);
+}
+
+/**
+ * Starts `funes server run` detached from this process, its output appended to the server log. Settles
+ * when that process ends (at once for one that found another server, or could not start).
+ */
+function startDetached(cfg: CliConfig): Promise<void> {
   mkdirSync(join(cfg.funesHome, "logs"), { recursive: true });
   const out = openSync(logPath(cfg), "a");
   const script = process.argv[1];
-  if (script === undefined) return;
+  if (script === undefined) return Promise.resolve();
   const child = spawn(process.execPath, [script, "server", "run"], {
     detached: true,
     stdio: ["ignore", out, out],
     env: { ...cfg.env, FUNES_HOME: cfg.funesHome },
   });
-  child.on("error", () => {});
+  closeSync(out);
+  const ended = new Promise<void>((resolve) => {
+    child.on("error", () => resolve());
+    child.on("exit", () => resolve());
+  });
   child.unref();
+  return ended;
 }
 
 /** How this process reaches the model server, or null when `FUNES_SERVER=0`. */
 export function serverLink(cfg: CliConfig): ServerLink | null {
   if (!cfg.server.enabled) return null;
-  return { socketPath: modelSocketPath(cfg.funesHome), start: () => startDetached(cfg), waitMs: 3000 };
+  return { socketPath: socketPathOf(cfg), start: () => startDetached(cfg), waitMs: 3000 };
 }
 
 /** A model session for recall-like commands: through the shared server when it is on. */
@@ -46,49 +66,101 @@ export interface ServerFlags {
   json?: boolean;
 }
 
+/** The error for a socket place funes refuses (a stranger's folder, something else at the path). */
+function refusedPlace(socketPath: string, reason: string): FunesError {
+  return new FunesError(
+    "unreadable_source",
+    `the model server will not use "${socketPath}": ${reason} — remove it if it is yours, or set XDG_RUNTIME_DIR or TMPDIR to a folder only you can write (or use a shorter FUNES_HOME)`,
+  );
+}
+
+/** The last line of the server's log (why it did not start), or "" without one. */
+function lastLogLine(cfg: CliConfig): string {
+  try {
+    const text = readFileSync(logPath(cfg), "utf8").slice(-4096).trimEnd();
+    return text.slice(text.lastIndexOf("\n") + 1);
+  } catch {
+    return "";
+  }
+}
+
 /** Runs a `funes server` action. */
 export async function runServer(action: unknown, flags: ServerFlags, cfg: CliConfig): Promise<void> {
-  const socketPath = modelSocketPath(cfg.funesHome);
+  const socketPath = socketPathOf(cfg);
   const what = action === undefined ? "status" : String(action);
   switch (what) {
     case "run": {
       const stamp = () => new Date(cfg.now()).toISOString();
       const ran = await serveModels({
         socketPath,
+        funesHome: cfg.funesHome,
         load: { threads: cfg.models.threads },
         idleMs: cfg.server.idleMs,
         now: cfg.now,
         log: (line) => process.stderr.write(`${stamp()} ${line}\n`),
       });
-      if (!ran) process.stderr.write(`${stamp()} another model server already answers on ${socketPath}\n`);
+      if (ran.kind === "held")
+        process.stderr.write(`${stamp()} another model server already answers on ${socketPath}\n`);
+      if (ran.kind === "refused") throw refusedPlace(socketPath, ran.reason);
       return;
     }
     case "start": {
-      const running = await ModelClient.connect(socketPath, 500);
-      if (running === null) {
-        startDetached(cfg);
-        for (
-          let i = 0;
-          i < 100 && (await ModelClient.connect(socketPath, 500).then((c) => (c?.close(), c))) === null;
-          i++
-        )
+      let c = await ModelClient.connect(socketPath);
+      // A refused place too: the server makes a `run` folder of the user's own owner-only, or says why not.
+      if (c.kind !== "connected") {
+        const ended = startDetached(cfg);
+        let gone = false;
+        void ended.then(() => (gone = true));
+        // Until it answers, or its process ended (then once more: it may have found another server).
+        for (let i = 0; i < 200 && c.kind !== "connected"; i++) {
+          const last = gone;
           await new Promise((r) => setTimeout(r, 50));
-      } else running.close();
-      return printStatus(socketPath, flags, cfg);
+          c = await ModelClient.connect(socketPath);
+          if (last) break;
+        }
+      }
+      if (c.kind === "refused") throw refusedPlace(socketPath, c.reason);
+      if (c.kind === "absent") {
+        const why = lastLogLine(cfg);
+        throw new FunesError(
+          "unreadable_source",
+          `the model server did not start${why === "" ? "" : ` (its log ends: ${why.slice(0, 300)})`} — see ${logPath(cfg)}, or set FUNES_SERVER=0 to load models in each process`,
+        );
+      }
+      c.client.close();
+      return printStatus(socketPath, flags, cfg, true);
     }
     case "status":
-      return printStatus(socketPath, flags, cfg);
+      return printStatus(socketPath, flags, cfg, false);
     case "stop": {
-      const c = await ModelClient.connect(socketPath, 500);
-      if (c === null) {
-        process.stdout.write(flags.json === true ? '{"running":false}\n' : "model server: not running\n");
+      const c = await ModelClient.connect(socketPath);
+      if (c.kind !== "connected") {
+        const problem = c.kind === "refused" ? ` — ${c.reason}` : "";
+        process.stdout.write(
+          flags.json === true
+            ? `${JSON.stringify({ running: false, ...(c.kind === "refused" ? { problem: c.reason } : {}) })}\n`
+            : `model server: not running${problem}\n`,
+        );
         return;
       }
-      await c.stop().catch(() => {});
-      c.close();
-      process.stdout.write(
-        flags.json === true ? '{"running":false,"stopped":true}\n' : "model server: stopped\n",
-      );
+      try {
+        await c.client.stop();
+        process.stdout.write(
+          flags.json === true ? '{"running":false,"stopped":true}\n' : "model server: stopped\n",
+        );
+      } catch (err) {
+        if (!(err instanceof ModelServerError)) throw err;
+        // A server that does not answer (stopped, hung) cannot be asked: its socket goes, so nothing
+        // reaches it any more, the next recall starts a new one, and it exits as soon as it runs again.
+        releaseSocket(socketPath, c.client.ino);
+        process.stdout.write(
+          flags.json === true
+            ? `${JSON.stringify({ running: false, stopped: false, problem: err.message, socketRemoved: true })}\n`
+            : `model server: ${err.message} — its socket was removed: nothing reaches it now, and it exits as soon as it runs again\n`,
+        );
+      } finally {
+        c.client.close();
+      }
       return;
     }
     default:
@@ -99,18 +171,43 @@ export async function runServer(action: unknown, flags: ServerFlags, cfg: CliCon
   }
 }
 
-async function printStatus(socketPath: string, flags: ServerFlags, cfg: CliConfig): Promise<void> {
-  const c = await ModelClient.connect(socketPath, 500);
-  if (c === null) {
+async function printStatus(
+  socketPath: string,
+  flags: ServerFlags,
+  cfg: CliConfig,
+  starting: boolean,
+): Promise<void> {
+  const c = await ModelClient.connect(socketPath);
+  if (c.kind === "refused" && starting) throw refusedPlace(socketPath, c.reason);
+  if (c.kind !== "connected") {
+    const problem = c.kind === "refused" ? c.reason : null;
     process.stdout.write(
       flags.json === true
-        ? `${JSON.stringify({ running: false, socket: socketPath, enabled: cfg.server.enabled })}\n`
-        : `model server: not running${cfg.server.enabled ? " (starts on the next recall that needs models)" : " (FUNES_SERVER=0: recall loads models in-process)"}\n`,
+        ? `${JSON.stringify({ running: false, socket: socketPath, enabled: cfg.server.enabled, ...(problem === null ? {} : { problem }) })}\n`
+        : problem !== null
+          ? `model server: not running — ${problem}\n`
+          : `model server: not running${cfg.server.enabled ? " (starts on the next recall that needs models)" : " (FUNES_SERVER=0: recall loads models in-process)"}\n`,
     );
     return;
   }
   try {
-    const s = await c.status();
+    let s: ServerStatus;
+    try {
+      s = await c.client.status();
+    } catch (err) {
+      if (!(err instanceof ModelServerError)) throw err;
+      if (starting)
+        throw new FunesError(
+          "unreadable_source",
+          `the model server on "${socketPath}" does not answer (${err.message}) — run \`funes server stop\`, then start it again`,
+        );
+      process.stdout.write(
+        flags.json === true
+          ? `${JSON.stringify({ running: true, answering: false, socket: socketPath, problem: err.message })}\n`
+          : `model server: not answering (${err.message}; stopped or hung) — \`funes server stop\` removes its socket, and the next recall starts a new one\n`,
+      );
+      return;
+    }
     if (flags.json === true) {
       process.stdout.write(`${JSON.stringify({ running: true, socket: socketPath, ...s })}\n`);
       return;
@@ -126,6 +223,6 @@ async function printStatus(socketPath: string, flags: ServerFlags, cfg: CliConfi
       ].join("\n"),
     );
   } finally {
-    c.close();
+    c.client.close();
   }
 }

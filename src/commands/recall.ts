@@ -510,6 +510,8 @@ export async function recall(
     await checkHarnessFacet(open, harness);
     const { found, legs, kinds, hidden } = await searchClassified(open, opts, filters.filter, models, notes);
     const ranked = await rankPool(found, legs, filters, opts, notes, kinds);
+    // Models that ran here although a shared server was asked for: said once, with why.
+    notes.push(...models.takeNotes());
     const hits = await withNeighbours(open, ranked, found.home, opts, {
       of: kinds,
       quoted: echoCounts(hidden),

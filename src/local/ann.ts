@@ -9,6 +9,7 @@ import { existsSync, renameSync, rmSync } from "node:fs";
 import type { Table } from "@lancedb/lancedb";
 import { arrow, lancedb } from "./arrow.js";
 import { hitColumns, toHit, type VectorHit } from "./queries.js";
+import { HAS_VECTOR } from "./sql.js";
 
 const SIDE_TABLE = "ann";
 
@@ -24,8 +25,8 @@ export function annDir(dir: string): string {
 export async function buildAnnIndex(table: Table, dir: string, minRows = ANN_MIN_ROWS): Promise<boolean> {
   const out = annDir(dir);
   if (existsSync(out)) return true;
-  if ((await table.countRows("vector IS NOT NULL")) < minRows) return false;
-  const rows = await table.query().where("vector IS NOT NULL").select(["vector"]).withRowId().toArrow();
+  if ((await table.countRows(HAS_VECTOR)) < minRows) return false;
+  const rows = await table.query().where(HAS_VECTOR).select(["vector"]).withRowId().toArrow();
   const side = new arrow.Table({
     row: arrow.vectorFromArray(Array.from(rows.getChild("_rowid") as Iterable<bigint>), new arrow.Uint64()),
     vector: rows.getChild("vector") as NonNullable<ReturnType<typeof rows.getChild>>,

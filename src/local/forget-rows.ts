@@ -12,7 +12,7 @@ import type { Table } from "@lancedb/lancedb";
 import { lancedb } from "./arrow.js";
 import { VECTOR_INDEX } from "./publish-rows.js";
 import { COLUMNS, TABLE_NAME } from "./schema.js";
-import { sqlString } from "./sql.js";
+import { HAS_VECTOR, sqlString } from "./sql.js";
 import { TEXT_INDEX } from "./store.js";
 
 /** What a selector looks at in one row (no vector). */
@@ -183,7 +183,7 @@ export async function rebuildVectorIndex(
     if (index !== undefined) await table.dropIndex(VECTOR_INDEX);
     return "dropped";
   }
-  if ((await table.countRows("vector IS NOT NULL")) < 256) return "none"; // PQ training needs 256 vectors
+  if ((await table.countRows(HAS_VECTOR)) < 256) return "none"; // PQ training needs 256 vectors
   await table.createIndex("vector", {
     config: lancedb.Index.ivfPq({ distanceType: "l2", numSubVectors: 24, numBits: 8, maxIterations: 50 }),
     replace: true,

@@ -24,7 +24,7 @@ import {
   vectorSearch,
 } from "./queries.js";
 import { chunksWithIds, replaceRows } from "./replace-rows.js";
-import { sqlString } from "./sql.js";
+import { HAS_VECTOR, NEEDS_VECTOR, sqlString } from "./sql.js";
 import { type LocalStore, TEXT_INDEX } from "./store.js";
 import {
   type PendingRow,
@@ -59,7 +59,7 @@ export function rowFilterSql(f: RowFilter): string | undefined {
 
 /** Rows in the memory; with `waitingForVectors`, only those still without a vector. */
 export async function countRows(store: LocalStore, o: { waitingForVectors?: boolean } = {}): Promise<number> {
-  return o.waitingForVectors === true ? store.table.countRows("vector IS NULL") : store.table.countRows();
+  return o.waitingForVectors === true ? store.table.countRows(NEEDS_VECTOR) : store.table.countRows();
 }
 
 /** Whether a memory version has any vector, remembered per process (the MCP server asks on every call). */
@@ -70,8 +70,7 @@ export async function hasVectors(store: LocalStore): Promise<boolean> {
   const key = `${store.dir}@${await store.table.version()}`;
   let seen = vectorsSeen.get(key);
   if (seen === undefined) {
-    seen =
-      (await store.table.query().where("vector IS NOT NULL").select(["id"]).limit(1).toArray()).length > 0;
+    seen = (await store.table.query().where(HAS_VECTOR).select(["id"]).limit(1).toArray()).length > 0;
     vectorsSeen.set(key, seen);
   }
   return seen;

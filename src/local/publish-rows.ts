@@ -8,13 +8,14 @@ import { arrow, lancedb } from "./arrow.js";
 import { keptSlices, type LocalRows, streamRows } from "./publish-stream.js";
 import { EXACT_SEARCH_MAX_ROWS } from "./queries.js";
 import { COLUMNS, chunkSchema, TABLE_NAME } from "./schema.js";
+import { HAS_VECTOR } from "./sql.js";
 import { LocalStore } from "./store.js";
 
 /** Every row that has a vector (only those are ever published), all columns, in schema order. */
 export async function embeddedRows(store: LocalStore): Promise<ArrowTable> {
   return store.table
     .query()
-    .where("vector IS NOT NULL")
+    .where(HAS_VECTOR)
     .select([...COLUMNS])
     .toArrow();
 }
@@ -213,7 +214,7 @@ export async function refreshVectorIndex(
     const t = await db.openTable(TABLE_NAME);
     try {
       // PQ training needs at least 256 vectors.
-      if ((await t.countRows("vector IS NOT NULL")) < Math.max(256, minRows)) return false;
+      if ((await t.countRows(HAS_VECTOR)) < Math.max(256, minRows)) return false;
       const has = (await t.listIndices()).some((i) => i.name === VECTOR_INDEX);
       const st = has ? await t.indexStats(VECTOR_INDEX) : undefined;
       const unindexed = has ? (st?.numUnindexedRows ?? 0) : Number.POSITIVE_INFINITY;

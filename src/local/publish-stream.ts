@@ -10,7 +10,7 @@
 import type { RecordBatch, Table } from "apache-arrow";
 import { memoryBatch, sharedStrings } from "./rows.js";
 import { COLUMNS } from "./schema.js";
-import { sqlString } from "./sql.js";
+import { HAS_VECTOR, sqlString } from "./sql.js";
 import type { LocalStore } from "./store.js";
 
 /** Where a stored row is and which block it belongs to: no text, no vector. */
@@ -60,7 +60,7 @@ export async function rowPlaces(store: LocalStore): Promise<RowPlace[]> {
       turn_uuid: "turn_uuid",
       block_idx: "block_idx",
       split_idx: "split_idx",
-      embedded: "vector IS NOT NULL",
+      embedded: HAS_VECTOR,
     })
     .withRowId();
   for await (const b of query) {
@@ -175,7 +175,7 @@ export async function* streamRows(rows: LocalRows): AsyncGenerator<RecordBatch> 
 async function* scanRows(rows: LocalRows): AsyncGenerator<RecordBatch> {
   const query = rows.store.table
     .query()
-    .where("vector IS NOT NULL")
+    .where(HAS_VECTOR)
     .select([...COLUMNS]);
   for await (const b of query) yield* keptSlices(b, rows.ids);
 }

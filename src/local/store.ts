@@ -17,6 +17,7 @@ import {
   TABLE_NAME,
   VECTOR_DIM,
 } from "./schema.js";
+import { HAS_VECTOR, NEEDS_VECTOR } from "./sql.js";
 
 /** The memory was built with another embedder, or has no usable vector column. */
 export class IncompatibleMemoryError extends Error {}
@@ -357,7 +358,7 @@ export class LocalStore {
     // Another kind of index (the reference's IVF_PQ of a published memory) is left as it came.
     if (index !== undefined && (index.name !== LOCAL_VECTOR_INDEX || index.indexType !== "IvfRq"))
       return { step: "current", vectors: 0, rows: 0, trained: 0 };
-    const vectors = rules.vectors ?? (await this.table.countRows("vector IS NOT NULL"));
+    const vectors = rules.vectors ?? (await this.table.countRows(HAS_VECTOR));
     const rows = await this.table.countRows();
     if (index === undefined) {
       // A training reads the whole vector column, waiting rows too (at 1M rows ≈ 1–2 min, however few
@@ -454,7 +455,7 @@ export class LocalStore {
       byHarness: [...per.entries()]
         .map(([harness, e]) => ({ harness, chunks: e.chunks, sessions: e.sessions.size }))
         .sort((a, b) => b.chunks - a.chunks),
-      pendingVectors: await this.table.countRows("vector IS NULL"),
+      pendingVectors: await this.table.countRows(NEEDS_VECTOR),
       lastWrite: newest > 0 ? newest : null,
       fragments: ts.fragmentStats.numFragments,
       bytes: ts.totalBytes,

@@ -11,7 +11,7 @@ import type { Table as ArrowTableT } from "apache-arrow";
 import { arrow } from "./arrow.js";
 import { memoryBatch, sharedStrings } from "./rows.js";
 import { COLUMNS, VECTOR_DIM, vectorType } from "./schema.js";
-import { sqlString } from "./sql.js";
+import { NEEDS_VECTOR, sqlString } from "./sql.js";
 
 /** A row waiting for a vector, with what backfill orders by. */
 export interface PendingRow {
@@ -34,7 +34,7 @@ export async function pendingVectorRows(table: Table): Promise<PendingRow[]> {
   // Batch by batch: the whole result as one Arrow table would sit in memory beside the rows made from it.
   const query = table
     .query()
-    .where("vector IS NULL")
+    .where(NEEDS_VECTOR)
     .select(["id", "session_id", "ts", "block_type"])
     .withRowId();
   for await (const b of query) {
@@ -140,6 +140,9 @@ async function mergeVectors(
         const v = vectors.get(id);
         if (v === undefined || v.length !== VECTOR_DIM)
           throw new Error(`vector for row ${id} is not ${VECTOR_DIM}-d`);
+        // The last guard before the disk: a NaN or infinite vector is never stored (nor counted embedded).
+        if (!v.every(Number.isFinite))
+          throw new Error(`vector for row ${id} is not finite (NaN or infinity)`);
         flat.set(v, i * VECTOR_DIM);
       }
       const child = arrow.makeData({ type: new arrow.Float32(), length: n * VECTOR_DIM, data: flat });

@@ -1,7 +1,9 @@
 /**
  * The int8 embedder's file, derived from the model folder's fp32 onnx/model.onnx and kept beside it
- * (`onnx/model_funes_q8_<tag>.onnx`) once it has passed its check against fp32, so only the first load
- * pays for the rewrite (≈ 0.7 s). The tag covers the source's size and modification time and the
+ * (`onnx/model_funes_q8_<tag>_<sha256>.onnx`) once it has passed its check against fp32, so only the first
+ * load pays for the rewrite (≈ 0.7 s). The name records the hash of the bytes kept, checked on every load
+ * (reading and hashing 33 MiB, bge-small's size, took 85–110 ms on a loaded 2-core machine; the model is
+ * then loaded from those bytes, not read again): a file changed on disk is derived again. The tag covers the source's size and modification time and the
  * rewrite's version: a replaced model.onnx, or a funes that rewrites differently, derives a new file and
  * removes the old ones. A folder funes cannot write (a read-only copy) gets the model rewritten in memory
  * on every load instead.
@@ -17,12 +19,26 @@ const PREFIX = "model_funes_q8_";
 /** A temporary copy older than this is a crashed writer's, removed on the next derive. */
 const STALE_TMP_MS = 60 * 60 * 1000;
 
-/** A kept file (checked when it was made), or a fresh rewrite to check, then `keep()`. */
+/**
+ * A kept file (checked against fp32 when it was made, and its bytes against the hash in its name now), or a
+ * fresh rewrite to check, then `keep()`.
+ */
 export type DerivedModel =
-  | { kind: "kept"; file: string }
+  | { kind: "kept"; file: string; bytes: Uint8Array }
   | { kind: "fresh"; bytes: Uint8Array; keep: () => void };
 
-/** The int8 model of the folder `dir`: the kept file, or a new rewrite of model.onnx. */
+/** The hex digits of the content's sha256 a kept file's name carries. */
+const HASH_HEX = 32;
+
+function contentHash(bytes: Uint8Array): string {
+  return createHash("sha256").update(bytes).digest("hex").slice(0, HASH_HEX);
+}
+
+/**
+ * The int8 model of the folder `dir`: the kept file when its bytes still hash to the value recorded in its
+ * name (read once, and loaded from those bytes), else a new rewrite of model.onnx. A kept file that fails
+ * the check (damaged on disk, zeroed, cut short) is removed and derived again, so it is never used.
+ */
 export function int8Model(dir: string): DerivedModel {
   const onnx = join(dir, "onnx");
   const st = statSync(join(onnx, "model.onnx"));
@@ -30,15 +46,22 @@ export function int8Model(dir: string): DerivedModel {
     .update(`${QUANTIZER_VERSION}:${st.size}:${st.mtimeMs}`)
     .digest("hex")
     .slice(0, 12);
-  const name = `${PREFIX}${tag}.onnx`;
-  const target = join(onnx, name);
-  try {
-    if (statSync(target).isFile()) return { kind: "kept", file: target };
-  } catch {
-    // not derived yet
+  const stem = `${PREFIX}${tag}_`;
+  for (const name of readdirSync(onnx)) {
+    const m = name.startsWith(stem) ? /^([0-9a-f]+)\.onnx$/.exec(name.slice(stem.length)) : null;
+    if (m === null) continue;
+    const file = join(onnx, name);
+    let bytes: Uint8Array;
+    try {
+      bytes = readFileSync(file);
+    } catch {
+      continue;
+    }
+    if (m[1] === contentHash(bytes)) return { kind: "kept", file, bytes };
+    forgetInt8Model(file);
   }
   const { bytes } = quantizeOnnx(readFileSync(join(onnx, "model.onnx")));
-  return { kind: "fresh", bytes, keep: () => keep(onnx, name, bytes) };
+  return { kind: "fresh", bytes, keep: () => keep(onnx, `${stem}${contentHash(bytes)}.onnx`, bytes) };
 }
 
 /** Writes the checked rewrite (atomically), and removes older versions and crashed writers' copies. */

@@ -11,11 +11,11 @@ export {
   type ModelSource,
 } from "./download.js";
 export { cachedCommit, cachedModelDir, missingFiles, repoCacheDir } from "./hf-cache.js";
-export { ModelClient, ModelServerError } from "./model-client.js";
+export { type Connected, ModelClient, ModelServerError } from "./model-client.js";
 export {
   type ModelRef,
-  modelSocketPath,
   type ServeOptions,
+  type ServeOutcome,
   type ServerStatus,
   serveModels,
 } from "./model-server.js";
@@ -40,6 +40,8 @@ export {
   RERANK_MAX_TOKENS,
   type Reranker,
 } from "./runtime.js";
+export { releaseSocket } from "./socket-claim.js";
+export { modelSocketPath, type SocketPlaces } from "./socket-place.js";
 export {
   DEFAULT_RERANKER,
   EMBEDDER_INT8_SPEC,

@@ -8,10 +8,9 @@
  */
 
 import { createHash } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
-import { createConnection, createServer, type Server, type Socket } from "node:net";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { createServer, type Server, type Socket } from "node:net";
+import { FrameReader, FrameTooLongError } from "./frames.js";
+import { badRequest, parseRequest } from "./protocol-check.js";
 import {
   type Embedder,
   type LoadOptions,
@@ -20,6 +19,7 @@ import {
   ModelLoadError,
   type Reranker,
 } from "./runtime.js";
+import { claimSocket, holds, releaseSocket } from "./socket-claim.js";
 import { EMBEDDER_INT8_SPEC, EMBEDDER_SPEC, type ModelSpec, rerankerSpec } from "./specs.js";
 
 /** Which model a request is for: its role, spec key and folder. */
@@ -58,23 +58,17 @@ export type ServerReply =
   | { id: number; ok: true; dim?: number; vectors?: string; scores?: number[]; status?: ServerStatus }
   | { id: number; ok: false; error: string; modelError: boolean };
 
-/** How often a running server checks that its socket still exists, ms. */
+/** How often a running server checks that its socket is still its own, ms. */
 const ORPHAN_CHECK_MS = 5000;
 
 /** Query-passage scores the server keeps (about 100 bytes each). */
 const SCORE_CACHE_MAX = 20_000;
 
-/** Unix socket paths are limited to ~108 bytes; longer homes get a socket under the temp folder. */
-const MAX_SOCKET_PATH = 100;
-
-/** Where the model server of `funesHome` listens. */
-export function modelSocketPath(funesHome: string): string {
-  const own = join(funesHome, "run", "models.sock");
-  if (Buffer.byteLength(own) <= MAX_SOCKET_PATH) return own;
-  const uid = typeof process.getuid === "function" ? process.getuid() : 0;
-  const tag = createHash("sha1").update(funesHome).digest("hex").slice(0, 16);
-  return join(tmpdir(), `funes-${uid}`, `${tag}.sock`);
-}
+/**
+ * The longest request line the server reads, bytes: 30 passages of 1,200 code points are ≈ 150 KB; a
+ * longer line is refused and its connection closed.
+ */
+export const MAX_REQUEST_BYTES = 16 * 1024 * 1024;
 
 /** Float32 vectors ↔ one base64 string (dim floats each). */
 export function packVectors(vs: Float32Array[]): string {
@@ -108,6 +102,8 @@ function specFor(ref: ModelRef): ModelSpec {
 /** Options of a running server. */
 export interface ServeOptions {
   socketPath: string;
+  /** The `$FUNES_HOME` it serves (its `run` folder is made inside it). */
+  funesHome: string;
   load: LoadOptions;
   /** Exit after this long without a request, ms. */
   idleMs: number;
@@ -117,22 +113,17 @@ export interface ServeOptions {
   now: () => number;
 }
 
+/** How a server run ended: it served until stopped, another live server holds the socket, or it refused. */
+export type ServeOutcome = { kind: "served" } | { kind: "held" } | { kind: "refused"; reason: string };
+
 /**
- * Runs the server until it is stopped or idle. Resolves when it has shut down. Refuses to start (resolves
- * at once, returning false) when another live server holds the socket.
+ * Runs the server until it is stopped or idle. Resolves when it has shut down; at once when another live
+ * server holds the socket, or when the socket's place is not this user's own (see socket-place.ts).
  */
-export async function serveModels(o: ServeOptions): Promise<boolean> {
-  mkdirSync(dirname(o.socketPath), { recursive: true, mode: 0o700 });
-  chmodSync(dirname(o.socketPath), 0o700);
-  const lock = `${o.socketPath}.pid`;
-  if (!takePidFile(lock)) return false;
-  if (existsSync(o.socketPath)) {
-    if (await answers(o.socketPath)) {
-      rmSync(lock, { force: true });
-      return false;
-    }
-    unlinkSync(o.socketPath);
-  }
+export async function serveModels(o: ServeOptions): Promise<ServeOutcome> {
+  let server: Server | null = createServer((sock) => serveConnection(sock));
+  const claim = await claimSocket(server, o.socketPath, o.funesHome);
+  if (claim.kind !== "claimed") return claim;
   const embedders = new Map<string, Promise<Embedder>>();
   const rerankers = new Map<string, Promise<Reranker>>();
   const startedAt = o.now();
@@ -142,7 +133,6 @@ export async function serveModels(o: ServeOptions): Promise<boolean> {
   let idle: NodeJS.Timeout | null = null;
   let orphan: NodeJS.Timeout | null = null;
   let busy = 0;
-  let server: Server | null = null;
   const sockets = new Set<Socket>();
   let stopped: () => void = () => {};
   const done = new Promise<void>((r) => {
@@ -158,11 +148,8 @@ export async function serveModels(o: ServeOptions): Promise<boolean> {
     if (idle !== null) clearTimeout(idle);
     idle = null;
     for (const sock of sockets) sock.destroy();
-    // Only while the pid file is still ours: a server that took over the path keeps its socket and lock.
-    if (ownsPidFile(lock)) {
-      rmSync(o.socketPath, { force: true });
-      rmSync(lock, { force: true });
-    }
+    // Only while the path holds our socket: a server that took over the path keeps it.
+    releaseSocket(o.socketPath, claim.ino);
     void Promise.all(
       [...embedders.values(), ...rerankers.values()].map((p) => p.then((m) => m.close()).catch(() => {})),
     ).then(() => stopped());
@@ -272,98 +259,59 @@ export async function serveModels(o: ServeOptions): Promise<boolean> {
       };
     }
   };
-  server = createServer((sock) => {
+  function serveConnection(sock: Socket): void {
     sockets.add(sock);
     sock.on("close", () => sockets.delete(sock));
     sock.on("error", () => sock.destroy());
-    let buf = "";
+    const frames = new FrameReader(MAX_REQUEST_BYTES);
     let chain = Promise.resolve();
-    sock.setEncoding("utf8");
-    sock.on("data", (chunk: string) => {
-      buf += chunk;
-      let nl = buf.indexOf("\n");
-      while (nl >= 0) {
-        const line = buf.slice(0, nl);
-        buf = buf.slice(nl + 1);
-        nl = buf.indexOf("\n");
-        let req: ServerRequest;
-        try {
-          req = JSON.parse(line) as ServerRequest;
-        } catch {
-          sock.destroy();
-          return;
+    const send = (reply: ServerReply) => {
+      if (!sock.destroyed) sock.write(`${JSON.stringify(reply)}\n`);
+    };
+    sock.on("data", (chunk: Buffer) => {
+      let lines: string[];
+      try {
+        lines = frames.push(chunk);
+      } catch (err) {
+        if (!(err instanceof FrameTooLongError)) throw err;
+        o.log(`refused a request: ${err.message}`);
+        sock.end(`${JSON.stringify(badRequest(0, err.message))}\n`);
+        sock.destroySoon();
+        return;
+      }
+      for (const line of lines) {
+        const req = parseRequest(line);
+        if ("error" in req) {
+          send(badRequest(req.id, req.error));
+          continue;
+        }
+        // Status is answered at once, out of turn: a client waiting on a long request asks it to learn
+        // that the server is alive (replies are matched by id).
+        if (req.op === "status") {
+          void handle(req).then(send);
+          continue;
         }
         busy++;
         touch();
         chain = chain
           .then(() => handle(req))
-          .then((reply) => {
-            if (!sock.destroyed) sock.write(`${JSON.stringify(reply)}\n`);
-          })
+          .then(send)
           .finally(() => {
             busy--;
             touch();
           });
       }
     });
-  });
-  await new Promise<void>((resolve, reject) => {
-    server?.once("error", reject);
-    server?.listen(o.socketPath, () => resolve());
-  });
-  chmodSync(o.socketPath, 0o600);
+  }
   o.log(`listening on ${o.socketPath} (pid ${process.pid})`);
   touch();
   for (const sig of ["SIGTERM", "SIGINT"] as const) process.once(sig, () => stop(sig));
-  // A server whose socket is gone (its FUNES_HOME deleted, another server took over) can never be reached.
+  // A server whose socket is gone (its FUNES_HOME deleted, `server stop` gave up on it, another server
+  // took over) can never be reached.
   orphan = setInterval(() => {
-    if (!existsSync(o.socketPath)) stop("its socket was removed");
+    if (!holds(o.socketPath, claim.ino)) stop("its socket was removed or replaced");
   }, ORPHAN_CHECK_MS);
   orphan.unref();
   await done;
-  return true;
-}
-
-/** Exclusive pid file; a dead owner's file is taken over. */
-function takePidFile(path: string): boolean {
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      writeFileSync(path, String(process.pid), { flag: "wx", mode: 0o600 });
-      return true;
-    } catch {
-      const pid = Number(readFileSync(path, "utf8").trim());
-      if (Number.isInteger(pid) && pid > 0 && alive(pid)) return false;
-      rmSync(path, { force: true });
-    }
-  }
-  return false;
-}
-
-function ownsPidFile(path: string): boolean {
-  try {
-    return readFileSync(path, "utf8").trim() === String(process.pid);
-  } catch {
-    return false;
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
-/** True when something answers on the socket. */
-function answers(path: string): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = createConnection(path);
-    s.once("connect", () => {
-      s.destroy();
-      resolve(true);
-    });
-    s.once("error", () => resolve(false));
-  });
+  return { kind: "served" };
 }

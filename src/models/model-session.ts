@@ -30,10 +30,15 @@ export type Loaded<T> = { kind: "ready"; model: T; label: string } | { kind: "mi
 /** How to reach (and start) the shared model server. */
 export interface ServerLink {
   socketPath: string;
-  /** Starts a server in the background; returns at once. */
-  start: () => void;
+  /**
+   * Starts a server in the background. The promise settles when the process it started ends (a server
+   * that found another one, or could not start), so nobody waits for a server that is already gone.
+   */
+  start: () => Promise<unknown>;
   /** How long to wait for a server just started to listen, ms. */
   waitMs: number;
+  /** How long the server may stay silent while a request is out, ms (see model-client.ts). */
+  answerMs?: number;
 }
 
 /** Lazily loaded embedder and reranker. */
@@ -42,6 +47,7 @@ export class ModelSession {
   private rerankerP: Promise<Loaded<Reranker>> | null = null;
   private clientP: Promise<ModelClient | null> | null = null;
   private local: Promise<unknown>[] = [];
+  private notes = new Set<string>();
 
   constructor(
     readonly config: ModelsConfig,
@@ -50,6 +56,7 @@ export class ModelSession {
 
   /** The embedder (loaded on first call). */
   embedder(): Promise<Loaded<Embedder>> {
+    const fallback = this.fallback;
     this.embedderP ??= this.load(locateEmbedder(this.config), "embedder", loadEmbedder, (local, remote) => ({
       dim: remote.dim,
       embed: (texts) => remote.embed(texts).catch((err) => fallback(err, local, (m) => m.embed(texts))),
@@ -60,6 +67,7 @@ export class ModelSession {
 
   /** The configured reranker (loaded on first call). */
   reranker(): Promise<Loaded<Reranker>> {
+    const fallback = this.fallback;
     this.rerankerP ??= this.load(locateReranker(this.config), "reranker", loadReranker, (local, remote) => ({
       score: (q, ps) => remote.score(q, ps).catch((err) => fallback(err, local, (m) => m.score(q, ps))),
       close: () => remote.close(),
@@ -72,6 +80,16 @@ export class ModelSession {
     return locateEmbedder(this.config).kind === "found";
   }
 
+  /**
+   * Notes since the last call: why models ran in this process although a shared server was asked for (it
+   * could not be reached safely, or stopped answering). Each says what happened once.
+   */
+  takeNotes(): string[] {
+    const out = [...this.notes];
+    this.notes.clear();
+    return out;
+  }
+
   /** Whether the models are served by a shared server (true once one answered). */
   async served(): Promise<boolean> {
     return (await this.clientP) != null;
@@ -80,19 +98,34 @@ export class ModelSession {
   private client(): Promise<ModelClient | null> {
     const link = this.server;
     if (link === null) return Promise.resolve(null);
+    const opts = { timeoutMs: 500, ...(link.answerMs === undefined ? {} : { answerMs: link.answerMs }) };
     this.clientP ??= (async () => {
-      const first = await ModelClient.connect(link.socketPath, 500);
-      if (first !== null) return first;
-      link.start();
+      const first = await ModelClient.connect(link.socketPath, opts);
+      if (first.kind === "connected") return first.client;
+      if (first.kind === "refused")
+        return this.unserved(`the model server's socket is refused: ${first.reason}`);
+      let ended = false;
+      link.start().then(
+        () => (ended = true),
+        () => (ended = true),
+      );
       const until = performance.now() + link.waitMs;
-      while (performance.now() < until) {
+      for (;;) {
         await new Promise((r) => setTimeout(r, 40));
-        const c = await ModelClient.connect(link.socketPath, 500);
-        if (c !== null) return c;
+        const c = await ModelClient.connect(link.socketPath, opts);
+        if (c.kind === "connected") return c.client;
+        if (c.kind === "refused") return this.unserved(`the model server's socket is refused: ${c.reason}`);
+        if (ended || performance.now() >= until)
+          return this.unserved("the model server did not start (see its log)");
       }
-      return null;
     })();
     return this.clientP;
+  }
+
+  /** Records why the shared server is not used; null (models load in this process). */
+  private unserved(why: string): null {
+    this.notes.add(`note: models run in this process — ${why}`);
+    return null;
   }
 
   private async load<T extends Embedder | Reranker>(
@@ -120,6 +153,7 @@ export class ModelSession {
           return { kind: "ready", model: wrap(local, remote), label };
         } catch (err) {
           if (!(err instanceof ModelServerError)) throw err;
+          this.unserved(err.message);
         }
       }
       return { kind: "ready", model: await local(), label };
@@ -129,6 +163,17 @@ export class ModelSession {
     }
   }
 
+  /** A server call that failed in transport is done in-process instead (and noted); anything else is the caller's. */
+  private readonly fallback = async <M, R>(
+    err: unknown,
+    local: () => Promise<M>,
+    run: (m: M) => Promise<R>,
+  ): Promise<R> => {
+    if (!(err instanceof ModelServerError)) throw err;
+    this.unserved(err.message);
+    return run(await local());
+  };
+
   /** Releases whatever was loaded here, and the connection to the server. */
   async close(): Promise<void> {
     for (const p of this.local) {
@@ -137,10 +182,4 @@ export class ModelSession {
     }
     (await this.clientP?.catch(() => null))?.close();
   }
-}
-
-/** A server call that failed in transport is done in-process instead; anything else is the caller's. */
-async function fallback<M, R>(err: unknown, local: () => Promise<M>, run: (m: M) => Promise<R>): Promise<R> {
-  if (!(err instanceof ModelServerError)) throw err;
-  return run(await local());
 }

@@ -4,6 +4,7 @@
  * kept beside the model, stamped vectors close to fp32's), and the refusals: a model with nothing to
  * quantize, and a rewrite too far from its fp32 model.
  */
+import { createHash } from "node:crypto";
 import {
   copyFileSync,
   existsSync,
@@ -128,6 +129,54 @@ describe("the int8 embedder", () => {
     expect(derivedFiles(dir)[0]).not.toBe(file);
   });
 
+  it("never uses a kept file changed on disk: same-size damage or zeroed bytes are derived again", async () => {
+    const dir = join(t.dir, "changed");
+    copyBert(dir, true);
+    const fp32 = await loadEmbedder(dir, EMBEDDER_SPEC, { threads: 1 }, SHAPE.hidden);
+    const reference = await fp32.embed(TEXTS);
+    await fp32.close();
+    await (await loadEmbedder(dir, EMBEDDER_INT8_SPEC, { threads: 1 }, SHAPE.hidden)).close();
+    for (const fill of [null, 0]) {
+      const [name] = derivedFiles(dir);
+      const file = join(dir, "onnx", name as string);
+      const bytes = readFileSync(file);
+      // The middle quarter of the file: random bytes, then zeros; the size stays the same.
+      const from = Math.floor(bytes.length * 0.375);
+      const rnd = seededRandom(5);
+      for (let i = from; i < from + Math.floor(bytes.length / 4); i++)
+        bytes[i] = fill ?? Math.floor(rnd() * 256);
+      writeFileSync(file, bytes);
+      const int8 = await loadEmbedder(dir, EMBEDDER_INT8_SPEC, { threads: 1 }, SHAPE.hidden);
+      try {
+        const got = await int8.embed(TEXTS);
+        got.forEach((v, i) => {
+          expect(cosine(v, reference[i] as Float32Array)).toBeGreaterThan(0.99);
+        });
+      } finally {
+        await int8.close();
+      }
+      expect(derivedFiles(dir)).toHaveLength(1);
+      expect(readFileSync(join(dir, "onnx", derivedFiles(dir)[0] as string)).equals(bytes)).toBe(false);
+    }
+  });
+
+  it("refuses a model whose output is not finite, before any vector leaves it", async () => {
+    const dir = join(t.dir, "nan");
+    writeTinyEmbedder(dir, testVocab());
+    const file = join(dir, "onnx", "model.onnx");
+    const bytes = readFileSync(file);
+    // Every float of the word embeddings (most of the file) becomes a NaN (0xffffffff).
+    bytes.fill(0xff, Math.floor(bytes.length * 0.2), Math.floor(bytes.length * 0.8));
+    writeFileSync(file, bytes);
+    const err = await loadEmbedder(dir, EMBEDDER_SPEC, { threads: 1 })
+      .then((e) => e.embed(TEXTS))
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ModelLoadError);
+    expect((err as Error).message).toMatch(
+      /made vectors that are not finite \(NaN or infinity\) — delete the folder/,
+    );
+  });
+
   it("says to embed in fp32 when the model has nothing to quantize", async () => {
     const tiny = join(t.dir, "tiny2");
     writeTinyEmbedder(tiny, testVocab());
@@ -205,7 +254,11 @@ describe("the int8 embedder", () => {
     copyBert(dir, true);
     await (await loadEmbedder(dir, EMBEDDER_INT8_SPEC, { threads: 1 }, SHAPE.hidden)).close();
     const [file] = derivedFiles(dir);
-    writeFileSync(join(dir, "onnx", file as string), "not a model");
+    // Bytes that match the hash in their name (so not damaged since kept) but do not load.
+    const junk = "not a model";
+    const hash = createHash("sha256").update(junk).digest("hex").slice(0, 32);
+    rmSync(join(dir, "onnx", file as string));
+    writeFileSync(join(dir, "onnx", (file as string).replace(/_[0-9a-f]+\.onnx$/, `_${hash}.onnx`)), junk);
     const err = await loadEmbedder(dir, EMBEDDER_INT8_SPEC, { threads: 1 }, SHAPE.hidden).catch(
       (e: unknown) => e,
     );

@@ -226,6 +226,11 @@ async function openEmbedderFile(
       for (const x of v) n += x * x;
       n = Math.sqrt(n) || 1;
       for (let j = 0; j < h; j++) v[j] = (v[j] as number) / n;
+      // A damaged model file can compute NaN or infinity: refused here, before any vector is kept.
+      if (!v.every(Number.isFinite))
+        throw new ModelLoadError(
+          `the ${int8 ? "int8 " : ""}embedder in "${dir}" made vectors that are not finite (NaN or infinity) — ${int8 ? UNSET_INT8 : "delete the folder and run `funes models pull`"}`,
+        );
       vecs.push(int8 ? stampInt8(v) : v);
     }
     return vecs;
@@ -295,13 +300,7 @@ async function loadInt8Embedder(
   const derived = deriveInt8(dir);
   let embedder: Embedder | null = null;
   try {
-    embedder = await openEmbedderFile(
-      dir,
-      spec,
-      opts,
-      expectDim,
-      derived.kind === "kept" ? derived.file : derived.bytes,
-    );
+    embedder = await openEmbedderFile(dir, spec, opts, expectDim, derived.bytes);
     if (derived.kind === "fresh") {
       await checkAgainstFp32(dir, spec, opts, embedder);
       derived.keep();

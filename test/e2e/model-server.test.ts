@@ -5,6 +5,7 @@
  */
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { modelSocketPath } from "../../src/models/index.js";
@@ -84,7 +85,7 @@ describe("funes server", () => {
   });
 
   it("listens on an owner-only socket", () => {
-    const sock = modelSocketPath(u.funesHome);
+    const sock = modelSocketPath(u.funesHome, { tmpDir: tmpdir() });
     expect(statSync(sock).mode & 0o777).toBe(0o600);
     expect(statSync(dirname(sock)).mode & 0o777).toBe(0o700);
   });
@@ -94,7 +95,7 @@ describe("funes server", () => {
     expect(stop.stdout).toContain("stopped");
     expect(await until(async () => !(await status(on())).running, 5000)).toBe(true);
     // Something that accepts connections and hangs up: the CLI falls back to its own models.
-    const sock = modelSocketPath(u.funesHome);
+    const sock = modelSocketPath(u.funesHome, { tmpDir: tmpdir() });
     rmSync(sock, { force: true });
     const liar = createServer((c) => c.destroy());
     await new Promise<void>((r) => liar.listen(sock, r));
@@ -112,7 +113,7 @@ describe("funes server", () => {
     const started = await runFunes(["server", "start", "--json"], on());
     const pid = (JSON.parse(started.stdout) as Status).pid as number;
     expect(pid).toBeGreaterThan(0);
-    rmSync(modelSocketPath(u.funesHome), { force: true });
+    rmSync(modelSocketPath(u.funesHome, { tmpDir: tmpdir() }), { force: true });
     const gone = () => {
       try {
         process.kill(pid, 0);
@@ -130,7 +131,9 @@ describe("funes server", () => {
     expect(started.code, started.stderr).toBe(0);
     expect((JSON.parse(started.stdout) as Status).running).toBe(true);
     // Watched from outside (a status request would itself keep it busy): the socket goes when it stops.
-    expect(await until(async () => !existsSync(modelSocketPath(u.funesHome)), 15_000)).toBe(true);
+    expect(
+      await until(async () => !existsSync(modelSocketPath(u.funesHome, { tmpDir: tmpdir() })), 15_000),
+    ).toBe(true);
     expect(readFileSync(join(u.funesHome, "logs", "model-server.log"), "utf8")).toMatch(
       /stopping: idle for 1 s/,
     );
