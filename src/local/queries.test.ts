@@ -14,6 +14,7 @@ function rows(withHarness: boolean): Record<string, unknown>[] {
     ts: "2026-06-12T21:21:57.939Z",
     role: i % 2 === 0 ? "user" : "assistant",
     block_type: "text",
+    tool_name: "",
     seq: i,
     block_idx: 0,
     split_idx: 0,

@@ -30,8 +30,10 @@ interface Status {
 const status = async (env: CliEnv): Promise<Status> =>
   JSON.parse((await runFunes(["server", "status", "--json"], env)).stdout) as Status;
 
+// A budget no load can exhaust: each recall reranks its whole pool, so the server's results and counts
+// do not depend on how busy the machine is.
 const hits = async (env: CliEnv, q: string) => {
-  const r = await runFunes(["recall", q, "--json"], env);
+  const r = await runFunes(["recall", q, "--json", "--rerank-budget", "60000"], env);
   expect(r.code, r.stderr).toBe(0);
   return (JSON.parse(r.stdout) as { hits: { id: string; score: number }[] }).hits;
 };
