@@ -143,13 +143,14 @@ function commandLineRules(): SecretRule[] {
       source: String.raw`\bmachine\s+\S+\s+(?:login\s+\S+\s+)?password\s+(\S{4,256})`,
       edge: false,
       group: 1,
-      check: strong,
+      // Heroku keeps its API key (a UUID) as the password of its .netrc entries.
+      check: (s) => strong(s) || /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s),
     }),
     token({
       id: "pgpass",
       description: ".pgpass lines (host:port:database:user:password)",
       keywords: [":5432:", ":*:", ":3306:", ":6432:"],
-      source: String.raw`(?:^|[\s"'])[A-Za-z0-9.*_-]{1,253}:(?:\d{2,5}|\*):[^\s:]{1,63}:[^\s:]{1,63}:([^\s"'\\]{6,128})(?=$|[\s"'\\])`,
+      source: String.raw`(?:^|[\s"']|\\[nrt])[A-Za-z0-9.*_-]{1,253}:(?:\d{2,5}|\*):[^\s:]{1,63}:[^\s:]{1,63}:([^\s"'\\]{6,128})(?=$|[\s"'\\])`,
       flags: "m",
       edge: false,
       group: 1,

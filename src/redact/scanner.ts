@@ -5,8 +5,10 @@
  */
 import type { lintSource } from "@secretlint/core";
 import { atEdge, entropy } from "./catalogue.js";
+import { displayView } from "./display.js";
 import { KeywordIndex } from "./prefilter.js";
 import { catalogue } from "./rules.js";
+import { commandOutputs } from "./rules-forms.js";
 import { JOINS, scanWrapped } from "./unwrap.js";
 
 /** One secret: its rule and its UTF-16 range in the scanned text. */
@@ -68,6 +70,17 @@ function selected(text: string): { rules: number[]; joins: boolean } {
  * (see unwrap.ts): those cover the whole wrapped or joined span.
  */
 export function scanPatterns(text: string): Finding[] {
+  // Line-number gutters, quote and diff markers cut out (display.ts); findings mapped back to `text`.
+  const view = displayView(text);
+  if (view === null) return scanAsWritten(text);
+  return scanAsWritten(view.text).map((f) => {
+    const [start, end] = view.toSource(f.start, f.end);
+    return { rule: f.rule, start, end };
+  });
+}
+
+/** Findings of the catalogue in `text`, wrapped and joined forms included, without seeing through display. */
+function scanAsWritten(text: string): Finding[] {
   const { rules, joins } = selected(text);
   const found = runRules(text, rules);
   const wrapped = scanWrapped(text, scanCatalogue, joins);
@@ -199,12 +212,13 @@ export async function redactTexts(
 /**
  * Scans several texts and returns each text's findings, in its own offsets. The catalogue scans each text on
  * its own; secretlint scans them in one call (texts joined by newlines), and a finding of it that spans a
- * join is given to every text it touches: fail-closed.
+ * join is given to every text it touches: fail-closed. A text that is one printed value is a secret when a
+ * text shortly before it reads a named secret (commandOutputs): the texts are a session's blocks, in order.
  */
 export async function findingsPerText(texts: string[]): Promise<Finding[][]> {
   const findings = await scanSecretlint(texts.join("\n"));
   let offset = 0;
-  return texts.map((t) => {
+  const perText = texts.map((t) => {
     const end = offset + t.length;
     const start = offset;
     offset = end + 1;
@@ -216,6 +230,10 @@ export async function findingsPerText(texts: string[]): Promise<Finding[][]> {
           start: Math.max(f.start, start) - start,
           end: Math.min(f.end, end) - start,
         });
-    return sortFindings(own);
+    return own;
   });
+  // A command in one block, what it printed in a later one (a tool call and its result).
+  for (const o of commandOutputs(texts))
+    perText[o.index]?.push({ rule: "command-output", start: o.start, end: o.end });
+  return perText.map(sortFindings);
 }
