@@ -13,8 +13,8 @@
  */
 const LINE_START = String.raw`(^|[\n\r]|\\[nr])`;
 
-/** A line-number gutter: `     1→`, `     1\t` (also escaped), `     1|`, `L1: `. */
-const GUTTER = String.raw`[ \t]{0,8}\d{1,7}(?:→|\t|\\t|\|)|L\d{1,7}: `;
+/** A line-number gutter: `     1→`, `     1\t` (also escaped, once or twice), `     1|`, `L1: `. */
+const GUTTER = String.raw`[ \t]{0,8}\d{1,7}(?:→|\t|\\{1,3}t|\|)|L\d{1,7}: `;
 
 /** Quote markers, nested: `> `, `> > `, `>> `. */
 const QUOTE = String.raw`(?:[ \t]{0,3}>(?!=)[ \t]?){1,6}`;
@@ -39,7 +39,7 @@ const QUOTED_GUTTER = new RegExp(`(")(?:${GUTTER})`, "g");
 const DIFF = /@@(?<=(?:^|[\n\r→\t|"]|\\n|\\t)@@)(?:[ \n]|\\n|$)|diff --git |\*\*\* Begin Patch/;
 
 /** A gutter's end after its number, a quote's or a Codex numbered line's start, a grep prefix's number. */
-const GUTTER_END = /\d(?:\||\t|\\t)/;
+const GUTTER_END = /\d(?:\||\t|\\{1,3}t)/;
 const QUOTE_OR_L = /\n[ \t]{0,3}>|\\n[ \t]{0,3}>|^[ \t]{0,3}>|\nL\d|\\nL\d|^L\d/;
 const GREP_NUMBER = /:\d{1,7}:/;
 
@@ -62,7 +62,7 @@ function mayBeDecorated(text: string): { diff: boolean } | null {
 }
 
 /** A grep match's prefix on a line's start (`grep -n`, `rg -n`, pi's grep): `path:12:`. */
-const GREP_LINE = /(?:^|\n|\\n)([^\s:"'\\]{1,200}):(\d{1,7}):/g;
+const GREP_LINE = /(?:^|\n|\\n|")([^\s:"'\\]{1,200}):(\d{1,7}):/g;
 
 /**
  * The pattern of a grep listing's line prefixes (`path:12:`, context lines `path-13-`) when two lines or
@@ -77,7 +77,7 @@ function grepPrefix(text: string): RegExp | null {
   for (let m = GREP_LINE.exec(text); m !== null; m = GREP_LINE.exec(text))
     if (m[1] === path && m[2] !== first[2]) {
       const escaped = path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-      return new RegExp(`${LINE_START}${escaped}[:-]\\d{1,7}[:-] ?`, "g");
+      return new RegExp(`(^|[\\n\\r"]|\\\\[nr])${escaped}[:-]\\d{1,7}[:-] ?`, "g");
     }
   return null;
 }

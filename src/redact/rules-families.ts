@@ -140,7 +140,8 @@ function commandLineRules(): SecretRule[] {
       id: "netrc-password",
       description: ".netrc/_netrc entries (machine … login … password …)",
       keywords: ["machine"],
-      source: String.raw`\bmachine\s+\S+\s+(?:login\s+\S+\s+)?password\s+(\S{4,256})`,
+      // Blanks as written or JSON-escaped (a .netrc read in a tool call's escaped output).
+      source: String.raw`(?<!(?<!\\)\w)machine(?:\s|\\{1,3}[nrt])+[^\s\\]+(?:\s|\\{1,3}[nrt])+(?:login(?:\s|\\{1,3}[nrt])+[^\s\\]+(?:\s|\\{1,3}[nrt])+)?password(?:\s|\\{1,3}[nrt])+([^\s\\"']{4,256})`,
       edge: false,
       group: 1,
       // Heroku keeps its API key (a UUID) as the password of its .netrc entries.

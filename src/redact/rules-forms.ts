@@ -85,7 +85,7 @@ function printedSecret(v: string): boolean {
 const PRINTED = String.raw`[ \t]*([^\s"'\\\x60]{6,4096})(?=[ \t]*(?:[\r\n"'\x60]|\\[rn]|$))`;
 
 /** A line break, as written or JSON-escaped. */
-const BREAK = String.raw`(?:\r?\n|\\r?\\n)`;
+const BREAK = String.raw`(?:\r?\n|(?:\\r)?\\n)`;
 
 /** Nouns a sentence names a secret by; `key` only with what kind of key it is. */
 const NOUN =
@@ -170,7 +170,7 @@ export function formRules(): SecretRule[] {
       description:
         "Django secret keys: django-insecure-… and a SECRET_KEY of 50 characters of Django's alphabet",
       keywords: ["django-insecure-", "secret_key"],
-      source: String.raw`django-insecure-${DJANGO}{40,60}(?!${DJANGO})|(?<!(?<!\\)[A-Za-z0-9_])(?:DJANGO_)?SECRET_KEY["'\]]{0,2}(?:\s*[:=]|\s+is)\s*(?:\\{0,3}["'])?(${DJANGO}{50})(?=\\{0,3}["']|\s|$)`,
+      source: String.raw`django-insecure-${DJANGO}{40,60}(?!${DJANGO})|(?<!(?<!\\)[A-Za-z0-9_])(?:DJANGO_)?SECRET_KEY["'\]]{0,2}(?:\s*[:=]|\s+is)\s*(?:\\{0,3}["'])?(${DJANGO}{50})(?=\\{0,3}["']|\\[nrt]|\s|$)`,
       edge: false,
       group: 1,
       check: (v) => /[0-9]/.test(v) && /[!@#$%^&*(\-_=+)]/.test(v) && entropy(v) >= 4,

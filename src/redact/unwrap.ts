@@ -27,7 +27,7 @@ for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+
  * one line break (as written or JSON-escaped), with the operator before or after it or a backslash
  * continuation before it (`"ab" +\n  "cd"`, `("ab"\n  "cd")`, `"ab" \\\n  "cd"`).
  */
-const JOIN_SEP = String.raw`[ \t]*(?:[+.]|\\(?=\r?\n))?[ \t]*(?:(?:\r?\n|\\n)[ \t]*(?:[+.][ \t]*)?)?`;
+const JOIN_SEP = String.raw`[ \t]*(?:[+.]|\\(?=\r?\n)|\\\\(?=\\n))?[ \t]*(?:(?:\r?\n|\\n)[ \t]*(?:[+.][ \t]*)?)?`;
 
 /**
  * String literals joined by `+`, `.` or juxtaposition: two or more quoted pieces, on one line or across
@@ -62,6 +62,8 @@ export const JOINS: readonly string[] = [
   "'\\n",
   '" \\\n',
   "' \\\n",
+  '" \\\\\\n',
+  "' \\\\\\n",
 ];
 
 /**

@@ -70,7 +70,10 @@ export function corpusTranscript(samples: CorpusSample[]): string {
 }
 
 /** Texts of a memory's rows grouped by `key`, pieces in order and joined. */
-async function textsBy(funesHome: string, key: "turn_uuid" | "block_idx"): Promise<Map<string, string>> {
+export async function textsBy(
+  funesHome: string,
+  key: "turn_uuid" | "block_idx",
+): Promise<Map<string, string>> {
   const store = await LocalStore.open(join(funesHome, "memory"));
   if (store === null) return new Map();
   try {

@@ -401,11 +401,21 @@ function overlap(piece: string, run: string): string[] {
   return [];
 }
 
+/** A kind's value and its random runs, as every form of the corpus shows it. */
+function kindValue(kind: FormKind): { value: string; runs: string[] } {
+  return renderTemplate(kind.value, 7919 * (FORM_KINDS.indexOf(kind) + 1), 0);
+}
+
+/** A kind's value, as the corpus shows it. */
+export function formValue(kind: FormKind): string {
+  return kindValue(kind).value;
+}
+
 /** Every kind in every form that applies to it: the samples. */
 export function formsCorpus(): CorpusSample[] {
   const out: CorpusSample[] = [];
   FORM_KINDS.forEach((kind, k) => {
-    const { value: v, runs } = renderTemplate(kind.value, 7919 * (k + 1), 0);
+    const { value: v, runs } = kindValue(kind);
     const filled = kind.file.lines.map((l, i) =>
       l
         .replace("{v}", v)
