@@ -38,28 +38,27 @@ const QUOTED_GUTTER = new RegExp(`(")(?:${GUTTER})`, "g");
 /** Texts that hold a diff or a patch: a hunk header, `diff --git`, or a Codex patch's first line. */
 const DIFF = /@@(?<=(?:^|[\n\r→\t|"]|\\n|\\t)@@)(?:[ \n]|\\n|$)|diff --git |\*\*\* Begin Patch/;
 
-/** A gutter's end after its number, a quote's or a Codex numbered line's start, a grep prefix's number. */
-const GUTTER_END = /\d(?:\||\t|\\{1,3}t)/;
-const QUOTE_OR_L = /\n[ \t]{0,3}>|\\n[ \t]{0,3}>|^[ \t]{0,3}>|\nL\d|\\nL\d|^L\d/;
-const GREP_NUMBER = /:\d{1,7}:/;
+const DIGITS = "0123456789".split("");
 
 /**
- * Cheap tests for a gutter, a quote, a grep listing or a diff, each behind a plain search for a character it
- * needs: most texts have none and pay only these.
+ * What decoration holds (lower case, for the scanner's keyword pass, which says whether a text may hold
+ * any): a digit before a gutter's `|` or tab (also escaped), a quote marker or a Codex numbered line after a
+ * line break, a diff's hunk header or a patch's first line. A gutter's `→` is not ASCII and a text's first
+ * line has no break before it: `displayView` looks for those itself.
  */
-function mayBeDecorated(text: string): { diff: boolean } | null {
-  const diff =
-    (text.includes("@@") || text.includes("diff --git") || text.includes("*** Begin")) && DIFF.test(text);
-  if (
-    diff ||
-    text.includes("→") ||
-    ((text.includes("|") || text.includes("\t") || text.includes("\\t")) && GUTTER_END.test(text)) ||
-    ((text.includes(">") || text.includes("L")) && QUOTE_OR_L.test(text)) ||
-    GREP_NUMBER.test(text)
-  )
-    return { diff };
-  return null;
-}
+export const DECORATION_KEYWORDS: readonly string[] = [
+  ...DIGITS.flatMap((d) => [`${d}|`, `${d}\t`, `${d}\\t`, `${d}\\\\t`, `\nl${d}`, `\\nl${d}`]),
+  ...["", " ", "  ", "   "].flatMap((blank) => [`\n${blank}>`, `\\n${blank}>`]),
+  "@@",
+  "diff --git",
+  "*** begin",
+];
+
+/** Claude Code's gutter arrow after its line number (an arrow in prose has no digit before it). */
+const ARROW_GUTTER = /→(?<=\d→)/;
+
+/** A grep listing's line number after a path (the scanner's keywords cannot say a number). */
+const GREP_NUMBER = /:\d{1,7}:/;
 
 /** A grep match's prefix on a line's start (`grep -n`, `rg -n`, pi's grep): `path:12:`. */
 const GREP_LINE = /(?:^|\n|\\n|")([^\s:"'\\]{1,200}):(\d{1,7}):/g;
@@ -70,6 +69,7 @@ const GREP_LINE = /(?:^|\n|\\n|")([^\s:"'\\]{1,200}):(\d{1,7}):/g;
  * repeats its port, not a line number).
  */
 function grepPrefix(text: string): RegExp | null {
+  if (!GREP_NUMBER.test(text)) return null;
   GREP_LINE.lastIndex = 0;
   const first = GREP_LINE.exec(text);
   if (first === null) return null;
@@ -91,13 +91,24 @@ export interface DisplayView {
 
 /**
  * The text with every line's decoration cut out, or null when it has none (the text is scanned as it is).
- * A view keeps each line's break; only the prefixes go.
+ * `keywords`: whether the scanner's keyword pass found DECORATION_KEYWORDS in it (false skips the searches
+ * it made; true, the default, searches everything). A view keeps each line's break;
+ * only the prefixes go.
  */
-export function displayView(text: string): DisplayView | null {
-  const may = mayBeDecorated(text);
-  if (may === null) return null;
+export function displayView(text: string, keywords = true): DisplayView | null {
+  if (
+    !keywords &&
+    !(text.includes("→") && ARROW_GUTTER.test(text)) &&
+    !/^[ \t]{0,3}>|^L\d/.test(text) &&
+    !GREP_NUMBER.test(text)
+  )
+    return null;
+  const diff =
+    keywords &&
+    (text.includes("@@") || text.includes("diff --git") || text.includes("*** Begin")) &&
+    DIFF.test(text);
   const cuts: [number, number][] = [];
-  const re = may.diff ? DECORATION_DIFF : DECORATION;
+  const re = diff ? DECORATION_DIFF : DECORATION;
   const grep = grepPrefix(text);
   for (const pattern of grep === null ? [re, QUOTED_GUTTER] : [grep, re, QUOTED_GUTTER]) {
     pattern.lastIndex = 0;

@@ -46,30 +46,48 @@ const READS = [
   String.raw`git\s+config\s+(?:--get\s+)?${NAMED}`,
 ].join("|");
 
-/** A command that reads a named secret, at a command's start (a prompt, a quote, a line, a pipe's end). */
-const READ_COMMAND = String.raw`(?<![\w.-])(?:${READS})`;
+/**
+ * A command that reads a named secret. Its start (a prompt, a quote, a line, a pipe's end: not inside a
+ * word) is checked by `commandStart`, not in the pattern: a leading look-behind would be tried at every
+ * position of every text.
+ */
+const READ_COMMAND = `(?:${READS})`;
+
+/** True when the match starts a command (not the tail of a word: `recat`, `my-aws`). */
+function commandStart(m: RegExpExecArray): boolean {
+  return m.index === 0 || !/[\w.-]/.test(m.input.charAt(m.index - 1));
+}
 
 /** Lower-case literals the commands start with, for the keyword pass. */
 const READ_KEYWORDS = [
-  "aws ",
-  "kubectl ",
-  "gh auth",
-  "glab auth",
-  "heroku ",
-  "gcloud ",
-  "az ",
-  "vault ",
+  "configure get",
+  "get-login-password",
+  "get-secret-value",
+  "get-parameter",
+  "get secret",
+  "auth token",
+  "auth:token",
+  "config:get",
+  "print-access-token",
+  "print-identity-token",
+  "get-access-token",
+  "secret show",
+  "kv get",
+  "vault read",
+  "print token",
   "op read",
   "op item",
-  "security find-",
-  "show ",
+  "find-generic-password",
+  "find-internet-password",
+  "pass show",
   "bw get",
-  "doppler ",
+  "secrets get",
   "terraform output",
-  "fly",
   "openssl rand",
   "printenv ",
-  "echo ",
+  "echo $",
+  'echo "$',
+  "echo '$",
   "cat ",
   "jq ",
   "git config",
@@ -120,25 +138,25 @@ export function formRules(): SecretRule[] {
       flags: "i",
       edge: false,
       group: 1,
-      check: printedSecret,
+      check: (v, m) => commandStart(m) && printedSecret(v),
     }),
     token({
       id: "command-argument",
       description:
         "a token given to a command that stores it (ngrok config add-authtoken <token>, set-token, add-api-key)",
-      keywords: ["authtoken", "token ", "api-key ", "api_key ", "apikey "],
-      source: String.raw`\b(?:(?:add|set|save|store|update)[-_]?(?:auth)?[-_]?(?:token|api[-_]?key)|authtoken)\s+(?:\\?["'])?([^\s"'\\\x60]{12,512})${END_VALUE}`,
+      keywords: ["authtoken", "-token ", "_token ", "-api-key ", "-apikey ", "_api_key "],
+      source: String.raw`(?:(?:add|set|save|store|update)[-_]?(?:auth)?[-_]?(?:token|api[-_]?key)|authtoken)\s+(?:\\?["'])?([^\s"'\\\x60]{12,512})${END_VALUE}`,
       flags: "i",
       edge: false,
       group: 1,
-      check: (v) => looksSecret(v, false),
+      check: (v, m) => commandStart(m) && looksSecret(v, false),
     }),
     token({
       id: "prose-secret",
       description:
         'a secret named in a sentence and given in it ("the Jenkins API token is …", "here\'s the Azure DevOps PAT: …", "unseal key 1: …")',
       keywords: ["key", "token", " pat", "passw", "passphrase", "passcode", "secret", "credential"],
-      source: String.raw`\b(${NOUN})((?:\s+\d{1,3})?(?:(?!\b(?:is|was|are)\b)[\w \t'’()/-]|\.(?=\w)){0,48}?)\s*(?::|\bis\b|\bwas\b|->|→|—)\s*(?:\\?["'\x60])?(${PROSE_VALUE})(?=[\s'"\x60<>\]}.,;:!?)\\]|$)`,
+      source: String.raw`(${NOUN})((?:\s+\d{1,3})?(?:[\w \t'’()/-]|\.(?=\w)){0,48}?)\s*(?::|\bis\b|\bwas\b|->|→|—)\s*(?:\\?["'\x60])?(${PROSE_VALUE})(?=[\s'"\x60<>\]}.,;:!?)\\]|$)`,
       flags: "i",
       edge: false,
       group: 3,
@@ -146,9 +164,17 @@ export function formRules(): SecretRule[] {
       fallback: true,
       check: (v, m) => {
         const noun = m[1] ?? "";
+        // A word's start (no leading \b in the pattern: it would be tried at every position).
+        if (m.index > 0 && /\w/.test(m.input.charAt(m.index - 1))) return false;
         if (noun.toLowerCase() === "pat" && noun !== "PAT") return false;
         const before = m.input.slice(Math.max(0, m.index - 16), m.index);
-        if (ABOUT.test(m[2] ?? "") || (/token/i.test(noun) && NOT_A_TOKEN.test(before))) return false;
+        // The window holds no verb of its own: "the token is invalid and the hash is …" names no secret.
+        if (
+          /\b(?:is|was|are)\b/i.test(m[2] ?? "") ||
+          ABOUT.test(m[2] ?? "") ||
+          (/token/i.test(noun) && NOT_A_TOKEN.test(before))
+        )
+          return false;
         // A word is not a password in a sentence ("password: Required"): a digit or a symbol is.
         if (/pass/i.test(noun)) return /[^A-Za-z]/.test(v) && looksSecret(v, true);
         return looksSecret(v, false) || UUID.test(v);
@@ -201,7 +227,15 @@ const BARE_OUTPUT = new RegExp(
   "d",
 );
 
-const READ_ANYWHERE = new RegExp(READ_COMMAND, "i");
+const READ_ANYWHERE = new RegExp(READ_COMMAND, "gi");
+
+/** True when `text` holds a command that reads a named secret. */
+function readsSecret(text: string): boolean {
+  READ_ANYWHERE.lastIndex = 0;
+  for (let m = READ_ANYWHERE.exec(text); m !== null; m = READ_ANYWHERE.exec(text))
+    if (commandStart(m)) return true;
+  return false;
+}
 
 /** How many blocks after a command its output may come (parallel tool calls put others between). */
 const OUTPUT_WINDOW = 4;
@@ -219,7 +253,7 @@ export function commandOutputs(texts: readonly string[]): { index: number; start
     const at = m?.indices?.[1];
     if (m === null || at === undefined || !printedSecret(m[1] ?? "")) return;
     for (let i = j - 1; i >= Math.max(0, j - OUTPUT_WINDOW); i--)
-      if (READ_ANYWHERE.test(texts[i] ?? "")) {
+      if (readsSecret(texts[i] ?? "")) {
         out.push({ index: j, start: at[0], end: at[1] });
         return;
       }

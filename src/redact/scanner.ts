@@ -5,7 +5,7 @@
  */
 import type { lintSource } from "@secretlint/core";
 import { atEdge, entropy } from "./catalogue.js";
-import { displayView } from "./display.js";
+import { DECORATION_KEYWORDS, displayView } from "./display.js";
 import { KeywordIndex } from "./prefilter.js";
 import { catalogue } from "./rules.js";
 import { commandOutputs } from "./rules-forms.js";
@@ -52,36 +52,49 @@ function shortRule(ruleId: string): string {
 
 let keywordIndex: KeywordIndex | null = null;
 
+/** What one pass of the keyword automaton says of a text. */
+interface Selection {
+  /** Indexes of the rules with a keyword in the text. */
+  rules: number[];
+  /** It may hold joined string literals (JOINS). */
+  joins: boolean;
+  /** It may hold display decoration (DECORATION_KEYWORDS). */
+  decorated: boolean;
+}
+
 /**
- * The rules whose keywords occur in `text`, and whether it may hold joined string literals: one pass of the
- * keyword automaton, whose last entry is JOINS (so the joins cost no pass of their own).
+ * The rules whose keywords occur in `text`, and whether it may hold joined string literals or display
+ * decoration: one pass of the keyword automaton, whose last two entries are JOINS and DECORATION_KEYWORDS
+ * (so neither costs a pass of its own).
  */
-function selected(text: string): { rules: number[]; joins: boolean } {
+function selected(text: string): Selection {
   const rules = catalogue();
-  keywordIndex ??= new KeywordIndex([...rules.map((r) => r.keywords), JOINS]);
+  keywordIndex ??= new KeywordIndex([...rules.map((r) => r.keywords), JOINS, DECORATION_KEYWORDS]);
   const hits = keywordIndex.rulesOf(text);
+  const decorated = hits[hits.length - 1] === rules.length + 1;
+  if (decorated) hits.pop();
   const joins = hits[hits.length - 1] === rules.length;
   if (joins) hits.pop();
-  return { rules: hits, joins };
+  return { rules: hits, joins, decorated };
 }
 
 /**
  * Findings of funes's catalogue in `text`, also inside base64-wrapped runs and string literals joined in code
- * (see unwrap.ts): those cover the whole wrapped or joined span.
+ * (see unwrap.ts): those cover the whole wrapped or joined span. Agents' display decoration (line-number
+ * gutters, quote and diff markers: display.ts) is cut out first, and findings mapped back to `text`.
  */
 export function scanPatterns(text: string): Finding[] {
-  // Line-number gutters, quote and diff markers cut out (display.ts); findings mapped back to `text`.
-  const view = displayView(text);
-  if (view === null) return scanAsWritten(text);
-  return scanAsWritten(view.text).map((f) => {
+  const selection = selected(text);
+  const view = displayView(text, selection.decorated);
+  if (view === null) return scanAsWritten(text, selection);
+  return scanAsWritten(view.text, selected(view.text)).map((f) => {
     const [start, end] = view.toSource(f.start, f.end);
     return { rule: f.rule, start, end };
   });
 }
 
 /** Findings of the catalogue in `text`, wrapped and joined forms included, without seeing through display. */
-function scanAsWritten(text: string): Finding[] {
-  const { rules, joins } = selected(text);
+function scanAsWritten(text: string, { rules, joins }: Selection): Finding[] {
   const found = runRules(text, rules);
   const wrapped = scanWrapped(text, scanCatalogue, joins);
   return wrapped.length === 0 ? found : [...found, ...wrapped];

@@ -56,14 +56,18 @@ export const JOINS: readonly string[] = [
   "' '",
   "`+",
   "` +",
-  '"\n',
-  "'\n",
-  '"\\n',
-  "'\\n",
   '" \\\n',
   "' \\\n",
   '" \\\\\\n',
   "' \\\\\\n",
+  // A literal closing a line and the next one opening with a literal (0 to 8 blanks before it), as written
+  // or JSON-escaped: a search for the quote at a line's end alone would admit most texts.
+  ...["", " ", "  ", "   ", "    ", "     ", "      ", "       ", "        ", "\t"].flatMap((blank) => [
+    `"\n${blank}"`,
+    `'\n${blank}'`,
+    `"\\n${blank}\\"`,
+    `'\\n${blank}'`,
+  ]),
 ];
 
 /**
