@@ -14,7 +14,7 @@ import { runFunes } from "../helpers/cli.js";
 import { tempDir } from "../helpers/fixtures.js";
 import { type HubStandin, startHubStandin } from "../helpers/hub-standin.js";
 import { realBlockTexts } from "../helpers/real-transcripts.js";
-import { type CorpusRun, runCorpus, textsBy } from "../helpers/secret-e2e.js";
+import { leaks, runCorpus, textsBy } from "../helpers/secret-e2e.js";
 import { FORM_KINDS, FORMS, formsCorpus, formValue } from "../helpers/secret-forms.js";
 
 let t: { dir: string; cleanup: () => void };
@@ -28,11 +28,6 @@ afterAll(async () => {
   await hub.close();
   t.cleanup();
 });
-
-/** The samples (kind and form) a stage let through. */
-function leaks(run: CorpusRun, stage: "index" | "push" | "scrub"): string[] {
-  return run.verdicts.filter((v) => !v[stage]).map((v) => `${v.sample.format} ${v.sample.context}`);
-}
 
 describe("secrets as agents display them, end to end", () => {
   it("leaves no sample of any kind in any form in the indexed memory, the pushed bytes, or a scrubbed memory", async () => {

@@ -153,3 +153,8 @@ export async function runCorpus(
     scrub: JSON.parse(scrubbed.stdout),
   };
 }
+
+/** The samples (format and context) a stage let through. */
+export function leaks(run: CorpusRun, stage: "index" | "push" | "scrub"): string[] {
+  return run.verdicts.filter((v) => !v[stage]).map((v) => `${v.sample.format} ${v.sample.context}`);
+}
