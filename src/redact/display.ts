@@ -8,8 +8,8 @@
  */
 
 /**
- * A line's start: the text's start, a newline, an escaped newline (JSON-escaped tool output), or — for a
- * numbered line only — the quote opening a JSON string (a tool call's input starts with the first line).
+ * A line's start: the text's start, a newline, or an escaped newline (JSON-escaped tool output). A first
+ * numbered line inside a JSON string starts at its quote instead (QUOTED_GUTTER).
  */
 const LINE_START = String.raw`(^|[\n\r]|\\[nr])`;
 
@@ -92,8 +92,7 @@ export interface DisplayView {
 /**
  * The text with every line's decoration cut out, or null when it has none (the text is scanned as it is).
  * `keywords`: whether the scanner's keyword pass found DECORATION_KEYWORDS in it (false skips the searches
- * it made; true, the default, searches everything). A view keeps each line's break;
- * only the prefixes go.
+ * it made; true, the default, searches everything). A view keeps each line's break; only the prefixes go.
  */
 export function displayView(text: string, keywords = true): DisplayView | null {
   if (
