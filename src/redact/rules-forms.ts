@@ -156,7 +156,7 @@ export function formRules(): SecretRule[] {
       description:
         'a secret named in a sentence and given in it ("the Jenkins API token is …", "here\'s the Azure DevOps PAT: …", "unseal key 1: …")',
       keywords: ["key", "token", " pat", "passw", "passphrase", "passcode", "secret", "credential"],
-      source: String.raw`(${NOUN})((?:\s+\d{1,3})?(?:[\w \t'’()/-]|\.(?=\w)){0,48}?)\s*(?::|\bis\b|\bwas\b|->|→|—)\s*(?:\\?["'\x60])?(${PROSE_VALUE})(?=[\s'"\x60<>\]}.,;:!?)\\]|$)`,
+      source: String.raw`(${NOUN})(?![A-Za-z0-9])((?:\s+\d{1,3})?(?:[\w \t'’()/-]|\.(?=\w)){0,48}?)\s*(?::|\bis\b|\bwas\b|->|→|—)\s*(?:\\?["'\x60])?(${PROSE_VALUE})(?=[\s'"\x60<>\]}.,;:!?)\\]|$)`,
       flags: "i",
       edge: false,
       group: 3,
@@ -175,7 +175,7 @@ export function formRules(): SecretRule[] {
           (/token/i.test(noun) && NOT_A_TOKEN.test(before))
         )
           return false;
-        // A word is not a password in a sentence ("password: Required"): a digit or a symbol is.
+        // A plain word after a password's name is not a password in a sentence; a digit or a symbol is.
         if (/pass/i.test(noun)) return /[^A-Za-z]/.test(v) && looksSecret(v, true);
         return looksSecret(v, false) || UUID.test(v);
       },
@@ -221,11 +221,20 @@ export function formRules(): SecretRule[] {
   ];
 }
 
-/** Output a tool block shows: Codex's exec header or a JSON `output` field, then one printed value. */
-const BARE_OUTPUT = new RegExp(
-  String.raw`^(?:Exit code: \d+\r?\nWall time: [^\n]*\r?\n(?:Total output lines: \d+\r?\n)?Output:\r?\n|\{\s*"(?:output|stdout|content|result)"\s*:\s*")?${PRINTED}(?:[ \t]*${BREAK})*[ \t]*(?:"|$)`,
-  "d",
-);
+/**
+ * Output a tool block shows as its whole content: one printed value, after Codex's exec header or alone, or
+ * as the whole of a JSON `output` field (Codex, Hermes).
+ */
+const BARE_OUTPUTS = [
+  new RegExp(
+    String.raw`^(?:Exit code: \d+\r?\nWall time: [^\n]*\r?\n(?:Total output lines: \d+\r?\n)?Output:\r?\n)?${PRINTED}(?:[ \t]*${BREAK})*[ \t]*$`,
+    "d",
+  ),
+  new RegExp(
+    String.raw`^\{\s*"(?:output|stdout|content|result)"\s*:\s*"${PRINTED}(?:[ \t]*${BREAK})*[ \t]*"`,
+    "d",
+  ),
+];
 
 const READ_ANYWHERE = new RegExp(READ_COMMAND, "gi");
 
@@ -249,7 +258,7 @@ export function commandOutputs(texts: readonly string[]): { index: number; start
   const out: { index: number; start: number; end: number }[] = [];
   texts.forEach((text, j) => {
     if (j === 0 || text.length > 4200) return;
-    const m = BARE_OUTPUT.exec(text);
+    const m = BARE_OUTPUTS[0]?.exec(text) ?? BARE_OUTPUTS[1]?.exec(text) ?? null;
     const at = m?.indices?.[1];
     if (m === null || at === undefined || !printedSecret(m[1] ?? "")) return;
     for (let i = j - 1; i >= Math.max(0, j - OUTPUT_WINDOW); i--)
