@@ -118,10 +118,10 @@ const NOT_A_TOKEN =
   /(?:max|min|input|output|total|cache|page|next|prev|request|sync|cursor|continuation|pagination|resume|idempotency|id|design|special|end|stop|start|bos|eos|pad|unk|mask|sep|cls|new|num|per|each|first|last|one)[ _-]$/i;
 
 /**
- * A sentence's value: token characters, not ending on punctuation (no brackets: a call or a subscript is
- * code, and a key with them has its own rule).
+ * A sentence's value: token characters, not ending on punctuation (no brackets, commas or semicolons: a
+ * call, a subscript or an argument list is code, and a key with them has its own rule).
  */
-const PROSE_VALUE = String.raw`[^\s'"\x60<>()\[\]{}\\]{5,299}[^\s'"\x60<>()\[\]{}\\.,;:!?]`;
+const PROSE_VALUE = String.raw`[^\s'"\x60<>()\[\]{}\\,;]{5,299}[^\s'"\x60<>()\[\]{}\\.,;:!?]`;
 
 /** Django's `get_random_secret_key()` alphabet. */
 const DJANGO = String.raw`[a-z0-9!@#$%^&*(\-_=+)]`;
@@ -136,6 +136,7 @@ export function formRules(): SecretRule[] {
       keywords: READ_KEYWORDS,
       source: String.raw`${READ_COMMAND}[^\n\\]{0,200}?${BREAK}(?:[ \t]*${BREAK}){0,2}${PRINTED}`,
       flags: "i",
+      asWritten: true,
       edge: false,
       group: 1,
       check: (v, m) => commandStart(m) && printedSecret(v),
@@ -147,6 +148,7 @@ export function formRules(): SecretRule[] {
       keywords: ["authtoken", "-token ", "_token ", "-api-key ", "-apikey ", "_api_key "],
       source: String.raw`(?:(?:add|set|save|store|update)[-_]?(?:auth)?[-_]?(?:token|api[-_]?key)|authtoken)\s+(?:\\?["'])?([^\s"'\\\x60]{12,512})${END_VALUE}`,
       flags: "i",
+      asWritten: true,
       edge: false,
       group: 1,
       check: (v, m) => commandStart(m) && looksSecret(v, false),
@@ -156,8 +158,9 @@ export function formRules(): SecretRule[] {
       description:
         'a secret named in a sentence and given in it ("the Jenkins API token is …", "here\'s the Azure DevOps PAT: …", "unseal key 1: …")',
       keywords: ["key", "token", " pat", "passw", "passphrase", "passcode", "secret", "credential"],
-      source: String.raw`(${NOUN})(?![A-Za-z0-9])((?:\s+\d{1,3})?(?:[\w \t'’()/-]|\.(?=\w)){0,48}?)\s*(?::|\bis\b|\bwas\b|->|→|—)\s*(?:\\?["'\x60])?(${PROSE_VALUE})(?=[\s'"\x60<>\]}.,;:!?)\\]|$)`,
+      source: String.raw`(${NOUN})(?![A-Za-z0-9_])((?:\s+\d{1,3})?(?:[\w \t'’()/-]|\.(?=\w)){0,48}?)\s*(?::|\bis\b|\bwas\b|->|→|—)\s*(?:\\?["'\x60])?(${PROSE_VALUE})(?=[\s'"\x60<>\]}.,;:!?)\\]|$)`,
       flags: "i",
+      asWritten: true,
       edge: false,
       group: 3,
       // Where a rule that knows the kind finds the value too, its name is the one reported.

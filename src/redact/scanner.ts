@@ -96,13 +96,22 @@ export function scanPatterns(text: string): Finding[] {
 /** Findings of the catalogue in `text`, wrapped and joined forms included, without seeing through display. */
 function scanAsWritten(text: string, { rules, joins }: Selection): Finding[] {
   const found = runRules(text, rules);
-  const wrapped = scanWrapped(text, scanCatalogue, joins);
+  const wrapped = scanWrapped(text, scanUnwrapped, joins);
   return wrapped.length === 0 ? found : [...found, ...wrapped];
 }
 
 /** Findings of funes's catalogue in `text` as written. */
 export function scanCatalogue(text: string): Finding[] {
   return runRules(text, selected(text).rules);
+}
+
+/** Findings of funes's catalogue in a text unwrapping rebuilt: the rules for text as written left out. */
+function scanUnwrapped(text: string): Finding[] {
+  const rules = catalogue();
+  return runRules(
+    text,
+    selected(text).rules.filter((i) => rules[i]?.asWritten !== true),
+  );
 }
 
 /** Findings of the catalogue rules `selected` (indexes) in `text`. */
