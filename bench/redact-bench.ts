@@ -1,7 +1,9 @@
 /**
  * Secret-scan figures for `npm run bench`: the text pass's scan alone, in process, over the fixture
  * sessions' blocks (one scanner call per session, as `funes index` does), in chunks/s; and the same scan's
- * findings on those transcripts, which hold no credential (every finding is a false positive).
+ * findings on those transcripts, which hold no credential (every finding is a false positive). Then the
+ * catch rate of secrets in the forms agents display them (test/helpers/secret-forms.ts), by form, and the
+ * findings on every real transcript of test/fixtures/traces (its public corpus included).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -14,6 +16,9 @@ import {
   type Session,
 } from "../src/traces/index.js";
 import { TRACES } from "../test/helpers/fixtures.js";
+import { realBlockTexts } from "../test/helpers/real-transcripts.js";
+import { secretGone } from "../test/helpers/secret-corpus.js";
+import { FORMS, formsCorpus } from "../test/helpers/secret-forms.js";
 import type { Row } from "./models-bench.js";
 
 /** Every session of the fixture transcripts under `root` (claude/, codex/, pi/). */
@@ -90,6 +95,7 @@ export async function benchRedact(minMs = 3000): Promise<Row[]> {
     worst = Math.max(worst, performance.now() - t1);
   }
   return [
+    ...(await benchForms()),
     [
       "secret scan alone (text pass, in process)",
       `${Math.round(perS)} chunks/s (${Math.round(perCpuS)} per CPU-second)`,
@@ -98,4 +104,46 @@ export async function benchRedact(minMs = 3000): Promise<Row[]> {
     ["  findings in the fixture transcripts (no credentials)", `${found} in ${chunks} chunks`, "≈ 0"],
     ["  slowest hostile 200 KB text (backtracking bait)", `${worst.toFixed(0)} ms`, "linear: well under 1 s"],
   ];
+}
+
+/**
+ * Rows: secrets of the display-forms corpus caught by the index-time scan, by form (what the push gate
+ * rescans with the same scanner), and the findings on the real transcripts, all false positives.
+ */
+async function benchForms(): Promise<Row[]> {
+  const samples = formsCorpus();
+  const { texts } = await redactTexts(samples.map((s) => s.text));
+  const byForm = new Map<string, [number, number]>();
+  samples.forEach((s, i) => {
+    const tally = byForm.get(s.context) ?? [0, 0];
+    if (secretGone(s, texts[i] ?? "")) tally[0]++;
+    tally[1]++;
+    byForm.set(s.context, tally);
+  });
+  const caught = [...byForm.values()].reduce((n, [c]) => n + c, 0);
+  const rows: Row[] = [
+    ["secrets in agents' display forms, caught at index", `${caught}/${samples.length}`, "all"],
+  ];
+  for (const form of FORMS) {
+    const [c, n] = byForm.get(form) ?? [0, 0];
+    rows.push([`  ${form}`, `${c}/${n}`, "all"]);
+  }
+  const sessions = realBlockTexts();
+  let blocks = 0;
+  const found: Record<string, number> = {};
+  for (const t of sessions) {
+    blocks += t.length;
+    for (const [rule, n] of Object.entries((await redactTexts(t)).counts))
+      found[rule] = (found[rule] ?? 0) + n;
+  }
+  const total = Object.values(found).reduce((a, b) => a + b, 0);
+  const rules = Object.entries(found)
+    .map(([rule, n]) => `${rule} ${n}`)
+    .join(", ");
+  rows.push([
+    "  findings in every real transcript (test/fixtures/traces)",
+    `${total} in ${blocks} blocks${total > 0 ? ` (${rules})` : ""}`,
+    "≤ 14 (the amqp guest:guest URLs)",
+  ]);
+  return rows;
 }

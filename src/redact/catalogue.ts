@@ -40,6 +40,11 @@ export interface SecretRule {
    * where another rule's finding overlaps them, so the vendor's own rule is the one reported.
    */
   fallback?: boolean;
+  /**
+   * Only in text as written, not in what unwrapping rebuilds (decoded base64, joined literals): a sentence or
+   * a command line is not made by gluing code's string literals together.
+   */
+  asWritten?: boolean;
 }
 
 /**
@@ -120,6 +125,7 @@ export interface TokenOptions {
   extend?: RegExp;
   gitleaks?: readonly string[];
   fallback?: boolean;
+  asWritten?: boolean;
 }
 
 /** A token recognisable by its own shape (a prefix, a fixed structure). */
@@ -141,6 +147,7 @@ export function token(o: TokenOptions): SecretRule {
   if (o.extend !== undefined) rule.extend = o.extend;
   if (o.gitleaks !== undefined) rule.gitleaks = o.gitleaks;
   if (o.fallback === true) rule.fallback = true;
+  if (o.asWritten === true) rule.asWritten = true;
   return rule;
 }
 

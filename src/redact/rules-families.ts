@@ -140,16 +140,18 @@ function commandLineRules(): SecretRule[] {
       id: "netrc-password",
       description: ".netrc/_netrc entries (machine … login … password …)",
       keywords: ["machine"],
-      source: String.raw`\bmachine\s+\S+\s+(?:login\s+\S+\s+)?password\s+(\S{4,256})`,
+      // Blanks as written or JSON-escaped (a .netrc read in a tool call's escaped output).
+      source: String.raw`(?<!(?<!\\)\w)machine(?:\s|\\{1,3}[nrt])+[^\s\\]+(?:\s|\\{1,3}[nrt])+(?:login(?:\s|\\{1,3}[nrt])+[^\s\\]+(?:\s|\\{1,3}[nrt])+)?password(?:\s|\\{1,3}[nrt])+([^\s\\"']{4,256})`,
       edge: false,
       group: 1,
-      check: strong,
+      // Heroku keeps its API key (a UUID) as the password of its .netrc entries.
+      check: (s) => strong(s) || /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(s),
     }),
     token({
       id: "pgpass",
       description: ".pgpass lines (host:port:database:user:password)",
       keywords: [":5432:", ":*:", ":3306:", ":6432:"],
-      source: String.raw`(?:^|[\s"'])[A-Za-z0-9.*_-]{1,253}:(?:\d{2,5}|\*):[^\s:]{1,63}:[^\s:]{1,63}:([^\s"'\\]{6,128})(?=$|[\s"'\\])`,
+      source: String.raw`(?:^|[\s"']|\\[nrt])[A-Za-z0-9.*_-]{1,253}:(?:\d{2,5}|\*):[^\s:]{1,63}:[^\s:]{1,63}:([^\s"'\\]{6,128})(?=$|[\s"'\\])`,
       flags: "m",
       edge: false,
       group: 1,

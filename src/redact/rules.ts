@@ -9,6 +9,7 @@ import { appRules } from "./rules-apps.js";
 import { cloudRules } from "./rules-cloud.js";
 import { codeRules } from "./rules-code.js";
 import { familyAndSyntaxRules, namedRules } from "./rules-families.js";
+import { formRules } from "./rules-forms.js";
 import { genericRules } from "./rules-generic.js";
 import { keyedRules } from "./rules-keyed.js";
 import { shapeRules, syntaxRules } from "./rules-shapes.js";
@@ -29,6 +30,8 @@ export function catalogue(): readonly SecretRule[] {
     ...keyedRules(),
     ...genericRules(),
     ...namedRules(),
+    // Forms (a command's output, a sentence): after the rules that name a value by its kind.
+    ...formRules(),
     // Last: a vendor's own rule names a token it knows before the prefixed-token shape does.
     ...shapeRules(),
   ];

@@ -5,8 +5,10 @@
  */
 import type { lintSource } from "@secretlint/core";
 import { atEdge, entropy } from "./catalogue.js";
+import { DECORATION_KEYWORDS, displayView } from "./display.js";
 import { KeywordIndex } from "./prefilter.js";
 import { catalogue } from "./rules.js";
+import { commandOutputs } from "./rules-forms.js";
 import { JOINS, scanWrapped } from "./unwrap.js";
 
 /** One secret: its rule and its UTF-16 range in the scanned text. */
@@ -50,33 +52,66 @@ function shortRule(ruleId: string): string {
 
 let keywordIndex: KeywordIndex | null = null;
 
+/** What one pass of the keyword automaton says of a text. */
+interface Selection {
+  /** Indexes of the rules with a keyword in the text. */
+  rules: number[];
+  /** It may hold joined string literals (JOINS). */
+  joins: boolean;
+  /** It may hold display decoration (DECORATION_KEYWORDS). */
+  decorated: boolean;
+}
+
 /**
- * The rules whose keywords occur in `text`, and whether it may hold joined string literals: one pass of the
- * keyword automaton, whose last entry is JOINS (so the joins cost no pass of their own).
+ * The rules whose keywords occur in `text`, and whether it may hold joined string literals or display
+ * decoration: one pass of the keyword automaton, whose last two entries are JOINS and DECORATION_KEYWORDS
+ * (so neither costs a pass of its own).
  */
-function selected(text: string): { rules: number[]; joins: boolean } {
+function selected(text: string): Selection {
   const rules = catalogue();
-  keywordIndex ??= new KeywordIndex([...rules.map((r) => r.keywords), JOINS]);
+  keywordIndex ??= new KeywordIndex([...rules.map((r) => r.keywords), JOINS, DECORATION_KEYWORDS]);
   const hits = keywordIndex.rulesOf(text);
+  const decorated = hits[hits.length - 1] === rules.length + 1;
+  if (decorated) hits.pop();
   const joins = hits[hits.length - 1] === rules.length;
   if (joins) hits.pop();
-  return { rules: hits, joins };
+  return { rules: hits, joins, decorated };
 }
 
 /**
  * Findings of funes's catalogue in `text`, also inside base64-wrapped runs and string literals joined in code
- * (see unwrap.ts): those cover the whole wrapped or joined span.
+ * (see unwrap.ts): those cover the whole wrapped or joined span. Agents' display decoration (line-number
+ * gutters, quote and diff markers: display.ts) is cut out first, and findings mapped back to `text`.
  */
 export function scanPatterns(text: string): Finding[] {
-  const { rules, joins } = selected(text);
+  const selection = selected(text);
+  const view = displayView(text, selection.decorated);
+  if (view === null) return scanAsWritten(text, selection);
+  return scanAsWritten(view.text, selected(view.text)).map((f) => {
+    const [start, end] = view.toSource(f.start, f.end);
+    return { rule: f.rule, start, end };
+  });
+}
+
+/** Findings of the catalogue in `text`, wrapped and joined forms included, without seeing through display. */
+function scanAsWritten(text: string, { rules, joins }: Selection): Finding[] {
   const found = runRules(text, rules);
-  const wrapped = scanWrapped(text, scanCatalogue, joins);
+  const wrapped = scanWrapped(text, scanUnwrapped, joins);
   return wrapped.length === 0 ? found : [...found, ...wrapped];
 }
 
 /** Findings of funes's catalogue in `text` as written. */
 export function scanCatalogue(text: string): Finding[] {
   return runRules(text, selected(text).rules);
+}
+
+/** Findings of funes's catalogue in a text unwrapping rebuilt: the rules for text as written left out. */
+function scanUnwrapped(text: string): Finding[] {
+  const rules = catalogue();
+  return runRules(
+    text,
+    selected(text).rules.filter((i) => rules[i]?.asWritten !== true),
+  );
 }
 
 /** Findings of the catalogue rules `selected` (indexes) in `text`. */
@@ -199,12 +234,13 @@ export async function redactTexts(
 /**
  * Scans several texts and returns each text's findings, in its own offsets. The catalogue scans each text on
  * its own; secretlint scans them in one call (texts joined by newlines), and a finding of it that spans a
- * join is given to every text it touches: fail-closed.
+ * join is given to every text it touches: fail-closed. A text that is one printed value is a secret when a
+ * text shortly before it reads a named secret (commandOutputs): the texts are a session's blocks, in order.
  */
 export async function findingsPerText(texts: string[]): Promise<Finding[][]> {
   const findings = await scanSecretlint(texts.join("\n"));
   let offset = 0;
-  return texts.map((t) => {
+  const perText = texts.map((t) => {
     const end = offset + t.length;
     const start = offset;
     offset = end + 1;
@@ -216,6 +252,10 @@ export async function findingsPerText(texts: string[]): Promise<Finding[][]> {
           start: Math.max(f.start, start) - start,
           end: Math.min(f.end, end) - start,
         });
-    return sortFindings(own);
+    return own;
   });
+  // A command in one block, what it printed in a later one (a tool call and its result).
+  for (const o of commandOutputs(texts))
+    perText[o.index]?.push({ rule: "command-output", start: o.start, end: o.end });
+  return perText.map(sortFindings);
 }

@@ -23,20 +23,52 @@ const B64 = new Uint8Array(128);
 for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/") B64[c.charCodeAt(0)] = 1;
 
 /**
- * String literals joined by `+`, `.` or juxtaposition: two or more quoted pieces on one line, their quotes
- * JSON-escaped up to twice or not (code in a tool call's input is, and JSON inside it again). Pieces hold
- * no quote, backslash or newline, so the pattern cannot run past a line. Searched only in texts JOINS admits.
+ * Between two joined pieces: `+` or `.` (or nothing: Python's and C's implicit concatenation), and at most
+ * one line break (as written or JSON-escaped), with the operator before or after it or a backslash
+ * continuation before it (`"ab" +\n  "cd"`, `("ab"\n  "cd")`, `"ab" \\\n  "cd"`).
  */
-const JOINED =
-  /(\\{0,3}["'`])([^"'`\\\n]{1,2048})\1(?:[ \t]*[+.]?[ \t]*(\\{0,3}["'`])[^"'`\\\n]{1,2048}\3){1,8}/g;
+const JOIN_SEP = String.raw`[ \t]*(?:[+.]|\\(?=\r?\n)|\\\\(?=\\n))?[ \t]*(?:(?:\r?\n|\\n)[ \t]*(?:[+.][ \t]*)?)?`;
+
+/**
+ * String literals joined by `+`, `.` or juxtaposition: two or more quoted pieces, on one line or across
+ * line breaks (JOIN_SEP), their quotes JSON-escaped up to twice or not (code in a tool call's input is, and
+ * JSON inside it again). Pieces hold no quote, backslash or newline, so a piece cannot run past its line.
+ * Searched only in texts JOINS admits.
+ */
+const JOINED = new RegExp(
+  String.raw`(\\{0,3}["'\x60])([^"'\x60\\\n]{1,2048})\1(?:${JOIN_SEP}(\\{0,3}["'\x60])[^"'\x60\\\n]{1,2048}\3){1,8}`,
+  "g",
+);
 
 /**
  * What a join the scanner looks for holds (lower case, for the scanner's keyword pass): a closing quote, then
- * `+` (JavaScript, Java, Python, C#…) or a blank and an opening quote (Python's implicit concatenation). A
- * text without any of these is not searched for joins. PHP's `.` and shell's `'a''b'` are left out: their
- * keywords (`".`, `''`) are in most texts, and would make every text pay for the search.
+ * `+` (JavaScript, Java, Python, C#…), a blank and an opening quote (Python's implicit concatenation), or a
+ * line break (as written or JSON-escaped) or a backslash continuation after it. A text without any of these
+ * is not searched for joins. PHP's `.` and shell's `'a''b'` are left out: their keywords (`".`, `''`) are in
+ * most texts, and would make every text pay for the search.
  */
-export const JOINS: readonly string[] = ['"+', '" +', '" "', "'+", "' +", "' '", "`+", "` +"];
+export const JOINS: readonly string[] = [
+  '"+',
+  '" +',
+  '" "',
+  "'+",
+  "' +",
+  "' '",
+  "`+",
+  "` +",
+  '" \\\n',
+  "' \\\n",
+  '" \\\\\\n',
+  "' \\\\\\n",
+  // A literal closing a line and the next one opening with a literal (0 to 8 blanks before it), as written
+  // or JSON-escaped: a search for the quote at a line's end alone would admit most texts.
+  ...["", " ", "  ", "   ", "    ", "     ", "      ", "       ", "        ", "\t"].flatMap((blank) => [
+    `"\n${blank}"`,
+    `'\n${blank}'`,
+    `"\\n${blank}\\"`,
+    `'\\n${blank}'`,
+  ]),
+];
 
 /**
  * A URL-encoded run: token characters with two `%XX` escapes or more (a token put in a query string, where

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDir } from "../helpers/fixtures.js";
 import { type HubStandin, startHubStandin } from "../helpers/hub-standin.js";
 import { type CorpusSample, compactCorpus } from "../helpers/secret-corpus.js";
-import { type CorpusRun, runCorpus } from "../helpers/secret-e2e.js";
+import { leaks, runCorpus } from "../helpers/secret-e2e.js";
 import { HELD_OUT_FORMATS, heldOutCorpus } from "../helpers/secret-heldout.js";
 
 let t: { dir: string; cleanup: () => void };
@@ -24,11 +24,6 @@ afterAll(async () => {
   await hub.close();
   t.cleanup();
 });
-
-/** The samples (format and context) a stage let through. */
-function leaks(run: CorpusRun, stage: "index" | "push" | "scrub"): string[] {
-  return run.verdicts.filter((v) => !v[stage]).map((v) => `${v.sample.format} ${v.sample.context}`);
-}
 
 describe("the secret corpus, end to end", () => {
   it("leaves no sample in the indexed memory, the pushed bytes, or a scrubbed memory", async () => {

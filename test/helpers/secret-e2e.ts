@@ -70,7 +70,10 @@ export function corpusTranscript(samples: CorpusSample[]): string {
 }
 
 /** Texts of a memory's rows grouped by `key`, pieces in order and joined. */
-async function textsBy(funesHome: string, key: "turn_uuid" | "block_idx"): Promise<Map<string, string>> {
+export async function textsBy(
+  funesHome: string,
+  key: "turn_uuid" | "block_idx",
+): Promise<Map<string, string>> {
   const store = await LocalStore.open(join(funesHome, "memory"));
   if (store === null) return new Map();
   try {
@@ -149,4 +152,9 @@ export async function runCorpus(
     missingTurns: samples.filter((_, i) => !byTurn.has(`turn-${i}`)).length,
     scrub: JSON.parse(scrubbed.stdout),
   };
+}
+
+/** The samples (format and context) a stage let through. */
+export function leaks(run: CorpusRun, stage: "index" | "push" | "scrub"): string[] {
+  return run.verdicts.filter((v) => !v[stage]).map((v) => `${v.sample.format} ${v.sample.context}`);
 }

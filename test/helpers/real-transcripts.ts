@@ -1,0 +1,46 @@
+/**
+ * Every real transcript under test/fixtures/traces (the funes fixtures and the public `corpus/`, Claude Code,
+ * Codex, pi and Hermes session files), parsed as funes parses them: the clean text on which a secret finding
+ * is a false positive. Shared by the false-positive test (test/e2e/secret-forms.test.ts) and the bench.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  parseClaudeTranscript,
+  parseCodexRollout,
+  parseHermesSessionFile,
+  parsePiSession,
+  type Session,
+  sniffFile,
+} from "../../src/traces/index.js";
+import { TRACES } from "./fixtures.js";
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)]))
+    .filter((p) => p.endsWith(".jsonl") || p.endsWith(".json"))
+    .sort();
+}
+
+/** The sessions of every transcript file under `root` that sniffs as an agent's. */
+export function realSessions(root = TRACES): Session[] {
+  const out: Session[] = [];
+  for (const path of filesUnder(root)) {
+    const sniffed = sniffFile(path);
+    if (sniffed.kind !== "transcript") continue;
+    const text = readFileSync(path, "utf8");
+    const parse = {
+      claude_code: parseClaudeTranscript,
+      codex: parseCodexRollout,
+      pi: parsePiSession,
+      hermes: parseHermesSessionFile,
+    }[sniffed.harness];
+    out.push(...parse(text, { path }).sessions);
+  }
+  return out;
+}
+
+/** The block texts of each session, in order (one scanner call per session, as `funes index` makes). */
+export function realBlockTexts(root = TRACES): string[][] {
+  return realSessions(root).map((s) => s.turns.flatMap((t) => t.blocks.map((b) => b.text)));
+}
