@@ -4,7 +4,7 @@
  * tool answers in the agent format; a bad argument is a tool error (`isError`) naming the tool's own
  * argument. The stdio end-to-end test stays in test/e2e/recall.test.ts.
  */
-import { mkdirSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
@@ -208,6 +208,48 @@ describe("the MCP server, in memory", () => {
       isError: true,
       text: `recall error: no index found at ${dir} — give the folder that holds chunks.lance, owner/name for a Hub memory, or local`,
     });
+  });
+
+  it("leaves funes's own earlier outputs out of recall unless `echoes` asks for them", async () => {
+    // An agent's earlier recall of the same question, indexed like any turn: its output quotes the passage.
+    const quoted = formatRecallAgent(
+      await recallMemories([], recallOptions("portfolio website", NOW, { k: 1 }), homesCtx(), models),
+    );
+    const project = join(homes.home, ".claude", "projects", "-home-dev-echo");
+    mkdirSync(project, { recursive: true });
+    const line = (uuid: string, parentUuid: string | null, type: string, content: unknown) =>
+      JSON.stringify({
+        type,
+        uuid,
+        parentUuid,
+        sessionId: "echo-1",
+        cwd: "/home/dev/echo",
+        timestamp: "2026-11-28T10:00:00Z",
+        message: { role: type, content },
+      });
+    writeFileSync(
+      join(project, "echo-1.jsonl"),
+      `${[
+        line("u1", null, "user", "portfolio website?"),
+        line("a1", "u1", "assistant", [
+          {
+            type: "tool_use",
+            id: "toolu_1",
+            name: "mcp__funes__recall",
+            input: { query: "portfolio website" },
+          },
+        ]),
+        line("u2", "a1", "user", [{ type: "tool_result", tool_use_id: "toolu_1", content: quoted }]),
+      ].join("\n")}\n`,
+    );
+    await indexSessions({ ...homes, thinking: true });
+    const plain = await call("recall", { query: "portfolio website", k: 20 });
+    expect(plain.isError).toBe(false);
+    expect(plain.text).not.toContain("[tool_result mcp__funes__recall]");
+    const shown = await call("recall", { query: "portfolio website", k: 20, echoes: true });
+    expect(shown.isError).toBe(false);
+    expect(shown.text).toContain("[tool_result mcp__funes__recall]");
+    expect((await call("recall", { query: "portfolio website", echoes: "yes" })).isError).toBe(true);
   });
 });
 
