@@ -10,7 +10,6 @@ import { countRows, LocalStore, replaceChunks, type VectorIndexRules } from "../
 import {
   type AfterWrite,
   backfillVectors,
-  forgottenPath,
   funesPaths,
   isUnitCurrent,
   loadIndexState,
@@ -413,7 +412,7 @@ async function openRun(opts: IndexOptions, paths: ReturnType<typeof funesPaths>)
   if (loaded.discarded !== null) emit({ kind: "state-discarded", path: paths.state });
   const stored = await store.ids();
   // Chunks `funes forget` took out count as stored: a re-index never brings them back.
-  for (const id of forgottenIds(opts.funesHome)) stored.add(id);
+  for (const id of readForgotten(opts.funesHome).keys()) stored.add(id);
   return {
     opts,
     store,
@@ -831,17 +830,6 @@ export async function runIsolatedStep(
     }
   } finally {
     store.close();
-  }
-}
-
-function forgottenIds(funesHome: string): Iterable<string> {
-  try {
-    return readForgotten(funesHome).keys();
-  } catch {
-    throw new FunesError(
-      "bad_input",
-      `${forgottenPath(funesHome)} is damaged — fix or remove it (it lists chunks \`funes forget\` took out), then index again`,
-    );
   }
 }
 

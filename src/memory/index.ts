@@ -38,7 +38,12 @@ export {
   readOnlyError,
 } from "./errors.js";
 export {
-  ForgottenFileError,
+  finishForget,
+  locallyForgottenIds,
+  markForget,
+  readPendingForget,
+} from "./forget-pending.js";
+export {
   forgetRemoteRows,
   HistoryNotSquashedError,
   type HubForgetOptions,
@@ -55,6 +60,7 @@ export {
 } from "./forget-select.js";
 export {
   type ForgottenEntry,
+  ForgottenFileError,
   forgottenPath,
   readForgotten,
   writeForgotten,
@@ -112,5 +118,6 @@ export {
   holdBack,
 } from "./secret-blocks.js";
 export { listValues, type ResolvedSpec, resolveMemorySpec } from "./spec.js";
-export { withWriterLock } from "./writer.js";
+export { reachStep, setStepHook } from "./steps.js";
+export { finishForgetIfFree, withWriterLock } from "./writer.js";
 export { acquireWriterLock, WriterBusyError, type WriterLock } from "./writer-lock.js";
