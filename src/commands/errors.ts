@@ -126,6 +126,20 @@ const HUB_CODE = {
  * "unexpected", with its message and how to see more. `hubUrl` names the host when the error does not.
  */
 export function describeFailure(err: unknown, hubUrl?: string): FailureLine {
+  const line = failureLine(err, hubUrl);
+  return { code: line.code, message: withoutSourcePaths(line.message) };
+}
+
+/**
+ * `s` without the source locations native libraries put in their messages (Lance's
+ * `…/.cargo/registry/src/…/lance-8.0.0/src/dataset.rs:123:45`, `/rustc/<hash>/library/…rs:1:2`): they
+ * say nothing to a user and name the build machine's folders.
+ */
+export function withoutSourcePaths(s: string): string {
+  return s.replace(/[,;:]?\s*[^\s,;()'"]*\.rs:\d+(?::\d+)?/g, "");
+}
+
+function failureLine(err: unknown, hubUrl?: string): FailureLine {
   if (err instanceof FunesError) return { code: err.code, message: err.message };
   const known = meaningOf(err);
   if (known !== null && err instanceof Error) return { code: known, message: err.message };

@@ -79,6 +79,7 @@ export {
   vectorSearch,
 } from "./queries.js";
 export { chunksWithIds, replaceRows } from "./replace-rows.js";
+export { checkRowBounds, OversizeMemoryError } from "./row-bounds.js";
 export { chunksToArrow } from "./rows.js";
 export {
   COLUMNS,
