@@ -21,7 +21,10 @@ if (command === "mcp" && rest.length <= 1 && !rest.some((a) => a.startsWith("-")
   } catch (err) {
     // The same one line and exit code as every other command (cli/error-policy.ts).
     const { failureReport } = await import("./error-policy.js");
-    const report = failureReport(err, { debug: process.env.FUNES_DEBUG === "1" });
+    const report = failureReport(err, {
+      debug: process.env.FUNES_DEBUG === "1",
+      home: (await import("./home.js")).funesHomeOf(process.env),
+    });
     process.stderr.write(report.text);
     process.exitCode = report.exitCode;
   }

@@ -90,6 +90,11 @@ export async function forgetRows(opts: ForgetOptions, ctx: ReadContext): Promise
       );
     return forgetOnHub(opts, ctx, (rows) => rows.filter(select));
   }
+  if (opts.purgeHistory)
+    throw new FunesError(
+      "bad_input",
+      "--purge-history rewrites a Hub memory's history — add --memory <org/repo> to purge one, or drop --purge-history (a local forget already removes old versions' files)",
+    );
   const isHome = r.memory.isDefault || r.memory.dir === funesPaths(ctx.funesHome).memory;
   const where = {
     dir: r.memory.dir,

@@ -9,10 +9,11 @@
  * them out) but not as gone (status says the forget is unfinished).
  */
 import { existsSync, readFileSync } from "node:fs";
-import { rename, rm, writeFile } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import { join } from "node:path";
 import { removeStaleStages } from "../cache/index.js";
 import { LocalStore, purgeForgotten } from "../local/index.js";
+import { writeFileAtomic } from "./atomic-file.js";
 import { FunesError } from "./errors.js";
 import { type ForgottenEntry, readForgotten, writeForgotten } from "./forgotten.js";
 import { reachStep } from "./steps.js";
@@ -42,15 +43,10 @@ export function pendingForgetPath(funesHome: string): string {
 
 /** Records a forget about to begin (atomically: temp file, then rename). */
 export async function markForget(funesHome: string, p: PendingForget): Promise<void> {
-  const path = pendingForgetPath(funesHome);
-  const tmp = `${path}.${process.pid}.tmp`;
-  try {
-    await writeFile(tmp, `${JSON.stringify({ version: MARKER_VERSION, ...p })}\n`);
-    await rename(tmp, path);
-  } catch (err) {
-    await rm(tmp, { force: true });
-    throw err;
-  }
+  await writeFileAtomic(
+    pendingForgetPath(funesHome),
+    `${JSON.stringify({ version: MARKER_VERSION, ...p })}\n`,
+  );
 }
 
 /**

@@ -8,9 +8,9 @@
  *   taking it for data.
  */
 import { readFileSync } from "node:fs";
-import { rename, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { HubLocation } from "../remote/index.js";
+import { writeFileAtomic } from "./atomic-file.js";
 import { FunesError } from "./errors.js";
 
 /** One locally forgotten chunk. */
@@ -81,14 +81,7 @@ export function readForgotten(funesHome: string): Map<string, ForgottenEntry> {
 export async function writeForgotten(funesHome: string, ids: Map<string, ForgottenEntry>): Promise<void> {
   const sorted = Object.fromEntries([...ids.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   const path = forgottenPath(funesHome);
-  const tmp = `${path}.${process.pid}.tmp`;
-  try {
-    await writeFile(tmp, `${JSON.stringify({ version: FILE_VERSION, ids: sorted }, null, 1)}\n`);
-    await rename(tmp, path);
-  } catch (err) {
-    await rm(tmp, { force: true });
-    throw err;
-  }
+  await writeFileAtomic(path, `${JSON.stringify({ version: FILE_VERSION, ids: sorted }, null, 1)}\n`);
 }
 
 /** The repo path of a Hub memory's forgotten-ids file. */
