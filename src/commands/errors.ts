@@ -141,24 +141,23 @@ export function withoutSourcePaths(s: string): string {
 }
 
 /**
- * A full disk as one line: `path` is the file being written (its folder is named) or funes's home; null
- * when neither is known.
+ * A full disk as one line: `path` is the folder written to (or funes's home); null when neither is known.
  */
 export function diskFullError(path: string | null): FunesError {
-  const where = path === null ? "" : ` holding ${JSON.stringify(folderOf(path))}`;
+  const where = path === null ? "" : ` holding ${JSON.stringify(path)}`;
   return new FunesError("disk_full", `the disk${where} is full — free space and run it again`);
 }
 
 /** The folder of a file funes was writing (Lance's temp and data files say little), or the folder itself. */
 function folderOf(path: string): string {
   const cut = path.lastIndexOf("/");
-  return /\.[A-Za-z0-9]+$/.test(path.slice(cut + 1)) && cut > 0 ? path.slice(0, cut) : path;
+  return /^[^.].*\.[A-Za-z0-9]+$/.test(path.slice(cut + 1)) && cut > 0 ? path.slice(0, cut) : path;
 }
 
 function failureLine(err: unknown, hubUrl?: string, home?: string): FailureLine {
   // A full disk first, whatever wrapped it: its own meaning, never "unexpected" nor an embedder's fault.
   const full = err instanceof FunesError && err.code === "disk_full" ? null : diskFullOf(err);
-  if (full !== null) return diskFullError(full.path ?? home ?? null);
+  if (full !== null) return diskFullError(full.path === null ? (home ?? null) : folderOf(full.path));
   if (err instanceof FunesError) return { code: err.code, message: err.message };
   const known = meaningOf(err);
   if (known !== null && err instanceof Error) return { code: known, message: err.message };
