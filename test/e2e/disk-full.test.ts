@@ -19,15 +19,10 @@ import {
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CliEnv, runFunes } from "../helpers/cli.js";
-import { copyFixture, TEST_HUB_CACHE, tempDir } from "../helpers/fixtures.js";
+import { copyFixture, TEST_EMBEDDER, tempDir } from "../helpers/fixtures.js";
 import { type HubStandin, startHubStandin } from "../helpers/hub-standin.js";
 
-const EMBED = join(
-  TEST_HUB_CACHE,
-  "models--BAAI--bge-small-en-v1.5",
-  "snapshots",
-  "5c38ec7c405ec4b44b94cc5a9bb96e735b38267a",
-);
+const EMBED = TEST_EMBEDDER;
 const PHRASE = "im a graphic designer";
 /** The last line of a run that stopped on a full disk (an index run says what it scans first). */
 const FULL = /(^|\n)funes: the disk holding "[^"]+" is full — free space and run it again\n$/;

@@ -18,16 +18,11 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CliEnv, runFunes, startFunes } from "../helpers/cli.js";
 import { commitRows } from "../helpers/commit-table.js";
-import { copyFixture, TEST_HUB_CACHE, tempDir } from "../helpers/fixtures.js";
+import { copyFixture, TEST_EMBEDDER, tempDir } from "../helpers/fixtures.js";
 import { type HubStandin, standinUser, startHubStandin } from "../helpers/hub-standin.js";
 
 const TOKEN = "hf_standintokenforforgetfaults";
-const EMBED = join(
-  TEST_HUB_CACHE,
-  "models--BAAI--bge-small-en-v1.5",
-  "snapshots",
-  "5c38ec7c405ec4b44b94cc5a9bb96e735b38267a",
-);
+const EMBED = TEST_EMBEDDER;
 /** A phrase of one chunk of the codex fixture (stands in for a secret the scanner missed). */
 const PHRASE = "im a graphic designer";
 

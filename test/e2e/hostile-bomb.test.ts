@@ -73,6 +73,13 @@ async function writeBomb(
   return { table: tableDir, onDisk: [...files.values()].reduce((n, b) => n + b.length, 0) };
 }
 
+/** Publishes the table as `name` on the stand-in and recalls from it as a new reader. */
+function publishAndRecall(name: string, table: string) {
+  hub.repos.set(name, { type: "dataset", commit: "c".repeat(40), files: tableRepoFiles(table) });
+  const r = standinUser(t.dir, `${name.replace("/", "-")}-reader`, hub.url);
+  return runFunes(["recall", "zebrafish", "--memory", name, "--rerank-budget", "0"], r);
+}
+
 beforeAll(async () => {
   t = tempDir();
   hub = await startHubStandin(new Map());
@@ -118,13 +125,7 @@ describe("a decompression bomb on the Hub", () => {
     const bomb = await writeBomb(join(t.dir, "wide"), 6000, 60 * 1024);
     const ondisk = bomb.onDisk;
     expect(ondisk).toBeLessThan(2_000_000);
-    hub.repos.set("evil/wide", {
-      type: "dataset",
-      commit: "d".repeat(40),
-      files: tableRepoFiles(bomb.table),
-    });
-    const r = standinUser(t.dir, "wide-reader", hub.url);
-    const out = await runFunes(["recall", "zebrafish", "--memory", "evil/wide", "--rerank-budget", "0"], r);
+    const out = await publishAndRecall("evil/wide", bomb.table);
     expect(out.code, out.stderr).toBe(1);
     expect(out.stderr).toMatch(
       /chunks\.lance inflates to more than [\d.]+ MiB of text, 16× its data files on disk/,
@@ -134,13 +135,7 @@ describe("a decompression bomb on the Hub", () => {
 
   it("a memory shaped as funes writes it is read as before", async () => {
     const fine = await writeBomb(join(t.dir, "fine"), 20, 1000, true);
-    hub.repos.set("evil/fine", {
-      type: "dataset",
-      commit: "c".repeat(40),
-      files: tableRepoFiles(fine.table),
-    });
-    const r = standinUser(t.dir, "fine-reader", hub.url);
-    const out = await runFunes(["recall", "zebrafish", "--memory", "evil/fine", "--rerank-budget", "0"], r);
+    const out = await publishAndRecall("evil/fine", fine.table);
     expect(out.code, out.stderr).toBe(0);
     expect(out.stdout).toContain("zebrafish");
     expect(statSync(fine.table).isDirectory()).toBe(true);
