@@ -72,7 +72,7 @@ export function readPendingForget(funesHome: string): PendingForget | null {
   )
     throw new FunesError(
       "bad_input",
-      `${path} is damaged (it records a forget that did not finish) — run that forget again, then remove the file`,
+      `${path} is damaged (it records a forget that did not finish) — move it aside, then run that forget again`,
     );
   return { dir: raw.dir, ids: raw.ids, remember: raw.remember };
 }

@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../test/helpers/fixtures.js";
+import { locallyForgottenIds, markForget, pendingForgetPath, readPendingForget } from "./forget-pending.js";
 import { parseRemoteForgotten, readForgotten, renderRemoteForgotten } from "./forgotten.js";
 
 describe("forgotten-ids files fail closed", () => {
@@ -42,6 +43,25 @@ describe("forgotten-ids files fail closed", () => {
         writeFileSync(path, other);
         expect(() => readForgotten(home), other).toThrow(/forgotten\.json is damaged/);
       }
+    } finally {
+      t.cleanup();
+    }
+  });
+});
+
+describe("the marker of an unfinished forget", () => {
+  it("is read in its own shape only; the ids it lists count as forgotten here", async () => {
+    const t = tempDir();
+    try {
+      const home = join(t.dir, "funes");
+      mkdirSync(home);
+      expect(readPendingForget(home)).toBeNull();
+      await markForget(home, { dir: join(home, "memory"), ids: ["x"], remember: {} });
+      expect(readPendingForget(home)?.ids).toEqual(["x"]);
+      expect([...locallyForgottenIds(home)]).toEqual(["x"]);
+      writeFileSync(pendingForgetPath(home), '{"version":1,"ids":"x"}');
+      expect(() => readPendingForget(home)).toThrow(/forget-pending\.json is damaged .* — move it aside/);
+      expect(() => locallyForgottenIds(home)).toThrow(/damaged/);
     } finally {
       t.cleanup();
     }
