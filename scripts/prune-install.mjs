@@ -10,8 +10,9 @@
  *
  * What stays is computed, not listed: every package reachable from funes's own dependencies by Node's
  * lookup, following each package's dependencies, optional and peer dependencies except the edges above.
- * In a checkout (funes not inside a `node_modules` folder) it does nothing. Output goes to stderr; a
- * failure leaves the install as npm made it and never fails the install.
+ * It acts only where funes owns the tree (`ownsTree`: a global install); as a dependency of someone's
+ * project, under npx, or in a checkout it does nothing. Output goes to stderr; a failure leaves the install
+ * as npm made it and never fails the install.
  */
 import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { basename, dirname, join, relative, sep } from "node:path";
@@ -138,9 +139,23 @@ export function isInstalledPackage(root) {
   return basename(parent) === "node_modules" || basename(dirname(parent)) === "node_modules";
 }
 
+/**
+ * True only where funes owns the tree it would prune: a global install (npm says so:
+ * `npm_config_global=true`), where funes sits directly in the global `node_modules` folder, with no
+ * project around it (no package.json beside that folder), so every package under `root/node_modules` was
+ * installed for funes alone. As a dependency of someone's project (or under npx, which makes a project of
+ * its own) the tree is shared: nothing is touched.
+ */
+export function ownsTree(root, env) {
+  if (env.npm_config_global !== "true") return false;
+  const parent = dirname(root);
+  if (basename(parent) !== "node_modules") return false;
+  return !existsSync(join(dirname(parent), "package.json"));
+}
+
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
   const root = dirname(dirname(fileURLToPath(import.meta.url)));
-  if (isInstalledPackage(root) && process.env.FUNES_KEEP_ALL_DEPENDENCIES !== "1") {
+  if (ownsTree(root, process.env) && process.env.FUNES_KEEP_ALL_DEPENDENCIES !== "1") {
     try {
       const plan = planPrune(root);
       const freed = prune(root, plan);

@@ -20,7 +20,13 @@ import {
   writeFileSync,
 } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import { checkManifests, REQUIRED_COLUMNS, UnsafeManifestError } from "../local/index.js";
+import {
+  checkManifests,
+  checkRowBounds,
+  OversizeMemoryError,
+  REQUIRED_COLUMNS,
+  UnsafeManifestError,
+} from "../local/index.js";
 import {
   type HubClient,
   type HubLocation,
@@ -38,7 +44,7 @@ export const MARKER = ".funes-complete";
  * Marker version of views whose manifests were checked and whose files' hashes are recorded. Views with an
  * older marker (written before those checks) are built again.
  */
-const CHECKED = 1;
+const CHECKED = 2;
 
 /** The default download cap per memory, bytes: well above real memories (~1.7 KB per row). */
 export const DEFAULT_MAX_DOWNLOAD_BYTES = 4 * 1024 ** 3;
@@ -87,7 +93,10 @@ export interface ViewProgress {
   file: string;
 }
 
-/** A Hub memory funes refuses to open: a manifest naming files outside it. */
+/** What to do about a memory far larger inside than funes writes (a decompression bomb, or not a memory). */
+const OVERSIZE_NEXT = "funes reads only memories shaped as it writes them; check who published it";
+
+/** A Hub memory funes refuses to open: a manifest naming files outside it, or holding far more than funes writes. */
 export class UnsafeMemoryError extends Error {}
 
 /**
@@ -195,8 +204,17 @@ export async function materializeView(o: {
       throw new UnsafeMemoryError(
         err.kind === "columns"
           ? `${base}/${err.file} ${err.reason} — read it with the tool that wrote it`
-          : `${base}/${err.file} ${err.reason} — funes opens nothing outside a memory's own files`,
+          : err.kind === "oversize"
+            ? `${base}/${err.file} ${err.reason} — ${OVERSIZE_NEXT}`
+            : `${base}/${err.file} ${err.reason} — funes opens nothing outside a memory's own files`,
       );
+    }
+    // Bounded by what funes writes before anything reads it for real (a decompression bomb stops here).
+    try {
+      await checkRowBounds(built);
+    } catch (err) {
+      if (!(err instanceof OversizeMemoryError)) throw err;
+      throw new UnsafeMemoryError(`${base} ${err.message} — ${OVERSIZE_NEXT}`);
     }
     const marker: ViewMarker = { sha: o.sha, files: recorded, checked: CHECKED };
     writeFileSync(join(built, MARKER), JSON.stringify(marker));

@@ -363,7 +363,10 @@ main(process.argv).then(
   async (err: unknown) => {
     // One line by meaning and its exit code (cli/error-policy.ts); the stack only with FUNES_DEBUG=1.
     const { failureReport } = await import("./error-policy.js");
-    const report = failureReport(err, { debug: process.env.FUNES_DEBUG === "1" });
+    const report = failureReport(err, {
+      debug: process.env.FUNES_DEBUG === "1",
+      home: (await import("./home.js")).funesHomeOf(process.env),
+    });
     process.stderr.write(report.text);
     process.exitCode = report.exitCode;
   },

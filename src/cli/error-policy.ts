@@ -26,6 +26,7 @@ export const EXIT: Record<FunesErrorCode | "unexpected", number> = {
   refused_memory: 1,
   incompatible_memory: 1,
   unreadable_source: 1,
+  disk_full: 1,
   unexpected: 1,
 };
 
@@ -37,10 +38,13 @@ export interface FailureReport {
 
 /**
  * The report for anything a command threw: `funes: <one line>` and the meaning's exit code; with `debug`
- * (FUNES_DEBUG=1) the stack follows. Messages may name a stranger's files, ids or model name: no control
+ * (FUNES_DEBUG=1) the stack follows. `home` (funes's home) is named when a full disk's error names no file. Messages may name a stranger's files, ids or model name: no control
  * character reaches the terminal raw, and a newline inside one shows as `\n` (messageLine).
  */
-export function failureReport(err: unknown, o: { debug: boolean; hubUrl?: string }): FailureReport {
+export function failureReport(
+  err: unknown,
+  o: { debug: boolean; hubUrl?: string; home?: string },
+): FailureReport {
   const stack = o.debug ? safeText(stackOf(err)) : "";
   if (err instanceof UsageError || err instanceof UnknownHarnessError)
     return { text: `funes: ${messageLine(err.message)}\n${stack}`, exitCode: EXIT.bad_input };
@@ -49,7 +53,7 @@ export function failureReport(err: unknown, o: { debug: boolean; hubUrl?: string
       text: `funes: ${messageLine(err.message)} — see funes --help\n${stack}`,
       exitCode: EXIT.bad_input,
     };
-  const line = describeFailure(err, o.hubUrl);
+  const line = describeFailure(err, o.hubUrl, o.home);
   return { text: `funes: ${messageLine(line.message)}\n${stack}`, exitCode: EXIT[line.code] };
 }
 

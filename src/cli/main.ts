@@ -21,7 +21,10 @@ if (command === "mcp" && rest.length <= 1 && !rest.some((a) => a.startsWith("-")
   } catch (err) {
     // The same one line and exit code as every other command (cli/error-policy.ts).
     const { failureReport } = await import("./error-policy.js");
-    const report = failureReport(err, { debug: process.env.FUNES_DEBUG === "1" });
+    const report = failureReport(err, {
+      debug: process.env.FUNES_DEBUG === "1",
+      home: (await import("./home.js")).funesHomeOf(process.env),
+    });
     process.stderr.write(report.text);
     process.exitCode = report.exitCode;
   }
@@ -29,6 +32,9 @@ if (command === "mcp" && rest.length <= 1 && !rest.some((a) => a.startsWith("-")
   // A worker of `funes index` (cli/index-worker.ts): no CLI parsing, no output but its messages.
   (await import("./index-worker.js")).serveIndexStep();
 } else {
+  // Tests only: a signal at a named step of a write (cli/test-signal.ts).
+  if (process.env.FUNES_TEST_SIGNAL_AT !== undefined)
+    (await import("./test-signal.js")).installTestSignal(process.env);
   // A push of a large memory runs again with glibc's arenas capped (cli/capped-arenas.ts).
   const capped = await import("./capped-arenas.js");
   if (capped.wantsCappedArenas(command, process.env))

@@ -13,7 +13,7 @@
  * keeps compiling.
  */
 import { DownloadCapError, IntegrityError, UnsafeMemoryError } from "../cache/index.js";
-import { IncompatibleMemoryError } from "../local/index.js";
+import { diskFullOf, IncompatibleMemoryError } from "../local/index.js";
 import { FunesError, type FunesErrorCode, WriterBusyError } from "../memory/index.js";
 import { UnknownRerankerError } from "../models/index.js";
 import { HubUriError, hubFailure, UnsafeHubAnswerError } from "../remote/index.js";
@@ -46,6 +46,7 @@ export const NEXT_STEP: Record<FunesErrorCode, string> = {
     "check that the dataset is a funes memory (a `chunks.lance` folder), or run `funes cache prune`",
   incompatible_memory: "read it on its own, or rebuild it with this funes",
   unreadable_source: "fix what the message names (a path, an agent's CLI or config), then run it again",
+  disk_full: "free space and run it again",
 };
 
 /** What {@link BadArgumentError} is built from. */
@@ -125,7 +126,38 @@ const HUB_CODE = {
  * network failure no command caught gets the Hub's words and its meaning's next step; anything else is
  * "unexpected", with its message and how to see more. `hubUrl` names the host when the error does not.
  */
-export function describeFailure(err: unknown, hubUrl?: string): FailureLine {
+export function describeFailure(err: unknown, hubUrl?: string, home?: string): FailureLine {
+  const line = failureLine(err, hubUrl, home);
+  return { code: line.code, message: withoutSourcePaths(line.message) };
+}
+
+/**
+ * `s` without the source locations native libraries put in their messages (Lance's
+ * `…/.cargo/registry/src/…/lance-8.0.0/src/dataset.rs:123:45`, `/rustc/<hash>/library/…rs:1:2`): they
+ * say nothing to a user and name the build machine's folders.
+ */
+export function withoutSourcePaths(s: string): string {
+  return s.replace(/[,;:]?\s*[^\s,;()'"]*\.rs:\d+(?::\d+)?/g, "");
+}
+
+/**
+ * A full disk as one line: `path` is the folder written to (or funes's home); null when neither is known.
+ */
+export function diskFullError(path: string | null): FunesError {
+  const where = path === null ? "" : ` holding ${JSON.stringify(path)}`;
+  return new FunesError("disk_full", `the disk${where} is full — free space and run it again`);
+}
+
+/** The folder of a file funes was writing (Lance's temp and data files say little), or the folder itself. */
+function folderOf(path: string): string {
+  const cut = path.lastIndexOf("/");
+  return /^[^.].*\.[A-Za-z0-9]+$/.test(path.slice(cut + 1)) && cut > 0 ? path.slice(0, cut) : path;
+}
+
+function failureLine(err: unknown, hubUrl?: string, home?: string): FailureLine {
+  // A full disk first, whatever wrapped it: its own meaning, never "unexpected" nor an embedder's fault.
+  const full = err instanceof FunesError && err.code === "disk_full" ? null : diskFullOf(err);
+  if (full !== null) return diskFullError(full.path === null ? (home ?? null) : folderOf(full.path));
   if (err instanceof FunesError) return { code: err.code, message: err.message };
   const known = meaningOf(err);
   if (known !== null && err instanceof Error) return { code: known, message: err.message };

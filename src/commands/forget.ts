@@ -8,7 +8,7 @@
  *   forgotten-ids file that every funes push honours; `--purge-history` also rewrites the data files that held
  *   the rows and squashes the branch's history (memory/forget-publish.ts).
  */
-import { type ForgetCandidate, forgetCandidateRows, LocalStore, purgeForgotten } from "../local/index.js";
+import { type ForgetCandidate, forgetCandidateRows, LocalStore } from "../local/index.js";
 import {
   compileSelectors,
   copiesOf,
@@ -16,17 +16,20 @@ import {
   type ForgetSelectors,
   type ForgottenEntry,
   ForgottenFileError,
+  finishForget,
   forgetRemoteRows,
   funesPaths,
   HistoryNotSquashedError,
   type HubForgetPlan,
   hubLocation,
   loadIndexState,
+  markForget,
   openHubForWrite,
   PublishConflictError,
   PublishUnreachableError,
   previewOf,
   type ReadContext,
+  reachStep,
   readForgotten,
   resolveMemorySpec,
   saveIndexState,
@@ -88,11 +91,17 @@ export async function forgetRows(opts: ForgetOptions, ctx: ReadContext): Promise
       );
     return forgetOnHub(opts, ctx, (rows) => withCopies(rows, select).rows);
   }
+  if (opts.purgeHistory)
+    throw new FunesError(
+      "bad_input",
+      "--purge-history rewrites a Hub memory's history — add --memory <org/repo> to purge one, or drop --purge-history (a local forget already removes old versions' files)",
+    );
   const isHome = r.memory.isDefault || r.memory.dir === funesPaths(ctx.funesHome).memory;
   const where = {
     dir: r.memory.dir,
     label: isHome ? "local" : r.memory.dir,
     home: isHome ? ctx.funesHome : null,
+    funesHome: ctx.funesHome,
   };
   return withWriterLock(ctx.funesHome, () => forgetLocal(opts, where, select));
 }
@@ -129,7 +138,7 @@ function blank(memory: string, preview: ForgetPreview): ForgetSummary {
 
 async function forgetLocal(
   opts: ForgetOptions,
-  where: { dir: string; label: string; home: string | null },
+  where: { dir: string; label: string; home: string | null; funesHome: string },
   select: (r: ForgetCandidate) => boolean,
 ): Promise<ForgetSummary> {
   const store = await LocalStore.open(where.dir);
@@ -138,18 +147,12 @@ async function forgetLocal(
       "no_memory",
       `no memory at ${where.label === "local" ? where.dir : where.label} — nothing to forget there; check the path or run \`funes index\` first`,
     );
+  // Closed before the forget is finished: the finishing step opens the memory itself.
+  let closed = false;
   try {
     const { rows: selected, copies } = withCopies(await forgetCandidateRows(store), select);
     const summary = blank(where.label, previewOf(selected, opts.selectors, copies));
-    let known: Map<string, ForgottenEntry>;
-    try {
-      known = where.home === null ? new Map() : readForgotten(where.home);
-    } catch {
-      throw new FunesError(
-        "bad_input",
-        `${where.home}/forgotten.json is damaged — fix or remove it, then forget again`,
-      );
-    }
+    const known: Map<string, ForgottenEntry> = where.home === null ? new Map() : readForgotten(where.home);
     const released = opts.allowReindex ? releasable(known, opts.selectors) : [];
     summary.released = released.length;
     if (selected.length === 0 && released.length === 0) {
@@ -157,34 +160,48 @@ async function forgetLocal(
       return summary;
     }
     if (!(await opts.confirm(summary))) return summary;
-    // Remember first: a run cut short after the delete must not let a re-index bring the rows back.
-    if (where.home !== null) {
-      const at = new Date(opts.now()).toISOString();
+    if (where.home !== null && opts.allowReindex) {
+      // Releasing makes the list shorter only: no marker needed (a kill leaves the rows in, nothing claimed).
       const sources = new Set<string>();
       for (const id of released) {
         sources.add(known.get(id)?.source ?? "");
         known.delete(id);
       }
-      for (const r of selected)
-        if (opts.allowReindex) {
-          known.delete(r.id);
-          sources.add(r.sourcePath);
-        } else known.set(r.id, { session: r.sessionId, turn: r.turnUuid, source: r.sourcePath, at });
+      for (const r of selected) {
+        known.delete(r.id);
+        sources.add(r.sourcePath);
+      }
       await writeForgotten(where.home, known);
       // Released transcripts are read again by the next `funes index`, even unchanged.
-      if (opts.allowReindex) await forgetUnits(where.home, sources);
-      summary.remembered = !opts.allowReindex;
+      await forgetUnits(where.home, sources);
     }
     if (selected.length > 0) {
-      const done = await purgeForgotten(store, new Set(selected.map((r) => r.id)), opts.now);
-      summary.rewritten = done.rewritten;
-      summary.bytesRemoved = done.bytesRemoved;
+      // The marker first: from here a kill at any step is finished by the next write (forget-pending.ts),
+      // and every push leaves these ids out.
+      const at = new Date(opts.now()).toISOString();
+      const remember =
+        where.home === null || opts.allowReindex
+          ? {}
+          : Object.fromEntries(
+              selected.map((r) => [
+                r.id,
+                { session: r.sessionId, turn: r.turnUuid, source: r.sourcePath, at },
+              ]),
+            );
+      closed = true;
+      store.close();
+      await markForget(where.funesHome, { dir: where.dir, ids: selected.map((r) => r.id), remember });
+      reachStep("forget:marked");
+      const done = await finishForget(where.funesHome);
+      summary.rewritten = done?.rewritten ?? 0;
+      summary.bytesRemoved = done?.bytesRemoved ?? 0;
     }
+    summary.remembered = where.home !== null && !opts.allowReindex;
     summary.forgotten = selected.length;
     summary.done = true;
     return summary;
   } finally {
-    store.close();
+    if (!closed) store.close();
   }
 }
 

@@ -6,11 +6,10 @@
  * the table, so a run killed at any point leaves a valid memory and the next run finishes the job.
  */
 import { ALL_TIERS, type Chunk, chunkTurns, elideDataUris, injectedChunkIds } from "../chunk/index.js";
-import { countRows, LocalStore, replaceChunks, type VectorIndexRules } from "../local/index.js";
+import { countRows, diskFullOf, LocalStore, replaceChunks, type VectorIndexRules } from "../local/index.js";
 import {
   type AfterWrite,
   backfillVectors,
-  forgottenPath,
   funesPaths,
   isUnitCurrent,
   loadIndexState,
@@ -33,7 +32,7 @@ import {
   type Turn,
   type Unit,
 } from "../traces/index.js";
-import { FunesError } from "./errors.js";
+import { FunesError, withoutSourcePaths } from "./errors.js";
 
 /** What to index and how. */
 export interface IndexOptions {
@@ -413,7 +412,7 @@ async function openRun(opts: IndexOptions, paths: ReturnType<typeof funesPaths>)
   if (loaded.discarded !== null) emit({ kind: "state-discarded", path: paths.state });
   const stored = await store.ids();
   // Chunks `funes forget` took out count as stored: a re-index never brings them back.
-  for (const id of forgottenIds(opts.funesHome)) stored.add(id);
+  for (const id of readForgotten(opts.funesHome).keys()) stored.add(id);
   return {
     opts,
     store,
@@ -664,6 +663,8 @@ async function embedPending(
       seconds: r.seconds,
     };
   } catch (err) {
+    // A full disk is no fault of the embedder: the run fails with its own meaning.
+    if (diskFullOf(err) !== null) throw err;
     emit({ kind: "keyword-only", reason: embeddingFailed(opened.dir, err) });
     return { model: null, embedded: 0, remaining: await waiting(), seconds: 0 };
   } finally {
@@ -704,7 +705,7 @@ async function maintainVectorIndexStep(
  * the text is stored, vectors already written stay, the rest wait for a working model.
  */
 function embeddingFailed(dir: string, err: unknown): string {
-  const msg = err instanceof Error ? err.message.split("\n")[0] : String(err);
+  const msg = withoutSourcePaths(err instanceof Error ? (err.message.split("\n")[0] ?? "") : String(err));
   return `embedding failed in "${dir}": ${msg} — replace the folder (\`funes models pull\`)`;
 }
 
@@ -825,23 +826,13 @@ export async function runIsolatedStep(
         due: r.stopped,
       };
     } catch (err) {
+      if (diskFullOf(err) !== null) throw err;
       return { kind: "keyword-only", reason: embeddingFailed(opened.dir, err) };
     } finally {
       await embedder.close();
     }
   } finally {
     store.close();
-  }
-}
-
-function forgottenIds(funesHome: string): Iterable<string> {
-  try {
-    return readForgotten(funesHome).keys();
-  } catch {
-    throw new FunesError(
-      "bad_input",
-      `${forgottenPath(funesHome)} is damaged — fix or remove it (it lists chunks \`funes forget\` took out), then index again`,
-    );
   }
 }
 

@@ -23,9 +23,11 @@ import {
   createDataset,
   curationPath,
   ForgottenFileError,
+  finishForgetIfFree,
   funesPaths,
   holdBack,
   hubLocation,
+  locallyForgottenIds,
   openHubForWrite,
   PublishConflictError,
   PublishUnreachableError,
@@ -127,6 +129,8 @@ async function pushChecked(opts: PushOptions, ctx: ReadContext): Promise<PushSum
   if (opts.sessions !== undefined && opts.sessions.length === 0)
     throw new FunesError("bad_input", "--sessions names no session — give one or more session ids");
   const remote = await probeRemote(opts, ctx);
+  // A local forget cut short is finished first (when no other write holds the memory).
+  if (opts.dryRun !== true) await finishForgetIfFree(ctx.funesHome);
   const store = await LocalStore.open(funesPaths(ctx.funesHome).memory);
   if (store === null)
     throw new FunesError("no_memory", "no local index yet — run `funes index` first, then push");
@@ -370,6 +374,7 @@ async function publish(
       rows,
       now: opts.now,
       onProgress: opts.onUpload,
+      forgottenHere: () => locallyForgottenIds(ctx.funesHome),
     });
   } catch (err) {
     if (err instanceof HubReadOnlyError) throw readOnlyError(loc.uri, "publishing");

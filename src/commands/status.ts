@@ -26,6 +26,7 @@ import {
   openStore,
   readDecisions,
   readForgotten,
+  readPendingForget,
   remoteForgottenIds,
   resolveMemorySpec,
   type SingleMemory,
@@ -71,6 +72,8 @@ export type StatusReport =
       hookPush: HookPushOutcome | null;
       /** Chunks `funes forget` took out (kept out of re-indexing here, of every push there); null when unknown. */
       forgotten: number | null;
+      /** Local: chunks of a forget begun and not finished (still in the memory until the next write). */
+      forgetUnfinished?: number;
     };
 
 /** This machine's embedded rows missing from a Hub memory, and what the secret gate would hold back. */
@@ -129,6 +132,7 @@ export async function memoryStatus(memory: SingleMemory, ctx: StatusContext): Pr
       project,
       hookPush: remote ? lastHookPush(memory.label, ctx) : null,
       forgotten: forgotten?.size ?? null,
+      forgetUnfinished: forgetUnfinished(memory, ctx.funesHome),
     };
   } finally {
     store.close();
@@ -179,12 +183,28 @@ async function remoteForgotten(
   }
 }
 
+/**
+ * The local memory's forgotten ids, without those of a forget begun and not finished (their rows may still
+ * be there: {@link forgetUnfinished} counts them); null when unknown.
+ */
 function localForgotten(memory: SingleMemory, funesHome: string): Set<string> | null {
   if (!memory.isDefault) return null;
   try {
-    return new Set(readForgotten(funesHome).keys());
+    const ids = new Set(readForgotten(funesHome).keys());
+    for (const id of readPendingForget(funesHome)?.ids ?? []) ids.delete(id);
+    return ids;
   } catch {
     return null;
+  }
+}
+
+/** Chunks of a local forget begun and not finished (a kill, a full disk): the next write finishes it. */
+function forgetUnfinished(memory: SingleMemory, funesHome: string): number {
+  if (memory.kind === "hub") return 0;
+  try {
+    return readPendingForget(funesHome)?.ids.length ?? 0;
+  } catch {
+    return 0;
   }
 }
 

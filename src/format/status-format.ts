@@ -52,6 +52,8 @@ export function formatStatus(report: StatusReport, now: number): string {
   }
   if (r.forgotten !== null && r.forgotten > 0)
     out += `forgotten: ${r.forgotten} chunks (\`funes forget\`; ${r.memoryKind === "hub" ? "every push leaves them out" : "`funes index` leaves them out"})\n`;
+  if ((r.forgetUnfinished ?? 0) > 0)
+    out += `forget unfinished: ${r.forgetUnfinished} chunks are still in the memory until the next \`funes index\` (or any write) finishes it\n`;
   if (r.unindexed !== null && r.unindexed > 0)
     out += `unindexed: ${r.unindexed} chunks (found by a scan until a push rebuilds the text index)\n`;
   const lp = r.localPush;

@@ -212,20 +212,26 @@ export async function dropOldVersions(table: Table, now: number): Promise<number
 
 /**
  * Forgets rows of the memory in `dir` so their bytes leave the folder: rewrite (the fragments holding them,
- * and every fragment holding rows deleted before), reindex, clean up (see the file header).
+ * and every fragment holding rows deleted before), reindex, clean up (see the file header). Each step can
+ * run again after a kill: a rerun with the same ids finds nothing left to rewrite and cleans up. `onStep`
+ * is told each step done (`forget:rewritten`, `forget:reindexed`, `forget:cleaned`).
  */
 export async function purgeRows(
   table: Table,
   dir: string,
   ids: Set<string>,
   now: () => number,
+  onStep: (step: string) => void = () => {},
 ): Promise<{ rewritten: number; bytesRemoved: number }> {
   // Asked before the rewrite: Lance drops an index whose fragments were all rewritten.
   const had = new Map((await table.listIndices()).map((i) => [i.name, i.indexType]));
   const rewritten = await rewriteWithout(table, ids, fragmentsWithDeletions(dir));
+  onStep("forget:rewritten");
   await rebuildTextIndex(table, had.has(TEXT_INDEX));
   await rebuildVectorIndex(table, had.get(VECTOR_INDEX));
+  onStep("forget:reindexed");
   const bytesRemoved = await dropOldVersions(table, now());
+  onStep("forget:cleaned");
   return { rewritten, bytesRemoved };
 }
 

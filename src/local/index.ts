@@ -7,6 +7,7 @@
 export { ANN_MIN_ROWS, annDir, annSearch, buildAnnIndex } from "./ann.js";
 export { type ArrowTable, arrow } from "./arrow.js";
 export { unreferencedDataFiles } from "./data-files.js";
+export { diskFullOf } from "./disk-full.js";
 export {
   deleteIds,
   dropOldVersions,
@@ -79,6 +80,7 @@ export {
   vectorSearch,
 } from "./queries.js";
 export { chunksWithIds, replaceRows } from "./replace-rows.js";
+export { checkRowBounds, OversizeMemoryError } from "./row-bounds.js";
 export { chunksToArrow } from "./rows.js";
 export {
   COLUMNS,

@@ -145,4 +145,22 @@ describe("manifest check", () => {
       tmp.cleanup();
     }
   });
+
+  it("refuses a manifest that claims more rows than its data files could hold", async () => {
+    const tmp = tempDir();
+    try {
+      const db = await lancedb.connect(join(tmp.dir, "rows"));
+      const rows = Array.from({ length: 5000 }, (_, i) => ({ id: `${i}`.padStart(16, "0"), text: "x" }));
+      (await db.createTable("chunks", rows)).close();
+      db.close();
+      const table = join(tmp.dir, "rows", "chunks.lance");
+      expect(checkManifests(table)).toBe(1);
+      // The same manifest over a data file of 10 bytes: 5,000 rows cannot be in there.
+      for (const name of readdirSync(join(table, "data")))
+        writeFileSync(join(table, "data", name), "0123456789");
+      expect(() => checkManifests(table)).toThrow(/says its data files hold 5000 rows in 10 bytes/);
+    } finally {
+      tmp.cleanup();
+    }
+  });
 });

@@ -10,7 +10,7 @@
  * u16 minor | "LANC"`; the index section sits at the position the manifest's `index_section` gives, also
  * length-prefixed.
  */
-import { type Dirent, readdirSync, readFileSync } from "node:fs";
+import { type Dirent, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { type PbField, pbDecode } from "../protobuf/index.js";
 
@@ -22,11 +22,20 @@ export class UnsafeManifestError extends Error {
   constructor(
     readonly file: string,
     readonly reason: string,
-    readonly kind: "outside" | "columns" = "outside",
+    readonly kind: "outside" | "columns" | "oversize" = "outside",
   ) {
     super(`${file} ${reason}`);
   }
 }
+
+/**
+ * Rows a manifest may say its data files hold: a few thousand, plus one per {@link MIN_BYTES_PER_ROW} bytes
+ * of them on disk (a row's id alone, 16 random hex digits, takes that much compressed; a published row
+ * also carries a 1,536-byte vector). A manifest claiming more rows than its files could hold is refused
+ * before Lance believes it.
+ */
+const MIN_ROWS = 4096;
+const MIN_BYTES_PER_ROW = 8;
 
 type Field = PbField;
 
@@ -67,7 +76,7 @@ function messageAt(buf: Buffer, pos: number): Uint8Array {
 
 /** What is wrong with a manifest. */
 interface Problem {
-  kind: "outside" | "columns";
+  kind: "outside" | "columns" | "oversize";
   reason: string;
 }
 
@@ -77,7 +86,11 @@ const outside = (reason: string): Problem => ({ kind: "outside", reason });
  * Why a manifest's content names something outside the table or lacks a `required` column (its schema's
  * fields, lance.file.Field names), or null when neither.
  */
-function manifestProblem(buf: Buffer, required: readonly string[]): Problem | null {
+function manifestProblem(
+  buf: Buffer,
+  required: readonly string[],
+  dataBytes: (name: string) => number,
+): Problem | null {
   if (buf.length < 16 || buf.subarray(buf.length - 4).toString("latin1") !== "LANC")
     return outside("is not a Lance manifest");
   const pos = Number(buf.readBigUInt64LE(buf.length - 16));
@@ -88,14 +101,18 @@ function manifestProblem(buf: Buffer, required: readonly string[]): Problem | nu
       `names a base path outside the memory (${JSON.stringify(path === undefined ? "" : text(path))})`,
     );
   }
+  let rows = 0;
+  let bytes = 0;
   for (const frag of sub(manifest, 2)) {
     const f = decode(frag.bytes);
+    for (const n of f) if (n.no === 4 && n.wire === 0) rows += n.num;
     for (const file of sub(f, 2)) {
       const df = decode(file.bytes);
       const path = sub(df, 1)[0];
       const name = path === undefined ? "" : text(path);
       if (!plainName(name)) return outside(`names a data file outside the memory (${JSON.stringify(name)})`);
       if (has(df, 7)) return outside(`reads data file ${JSON.stringify(name)} from another base path`);
+      bytes += dataBytes(name);
     }
     for (const del of sub(f, 3))
       if (has(decode(del.bytes), 7)) return outside("reads a deletion file from another base path");
@@ -107,6 +124,11 @@ function manifestProblem(buf: Buffer, required: readonly string[]): Problem | nu
           return outside(`names a row-id file outside the memory (${JSON.stringify(name)})`);
       }
   }
+  if (rows > MIN_ROWS + bytes / MIN_BYTES_PER_ROW)
+    return {
+      kind: "oversize",
+      reason: `says its data files hold ${rows} rows in ${bytes} bytes, far more rows than funes writes in that much`,
+    };
   const txn = sub(manifest, 12)[0];
   if (txn !== undefined && txn.bytes.length > 0 && !plainName(text(txn)))
     return outside(`names a transaction file outside the memory (${JSON.stringify(text(txn))})`);
@@ -160,14 +182,28 @@ function manifestFiles(tableDir: string): string[] {
 /**
  * Checks every manifest of the table folder `tableDir` (a `chunks.lance`; see {@link manifestFiles}); throws
  * UnsafeManifestError naming the first one that points outside it, lacks one of the `required` columns (a
- * table funes would query for columns it does not have) or cannot be decoded. Returns how many were checked.
+ * table funes would query for columns it does not have), claims more rows than its data files could hold
+ * (`oversize`) or cannot be decoded. Returns how many were checked.
  */
 export function checkManifests(tableDir: string, required: readonly string[] = []): number {
   const names = manifestFiles(tableDir);
+  const sizes = new Map<string, number>();
+  const dataBytes = (name: string) => {
+    let n = sizes.get(name);
+    if (n === undefined) {
+      try {
+        n = statSync(join(tableDir, "data", name)).size;
+      } catch {
+        n = 0;
+      }
+      sizes.set(name, n);
+    }
+    return n;
+  };
   for (const rel of names) {
     let problem: Problem | null;
     try {
-      problem = manifestProblem(readFileSync(join(tableDir, rel)), required);
+      problem = manifestProblem(readFileSync(join(tableDir, rel)), required, dataBytes);
     } catch (err) {
       problem = outside(`cannot be decoded (${err instanceof Error ? err.message : String(err)})`);
     }

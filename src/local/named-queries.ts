@@ -224,8 +224,9 @@ export async function purgeForgotten(
   store: LocalStore,
   ids: Set<string>,
   now: () => number,
+  onStep?: (step: string) => void,
 ): Promise<{ rewritten: number; bytesRemoved: number }> {
-  const r = await purgeRows(store.table, store.dir, ids, now);
+  const r = await purgeRows(store.table, store.dir, ids, now, onStep);
   await store.maintainVectorIndex();
   return r;
 }

@@ -9,9 +9,10 @@
  * session undecided. Recording a decision drops every line naming that session and appends the new one,
  * keeping all other lines as they were.
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { HubLocation } from "../remote/index.js";
+import { writeFileAtomicSync } from "./atomic-file.js";
 import { remoteFileName } from "./paths.js";
 
 /** One session's decision. */
@@ -78,6 +79,5 @@ export function recordDecisions(path: string, decisions: { decision: Decision; c
   while (kept.length > 0 && kept[kept.length - 1] === "") kept.pop();
   const text = [...kept, ...decisions.map((d) => decisionLine(d.decision, d.comment))].join("\n");
   mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(`${path}.tmp`, `${text}\n`);
-  renameSync(`${path}.tmp`, path);
+  writeFileAtomicSync(path, `${text}\n`);
 }

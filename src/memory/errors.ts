@@ -29,7 +29,9 @@ export type FunesErrorCode =
   /** A memory built with another embedding model or schema: readable, but not together with this one. */
   | "incompatible_memory"
   /** A source or agent funes could not read or run (a transcript folder, an agent CLI, its config). */
-  | "unreadable_source";
+  | "unreadable_source"
+  /** A full disk: no space left (ENOSPC) or the user's quota reached (EDQUOT) where funes was writing. */
+  | "disk_full";
 
 /** A failure with a message that says what failed and what to do next. */
 export class FunesError extends Error {

@@ -11,7 +11,7 @@
  */
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { adoptAsView, pruneCache, stageEtags, stageFrom } from "../cache/index.js";
+import { adoptAsView, pruneCache, removeStaleStages, stageEtags, stageFrom } from "../cache/index.js";
 import {
   type ArrowTable,
   countRowsIn,
@@ -35,7 +35,12 @@ import {
   readRepoText,
   superSquash,
 } from "../remote/index.js";
-import { parseRemoteForgotten, remoteForgottenPath, renderRemoteForgotten } from "./forgotten.js";
+import {
+  ForgottenFileError,
+  parseRemoteForgotten,
+  remoteForgottenPath,
+  renderRemoteForgotten,
+} from "./forgotten.js";
 import {
   type CasOptions,
   cardFile,
@@ -44,9 +49,7 @@ import {
   stageUploads,
 } from "./publish.js";
 import { viewsRoot } from "./remote-memory.js";
-
-/** The remote's forgotten-ids file could not be read as one: pushing could bring forgotten rows back. */
-export class ForgottenFileError extends Error {}
+import { reachStep } from "./steps.js";
 
 /** The ids a Hub memory has forgotten, at one commit. */
 export async function remoteForgottenIds(
@@ -68,9 +71,9 @@ export async function remoteForgottenIds(
   }
   try {
     return parseRemoteForgotten(text);
-  } catch {
+  } catch (err) {
     throw new ForgottenFileError(
-      `${remoteForgottenPath(loc)} in ${loc.repo} is not a list of forgotten ids — fix or delete it on the Hub`,
+      `${remoteForgottenPath(loc)} in ${loc.repo} ${err instanceof Error ? err.message : String(err)}, so funes cannot tell which rows were forgotten and changed nothing — write back the file funes wrote (the repo's history on the Hub holds it)`,
     );
   }
 }
@@ -82,22 +85,30 @@ export async function withoutRemoteForgotten(
   sha: string,
   rows: ArrowTable | LocalRows,
 ): Promise<ArrowTable | LocalRows> {
-  const forgotten = await remoteForgottenIds(client, loc, sha);
+  return withoutIds(rows, await remoteForgottenIds(client, loc, sha));
+}
+
+/** `rows` minus those with an id in `forgotten` (the same rows when none is). */
+export function withoutIds(rows: ArrowTable | LocalRows, forgotten: Set<string>): ArrowTable | LocalRows {
   if (forgotten.size === 0) return rows;
   if ("store" in rows) {
     const ids = new Set([...rows.ids].filter((id) => !forgotten.has(id)));
     // Same locations: a take of the rows listed there still keeps only the ids left (`keptSlices`).
     return ids.size === rows.ids.size ? rows : { ...rows, ids };
   }
+  const keep = idsOf(rows);
+  const before = keep.size;
+  for (const id of forgotten) keep.delete(id);
+  return keep.size === before ? rows : selectRows(rows, keep);
+}
+
+/** The ids of `rows`. */
+export function idsOf(rows: ArrowTable | LocalRows): Set<string> {
+  if ("store" in rows) return new Set(rows.ids);
   const ids = rows.getChild("id");
-  const keep = new Set<string>();
-  let dropped = 0;
-  for (let i = 0; i < rows.numRows; i++) {
-    const id = String(ids?.get(i));
-    if (forgotten.has(id)) dropped++;
-    else keep.add(id);
-  }
-  return dropped === 0 ? rows : selectRows(rows, keep);
+  const out = new Set<string>();
+  for (let i = 0; i < rows.numRows; i++) out.add(String(ids?.get(i)));
+  return out;
 }
 
 /** The forget was committed but squashing the history failed: the head is clean, older commits are not. */
@@ -148,6 +159,8 @@ export interface HubForgetOptions extends CasOptions {
 
 /** Forgets the selected rows of a Hub memory in one commit (see the file header). */
 export async function forgetRemoteRows(o: HubForgetOptions): Promise<HubForgetResult> {
+  // Stages of forgets and pushes that were killed hold copies of rows (the forgotten ones too): gone first.
+  removeStaleStages(join(o.funesHome, "staging"));
   let confirmed = false;
   return compareAndSwap(o, async ({ attempt, sha: head, view }) => {
     const none = { done: true, commit: null, squashed: null, attempts: attempt, card: "none" as const };
@@ -191,6 +204,7 @@ export async function forgetRemoteRows(o: HubForgetOptions): Promise<HubForgetRe
       plan.adds = files.length;
       plan.deletes = deletions.length;
       plan.bytes = files.reduce((n, f) => n + f.content.size, 0);
+      reachStep("forget:hub-staged");
       if (!confirmed) {
         if (!(await o.confirm(plan))) return { plan, ...none, done: false };
         confirmed = true;

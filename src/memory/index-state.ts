@@ -4,7 +4,7 @@
  * is treated as empty and rewritten, and ids already stored keep the rerun from adding duplicates.
  */
 import { readFileSync } from "node:fs";
-import { rename, writeFile } from "node:fs/promises";
+import { writeFileAtomic } from "./atomic-file.js";
 
 /** Tier levels, lowest first; a unit indexed at a level is current for every level up to it. */
 export const LEVELS = ["Text", "ToolUse", "ToolResult"] as const;
@@ -99,7 +99,5 @@ export function isUnitCurrent(
 export async function saveIndexState(path: string, units: Map<string, UnitState>): Promise<void> {
   const obj: Record<string, UnitState> = {};
   for (const [k, v] of [...units.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) obj[k] = v;
-  const tmp = `${path}.${process.pid}.tmp`;
-  await writeFile(tmp, `${JSON.stringify(obj, null, 2)}\n`);
-  await rename(tmp, path);
+  await writeFileAtomic(path, `${JSON.stringify(obj, null, 2)}\n`);
 }

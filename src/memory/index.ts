@@ -39,7 +39,12 @@ export {
 } from "./errors.js";
 export { COPY_RUN, copiesOf } from "./forget-copies.js";
 export {
-  ForgottenFileError,
+  finishForget,
+  locallyForgottenIds,
+  markForget,
+  readPendingForget,
+} from "./forget-pending.js";
+export {
   forgetRemoteRows,
   HistoryNotSquashedError,
   type HubForgetOptions,
@@ -56,6 +61,7 @@ export {
 } from "./forget-select.js";
 export {
   type ForgottenEntry,
+  ForgottenFileError,
   forgottenPath,
   readForgotten,
   writeForgotten,
@@ -113,5 +119,6 @@ export {
   holdBack,
 } from "./secret-blocks.js";
 export { listValues, type ResolvedSpec, resolveMemorySpec } from "./spec.js";
-export { withWriterLock } from "./writer.js";
+export { reachStep, setStepHook } from "./steps.js";
+export { finishForgetIfFree, withWriterLock } from "./writer.js";
 export { acquireWriterLock, WriterBusyError, type WriterLock } from "./writer-lock.js";

@@ -39,8 +39,9 @@ import {
   readRepoText,
   type UploadProgress,
 } from "../remote/index.js";
-import { withoutRemoteForgotten } from "./forget-publish.js";
+import { idsOf, withoutIds, withoutRemoteForgotten } from "./forget-publish.js";
 import { viewsRoot } from "./remote-memory.js";
+import { reachStep } from "./steps.js";
 
 /** What a publish did. */
 export interface PublishResult {
@@ -146,6 +147,11 @@ export interface PublishOptions extends CasOptions {
   onProgress?: UploadProgress | undefined;
   /** For a remote with no memory yet: create it as the project memory of this `owner/name`. */
   project?: string | undefined;
+  /**
+   * The ids forgotten on this machine (`locallyForgottenIds`), read as each try begins and again just
+   * before its commit: rows a local forget took out are never published, even by a push already under way.
+   */
+  forgottenHere?: (() => Set<string>) | undefined;
 }
 
 /**
@@ -179,49 +185,76 @@ export async function cardFile(
 export async function publishRows(o: PublishOptions): Promise<PublishResult> {
   // Stages of pushes that were killed mid-way are removed here, by the next push.
   removeStaleStages(join(o.funesHome, "staging"));
-  return compareAndSwap(o, async ({ attempt, sha: head, view }) => {
-    const stage = stageFrom(
-      view?.dir ?? null,
-      join(o.funesHome, "staging", `${process.pid}-${attempt}-${head.slice(0, 8)}`),
-    );
-    // Rows a `funes forget` took out of this remote never come back, whoever pushes them.
-    const rows = await withoutRemoteForgotten(o.client, o.loc, head, o.rows);
+  return compareAndSwap(o, async (a) => {
+    for (;;) {
+      const r = await publishOnce(o, a);
+      if (r !== "restage") return r;
+    }
+  });
+}
+
+/**
+ * One try against the head of `a`; "restage" when a local forget finished while it staged (its rows were
+ * in the stage: it is built again without them).
+ */
+async function publishOnce(o: PublishOptions, { attempt, sha: head, view }: CasAttempt) {
+  const stage = stageFrom(
+    view?.dir ?? null,
+    join(o.funesHome, "staging", `${process.pid}-${attempt}-${head.slice(0, 8)}`),
+  );
+  try {
+    // Rows a `funes forget` took out of this remote never come back, whoever pushes them; nor do rows
+    // forgotten here.
+    const here = o.forgottenHere?.() ?? new Set<string>();
+    const rows = withoutIds(await withoutRemoteForgotten(o.client, o.loc, head, o.rows), here);
     const { added, created } = await appendMissing(stage.dir, rows, o.project);
     const renamed = o.project !== undefined && !created ? await nameProject(stage.dir, o.project) : false;
     if (added === 0 && !created && !renamed) {
       rmSync(stage.dir, { recursive: true, force: true });
-      return { commit: null, added: 0, files: 0, bytes: 0, attempts: attempt, card: "none" };
+      return { commit: null, added: 0, files: 0, bytes: 0, attempts: attempt, card: "none" as const };
     }
     await refreshTextIndex(stage.dir);
     await refreshVectorIndex(stage.dir);
     const files = await stageUploads(stage, o.loc);
     const card = await cardFile(o, head, await countRowsIn(stage.dir));
     if (card.file !== undefined) files.push(card.file);
-    try {
-      const sha = await commitFiles({
-        client: o.client,
-        repo: o.loc.repo,
-        parentCommit: head,
-        title:
-          (created || renamed) && added === 0 && o.project !== undefined
-            ? `funes curate: project memory of ${o.project}`
-            : `funes push: +${added} chunks`,
-        files,
-        onProgress: o.onProgress,
-      });
-      // The stage is now exactly that commit: keep it as its view, so nothing is downloaded to read it.
-      adoptAsView(stage.dir, viewsRoot(o.funesHome), o.loc, sha, stageEtags(stage, view?.dir ?? null));
-      return {
-        commit: sha,
-        added,
-        files: files.length,
-        bytes: files.reduce((n, f) => n + f.content.size, 0),
-        attempts: attempt,
-        card: card.state,
-      };
-    } catch (err) {
+    reachStep("push:staged");
+    // Read again just before the commit: a local forget that finished meanwhile keeps its rows out too.
+    if (o.forgottenHere !== undefined && forgottenSince(o.forgottenHere(), here, rows)) {
       rmSync(stage.dir, { recursive: true, force: true });
-      throw err;
+      return "restage" as const;
     }
-  });
+    const sha = await commitFiles({
+      client: o.client,
+      repo: o.loc.repo,
+      parentCommit: head,
+      title:
+        (created || renamed) && added === 0 && o.project !== undefined
+          ? `funes curate: project memory of ${o.project}`
+          : `funes push: +${added} chunks`,
+      files,
+      onProgress: o.onProgress,
+    });
+    // The stage is now exactly that commit: keep it as its view, so nothing is downloaded to read it.
+    adoptAsView(stage.dir, viewsRoot(o.funesHome), o.loc, sha, stageEtags(stage, view?.dir ?? null));
+    return {
+      commit: sha,
+      added,
+      files: files.length,
+      bytes: files.reduce((n, f) => n + f.content.size, 0),
+      attempts: attempt,
+      card: card.state,
+    };
+  } catch (err) {
+    rmSync(stage.dir, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+/** True when `now` forgets an id of `rows` that `before` did not. */
+function forgottenSince(now: Set<string>, before: Set<string>, rows: ArrowTable | LocalRows): boolean {
+  if (now.size === before.size && [...now].every((id) => before.has(id))) return false;
+  const ids = idsOf(rows);
+  for (const id of now) if (!before.has(id) && ids.has(id)) return true;
+  return false;
 }

@@ -26,6 +26,14 @@ export function copyFixture(rel: string, dest: string): string {
 /** The generated tiny models' Hugging Face cache (written by the global setup). */
 export const TEST_HUB_CACHE = join(FIXTURES, "models", "hub");
 
+/** The generated embedder's folder in that cache (for `FUNES_EMBED_MODEL_DIR`). */
+export const TEST_EMBEDDER = join(
+  TEST_HUB_CACHE,
+  "models--BAAI--bge-small-en-v1.5",
+  "snapshots",
+  "5c38ec7c405ec4b44b94cc5a9bb96e735b38267a",
+);
+
 /** Every file under `dir`, by relative path. */
 export function readTree(dir: string): Map<string, Buffer> {
   const out = new Map<string, Buffer>();

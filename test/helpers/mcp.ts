@@ -8,6 +8,8 @@ import { CLI, type CliEnv } from "./cli.js";
 /** A connected client: `call` returns a tool's first text part. */
 export interface McpSession {
   call(name: string, args: Record<string, unknown>): Promise<string>;
+  /** The tool's result: its first text part and whether it is an error. */
+  result(name: string, args: Record<string, unknown>): Promise<{ text: string; isError: boolean }>;
   close(): Promise<void>;
 }
 
@@ -32,6 +34,13 @@ export async function connectMcp(args: string[], env: CliEnv): Promise<McpSessio
     async call(name, args) {
       const res = (await client.callTool({ name, arguments: args })) as { content: { text: string }[] };
       return res.content[0]?.text ?? "";
+    },
+    async result(name, args) {
+      const res = (await client.callTool({ name, arguments: args })) as {
+        content: { text: string }[];
+        isError?: boolean;
+      };
+      return { text: res.content[0]?.text ?? "", isError: res.isError === true };
     },
     close: () => client.close(),
   };
