@@ -84,8 +84,9 @@ async function ort(): Promise<Ort> {
     // before the native library loads; transformers.js, which funes ran on before, set it the same way.
     process.env.ORT_DISABLE_TELEMETRY = "1";
     return import("onnxruntime-node").then((o) => {
-      // Errors only, as transformers.js configured it: session creation otherwise logs warnings to stderr.
-      o.env.logLevel = "error";
+      // Fatal only: its own log lines (`[E:onnxruntime:…]`, colour codes included) would reach stderr raw
+      // beside funes's one line; every failure still comes back as an exception that funes reports itself.
+      o.env.logLevel = "fatal";
       return o;
     });
   })();
@@ -102,7 +103,7 @@ function sessionOptions(o: LoadOptions) {
   // each other 1.5–1.9x.
   return {
     executionProviders: ["cpu"],
-    logSeverityLevel: 3 as const,
+    logSeverityLevel: 4 as const,
     intraOpNumThreads: o.threads,
     interOpNumThreads: 1,
     extra: { session: { intra_op: { allow_spinning: o.spin === true ? "1" : "0" } } },
