@@ -35,81 +35,12 @@ import {
   readRepoText,
   superSquash,
 } from "../remote/index.js";
-import {
-  ForgottenFileError,
-  parseRemoteForgotten,
-  remoteForgottenPath,
-  renderRemoteForgotten,
-} from "./forgotten.js";
-import {
-  type CasOptions,
-  cardFile,
-  compareAndSwap,
-  PublishUnreachableError,
-  stageUploads,
-} from "./publish.js";
+import { ForgottenFileError, remoteForgottenPath, renderRemoteForgotten } from "./forgotten.js";
+import { type CasOptions, cardFile, compareAndSwap, stageUploads } from "./publish.js";
+import { PublishUnreachableError } from "./publish-errors.js";
+import { remoteForgottenIds, withoutIds } from "./remote-forgotten.js";
 import { viewsRoot } from "./remote-memory.js";
 import { reachStep } from "./steps.js";
-
-/** The ids a Hub memory has forgotten, at one commit. */
-export async function remoteForgottenIds(
-  client: HubClient,
-  loc: HubLocation,
-  sha: string,
-): Promise<Set<string>> {
-  let text: string | null;
-  try {
-    text = await readRepoText(client, loc.repo, sha, remoteForgottenPath(loc));
-  } catch (err) {
-    // Fail closed: without the list, a push could bring forgotten rows back.
-    const why = hubFailure(err, client.hubUrl)?.detail ?? (err instanceof Error ? err.message : String(err));
-    if (isUnreachable(err)) throw new PublishUnreachableError(why, { cause: err });
-    throw new PublishUnreachableError(
-      `couldn't read ${remoteForgottenPath(loc)} at ${sha.slice(0, 8)}: ${why}`,
-      { cause: err },
-    );
-  }
-  try {
-    return parseRemoteForgotten(text);
-  } catch (err) {
-    throw new ForgottenFileError(
-      `${remoteForgottenPath(loc)} in ${loc.repo} ${err instanceof Error ? err.message : String(err)}, so funes cannot tell which rows were forgotten and changed nothing — write back the file funes wrote (the repo's history on the Hub holds it)`,
-    );
-  }
-}
-
-/** `rows` minus those the remote has forgotten (as of commit `sha`). */
-export async function withoutRemoteForgotten(
-  client: HubClient,
-  loc: HubLocation,
-  sha: string,
-  rows: ArrowTable | LocalRows,
-): Promise<ArrowTable | LocalRows> {
-  return withoutIds(rows, await remoteForgottenIds(client, loc, sha));
-}
-
-/** `rows` minus those with an id in `forgotten` (the same rows when none is). */
-export function withoutIds(rows: ArrowTable | LocalRows, forgotten: Set<string>): ArrowTable | LocalRows {
-  if (forgotten.size === 0) return rows;
-  if ("store" in rows) {
-    const ids = new Set([...rows.ids].filter((id) => !forgotten.has(id)));
-    // Same locations: a take of the rows listed there still keeps only the ids left (`keptSlices`).
-    return ids.size === rows.ids.size ? rows : { ...rows, ids };
-  }
-  const keep = idsOf(rows);
-  const before = keep.size;
-  for (const id of forgotten) keep.delete(id);
-  return keep.size === before ? rows : selectRows(rows, keep);
-}
-
-/** The ids of `rows`. */
-export function idsOf(rows: ArrowTable | LocalRows): Set<string> {
-  if ("store" in rows) return new Set(rows.ids);
-  const ids = rows.getChild("id");
-  const out = new Set<string>();
-  for (let i = 0; i < rows.numRows; i++) out.add(String(ids?.get(i)));
-  return out;
-}
 
 /** The forget was committed but squashing the history failed: the head is clean, older commits are not. */
 export class HistoryNotSquashedError extends Error {

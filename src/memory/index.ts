@@ -50,7 +50,6 @@ export {
   type HubForgetOptions,
   type HubForgetPlan,
   type HubForgetResult,
-  remoteForgottenIds,
 } from "./forget-publish.js";
 export {
   compileSelectors,
@@ -101,14 +100,10 @@ export {
   settledTarget,
 } from "./open-memory.js";
 export { type FunesPaths, funesPaths, remoteFileName } from "./paths.js";
-export {
-  PublishConflictError,
-  type PublishOptions,
-  type PublishResult,
-  PublishUnreachableError,
-  publishRows,
-} from "./publish.js";
+export { type PublishOptions, type PublishResult, publishRows } from "./publish.js";
+export { PublishConflictError, PublishUnreachableError } from "./publish-errors.js";
 export { forFederatedRead, type MemoryReader, openReader, openReaders, openStore } from "./reader.js";
+export { remoteForgottenIds } from "./remote-forgotten.js";
 export { type RemoteReadState, readRemote, viewsRoot } from "./remote-memory.js";
 export {
   type BlockChunk,

@@ -39,7 +39,8 @@ import {
   readRepoText,
   type UploadProgress,
 } from "../remote/index.js";
-import { idsOf, withoutIds, withoutRemoteForgotten } from "./forget-publish.js";
+import { PublishConflictError, PublishUnreachableError } from "./publish-errors.js";
+import { idsOf, withoutIds, withoutRemoteForgotten } from "./remote-forgotten.js";
 import { viewsRoot } from "./remote-memory.js";
 import { reachStep } from "./steps.js";
 
@@ -53,16 +54,6 @@ export interface PublishResult {
   attempts: number;
   /** What happened to the dataset card (root memories only). */
   card: "created" | "refreshed" | "unchanged" | "hand-written" | "unreadable" | "none";
-}
-
-/** The remote could not be reached or named. */
-export class PublishUnreachableError extends Error {}
-
-/** Others kept publishing: every attempt found the head moved. */
-export class PublishConflictError extends Error {
-  constructor(readonly attempts: number) {
-    super(`the remote kept moving: ${attempts} attempts each found a newer commit`);
-  }
 }
 
 /** What every compare-and-swap commit needs: the remote, this machine's cache, and how to retry. */
