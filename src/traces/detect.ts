@@ -5,7 +5,7 @@
  * so `funes index README.md` says so instead of "indexing" it with nothing stored.
  */
 import { closeSync, openSync, readSync } from "node:fs";
-import { asString, parseJsonl } from "./jsonl.js";
+import { asObject, asString, parseJsonl } from "./jsonl.js";
 import type { Harness } from "./types.js";
 
 /** What the head of a file says it is. */
@@ -68,6 +68,9 @@ export function sniffRecords(text: string): Harness | null {
     if (++seen > SNIFF_RECORDS) break;
     const type = asString(r.type);
     if (type === "session") return "pi";
+    // Gemini CLI: its session metadata line, or its replay records.
+    if (type === null && typeof r.sessionId === "string" && "projectHash" in r) return "gemini";
+    if (asObject(r.$set) !== null || typeof r.$rewindTo === "string") return "gemini";
     if (type !== null && CODEX_TYPES.has(type) && "payload" in r) return "codex";
     if (type === null && "id" in r && "instructions" in r) return "codex";
     if ("record_type" in r) return "codex";

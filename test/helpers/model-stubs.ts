@@ -1,7 +1,8 @@
 /**
- * Loopback stand-ins for the model APIs the agent CLIs call, so real `claude` and `codex` binaries can
- * complete a turn offline: Anthropic Messages (`POST /v1/messages`, streamed or not) and OpenAI Responses
- * (`POST /v1/responses`, streamed). Every request body is recorded.
+ * Loopback stand-ins for the model APIs the agent CLIs call, so real `claude`, `codex`, `gemini` and `qwen`
+ * binaries can complete a turn offline: Anthropic Messages (`POST /v1/messages`, streamed or not), OpenAI
+ * Responses (`POST /v1/responses`, streamed), Gemini (`POST /v1beta/models/<m>:streamGenerateContent`, SSE)
+ * and OpenAI Chat Completions (`POST /v1/chat/completions`, streamed or not). Every request body is recorded.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -154,6 +155,35 @@ function responses(
   ]);
 }
 
+/** Whether a Gemini request offers the function `name` and whether it already carries a function response. */
+function geminiState(
+  body: Record<string, unknown>,
+  name: string | undefined,
+): { offered: boolean; answered: boolean } {
+  return {
+    offered: name !== undefined && JSON.stringify(body.tools ?? []).includes(`"name":"${name}"`),
+    answered: JSON.stringify(body.contents ?? []).includes('"functionResponse"'),
+  };
+}
+
+/** Gemini `streamGenerateContent?alt=sse`: one chunk with a thought and the whole answer (or the function call). */
+function gemini(res: ServerResponse, body: Record<string, unknown>, text: string, call?: StubToolCall): void {
+  const { offered, answered } = geminiState(body, call?.name);
+  // A thought first, as a thinking model sends it (the CLI records it as the message's `thoughts`).
+  const thought = { text: "**Answering** The stub answers at once.", thought: true };
+  const part =
+    call !== undefined && offered && !answered
+      ? { functionCall: { name: call.name, args: call.arguments } }
+      : { text };
+  const chunk = {
+    candidates: [{ content: { role: "model", parts: [thought, part] }, finishReason: "STOP", index: 0 }],
+    usageMetadata: { promptTokenCount: 10, candidatesTokenCount: 5, totalTokenCount: 15 },
+    modelVersion: "gemini-stub",
+  };
+  res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" });
+  res.end(`data: ${JSON.stringify(chunk)}\r\n\r\n`);
+}
+
 /**
  * Starts the stub on 127.0.0.1. With `call`, the Responses API first asks for that tool call and answers only
  * once the request carries its output.
@@ -176,6 +206,8 @@ export async function startModelStub(answer = "The stub's answer.", call?: StubT
         return anthropic(res, body, state.answer, call);
       if (req.method === "POST" && path.endsWith("/responses"))
         return responses(res, body, state.answer, call);
+      if (req.method === "POST" && path.endsWith(":streamGenerateContent"))
+        return gemini(res, body, state.answer, call);
       res.writeHead(404, { "Content-Type": "application/json" });
       res.end('{"error":"not found"}');
     });
