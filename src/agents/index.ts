@@ -1,5 +1,5 @@
 /**
- * agents: wiring funes into Claude Code, Codex, Hermes and pi — their configuration files, the hook scripts
+ * agents: wiring funes into Claude Code, Codex, Hermes, pi and Gemini CLI — their configuration files, the hook scripts
  * they run, their CLIs (registrations, and the one-shot runs `ask` makes). Knows nothing of memories, Lance
  * or the Hub: it is told which memory to bind and how to run funes.
  */
@@ -7,6 +7,7 @@ export { type AskAgent, type AskOutcome, askArgs, parseAskLine, runAsk } from ".
 export { claudePluginRoot, installClaude, removeClaude } from "./claude.js";
 export { claudeToolsAllowed } from "./claude-permissions.js";
 export { codexHome, installCodex, removeCodex } from "./codex.js";
+export { geminiDir, installGemini, removeGemini } from "./gemini.js";
 export { installHermes, removeHermes } from "./hermes-entry.js";
 export {
   type HookPushOutcome,

@@ -9,13 +9,14 @@ import { delimiter, isAbsolute, join } from "node:path";
 import { claudePluginRoot } from "./claude.js";
 import { claudeSettingsPath, claudeStatePath } from "./claude-permissions.js";
 import { codexHome } from "./codex.js";
+import { geminiDir } from "./gemini.js";
 import { hermesHome } from "./hermes.js";
 import { INDEX_SCRIPT } from "./hook-scripts.js";
 import { piExtensionDir } from "./pi.js";
 
 /** What was found for one agent. */
 export interface AgentWiring {
-  agent: "claude" | "codex" | "hermes" | "pi";
+  agent: "claude" | "codex" | "hermes" | "pi" | "gemini";
   /** Whether funes left anything in this agent. */
   installed: boolean;
   /** Problems, each a sentence; empty when the wiring would run. */
@@ -158,7 +159,30 @@ function pi(home: string, path: string | undefined): AgentWiring {
   return { agent: "pi", installed, problems };
 }
 
+/** Gemini CLI: its hook scripts, and the MCP entry in its settings (the command each runs). */
+function gemini(home: string, env: Record<string, string | undefined>): AgentWiring {
+  const problems: string[] = [];
+  const dir = geminiDir({ home, env });
+  const script = join(dir, "hooks", INDEX_SCRIPT);
+  const servers = (readJson(join(dir, "settings.json"))?.mcpServers ?? {}) as Record<
+    string,
+    { command?: string; args?: string[] }
+  >;
+  const mcp = servers.funes;
+  const installed = existsSync(script) || mcp !== undefined;
+  if (!installed) return { agent: "gemini", installed, problems };
+  if (mcp === undefined) problems.push("the funes MCP server is not in Gemini CLI's settings.json");
+  else checkCommand("Gemini's funes MCP entry", [mcp.command ?? "", ...(mcp.args ?? [])], env.PATH, problems);
+  if (!existsSync(script)) problems.push(`the index hook script is missing (${script})`);
+  else checkCommand("the Gemini hooks", scriptCommand(script), env.PATH, problems);
+  if (!existsSync(join(dir, "policies", "funes.toml")))
+    problems.push(
+      "funes's policy file is missing, so Gemini CLI asks before each funes tool (and headless runs can't use them)",
+    );
+  return { agent: "gemini", installed, problems };
+}
+
 /** The wiring of every agent funes integrates with. */
 export function inspectAgents(home: string, env: Record<string, string | undefined>): AgentWiring[] {
-  return [claude(home, env), codex(home, env), hermes(home, env), pi(home, env.PATH)];
+  return [claude(home, env), codex(home, env), hermes(home, env), pi(home, env.PATH), gemini(home, env)];
 }

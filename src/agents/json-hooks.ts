@@ -52,14 +52,21 @@ export function stripFunesHooks(root: Json): Json {
   return rest;
 }
 
-/** `root` with exactly funes's `specs` as its groups (one group per spec, after the user's groups). */
-export function mergeFunesHooks(root: Json, specs: HookSpec[]): Json {
+/**
+ * `root` with exactly funes's `specs` as its groups (one group per spec, after the user's groups); `handler`
+ * gives each its agent's shape (Claude Code's and Codex's by default).
+ */
+export function mergeFunesHooks(
+  root: Json,
+  specs: HookSpec[],
+  handler: (spec: HookSpec) => Json = (s) => ({ ...handlerOf(s) }),
+): Json {
   const base = stripFunesHooks(root);
   if (specs.length === 0) return base;
   const hooks: Json = isObject(base.hooks) ? { ...base.hooks } : {};
   for (const spec of specs) {
     const groups = Array.isArray(hooks[spec.event]) ? [...(hooks[spec.event] as unknown[])] : [];
-    groups.push({ hooks: [handlerOf(spec)] });
+    groups.push({ hooks: [handler(spec)] });
     hooks[spec.event] = groups;
   }
   return { ...base, hooks };
