@@ -11,6 +11,7 @@ import { geminiDir } from "./gemini.js";
 import { hermesHome } from "./hermes.js";
 import { SYNC_LOG } from "./hook-scripts.js";
 import { piExtensionDir } from "./pi.js";
+import { qwenDir } from "./qwen.js";
 
 /** How a hook's push run ended. */
 export type HookPushState = "ok" | "again" | "warn" | "failed";
@@ -36,6 +37,7 @@ export function hookLogPaths(o: { home: string; env: Record<string, string | und
     join(hermesHome(o), "hooks", SYNC_LOG),
     join(piExtensionDir(o.home), SYNC_LOG),
     join(geminiDir(o), "hooks", SYNC_LOG),
+    join(qwenDir(o), "hooks", SYNC_LOG),
   ];
 }
 

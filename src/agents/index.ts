@@ -1,5 +1,5 @@
 /**
- * agents: wiring funes into Claude Code, Codex, Hermes, pi and Gemini CLI — their configuration files, the hook scripts
+ * agents: wiring funes into Claude Code, Codex, Hermes, pi, Gemini CLI and Qwen Code — their configuration files, the hook scripts
  * they run, their CLIs (registrations, and the one-shot runs `ask` makes). Knows nothing of memories, Lance
  * or the Hub: it is told which memory to bind and how to run funes.
  */
@@ -19,6 +19,7 @@ export {
 export { type FunesCommand, INDEX_SCRIPT, PUSH_SCRIPT, SYNC_LOG } from "./hook-scripts.js";
 export { type AgentWiring, inspectAgents } from "./inspect.js";
 export { installPi, piExtensionDir, removePi } from "./pi.js";
+export { installQwen, qwenDir, removeQwen } from "./qwen.js";
 export { type AgentEnv, type CliOutcome, runCli } from "./run-cli.js";
 export {
   AgentSetupError,

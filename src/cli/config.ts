@@ -21,7 +21,7 @@ export interface CliConfig {
   home: string;
   /** `$FUNES_HOME`, else `~/.funes`. */
   funesHome: string;
-  /** Agent folders their own variables moved: `CLAUDE_CONFIG_DIR`, `CODEX_HOME`, `PI_CODING_AGENT_DIR`, `HERMES_HOME`, `GEMINI_CLI_HOME`. */
+  /** Agent folders their own variables moved: `CLAUDE_CONFIG_DIR`, `CODEX_HOME`, `PI_CODING_AGENT_DIR`, `HERMES_HOME`, `GEMINI_CLI_HOME`, `QWEN_HOME`. */
   agentDirs: AgentDirs;
   /** True when stderr is a terminal (progress bars, prompts). */
   stderrTty: boolean;
@@ -187,6 +187,7 @@ function agentDirsOf(env: NodeJS.ProcessEnv): AgentDirs {
     pi: dir("PI_CODING_AGENT_DIR"),
     hermes: dir("HERMES_HOME"),
     gemini: geminiHome === undefined ? undefined : join(geminiHome, ".gemini"),
+    qwen: dir("QWEN_HOME"),
   };
 }
 

@@ -23,6 +23,7 @@ const AGENT: Record<string, string> = {
   pi: "pi",
   hermes: "hermes",
   gemini: "gemini",
+  qwen: "qwen",
 };
 
 /** `2026-11-02T10:00:05.000Z` → `2026-11-02 10:00` (as stored: UTC). */

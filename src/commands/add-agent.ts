@@ -14,11 +14,13 @@ import {
   installGemini,
   installHermes,
   installPi,
+  installQwen,
   removeClaude,
   removeCodex,
   removeGemini,
   removeHermes,
   removePi,
+  removeQwen,
   type SetupReport,
 } from "../agents/index.js";
 import { storeExists } from "../local/index.js";
@@ -37,7 +39,7 @@ import { DEFAULT_VECTOR_BUDGET_MS, type IndexSummary, indexSessions } from "./in
 import { type PushSummary, pushMemory } from "./push.js";
 
 /** The agents funes integrates with. */
-export const AGENTS = ["claude", "codex", "hermes", "pi", "gemini"] as const;
+export const AGENTS = ["claude", "codex", "hermes", "pi", "gemini", "qwen"] as const;
 export type AgentName = (typeof AGENTS)[number];
 
 const HARNESS: Record<AgentName, Harness> = {
@@ -46,6 +48,7 @@ const HARNESS: Record<AgentName, Harness> = {
   hermes: "hermes",
   pi: "pi",
   gemini: "gemini",
+  qwen: "qwen",
 };
 
 /** Options of `funes add`. */
@@ -196,6 +199,7 @@ const INSTALL = {
   hermes: installHermes,
   pi: installPi,
   gemini: installGemini,
+  qwen: installQwen,
 };
 const REMOVE = {
   claude: removeClaude,
@@ -203,6 +207,7 @@ const REMOVE = {
   hermes: removeHermes,
   pi: removePi,
   gemini: removeGemini,
+  qwen: removeQwen,
 };
 
 /** Runs `funes add`. */

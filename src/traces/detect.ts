@@ -71,6 +71,8 @@ export function sniffRecords(text: string): Harness | null {
     // Gemini CLI: its session metadata line, or its replay records.
     if (type === null && typeof r.sessionId === "string" && "projectHash" in r) return "gemini";
     if (asObject(r.$set) !== null || typeof r.$rewindTo === "string") return "gemini";
+    // Qwen Code: Claude-like record keys, Gemini's Part lists, and a provenance on every record.
+    if (type !== null && ("provenance" in r || Array.isArray(asObject(r.message)?.parts))) return "qwen";
     if (type !== null && CODEX_TYPES.has(type) && "payload" in r) return "codex";
     if (type === null && "id" in r && "instructions" in r) return "codex";
     if ("record_type" in r) return "codex";

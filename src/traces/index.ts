@@ -21,6 +21,7 @@ export { SKIP_MALFORMED, SKIP_NOT_OBJECT, SKIP_SURROGATE } from "./jsonl.js";
 export { ParquetLayoutError, ParquetSource, parseTraceRows, readTraceParquet } from "./parquet.js";
 export { SKIP_PERSISTED_MISSING } from "./persisted-output.js";
 export { parsePiSession } from "./pi.js";
+export { parseQwenSession } from "./qwen.js";
 export { RepoFacets, remoteToOwnerName, repoFacetOf } from "./repo.js";
 export {
   type AgentDirs,

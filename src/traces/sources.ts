@@ -14,6 +14,7 @@ import { hermesProfileHomes } from "./hermes-profiles.js";
 import { isLfsPointer, parseJsonl, readTextLossy } from "./jsonl.js";
 import { ParquetSource } from "./parquet.js";
 import { parsePiSession } from "./pi.js";
+import { parseQwenSession } from "./qwen.js";
 import { fileStem } from "./text.js";
 import type { Harness, TraceSource, Unit, UnitRead } from "./types.js";
 import { stampFiles, walkFiles } from "./walk.js";
@@ -21,7 +22,7 @@ import { stampFiles, walkFiles } from "./walk.js";
 /** An unknown `--harness` value. */
 export class UnknownHarnessError extends Error {
   constructor(readonly value: string) {
-    super(`unknown harness "${value}" (expected claude, codex, pi, hermes, or gemini)`);
+    super(`unknown harness "${value}" (expected claude, codex, pi, hermes, gemini, or qwen)`);
   }
 }
 
@@ -40,6 +41,8 @@ export function parseHarness(value: string): Harness {
       return "hermes";
     case "gemini":
       return "gemini";
+    case "qwen":
+      return "qwen";
     default:
       throw new UnknownHarnessError(value);
   }
@@ -54,6 +57,7 @@ const PARSER_VERSIONS: Record<JsonlHarness, number> = {
   codex: 2,
   pi: 1,
   gemini: 1,
+  qwen: 1,
 };
 
 type JsonlHarness = Exclude<Harness, "hermes">;
@@ -63,6 +67,7 @@ const PARSERS: Record<JsonlHarness, (text: string, ctx: ParseContext) => UnitRea
   codex: parseCodexRollout,
   pi: parsePiSession,
   gemini: parseGeminiSession,
+  qwen: parseQwenSession,
 };
 
 /** A directory (or one file) of JSONL transcripts of one harness: one unit per file. */
@@ -181,7 +186,7 @@ function toolResultReader(transcript: string): (folder: string, file: string) =>
 /**
  * Where an agent's own variable moved its folder: `CLAUDE_CONFIG_DIR` (Claude Code's `~/.claude`),
  * `CODEX_HOME` (`~/.codex`), `PI_CODING_AGENT_DIR` (pi's `~/.pi/agent`), `HERMES_HOME` (`~/.hermes`),
- * `GEMINI_CLI_HOME` (the folder holding Gemini CLI's `.gemini`: this is that `.gemini`).
+ * `GEMINI_CLI_HOME` (the folder holding Gemini CLI's `.gemini`: this is that `.gemini`), `QWEN_HOME` (`~/.qwen`).
  * Each agent writes its sessions there when it is set; absent, the default under the home.
  */
 export interface AgentDirs {
@@ -190,6 +195,7 @@ export interface AgentDirs {
   pi?: string | undefined;
   hermes?: string | undefined;
   gemini?: string | undefined;
+  qwen?: string | undefined;
 }
 
 /** Each agent's folder: its variable's, else its default under `home`. */
@@ -200,6 +206,7 @@ export function agentFolders(home: string, dirs: AgentDirs = {}): Record<keyof A
     pi: dirs.pi ?? join(home, ".pi", "agent"),
     hermes: dirs.hermes ?? join(home, ".hermes"),
     gemini: dirs.gemini ?? join(home, ".gemini"),
+    qwen: dirs.qwen ?? join(home, ".qwen"),
   };
 }
 
@@ -217,6 +224,7 @@ export function knownRoots(home: string, dirs: AgentDirs = {}): { harness: Harne
     { harness: "hermes", path: join(f.hermes, "sessions") },
     // Gemini CLI deletes sessions older than 30 days by default (`general.sessionRetention`).
     { harness: "gemini", path: join(f.gemini, "tmp") },
+    { harness: "qwen", path: join(f.qwen, "projects") },
   ];
 }
 
@@ -433,6 +441,7 @@ export function detectHarness(path: string): Harness {
   if (norm.endsWith(".pi/agent/sessions")) return "pi";
   if (norm.endsWith(".hermes/sessions")) return "hermes";
   if (norm.endsWith(".gemini/tmp")) return "gemini";
+  if (norm.endsWith(".qwen/projects")) return "qwen";
   for (const file of transcriptCandidates(real)) {
     let sniffed: ReturnType<typeof sniffFile>;
     try {

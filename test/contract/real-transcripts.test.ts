@@ -16,6 +16,7 @@ import {
   parseGeminiSession,
   parseHermesSessionFile,
   parsePiSession,
+  parseQwenSession,
   sniffFile,
   type UnitRead,
 } from "../../src/traces/index.js";
@@ -27,6 +28,7 @@ const PARSERS: Record<Harness, (text: string, ctx: { path: string }) => UnitRead
   pi: parsePiSession,
   hermes: parseHermesSessionFile,
   gemini: parseGeminiSession,
+  qwen: parseQwenSession,
 };
 
 /** Folder names (first level, or second under `corpus/`) to the harness whose files they hold. */
@@ -36,6 +38,7 @@ const FOLDERS: Record<string, Harness> = {
   pi: "pi",
   hermes: "hermes",
   gemini: "gemini",
+  qwen: "qwen",
 };
 
 /** Every transcript file under TRACES, by path relative to it (`/`-separated), with its harness. */
@@ -496,6 +499,8 @@ function messageTexts(rel: string, harness: Harness): string[] {
       texts(payload.content, ["input_text", "output_text"]);
     else if (harness === "pi" && rec.type === "message" && Array.isArray(message.content)) {
       if (message.role === "user" || message.role === "assistant") texts(message.content, ["text"]);
+    } else if (harness === "qwen" && (rec.type === "user" || rec.type === "assistant")) {
+      texts(message.parts, [""]); // Gemini's parts, which Qwen keeps, carry no `type`
     } else if (harness === "gemini" && (rec.type === "user" || rec.type === "gemini")) {
       // The CLI's own context message opens every session; it is not said by anyone.
       const before = out.length;
@@ -515,7 +520,7 @@ const sum = (counts: Record<string, number>, keep: (reason: string) => boolean) 
 describe("real transcripts", () => {
   it("are all found, in every harness, the new corpus among them", () => {
     const harnesses = new Set(FILES.map((f) => f.harness));
-    expect([...harnesses].sort()).toEqual(["claude_code", "codex", "gemini", "hermes", "pi"]);
+    expect([...harnesses].sort()).toEqual(["claude_code", "codex", "gemini", "hermes", "pi", "qwen"]);
     expect(FILES.filter((f) => f.rel.startsWith("corpus/")).length).toBeGreaterThanOrEqual(36);
   });
 

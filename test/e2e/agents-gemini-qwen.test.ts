@@ -136,3 +136,77 @@ describe("funes add gemini", () => {
     expect(existsSync(join(u.home, ".funes", "integrations"))).toBe(false);
   }, 240_000);
 });
+
+describe("funes add qwen", () => {
+  it("recalls in a headless turn, indexes and publishes it from the Stop hook, and remove restores the files", async () => {
+    const u = user("qwen-user");
+    const qwen = join(u.home, ".qwen");
+    copyFixture("qwen/projects", join(qwen, "projects"));
+    // The user's settings (already at Qwen's settings version, which Qwen would otherwise migrate).
+    const settings =
+      '{\n  "$version": 4,\n  "security": {"auth": {"selectedType": "openai"}},\n  "tools": {"visible": ["read_file"]}\n}\n';
+    writeFileSync(join(qwen, "settings.json"), settings);
+    const before = readTree(qwen);
+
+    const add = await runFunes(["add", "qwen", "acme/qwen-memory", "--yes", "--create"], u);
+    expect(add.code, add.stderr).toBe(0);
+    expect(add.stdout).toContain("indexed 2 sessions");
+    const written = JSON.parse(readFileSync(join(qwen, "settings.json"), "utf8"));
+    expect(written.tools.visible).toEqual([
+      "read_file",
+      "mcp__funes__recall",
+      "mcp__funes__get",
+      "mcp__funes__status",
+    ]);
+    expect(written.mcpServers.funes.trust).toBe(true);
+    expect(written.hooks.Stop[0].hooks[0].command).toMatch(/funes-index\.sh" "qwen" "acme\/qwen-memory"$/);
+
+    const stub = await startModelStub("Recalled it.", {
+      name: "mcp__funes__recall",
+      arguments: { query: "what is a digital twin", k: 2 },
+    });
+    try {
+      const work = join(u.home, "work");
+      mkdirSync(work);
+      const turn = await runCli("qwen", ["USE-FUNES: recall the zebra-17 migration plan"], {
+        env: {
+          ...u.env,
+          OPENAI_API_KEY: "stub",
+          OPENAI_BASE_URL: `${stub.url}/v1`,
+          OPENAI_MODEL: "gpt-stub",
+        },
+        cwd: work,
+      });
+      expect(turn.kind === "ran" && turn.stdout, JSON.stringify(turn)).toContain("Recalled it.");
+      // The model got funes's passage back: trusted and visible, the tool ran without asking.
+      const answers = stub.requests.flatMap((r) =>
+        ((r.body.messages ?? []) as { role: string; content?: unknown }[]).filter((m) => m.role === "tool"),
+      );
+      expect(JSON.stringify(answers)).toContain("digital twin");
+      expect(JSON.stringify(answers)).toContain("→ get ");
+    } finally {
+      await stub.close();
+    }
+    // Stop indexed the turn (named qwen, though Qwen exports CLAUDE_PROJECT_DIR), then published it.
+    const log = join(qwen, "hooks", "funes-sync.log");
+    const text = () => (existsSync(log) ? readFileSync(log, "utf8") : "");
+    const idle = () => !["index-qwen", "push"].some((j) => existsSync(join(qwen, "hooks", `.${j}.lock`)));
+    expect(
+      await until(() => /push\[acme\/qwen-memory\]: (ok|WARN|FAILED)/.test(text()) && idle(), 120_000),
+      text(),
+    ).toBe(true);
+    expect(text()).toMatch(/index\[qwen\]: ok/);
+    expect(text()).toMatch(/push\[acme\/qwen-memory\]: ok/);
+    expect(text()).not.toContain("index[claude]");
+    const elsewhere = await recallElsewhere("acme/qwen-memory", "zebra-17 migration plan");
+    expect(elsewhere).toContain("zebra-17 migration plan");
+    expect(elsewhere).toContain("qwen");
+
+    const rm = await runFunes(["remove", "qwen"], u);
+    expect(rm.code, rm.stderr).toBe(0);
+    const after = readTree(qwen);
+    for (const [path, bytes] of before) expect(after.get(path)?.equals(bytes), path).toBe(true);
+    expect(existsSync(join(qwen, "hooks"))).toBe(false);
+    expect(existsSync(join(u.home, ".funes", "integrations"))).toBe(false);
+  }, 240_000);
+});
