@@ -1,7 +1,8 @@
 /**
  * Codex: hook groups merged into `$CODEX_HOME/hooks.json` (Stop → index, then publish when a memory is
  * bound; SessionStart → push), the scripts in `$CODEX_HOME/hooks/`, trust entries for exactly those hooks in `config.toml`
- * (Codex runs no untrusted hook, and says nothing about it in `codex exec`), and `codex mcp add funes`.
+ * (Codex runs no untrusted hook, and says nothing about it in `codex exec`), and `codex mcp add funes` with
+ * the variables funes reads named in its `env_vars` (Codex passes MCP servers only HOME, PATH, LANG…).
  * The user's hooks are kept; `remove` restores the file byte for byte when nothing else changed in it.
  */
 import { existsSync, readdirSync, rmSync } from "node:fs";
@@ -23,6 +24,7 @@ import {
   parseHooksFile,
   stripFunesHooks,
 } from "./json-hooks.js";
+import { withCodexEnvVars } from "./mcp-env.js";
 import { lastLine, runCli } from "./run-cli.js";
 import {
   AgentSetupError,
@@ -124,6 +126,8 @@ export async function installCodex(o: InstallOptions): Promise<SetupReport> {
     throw new AgentSetupError(
       `\`codex mcp add funes\` failed (${lastLine(add)}) — the hooks are installed; run \`codex mcp add funes -- ${[...o.funes, "mcp"].join(" ")}\` yourself to see why`,
     );
+  // Codex hands MCP servers only a few variables: name the ones funes reads (HF_TOKEN, HF_ENDPOINT, …).
+  writeIfChanged(configPath, withCodexEnvVars(readTextOrNull(configPath) ?? "", "funes"));
   report.push(
     "registered funes recall with Codex — `recall` and `get` are available (restart Codex if it's running)",
   );
