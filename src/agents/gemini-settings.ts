@@ -36,6 +36,11 @@ export interface SettingsPlan {
   extra?: { add(root: Json): Json; strip(root: Json): Json };
 }
 
+/** funes's MCP server entry: the funes command running `mcp`, bound to `memory` when one is. */
+export function funesServer(funes: readonly string[], memory: string | null): Json {
+  return { command: funes[0], args: [...funes.slice(1), "mcp", ...(memory === null ? [] : [memory])] };
+}
+
 /** The settings as JSON; a file that is not a plain JSON object stops the edit with nothing changed. */
 export function readSettings(path: string): Json {
   const root = parseHooksFile(readTextOrNull(path));

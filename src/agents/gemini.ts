@@ -12,12 +12,12 @@
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { readTextOrNull, rememberOriginal, restoreOriginal, writeIfChanged } from "./files.js";
-import { installSettings, removeSettings, type SettingsPlan } from "./gemini-settings.js";
+import { funesServer, installSettings, removeSettings, type SettingsPlan } from "./gemini-settings.js";
 import {
   hookCommand,
   INDEX_SCRIPT,
   PUSH_SCRIPT,
-  removeHookScripts,
+  removeHookFolder,
   writeHookScripts,
 } from "./hook-scripts.js";
 import type { HookSpec } from "./json-hooks.js";
@@ -88,7 +88,7 @@ function plan(
   return {
     path: join(dir, "settings.json"),
     record: records(o.home).settings,
-    server: { command: funes[0], args: [...funes.slice(1), "mcp", ...(memory === null ? [] : [memory])] },
+    server: funesServer(funes, memory),
     hooks: hookSpecs(dir, memory),
     // Gemini's hook timeout is in milliseconds.
     handler: (s) => ({ type: "command", name: "funes", command: s.command, timeout: s.timeout * 1000 }),
@@ -128,11 +128,9 @@ export async function removeGemini(o: RemoveOptions): Promise<SetupReport> {
     else rmSync(policy, { force: true });
     report.push(`removed funes's policy (${policy})`);
   }
-  for (const sub of ["policies", "hooks"]) {
-    const d = join(dir, sub);
-    if (sub === "hooks" && removeHookScripts(d)) report.push(`removed the hook scripts from ${d}`);
-    if (existsSync(d) && readdirSync(d).length === 0) rmSync(d, { recursive: true });
-  }
+  const policies = join(dir, "policies");
+  if (existsSync(policies) && readdirSync(policies).length === 0) rmSync(policies, { recursive: true });
+  removeHookFolder(join(dir, "hooks"), report);
   pruneIntegrations(o.home);
   report.push("removed funes from Gemini CLI — recall tools and hooks");
   return report;

@@ -7,17 +7,10 @@
  * SessionEnd never fired in a headless run, so the Stop hook publishes, as Codex's does. Qwen hands MCP
  * servers its whole environment (less its own internal tokens), so funes reads `HF_TOKEN` and the rest.
  */
-import { existsSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { installSettings, removeSettings, type SettingsPlan } from "./gemini-settings.js";
-import {
-  hookCommand,
-  INDEX_SCRIPT,
-  PUSH_SCRIPT,
-  removeHookScripts,
-  writeHookScripts,
-} from "./hook-scripts.js";
-import type { HookSpec } from "./json-hooks.js";
+import { funesServer, installSettings, removeSettings, type SettingsPlan } from "./gemini-settings.js";
+import { removeHookFolder, writeHookScripts } from "./hook-scripts.js";
+import { stopHookSpecs } from "./json-hooks.js";
 import { runCli } from "./run-cli.js";
 import {
   AgentSetupError,
@@ -61,27 +54,6 @@ const visibleTools = {
   },
 };
 
-function hookSpecs(dir: string, memory: string | null): HookSpec[] {
-  const index = join(dir, "hooks", INDEX_SCRIPT);
-  // The hooks name their agent: Qwen also exports CLAUDE_PROJECT_DIR to them.
-  const specs: HookSpec[] = [
-    {
-      event: "Stop",
-      command: memory === null ? hookCommand(index, "qwen") : hookCommand(index, "qwen", memory),
-      statusMessage: "Indexing turn into funes memory",
-      timeout: 15,
-    },
-  ];
-  if (memory !== null)
-    specs.push({
-      event: "SessionStart",
-      command: hookCommand(join(dir, "hooks", PUSH_SCRIPT), memory, "qwen"),
-      statusMessage: "Publishing funes memory",
-      timeout: 15,
-    });
-  return specs;
-}
-
 function plan(
   o: { home: string; env: Record<string, string | undefined> },
   memory: string | null,
@@ -91,12 +63,9 @@ function plan(
   return {
     path: join(dir, "settings.json"),
     record: join(integrationsRoot(o.home), "qwen-settings.orig.json"),
-    server: {
-      command: funes[0],
-      args: [...funes.slice(1), "mcp", ...(memory === null ? [] : [memory])],
-      trust: true,
-    },
-    hooks: hookSpecs(dir, memory),
+    server: { ...funesServer(funes, memory), trust: true },
+    // The hooks name their agent: Qwen also exports CLAUDE_PROJECT_DIR to them.
+    hooks: stopHookSpecs(join(dir, "hooks"), "qwen", memory),
     handler: (s) => ({
       type: "command",
       command: s.command,
@@ -129,9 +98,7 @@ export async function removeQwen(o: RemoveOptions): Promise<SetupReport> {
   const p = plan(o, null, []);
   const report: SetupReport = [];
   if (removeSettings(p)) report.push(`removed funes's MCP server, tools and hooks from ${p.path}`);
-  const hooks = join(dir, "hooks");
-  if (removeHookScripts(hooks)) report.push(`removed the hook scripts from ${hooks}`);
-  if (existsSync(hooks) && readdirSync(hooks).length === 0) rmSync(hooks, { recursive: true });
+  removeHookFolder(join(dir, "hooks"), report);
   pruneIntegrations(o.home);
   report.push("removed funes from Qwen Code — recall tools and hooks");
   return report;
