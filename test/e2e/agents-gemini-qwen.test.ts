@@ -6,7 +6,7 @@
  * publish it → a second home bound to the same Hub memory recalls it → remove leaves the agent's files as
  * they were, byte for byte.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../src/agents/index.js";
@@ -49,6 +49,29 @@ async function recallElsewhere(memory: string, query: string): Promise<string> {
   );
   expect(r.code, r.stderr).toBe(0);
   return r.stdout;
+}
+
+/**
+ * `funes ask <agent>` against a fresh stub: the answer printed is the stub's; returns what the agent sent
+ * the model (the prompt with the recalled passages).
+ */
+async function askWith(
+  u: CliEnv,
+  agent: string,
+  modelEnv: (url: string) => Record<string, string>,
+): Promise<string> {
+  const stub = await startModelStub("Grounded answer.");
+  try {
+    const r = await runFunes(["ask", agent, "what is a digital twin?"], {
+      ...u,
+      extra: { ...u.extra, ...modelEnv(stub.url) },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain("Grounded answer.");
+    return JSON.stringify(stub.requests.map((q) => q.body));
+  } finally {
+    await stub.close();
+  }
 }
 
 beforeAll(async () => {
@@ -127,6 +150,18 @@ describe("funes add gemini", () => {
     expect(elsewhere).toContain("zebra-17 migration plan");
     expect(elsewhere).toContain("gemini");
 
+    // ask: Gemini answers from the passages alone, and leaves no session and fires no hook.
+    const sessions = () => readdirSync(join(gemini, "tmp"), { recursive: true }).length;
+    const [files, lines] = [sessions(), text()];
+    const asked = await askWith(u, "gemini", (url) => ({
+      GEMINI_API_KEY: "stub",
+      GOOGLE_GEMINI_BASE_URL: url,
+      GEMINI_CLI_NO_RELAUNCH: "true",
+    }));
+    expect(asked).toContain("RECALLED PASSAGES");
+    expect(sessions()).toBe(files);
+    expect(text()).toBe(lines);
+
     const rm = await runFunes(["remove", "gemini"], u);
     expect(rm.code, rm.stderr).toBe(0);
     const after = readTree(gemini);
@@ -201,6 +236,16 @@ describe("funes add qwen", () => {
     const elsewhere = await recallElsewhere("acme/qwen-memory", "zebra-17 migration plan");
     expect(elsewhere).toContain("zebra-17 migration plan");
     expect(elsewhere).toContain("qwen");
+
+    const [files, lines] = [readdirSync(join(qwen, "projects"), { recursive: true }).length, text()];
+    const asked = await askWith(u, "qwen", (url) => ({
+      OPENAI_API_KEY: "stub",
+      OPENAI_BASE_URL: `${url}/v1`,
+      OPENAI_MODEL: "gpt-stub",
+    }));
+    expect(asked).toContain("RECALLED PASSAGES");
+    expect(readdirSync(join(qwen, "projects"), { recursive: true }).length).toBe(files);
+    expect(text()).toBe(lines);
 
     const rm = await runFunes(["remove", "qwen"], u);
     expect(rm.code, rm.stderr).toBe(0);
