@@ -84,8 +84,9 @@ export function sniffRecords(text: string): Harness | null {
 }
 
 /**
- * A single-document `.json` transcript: Codex's 2025 `rollout-*.json` (`{session, items}`) or a Hermes
- * `session_<id>.json` snapshot (`{session_id, messages}`). A head that ends mid-document is judged by its
+ * A single-document `.json` transcript: Codex's 2025 `rollout-*.json` (`{session, items}`), a Hermes
+ * `session_<id>.json` snapshot (`{session_id, messages}`) or Gemini CLI's older `session-*.json`
+ * (`{sessionId, projectHash, messages}`). A head that ends mid-document is judged by its
  * leading keys.
  */
 function sniffJsonDocument(text: string, complete: boolean): Sniffed {
@@ -104,8 +105,13 @@ function sniffJsonDocument(text: string, complete: boolean): Sniffed {
     if (typeof d.session_id === "string" && typeof d.request === "object" && d.request !== null)
       return { kind: "transcript", harness: "hermes" };
     if (Array.isArray(d.items) && "session" in d) return { kind: "transcript", harness: "codex" };
+    // Gemini CLI's older whole-file session.
+    if (Array.isArray(d.messages) && typeof d.sessionId === "string" && "projectHash" in d)
+      return { kind: "transcript", harness: "gemini" };
     return { kind: "unknown" };
   }
+  if (/^\s*\{\s*"sessionId"\s*:/.test(text) && /"projectHash"\s*:/.test(text))
+    return { kind: "transcript", harness: "gemini" };
   if (/^\s*\{\s*"session"\s*:/.test(text)) return { kind: "transcript", harness: "codex" };
   if (/"session_id"\s*:/.test(text) && /"(messages|request)"\s*:/.test(text))
     return { kind: "transcript", harness: "hermes" };

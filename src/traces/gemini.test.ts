@@ -108,6 +108,33 @@ describe("parseGeminiSession", () => {
   });
 });
 
+describe("Gemini CLI's older whole-file sessions", () => {
+  it("reads a session-*.json document as its message list, found by name and by content", async () => {
+    const lines = readFileSync(RESUMED, "utf8").split("\n");
+    // The real resumed list (line 15) under the real metadata (line 1), as the older CLI kept a session.
+    const { messages } = JSON.parse(lines[14]!).$set;
+    const doc = { ...JSON.parse(lines[0]!), messages };
+    const t = tempDir();
+    try {
+      const chats = join(t.dir, "tmp", "app", "chats");
+      mkdirSync(chats, { recursive: true });
+      const legacy = join(chats, "session-2026-12-01T23-39-b5c61e55.json");
+      writeFileSync(legacy, JSON.stringify(doc, null, 2));
+      expect(sniffFile(legacy)).toEqual({ kind: "transcript", harness: "gemini" });
+      const source = new JsonlTreeSource("gemini", join(t.dir, "tmp"));
+      const [unit] = await source.listUnits();
+      expect(unit?.key).toBe(legacy);
+      const read = await source.readUnit(unit!);
+      const blocks = (r: typeof read) =>
+        r.sessions[0]!.turns.map((x) => [x.turnUuid, x.blocks.map((b) => b.text)]);
+      expect(read.sessions[0]!.sessionId).toBe("b5c61e55-d839-4b0a-92b4-0327f6ba007a");
+      expect(blocks(read)).toEqual(blocks(parse(lines.slice(0, 11).join("\n"))));
+    } finally {
+      t.cleanup();
+    }
+  });
+});
+
 describe("Gemini CLI's folders", () => {
   it("are walked from ~/.gemini/tmp and from GEMINI_CLI_HOME, and a session file is known by its content", async () => {
     const t = tempDir();

@@ -11,6 +11,9 @@
  * - `{"$rewindTo": id}` drops that message and everything after it;
  * - the first user message (`<session_context>`: date, OS, folder tree) is the CLI's, in every session.
  *
+ * Older versions wrote a whole `session-<time>-<id8>.json` document (`{sessionId, projectHash, …, messages}`),
+ * read here as its metadata and one list of messages.
+ *
  * Turns are the messages left at the end, in the list's order; a tool's answer is a turn of its own whose
  * id is the call's id, placed after the call, so the original and the resumed forms of a session give the
  * same turn ids and blocks (chunk ids are stable across a re-read, and nothing is stored twice), whichever
@@ -40,7 +43,10 @@ export const SKIP_REWRITTEN = "message written again (its last version is read)"
 /** Parses one Gemini CLI JSONL session. */
 export function parseGeminiSession(text: string, ctx: ParseContext): UnitRead {
   const skipped: SkipCounts = {};
-  const { messages, firstTs, meta, records } = replay(parseJsonl(text, skipped), skipped);
+  const { messages, firstTs, meta, records } = replay(
+    legacyDocument(text) ?? parseJsonl(text, skipped),
+    skipped,
+  );
   const sessionId = meta.sessionId ?? fileStem(ctx.path);
   const turns = toTurns(messages, firstTs, skipped).map(
     (e, seq): Turn => ({
@@ -66,6 +72,18 @@ export function parseGeminiSession(text: string, ctx: ParseContext): UnitRead {
     skipped,
     records,
   };
+}
+
+/** A legacy whole-file session (one JSON document with a message list) as one record; null for JSONL. */
+function legacyDocument(text: string): JsonRecord[] | null {
+  if (!/^\s*\{\s*"sessionId"/.test(text)) return null;
+  try {
+    const value: unknown = JSON.parse(text);
+    const doc = asObject(value);
+    return doc !== null && Array.isArray(doc.messages) ? [{ raw: text, value: doc }] : null;
+  } catch {
+    return null; // JSONL: one record per line
+  }
 }
 
 /** The project folder's name when no `.project_root` says the cwd: the folder holding `chats/`. */
@@ -101,7 +119,16 @@ function replay(lines: Iterable<JsonRecord>, skipped: SkipCounts) {
       for (const id of at < 0 ? ids : ids.slice(at)) messages.delete(id);
       countSkip(skipped, "$rewindTo record");
     } else if (typeof r.id === "string") put(r, raw, []);
-    else if (set !== null) {
+    else if (Array.isArray(r.messages) && typeof r.sessionId === "string") {
+      // A legacy whole-file session: its metadata and every message, in one document.
+      meta.sessionId ??= r.sessionId;
+      if (typeof r.kind === "string") meta.kind = r.kind;
+      r.messages.forEach((m, j) => {
+        const msg = asObject(m);
+        if (msg !== null && typeof msg.id === "string") put(msg, raw, ["messages", j]);
+        else countSkip(skipped, "message without an id");
+      });
+    } else if (set !== null) {
       if (typeof set.sessionId === "string") meta.sessionId = set.sessionId;
       if (Array.isArray(set.messages)) {
         messages.clear();

@@ -159,9 +159,16 @@ function geminiProjectRoot(transcript: string): string | null {
   return null;
 }
 
-/** A transcript file name for a harness: `*.jsonl`, plus Codex's 2025 `rollout-*.json`. */
+/**
+ * A transcript file name for a harness: `*.jsonl`, plus Codex's 2025 `rollout-*.json` and Gemini CLI's
+ * older whole-file `session-*.json`.
+ */
 function isTranscriptName(name: string, harness: JsonlHarness): boolean {
-  return name.endsWith(".jsonl") || (harness === "codex" && /^rollout-.*\.json$/.test(name));
+  return (
+    name.endsWith(".jsonl") ||
+    (harness === "codex" && /^rollout-.*\.json$/.test(name)) ||
+    (harness === "gemini" && /^session-.*\.json$/.test(name))
+  );
 }
 
 const lossy = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
