@@ -400,7 +400,7 @@ function fileSource(path: string, name: string, forced: Harness | undefined): Tr
     throw new TracePathError(
       "not_transcript",
       path,
-      `"${path}" is not a transcript funes can read — expected a Claude Code, Codex or pi session (.jsonl), ` +
+      `"${path}" is not a transcript funes can read — expected a Claude Code, Codex, pi, Gemini CLI or Qwen Code session (.jsonl), ` +
         "a Hermes state.db or session file, or a .parquet trace file",
     );
   if (harness === "hermes") return new HermesFilesSource(path, null);
