@@ -1,5 +1,5 @@
 /**
- * A Gemini CLI session indexed while it grows — before a resume, then after the resume rewrote its message
+ * Gemini CLI's and Qwen Code's folders as `funes index` walks them. A Gemini CLI session indexed while it grows — before a resume, then after the resume rewrote its message
  * list — ends with exactly the rows of the whole file indexed once: no turn doubled, none lost; status and
  * recall name the agent.
  */
@@ -41,8 +41,8 @@ async function ids(funesHome: string): Promise<string[]> {
   }
 }
 
-describe("a Gemini CLI session indexed as it grows", () => {
-  it("stores what one read of the whole file stores", async () => {
+describe("Gemini CLI and Qwen Code sessions, indexed", () => {
+  it("a Gemini session indexed as it grows stores what one read of the whole file stores", async () => {
     const lines = readFileSync(join(TRACES, "gemini", "tmp", "app", "chats", NAME), "utf8").split("\n");
     const growing = user("growing");
     // The file as it was after the first turn (11 lines), then after `--resume` and a second turn.
@@ -71,4 +71,22 @@ describe("a Gemini CLI session indexed as it grows", () => {
     expect(hits.code, hits.stderr).toBe(0);
     expect(hits.stdout).toMatch(/\] gemini -tmp-gemini-fixture-home-app\/b5c61e55/);
   }, 120_000);
+
+  it("finds Gemini CLI's and Qwen Code's sessions where GEMINI_CLI_HOME and QWEN_HOME moved them", async () => {
+    const home = join(t.dir, "moved");
+    const elsewhere = join(t.dir, "elsewhere");
+    copyFixture("gemini/tmp", join(elsewhere, "gemini-home", ".gemini", "tmp"));
+    copyFixture("qwen/projects", join(elsewhere, "qwen", "projects"));
+    const r = await runFunes(["index", "--json"], {
+      home,
+      funesHome: join(home, ".funes"),
+      extra: {
+        HF_HUB_CACHE: TEST_HUB_CACHE,
+        GEMINI_CLI_HOME: join(elsewhere, "gemini-home"),
+        QWEN_HOME: join(elsewhere, "qwen"),
+      },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).sessions).toBe(4);
+  }, 60_000);
 });
