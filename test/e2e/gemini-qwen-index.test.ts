@@ -1,7 +1,8 @@
 /**
- * Gemini CLI's and Qwen Code's folders as `funes index` walks them. A Gemini CLI session indexed while it grows — before a resume, then after the resume rewrote its message
- * list — ends with exactly the rows of the whole file indexed once: no turn doubled, none lost; status and
- * recall name the agent.
+ * Gemini CLI's and Qwen Code's folders as `funes index` walks them, moved or not. A Gemini CLI session
+ * indexed while it grows — before a resume, then after the resume rewrote its message list — ends with
+ * exactly the rows of the whole file indexed once: no turn doubled, none lost; status and recall name the
+ * agent.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
