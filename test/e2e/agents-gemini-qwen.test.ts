@@ -51,6 +51,12 @@ async function recallElsewhere(memory: string, query: string): Promise<string> {
   return r.stdout;
 }
 
+/** What `funes doctor` says of an agent's wiring. */
+async function doctorSays(u: CliEnv, agent: string): Promise<unknown> {
+  const checks = JSON.parse((await runFunes(["doctor", "--json"], u)).stdout) as { name: string }[];
+  return checks.find((c) => c.name === `agent ${agent}`);
+}
+
 /**
  * `funes ask <agent>` against a fresh stub: the answer printed is the stub's; returns what the agent sent
  * the model (the prompt with the recalled passages).
@@ -101,6 +107,7 @@ describe("funes add gemini", () => {
     expect(add.code, add.stderr).toBe(0);
     expect(add.stdout).toContain("indexed 2 sessions");
     expect(add.stdout).toContain("withholds variables named like *TOKEN*");
+    expect(await doctorSays(u, "gemini")).toMatchObject({ status: "ok" });
     const hooks = JSON.parse(readFileSync(join(gemini, "settings.json"), "utf8")).hooks;
     expect(Object.keys(hooks)).toEqual(["AfterAgent", "SessionEnd"]);
     expect(hooks.AfterAgent[0].hooks[0].command).toMatch(/funes-index\.sh" "gemini"$/);
@@ -194,6 +201,7 @@ describe("funes add qwen", () => {
       "mcp__funes__status",
     ]);
     expect(written.mcpServers.funes.trust).toBe(true);
+    expect(await doctorSays(u, "qwen")).toMatchObject({ status: "ok" });
     expect(written.hooks.Stop[0].hooks[0].command).toMatch(/funes-index\.sh" "qwen" "acme\/qwen-memory"$/);
 
     const stub = await startModelStub("Recalled it.", {
