@@ -1,14 +1,29 @@
 /**
- * Running `claude` or `codex` once to answer a question from given passages: no MCP servers, no session
- * left behind (Claude: `--no-session-persistence`; Codex: `--ephemeral`), no tools for Claude (`--tools ""`)
- * and a read-only sandbox for Codex (which has no switch for none), the answer read from the CLI's JSON
- * event stream as it arrives, and a time limit that stops the child.
+ * Running `claude`, `codex`, `gemini` or `qwen` once to answer a question from given passages: no MCP
+ * servers, no hooks, no session left behind (Claude: `--no-session-persistence`; Codex: `--ephemeral`; Qwen:
+ * `--safe-mode --chat-recording=false`; Gemini, which has no such switch and runs its hooks whatever the
+ * workspace says: a throw-away `GEMINI_CLI_HOME` holding the user's settings without hooks and MCP servers,
+ * and their credentials), no tools for Claude (`--tools ""`) and read-only ones for the others (which have no
+ * switch for none), the answer read from the CLI's JSON event stream as it arrives, and a time limit that
+ * stops the child.
  */
 import { spawn } from "node:child_process";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { geminiDir } from "./gemini.js";
 import { runCli } from "./run-cli.js";
 
 /** The agents `ask` can run. */
-export type AskAgent = "claude" | "codex";
+export type AskAgent = "claude" | "codex" | "gemini" | "qwen";
 
 /**
  * The MCP servers Codex has configured. `-c mcp_servers={}` does not remove them (0.171 merges the
@@ -28,6 +43,23 @@ export async function codexMcpServers(env: Record<string, string | undefined>): 
 
 /** The argv for one grounded answer with no MCP server (`mcpOff`: Codex servers to switch off). */
 export function askArgs(agent: AskAgent, prompt: string, mcpOff: string[] = []): string[] {
+  if (agent === "gemini")
+    return [
+      "--skip-trust",
+      "--approval-mode",
+      "plan",
+      // No server has this name: none starts.
+      "--allowed-mcp-server-names",
+      "funes-ask-none",
+      "-e",
+      "none",
+      "-o",
+      "stream-json",
+      "-p",
+      prompt,
+    ];
+  if (agent === "qwen")
+    return ["--safe-mode", "--chat-recording=false", "--approval-mode", "plan", "-o", "stream-json", prompt];
   return agent === "claude"
     ? [
         "-p",
@@ -64,7 +96,10 @@ export type AskEvent =
   | { kind: "status"; text: string }
   | { kind: "none" };
 
-/** Reads one JSON line of `claude --output-format stream-json` or `codex exec --json`. */
+/**
+ * Reads one JSON line of `claude --output-format stream-json`, `codex exec --json`, `gemini -o stream-json`
+ * or `qwen -o stream-json` (Claude's events).
+ */
 export function parseAskLine(agent: AskAgent, line: string): AskEvent {
   let e: Record<string, unknown>;
   try {
@@ -72,7 +107,12 @@ export function parseAskLine(agent: AskAgent, line: string): AskEvent {
   } catch {
     return { kind: "none" };
   }
-  if (agent === "claude") {
+  if (agent === "gemini") {
+    if (e.type === "message" && e.role === "assistant" && typeof e.content === "string")
+      return { kind: "text", text: e.content };
+    return e.type === "init" ? { kind: "status", text: "thinking…" } : { kind: "none" };
+  }
+  if (agent === "claude" || agent === "qwen") {
     if (e.type === "result" && e.is_error === false && typeof e.result === "string")
       return { kind: "answer", text: e.result };
     if (e.type === "assistant") {
@@ -112,10 +152,44 @@ export async function runAsk(o: {
   onStatus?: ((text: string) => void) | undefined;
 }): Promise<AskOutcome> {
   const off = o.agent === "codex" ? await codexMcpServers(o.env) : [];
+  const aside = o.agent === "gemini" ? geminiAside(o.env) : null;
+  try {
+    return await spawnAsk(o, off, aside);
+  } finally {
+    if (aside !== null) rmSync(aside, { recursive: true, force: true });
+  }
+}
+
+/** Gemini CLI's files a run needs to sign in as the user (settings, a `.env`, the Google login). */
+const GEMINI_CREDENTIALS = [".env", "oauth_creds.json", "google_accounts.json", "installation_id"];
+
+/**
+ * A throw-away home for one Gemini run: `.gemini/settings.json` is the user's without hooks and MCP servers,
+ * and the credential files are copied beside it (mode 0700 folder), so the run signs in as the user but
+ * writes its session, and fires hooks, nowhere the user's memory is read from.
+ */
+function geminiAside(env: Record<string, string | undefined>): string {
+  const home = mkdtempSync(join(tmpdir(), "funes-ask-gemini-"));
+  const from = geminiDir({ home: env.HOME ?? "", env });
+  const to = join(home, ".gemini");
+  mkdirSync(to, { recursive: true, mode: 0o700 });
+  let settings: Record<string, unknown> = {};
+  try {
+    settings = JSON.parse(readFileSync(join(from, "settings.json"), "utf8")) as Record<string, unknown>;
+  } catch {
+    // No settings (or ones with comments): Gemini's defaults, with the key from the environment.
+  }
+  const { hooks: _hooks, mcpServers: _servers, ...kept } = settings;
+  writeFileSync(join(to, "settings.json"), JSON.stringify(kept), { mode: 0o600 });
+  for (const f of GEMINI_CREDENTIALS) if (existsSync(join(from, f))) copyFileSync(join(from, f), join(to, f));
+  return home;
+}
+
+function spawnAsk(o: Parameters<typeof runAsk>[0], off: string[], aside: string | null): Promise<AskOutcome> {
   return new Promise((resolve) => {
     const child = spawn(o.agent, askArgs(o.agent, o.prompt, off), {
-      env: o.env as NodeJS.ProcessEnv,
-      cwd: o.cwd,
+      env: (aside === null ? o.env : { ...o.env, GEMINI_CLI_HOME: aside }) as NodeJS.ProcessEnv,
+      cwd: aside ?? o.cwd,
       stdio: ["ignore", "pipe", "pipe"],
     });
     let output = "";

@@ -1,28 +1,24 @@
 /**
  * Codex: hook groups merged into `$CODEX_HOME/hooks.json` (Stop → index, then publish when a memory is
  * bound; SessionStart → push), the scripts in `$CODEX_HOME/hooks/`, trust entries for exactly those hooks in `config.toml`
- * (Codex runs no untrusted hook, and says nothing about it in `codex exec`), and `codex mcp add funes`.
+ * (Codex runs no untrusted hook, and says nothing about it in `codex exec`), and `codex mcp add funes` with
+ * the variables funes reads named in its `env_vars` (Codex passes MCP servers only HOME, PATH, LANG…).
  * The user's hooks are kept; `remove` restores the file byte for byte when nothing else changed in it.
  */
-import { existsSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { canonicalJson, editTrust, trustEntries } from "./codex-trust.js";
 import { readTextOrNull, rememberOriginal, restoreOriginal, writeIfChanged } from "./files.js";
-import {
-  hookCommand,
-  INDEX_SCRIPT,
-  PUSH_SCRIPT,
-  removeHookScripts,
-  writeHookScripts,
-} from "./hook-scripts.js";
+import { removeHookFolder, writeHookScripts } from "./hook-scripts.js";
 import {
   formatHooksFile,
   funesPositions,
   type HookSpec,
   mergeFunesHooks,
   parseHooksFile,
+  stopHookSpecs,
   stripFunesHooks,
 } from "./json-hooks.js";
+import { withCodexEnvVars } from "./mcp-env.js";
 import { lastLine, runCli } from "./run-cli.js";
 import {
   AgentSetupError,
@@ -42,29 +38,9 @@ export function codexHome(o: { home: string; env: Record<string, string | undefi
 /** Top-level keys Codex accepts in hooks.json (it skips the whole file on any other). */
 const CODEX_KEYS = new Set(["hooks", "description"]);
 
-/**
- * Codex has no session-end event: with a memory bound, the Stop hook's worker also publishes once its
- * index pass is done and no newer turn waits, so a session reaches the Hub right after its last turn (a
- * one-shot `codex exec` too), not when the next session starts. SessionStart still pushes what is left.
- */
+/** Stop → index (and publish, with a memory), SessionStart → push: Codex has no session-end event. */
 function hookSpecs(dir: string, memory: string | null): HookSpec[] {
-  const index = join(dir, "hooks", INDEX_SCRIPT);
-  const specs: HookSpec[] = [
-    {
-      event: "Stop",
-      command: memory === null ? hookCommand(index, "codex") : hookCommand(index, "codex", memory),
-      statusMessage: "Indexing turn into funes memory",
-      timeout: 15,
-    },
-  ];
-  if (memory !== null)
-    specs.push({
-      event: "SessionStart",
-      command: hookCommand(join(dir, "hooks", PUSH_SCRIPT), memory, "codex"),
-      statusMessage: "Publishing funes memory",
-      timeout: 15,
-    });
-  return specs;
+  return stopHookSpecs(join(dir, "hooks"), "codex", memory);
 }
 
 /** The user's hooks.json as it was before funes first wrote to it (for an exact restore). */
@@ -124,6 +100,8 @@ export async function installCodex(o: InstallOptions): Promise<SetupReport> {
     throw new AgentSetupError(
       `\`codex mcp add funes\` failed (${lastLine(add)}) — the hooks are installed; run \`codex mcp add funes -- ${[...o.funes, "mcp"].join(" ")}\` yourself to see why`,
     );
+  // Codex hands MCP servers only a few variables: name the ones funes reads (HF_TOKEN, HF_ENDPOINT, …).
+  writeIfChanged(configPath, withCodexEnvVars(readTextOrNull(configPath) ?? "", "funes"));
   report.push(
     "registered funes recall with Codex — `recall` and `get` are available (restart Codex if it's running)",
   );
@@ -154,9 +132,7 @@ export async function removeCodex(o: RemoveOptions): Promise<SetupReport> {
     );
     report.push(`removed funes's hooks from ${hooksPath} and their trust entries`);
   }
-  const hooksDir = join(dir, "hooks");
-  if (removeHookScripts(hooksDir)) report.push(`removed the hook scripts from ${hooksDir}`);
-  if (existsSync(hooksDir) && readdirSync(hooksDir).length === 0) rmSync(hooksDir, { recursive: true });
+  removeHookFolder(join(dir, "hooks"), report);
   if (mcp.kind === "missing")
     throw cliMissingOnRemove(report, "codex", "MCP registration", "codex mcp remove funes");
   if (mcp.code !== 0) throw new AgentSetupError(`\`codex mcp remove funes\` failed (${lastLine(mcp)})`);

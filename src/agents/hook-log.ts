@@ -7,9 +7,11 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { claudePluginRoot } from "./claude.js";
 import { codexHome } from "./codex.js";
+import { geminiDir } from "./gemini.js";
 import { hermesHome } from "./hermes.js";
 import { SYNC_LOG } from "./hook-scripts.js";
 import { piExtensionDir } from "./pi.js";
+import { qwenDir } from "./qwen.js";
 
 /** How a hook's push run ended. */
 export type HookPushState = "ok" | "again" | "warn" | "failed";
@@ -34,6 +36,8 @@ export function hookLogPaths(o: { home: string; env: Record<string, string | und
     join(codexHome(o), "hooks", SYNC_LOG),
     join(hermesHome(o), "hooks", SYNC_LOG),
     join(piExtensionDir(o.home), SYNC_LOG),
+    join(geminiDir(o), "hooks", SYNC_LOG),
+    join(qwenDir(o), "hooks", SYNC_LOG),
   ];
 }
 

@@ -193,6 +193,12 @@ export function removeHookScripts(dir: string): boolean {
   return found.length > 0;
 }
 
+/** Removes the scripts and their log from `dir`, and `dir` once empty; says so in `report`. */
+export function removeHookFolder(dir: string, report: string[]): void {
+  if (removeHookScripts(dir)) report.push(`removed the hook scripts from ${dir}`);
+  if (existsSync(dir) && readdirSync(dir).length === 0) rmSync(dir, { recursive: true });
+}
+
 /** The command a hook entry runs: `bash "<script>" "<arg>"…`, with `\\` and `"` escaped. */
 export function hookCommand(script: string, ...args: string[]): string {
   const q = (s: string) => `"${s.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`;

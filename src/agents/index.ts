@@ -1,5 +1,5 @@
 /**
- * agents: wiring funes into Claude Code, Codex, Hermes and pi — their configuration files, the hook scripts
+ * agents: wiring funes into Claude Code, Codex, Hermes, pi, Gemini CLI and Qwen Code — their configuration files, the hook scripts
  * they run, their CLIs (registrations, and the one-shot runs `ask` makes). Knows nothing of memories, Lance
  * or the Hub: it is told which memory to bind and how to run funes.
  */
@@ -7,6 +7,7 @@ export { type AskAgent, type AskOutcome, askArgs, parseAskLine, runAsk } from ".
 export { claudePluginRoot, installClaude, removeClaude } from "./claude.js";
 export { claudeToolsAllowed } from "./claude-permissions.js";
 export { codexHome, installCodex, removeCodex } from "./codex.js";
+export { geminiDir, installGemini, removeGemini } from "./gemini.js";
 export { installHermes, removeHermes } from "./hermes-entry.js";
 export {
   type HookPushOutcome,
@@ -18,6 +19,7 @@ export {
 export { type FunesCommand, INDEX_SCRIPT, PUSH_SCRIPT, SYNC_LOG } from "./hook-scripts.js";
 export { type AgentWiring, inspectAgents } from "./inspect.js";
 export { installPi, piExtensionDir, removePi } from "./pi.js";
+export { installQwen, qwenDir, removeQwen } from "./qwen.js";
 export { type AgentEnv, type CliOutcome, runCli } from "./run-cli.js";
 export {
   AgentSetupError,

@@ -9,13 +9,15 @@ import { delimiter, isAbsolute, join } from "node:path";
 import { claudePluginRoot } from "./claude.js";
 import { claudeSettingsPath, claudeStatePath } from "./claude-permissions.js";
 import { codexHome } from "./codex.js";
+import { geminiDir } from "./gemini.js";
 import { hermesHome } from "./hermes.js";
 import { INDEX_SCRIPT } from "./hook-scripts.js";
 import { piExtensionDir } from "./pi.js";
+import { qwenDir } from "./qwen.js";
 
 /** What was found for one agent. */
 export interface AgentWiring {
-  agent: "claude" | "codex" | "hermes" | "pi";
+  agent: "claude" | "codex" | "hermes" | "pi" | "gemini" | "qwen";
   /** Whether funes left anything in this agent. */
   installed: boolean;
   /** Problems, each a sentence; empty when the wiring would run. */
@@ -158,7 +160,55 @@ function pi(home: string, path: string | undefined): AgentWiring {
   return { agent: "pi", installed, problems };
 }
 
+/**
+ * Gemini CLI and Qwen Code: the hook scripts in their folder, and the MCP entry in its settings.json (the
+ * command each runs); `more` adds the agent's own checks once something is installed.
+ */
+function settingsAgent(
+  agent: "gemini" | "qwen",
+  dir: string,
+  env: Record<string, string | undefined>,
+  more: (problems: string[]) => void,
+): AgentWiring {
+  const problems: string[] = [];
+  const name = agent === "gemini" ? "Gemini CLI" : "Qwen Code";
+  const script = join(dir, "hooks", INDEX_SCRIPT);
+  const servers = (readJson(join(dir, "settings.json"))?.mcpServers ?? {}) as Record<
+    string,
+    { command?: string; args?: string[] }
+  >;
+  const mcp = servers.funes;
+  const installed = existsSync(script) || mcp !== undefined;
+  if (!installed) return { agent, installed, problems };
+  if (mcp === undefined) problems.push(`the funes MCP server is not in ${name}'s settings.json`);
+  else
+    checkCommand(`${name}'s funes MCP entry`, [mcp.command ?? "", ...(mcp.args ?? [])], env.PATH, problems);
+  if (!existsSync(script)) problems.push(`the index hook script is missing (${script})`);
+  else checkCommand(`the ${name} hooks`, scriptCommand(script), env.PATH, problems);
+  more(problems);
+  return { agent, installed, problems };
+}
+
 /** The wiring of every agent funes integrates with. */
 export function inspectAgents(home: string, env: Record<string, string | undefined>): AgentWiring[] {
-  return [claude(home, env), codex(home, env), hermes(home, env), pi(home, env.PATH)];
+  const gemini = geminiDir({ home, env });
+  const qwen = qwenDir({ home, env });
+  return [
+    claude(home, env),
+    codex(home, env),
+    hermes(home, env),
+    pi(home, env.PATH),
+    settingsAgent("gemini", gemini, env, (problems) => {
+      if (!existsSync(join(gemini, "policies", "funes.toml")))
+        problems.push(
+          "funes's policy file is missing, so Gemini CLI asks before each funes tool (and headless runs can't use them)",
+        );
+    }),
+    settingsAgent("qwen", qwen, env, (problems) => {
+      const visible = (readJson(join(qwen, "settings.json"))?.tools as { visible?: unknown } | undefined)
+        ?.visible;
+      if (!Array.isArray(visible) || !visible.includes("mcp__funes__recall"))
+        problems.push("funes's tools are not in tools.visible, so Qwen Code hides them behind tool_search");
+    }),
+  ];
 }

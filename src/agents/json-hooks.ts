@@ -4,7 +4,8 @@
  * group when one of its handlers runs a funes hook script; only those are ever removed or replaced, and
  * funes's groups go last in each event, so the user's own groups keep their positions.
  */
-import { isFunesCommand } from "./hook-scripts.js";
+import { join } from "node:path";
+import { hookCommand, INDEX_SCRIPT, isFunesCommand, PUSH_SCRIPT } from "./hook-scripts.js";
 
 /** One hook funes wants: an event and the command it runs. */
 export interface HookSpec {
@@ -13,6 +14,32 @@ export interface HookSpec {
   statusMessage: string;
   /** Seconds. */
   timeout: number;
+}
+
+/**
+ * The hooks of an agent with no session end funes can count on (Codex has none; Qwen Code's does not fire
+ * headless): with a memory bound, the Stop hook's worker also publishes once its index pass is done and no
+ * newer turn waits, so a session reaches the Hub right after its last turn (a one-shot run too), not when
+ * the next session starts. SessionStart still pushes what is left. `scripts` is the scripts' folder.
+ */
+export function stopHookSpecs(scripts: string, agent: string, memory: string | null): HookSpec[] {
+  const index = join(scripts, INDEX_SCRIPT);
+  const specs: HookSpec[] = [
+    {
+      event: "Stop",
+      command: memory === null ? hookCommand(index, agent) : hookCommand(index, agent, memory),
+      statusMessage: "Indexing turn into funes memory",
+      timeout: 15,
+    },
+  ];
+  if (memory !== null)
+    specs.push({
+      event: "SessionStart",
+      command: hookCommand(join(scripts, PUSH_SCRIPT), memory, agent),
+      statusMessage: "Publishing funes memory",
+      timeout: 15,
+    });
+  return specs;
 }
 
 /** A handler as funes writes it. */
@@ -52,14 +79,21 @@ export function stripFunesHooks(root: Json): Json {
   return rest;
 }
 
-/** `root` with exactly funes's `specs` as its groups (one group per spec, after the user's groups). */
-export function mergeFunesHooks(root: Json, specs: HookSpec[]): Json {
+/**
+ * `root` with exactly funes's `specs` as its groups (one group per spec, after the user's groups); `handler`
+ * gives each its agent's shape (Claude Code's and Codex's by default).
+ */
+export function mergeFunesHooks(
+  root: Json,
+  specs: HookSpec[],
+  handler: (spec: HookSpec) => Json = (s) => ({ ...handlerOf(s) }),
+): Json {
   const base = stripFunesHooks(root);
   if (specs.length === 0) return base;
   const hooks: Json = isObject(base.hooks) ? { ...base.hooks } : {};
   for (const spec of specs) {
     const groups = Array.isArray(hooks[spec.event]) ? [...(hooks[spec.event] as unknown[])] : [];
-    groups.push({ hooks: [handlerOf(spec)] });
+    groups.push({ hooks: [handler(spec)] });
     hooks[spec.event] = groups;
   }
   return { ...base, hooks };

@@ -22,7 +22,7 @@ export interface CliConfig {
   home: string;
   /** `$FUNES_HOME`, else `~/.funes`. */
   funesHome: string;
-  /** Agent folders their own variables moved: `CLAUDE_CONFIG_DIR`, `CODEX_HOME`, `PI_CODING_AGENT_DIR`, `HERMES_HOME`. */
+  /** Agent folders their own variables moved: `CLAUDE_CONFIG_DIR`, `CODEX_HOME`, `PI_CODING_AGENT_DIR`, `HERMES_HOME`, `GEMINI_CLI_HOME`, `QWEN_HOME`. */
   agentDirs: AgentDirs;
   /** True when stderr is a terminal (progress bars, prompts). */
   stderrTty: boolean;
@@ -183,11 +183,15 @@ function agentDirsOf(env: NodeJS.ProcessEnv): AgentDirs {
     const v = nonEmpty(env[name]);
     return v === undefined ? undefined : resolve(v);
   };
+  // Gemini CLI's variable replaces the home that holds `.gemini`.
+  const geminiHome = dir("GEMINI_CLI_HOME");
   return {
     claude: dir("CLAUDE_CONFIG_DIR"),
     codex: dir("CODEX_HOME"),
     pi: dir("PI_CODING_AGENT_DIR"),
     hermes: dir("HERMES_HOME"),
+    gemini: geminiHome === undefined ? undefined : join(geminiHome, ".gemini"),
+    qwen: dir("QWEN_HOME"),
   };
 }
 

@@ -17,7 +17,14 @@ import {
 /** Lines of one passage shown before the rest is left to `funes get`. */
 const PASSAGE_LINES = 12;
 
-const AGENT: Record<string, string> = { claude_code: "claude", codex: "codex", pi: "pi", hermes: "hermes" };
+const AGENT: Record<string, string> = {
+  claude_code: "claude",
+  codex: "codex",
+  pi: "pi",
+  hermes: "hermes",
+  gemini: "gemini",
+  qwen: "qwen",
+};
 
 /** `2026-11-02T10:00:05.000Z` → `2026-11-02 10:00` (as stored: UTC). */
 function when(ts: string): string {

@@ -11,12 +11,16 @@ import {
   inspectAgents,
   installClaude,
   installCodex,
+  installGemini,
   installHermes,
   installPi,
+  installQwen,
   removeClaude,
   removeCodex,
+  removeGemini,
   removeHermes,
   removePi,
+  removeQwen,
   type SetupReport,
 } from "../agents/index.js";
 import { storeExists } from "../local/index.js";
@@ -35,7 +39,7 @@ import { DEFAULT_VECTOR_BUDGET_MS, type IndexSummary, indexSessions } from "./in
 import { type PushSummary, pushMemory } from "./push.js";
 
 /** The agents funes integrates with. */
-export const AGENTS = ["claude", "codex", "hermes", "pi"] as const;
+export const AGENTS = ["claude", "codex", "hermes", "pi", "gemini", "qwen"] as const;
 export type AgentName = (typeof AGENTS)[number];
 
 const HARNESS: Record<AgentName, Harness> = {
@@ -43,6 +47,8 @@ const HARNESS: Record<AgentName, Harness> = {
   codex: "codex",
   hermes: "hermes",
   pi: "pi",
+  gemini: "gemini",
+  qwen: "qwen",
 };
 
 /** Options of `funes add`. */
@@ -187,8 +193,22 @@ async function allowToolsConsent(o: AddOptions, home: string, notes: string[]): 
   return false;
 }
 
-const INSTALL = { claude: installClaude, codex: installCodex, hermes: installHermes, pi: installPi };
-const REMOVE = { claude: removeClaude, codex: removeCodex, hermes: removeHermes, pi: removePi };
+const INSTALL = {
+  claude: installClaude,
+  codex: installCodex,
+  hermes: installHermes,
+  pi: installPi,
+  gemini: installGemini,
+  qwen: installQwen,
+};
+const REMOVE = {
+  claude: removeClaude,
+  codex: removeCodex,
+  hermes: removeHermes,
+  pi: removePi,
+  gemini: removeGemini,
+  qwen: removeQwen,
+};
 
 /** Runs `funes add`. */
 export async function addAgent(o: AddOptions, ctx: ReadContext): Promise<AddSummary> {
@@ -203,6 +223,10 @@ export async function addAgent(o: AddOptions, ctx: ReadContext): Promise<AddSumm
   } catch (err) {
     setupError(err);
   }
+  if (agent === "gemini" && memory !== null && (o.env.HF_TOKEN ?? o.env.HUGGING_FACE_HUB_TOKEN) !== undefined)
+    notes.push(
+      "Gemini CLI withholds variables named like *TOKEN* from MCP servers, so its recall of a private memory reads the token `hf auth login` saved, not HF_TOKEN (the hooks see HF_TOKEN)",
+    );
   let pushed: PushSummary | null = null;
   if (memory !== null && agent !== "pi") {
     if (!storeExists(funesPaths(ctx.funesHome).memory))

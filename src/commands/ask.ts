@@ -1,5 +1,5 @@
 /**
- * `funes ask claude|codex "<question>"`: recall in-process with recall's defaults, then have the agent
+ * `funes ask claude|codex|gemini|qwen "<question>"`: recall in-process with recall's defaults, then have the agent
  * answer from those passages alone — one prompt, no tools, no MCP servers, no session kept — with the
  * answer streamed back. Everything that can fail before the agent runs (the CLI, the memory, an empty
  * recall) fails first; a run past the time limit is stopped and said so.
@@ -52,10 +52,13 @@ export function askPrompt(question: string, passages: string): string {
   ].join("\n");
 }
 
+const ASK_AGENTS: readonly AskAgent[] = ["claude", "codex", "gemini", "qwen"];
+
 function askAgent(name: string): AskAgent {
   const n = name.trim().toLowerCase();
-  if (n === "claude" || n === "codex") return n;
-  throw new FunesError("bad_input", `funes ask runs claude or codex, not "${name}"`);
+  const agent = ASK_AGENTS.find((a) => a === n);
+  if (agent !== undefined) return agent;
+  throw new FunesError("bad_input", `funes ask runs claude, codex, gemini or qwen, not "${name}"`);
 }
 
 /** Runs an ask. */

@@ -25,6 +25,8 @@ export interface ParseContext {
    * of them is the parent's, replayed (see {@link markClaudeReplayed}).
    */
   parentUuids?: ReadonlySet<string>;
+  /** Gemini CLI only: the project folder recorded beside the session (`.project_root`), when found. */
+  cwd?: string | null;
 }
 
 /** True for a sub-agent transcript (session id starts with exactly `agent-`). */

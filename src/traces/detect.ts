@@ -5,7 +5,7 @@
  * so `funes index README.md` says so instead of "indexing" it with nothing stored.
  */
 import { closeSync, openSync, readSync } from "node:fs";
-import { asString, parseJsonl } from "./jsonl.js";
+import { asObject, asString, parseJsonl } from "./jsonl.js";
 import type { Harness } from "./types.js";
 
 /** What the head of a file says it is. */
@@ -68,6 +68,11 @@ export function sniffRecords(text: string): Harness | null {
     if (++seen > SNIFF_RECORDS) break;
     const type = asString(r.type);
     if (type === "session") return "pi";
+    // Gemini CLI: its session metadata line, or its replay records.
+    if (type === null && typeof r.sessionId === "string" && "projectHash" in r) return "gemini";
+    if (asObject(r.$set) !== null || typeof r.$rewindTo === "string") return "gemini";
+    // Qwen Code: Claude-like record keys, Gemini's Part lists, and a provenance on every record.
+    if (type !== null && ("provenance" in r || Array.isArray(asObject(r.message)?.parts))) return "qwen";
     if (type !== null && CODEX_TYPES.has(type) && "payload" in r) return "codex";
     if (type === null && "id" in r && "instructions" in r) return "codex";
     if ("record_type" in r) return "codex";
@@ -79,8 +84,9 @@ export function sniffRecords(text: string): Harness | null {
 }
 
 /**
- * A single-document `.json` transcript: Codex's 2025 `rollout-*.json` (`{session, items}`) or a Hermes
- * `session_<id>.json` snapshot (`{session_id, messages}`). A head that ends mid-document is judged by its
+ * A single-document `.json` transcript: Codex's 2025 `rollout-*.json` (`{session, items}`), a Hermes
+ * `session_<id>.json` snapshot (`{session_id, messages}`) or Gemini CLI's older `session-*.json`
+ * (`{sessionId, projectHash, messages}`). A head that ends mid-document is judged by its
  * leading keys.
  */
 function sniffJsonDocument(text: string, complete: boolean): Sniffed {
@@ -99,8 +105,13 @@ function sniffJsonDocument(text: string, complete: boolean): Sniffed {
     if (typeof d.session_id === "string" && typeof d.request === "object" && d.request !== null)
       return { kind: "transcript", harness: "hermes" };
     if (Array.isArray(d.items) && "session" in d) return { kind: "transcript", harness: "codex" };
+    // Gemini CLI's older whole-file session.
+    if (Array.isArray(d.messages) && typeof d.sessionId === "string" && "projectHash" in d)
+      return { kind: "transcript", harness: "gemini" };
     return { kind: "unknown" };
   }
+  if (/^\s*\{\s*"sessionId"\s*:/.test(text) && /"projectHash"\s*:/.test(text))
+    return { kind: "transcript", harness: "gemini" };
   if (/^\s*\{\s*"session"\s*:/.test(text)) return { kind: "transcript", harness: "codex" };
   if (/"session_id"\s*:/.test(text) && /"(messages|request)"\s*:/.test(text))
     return { kind: "transcript", harness: "hermes" };

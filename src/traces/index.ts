@@ -8,6 +8,7 @@ export { injectedReason } from "./boilerplate.js";
 export { isSubagentId, type ParseContext, parseClaudeTranscript } from "./claude.js";
 export { parseCodexRollout } from "./codex.js";
 export { sniffFile } from "./detect.js";
+export { parseGeminiSession } from "./gemini.js";
 export { epochToRfc3339, HermesSource, parseHermesRows } from "./hermes.js";
 export {
   HermesFilesSource,
@@ -20,6 +21,7 @@ export { SKIP_MALFORMED, SKIP_NOT_OBJECT, SKIP_SURROGATE } from "./jsonl.js";
 export { ParquetLayoutError, ParquetSource, parseTraceRows, readTraceParquet } from "./parquet.js";
 export { SKIP_PERSISTED_MISSING } from "./persisted-output.js";
 export { parsePiSession } from "./pi.js";
+export { parseQwenSession } from "./qwen.js";
 export { RepoFacets, remoteToOwnerName, repoFacetOf } from "./repo.js";
 export {
   type AgentDirs,

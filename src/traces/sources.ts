@@ -7,12 +7,14 @@ import { basename, dirname, join } from "node:path";
 import { isSubagentId, type ParseContext, parseClaudeTranscript } from "./claude.js";
 import { parseCodexRollout } from "./codex.js";
 import { sniffFile } from "./detect.js";
+import { parseGeminiSession } from "./gemini.js";
 import { HermesSource } from "./hermes.js";
 import { HermesFilesSource, isHermesSessionFile } from "./hermes-legacy.js";
 import { hermesProfileHomes } from "./hermes-profiles.js";
 import { isLfsPointer, parseJsonl, readTextLossy } from "./jsonl.js";
 import { ParquetSource } from "./parquet.js";
 import { parsePiSession } from "./pi.js";
+import { parseQwenSession } from "./qwen.js";
 import { fileStem } from "./text.js";
 import type { Harness, TraceSource, Unit, UnitRead } from "./types.js";
 import { stampFiles, walkFiles } from "./walk.js";
@@ -20,7 +22,7 @@ import { stampFiles, walkFiles } from "./walk.js";
 /** An unknown `--harness` value. */
 export class UnknownHarnessError extends Error {
   constructor(readonly value: string) {
-    super(`unknown harness "${value}" (expected claude, codex, pi, or hermes)`);
+    super(`unknown harness "${value}" (expected claude, codex, pi, hermes, gemini, or qwen)`);
   }
 }
 
@@ -37,6 +39,10 @@ export function parseHarness(value: string): Harness {
       return "pi";
     case "hermes":
       return "hermes";
+    case "gemini":
+      return "gemini";
+    case "qwen":
+      return "qwen";
     default:
       throw new UnknownHarnessError(value);
   }
@@ -50,6 +56,8 @@ const PARSER_VERSIONS: Record<JsonlHarness, number> = {
   // 2: developer instructions and environment context left out.
   codex: 2,
   pi: 1,
+  gemini: 1,
+  qwen: 1,
 };
 
 type JsonlHarness = Exclude<Harness, "hermes">;
@@ -58,6 +66,8 @@ const PARSERS: Record<JsonlHarness, (text: string, ctx: ParseContext) => UnitRea
   claude_code: parseClaudeTranscript,
   codex: parseCodexRollout,
   pi: parsePiSession,
+  gemini: parseGeminiSession,
+  qwen: parseQwenSession,
 };
 
 /** A directory (or one file) of JSONL transcripts of one harness: one unit per file. */
@@ -99,6 +109,7 @@ export class JsonlTreeSource implements TraceSource {
       const parent = unit.isSubagent ? await this.parentUuids(unit.key) : null;
       if (parent !== null) ctx.parentUuids = parent;
     }
+    if (this.kind === "gemini") ctx.cwd = geminiProjectRoot(unit.key);
     return PARSERS[this.kind](await readTextLossy(unit.key), ctx);
   }
 
@@ -134,9 +145,30 @@ export class JsonlTreeSource implements TraceSource {
   }
 }
 
-/** A transcript file name for a harness: `*.jsonl`, plus Codex's 2025 `rollout-*.json`. */
+/**
+ * The folder a Gemini CLI session was run in: the `.project_root` file of its project folder
+ * (`tmp/<project>/chats/…`, a sub-agent one level deeper); null when none is found.
+ */
+function geminiProjectRoot(transcript: string): string | null {
+  for (let dir = dirname(dirname(transcript)), i = 0; i < 3; dir = dirname(dir), i++) {
+    try {
+      const root = readFileSync(join(dir, ".project_root"), "utf8").trim();
+      if (root !== "") return root;
+    } catch {}
+  }
+  return null;
+}
+
+/**
+ * A transcript file name for a harness: `*.jsonl`, plus Codex's 2025 `rollout-*.json` and Gemini CLI's
+ * older whole-file `session-*.json`.
+ */
 function isTranscriptName(name: string, harness: JsonlHarness): boolean {
-  return name.endsWith(".jsonl") || (harness === "codex" && /^rollout-.*\.json$/.test(name));
+  return (
+    name.endsWith(".jsonl") ||
+    (harness === "codex" && /^rollout-.*\.json$/.test(name)) ||
+    (harness === "gemini" && /^session-.*\.json$/.test(name))
+  );
 }
 
 const lossy = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
@@ -160,7 +192,8 @@ function toolResultReader(transcript: string): (folder: string, file: string) =>
 
 /**
  * Where an agent's own variable moved its folder: `CLAUDE_CONFIG_DIR` (Claude Code's `~/.claude`),
- * `CODEX_HOME` (`~/.codex`), `PI_CODING_AGENT_DIR` (pi's `~/.pi/agent`), `HERMES_HOME` (`~/.hermes`).
+ * `CODEX_HOME` (`~/.codex`), `PI_CODING_AGENT_DIR` (pi's `~/.pi/agent`), `HERMES_HOME` (`~/.hermes`),
+ * `GEMINI_CLI_HOME` (the folder holding Gemini CLI's `.gemini`: this is that `.gemini`), `QWEN_HOME` (`~/.qwen`).
  * Each agent writes its sessions there when it is set; absent, the default under the home.
  */
 export interface AgentDirs {
@@ -168,6 +201,8 @@ export interface AgentDirs {
   codex?: string | undefined;
   pi?: string | undefined;
   hermes?: string | undefined;
+  gemini?: string | undefined;
+  qwen?: string | undefined;
 }
 
 /** Each agent's folder: its variable's, else its default under `home`. */
@@ -177,6 +212,8 @@ export function agentFolders(home: string, dirs: AgentDirs = {}): Record<keyof A
     codex: dirs.codex ?? join(home, ".codex"),
     pi: dirs.pi ?? join(home, ".pi", "agent"),
     hermes: dirs.hermes ?? join(home, ".hermes"),
+    gemini: dirs.gemini ?? join(home, ".gemini"),
+    qwen: dirs.qwen ?? join(home, ".qwen"),
   };
 }
 
@@ -192,6 +229,9 @@ export function knownRoots(home: string, dirs: AgentDirs = {}): { harness: Harne
     { harness: "hermes", path: join(f.hermes, "state.db") },
     // Older Hermes kept conversations only in session files; the reference does not read them.
     { harness: "hermes", path: join(f.hermes, "sessions") },
+    // Gemini CLI deletes sessions older than 30 days by default (`general.sessionRetention`).
+    { harness: "gemini", path: join(f.gemini, "tmp") },
+    { harness: "qwen", path: join(f.qwen, "projects") },
   ];
 }
 
@@ -360,7 +400,7 @@ function fileSource(path: string, name: string, forced: Harness | undefined): Tr
     throw new TracePathError(
       "not_transcript",
       path,
-      `"${path}" is not a transcript funes can read — expected a Claude Code, Codex or pi session (.jsonl), ` +
+      `"${path}" is not a transcript funes can read — expected a Claude Code, Codex, pi, Gemini CLI or Qwen Code session (.jsonl), ` +
         "a Hermes state.db or session file, or a .parquet trace file",
     );
   if (harness === "hermes") return new HermesFilesSource(path, null);
@@ -407,6 +447,8 @@ export function detectHarness(path: string): Harness {
   if (norm.endsWith(".codex/sessions") || norm.endsWith(".codex/archived_sessions")) return "codex";
   if (norm.endsWith(".pi/agent/sessions")) return "pi";
   if (norm.endsWith(".hermes/sessions")) return "hermes";
+  if (norm.endsWith(".gemini/tmp")) return "gemini";
+  if (norm.endsWith(".qwen/projects")) return "qwen";
   for (const file of transcriptCandidates(real)) {
     let sniffed: ReturnType<typeof sniffFile>;
     try {

@@ -3,7 +3,7 @@
  */
 
 /** Stored `harness` facet values. Parquet rows carry whatever their own column says. */
-export type Harness = "claude_code" | "codex" | "pi" | "hermes";
+export type Harness = "claude_code" | "codex" | "pi" | "hermes" | "gemini" | "qwen";
 
 /** Block kinds parsers produce; the chunker folds any other string into the text tier. */
 export type BlockType = "text" | "thinking" | "tool_use" | "tool_result";
@@ -75,7 +75,7 @@ export interface Unit {
 
 /** A place sessions come from: one implementation per transcript format. */
 export interface TraceSource {
-  /** Facet name used in messages (`claude_code`, `codex`, `pi`, `hermes`, `parquet`). */
+  /** Facet name used in messages (`claude_code`, `codex`, `pi`, `hermes`, `gemini`, `qwen`, `parquet`). */
   readonly kind: Harness | "parquet";
   /** One line saying what is scanned, for progress output. */
   readonly description: string;

@@ -13,8 +13,10 @@ import {
   knownSources,
   parseClaudeTranscript,
   parseCodexRollout,
+  parseGeminiSession,
   parseHermesSessionFile,
   parsePiSession,
+  parseQwenSession,
   sniffFile,
   type UnitRead,
 } from "../../src/traces/index.js";
@@ -25,6 +27,8 @@ const PARSERS: Record<Harness, (text: string, ctx: { path: string }) => UnitRead
   codex: parseCodexRollout,
   pi: parsePiSession,
   hermes: parseHermesSessionFile,
+  gemini: parseGeminiSession,
+  qwen: parseQwenSession,
 };
 
 /** Folder names (first level, or second under `corpus/`) to the harness whose files they hold. */
@@ -33,6 +37,8 @@ const FOLDERS: Record<string, Harness> = {
   codex: "codex",
   pi: "pi",
   hermes: "hermes",
+  gemini: "gemini",
+  qwen: "qwen",
 };
 
 /** Every transcript file under TRACES, by path relative to it (`/`-separated), with its harness. */
@@ -423,12 +429,35 @@ function parse(rel: string, harness: Harness): UnitRead {
   return PARSERS[harness](readFileSync(path, "utf8"), { path });
 }
 
-/** Records a file holds: non-blank lines of JSONL, messages of a Hermes `session_<id>.json` snapshot. */
+/**
+ * Records a file holds: non-blank lines of JSONL, messages of a Hermes `session_<id>.json` snapshot; a Gemini
+ * CLI line that sets the whole message list (`{"$set": {"messages": […]}}`) holds one record per message.
+ */
 function recordsIn(rel: string, read: UnitRead): number {
   if (rel.endsWith(".json")) return read.records;
   return readFileSync(join(TRACES, rel), "utf8")
     .split("\n")
-    .filter((l) => l.trim() !== "").length;
+    .filter((l) => l.trim() !== "")
+    .reduce((n, l) => n + (geminiList(l)?.length ?? 1), 0);
+}
+
+/** The messages of a Gemini CLI `$set` line that replaces the message list, or null for any other line. */
+function geminiList(line: string): unknown[] | null {
+  try {
+    const messages = (JSON.parse(line) as { $set?: { messages?: unknown } }).$set?.messages;
+    return Array.isArray(messages) ? messages : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Turns made from records. A Gemini CLI tool answer is a turn made from part of a message (the call's
+ * result, or a message of tool responses), not a record of its own.
+ */
+function recordTurns(read: UnitRead, harness: Harness): number {
+  const turns = read.sessions.flatMap((s) => s.turns);
+  return turns.filter((t) => !(harness === "gemini" && t.role === "tool")).length;
 }
 
 /**
@@ -447,7 +476,7 @@ function messageTexts(rel: string, harness: Harness): string[] {
     ? doc(JSON.parse(raw))
     : raw.split("\n").flatMap((l) => {
         try {
-          return [JSON.parse(l) as unknown];
+          return geminiList(l) ?? [JSON.parse(l) as unknown];
         } catch {
           return [];
         }
@@ -470,6 +499,13 @@ function messageTexts(rel: string, harness: Harness): string[] {
       texts(payload.content, ["input_text", "output_text"]);
     else if (harness === "pi" && rec.type === "message" && Array.isArray(message.content)) {
       if (message.role === "user" || message.role === "assistant") texts(message.content, ["text"]);
+    } else if (harness === "qwen" && (rec.type === "user" || rec.type === "assistant")) {
+      texts(message.parts, [""]); // Gemini's parts, which Qwen keeps, carry no `type`
+    } else if (harness === "gemini" && (rec.type === "user" || rec.type === "gemini")) {
+      // The CLI's own context message opens every session; it is not said by anyone.
+      const before = out.length;
+      texts(rec.content, [""]); // Gemini's parts carry no `type`
+      if (out.slice(before).some((t) => t.startsWith("<session_context>"))) out.length = before;
     } else if (harness === "hermes" && typeof rec.content === "string") {
       // The system prompt (`developer` when Hermes talks to OpenAI's newer models) is Hermes's, not said.
       if (rec.role !== "system" && rec.role !== "developer") out.push(rec.content);
@@ -484,7 +520,7 @@ const sum = (counts: Record<string, number>, keep: (reason: string) => boolean) 
 describe("real transcripts", () => {
   it("are all found, in every harness, the new corpus among them", () => {
     const harnesses = new Set(FILES.map((f) => f.harness));
-    expect([...harnesses].sort()).toEqual(["claude_code", "codex", "hermes", "pi"]);
+    expect([...harnesses].sort()).toEqual(["claude_code", "codex", "gemini", "hermes", "pi", "qwen"]);
     expect(FILES.filter((f) => f.rel.startsWith("corpus/")).length).toBeGreaterThanOrEqual(36);
   });
 
@@ -495,7 +531,7 @@ describe("real transcripts", () => {
 
     it("accounts for every record: a turn, or a counted reason", () => {
       const read = parse(rel, harness);
-      const turns = read.sessions.reduce((n, s) => n + s.turns.length, 0);
+      const turns = recordTurns(read, harness);
       for (const [reason, n] of Object.entries(read.skipped)) {
         expect(reason.trim()).not.toBe("");
         expect(Number.isInteger(n) && n > 0).toBe(true);

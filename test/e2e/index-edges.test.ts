@@ -314,7 +314,7 @@ describe("funes index: one-line answers", () => {
     const readme = await runFunes(["index", join(ROOT, "README.md")], env);
     expect(readme.code).toBe(2);
     expect(readme.stderr).toBe(
-      `funes: "${join(ROOT, "README.md")}" is not a transcript funes can read — expected a Claude Code, Codex or pi session (.jsonl), a Hermes state.db or session file, or a .parquet trace file\n`,
+      `funes: "${join(ROOT, "README.md")}" is not a transcript funes can read — expected a Claude Code, Codex, pi, Gemini CLI or Qwen Code session (.jsonl), a Hermes state.db or session file, or a .parquet trace file\n`,
     );
     const empty = join(t.dir, "empty.jsonl");
     writeFileSync(empty, "");

@@ -390,7 +390,7 @@ describe("funes mcp", () => {
       });
       expect(await failed({ query: "x", harness: "cursor" })).toEqual({
         isError: true,
-        text: 'recall error: harness "cursor" is not a harness (expected claude, codex, pi or hermes)',
+        text: 'recall error: harness "cursor" is not a harness (expected claude, codex, pi, hermes, gemini or qwen)',
       });
       expect((await failed({ query: " " })).text).toMatch(/^recall error: query " " is empty/);
       const viaMcp = await call("recall", { query: "writer lock flock", k: 3 });

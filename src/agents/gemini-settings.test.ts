@@ -1,0 +1,79 @@
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { tempDir } from "../../test/helpers/fixtures.js";
+import { funesServer, installSettings, removeSettings, type SettingsPlan } from "./gemini-settings.js";
+import { AgentSetupError } from "./setup.js";
+
+function planIn(dir: string): SettingsPlan {
+  return {
+    path: join(dir, "settings.json"),
+    record: join(dir, "record.json"),
+    server: funesServer(["/bin/funes"], "acme/m"),
+    hooks: [
+      { event: "AfterAgent", command: 'bash "/x/funes-index.sh" "gemini"', statusMessage: "s", timeout: 15 },
+    ],
+    handler: (s) => ({ type: "command", command: s.command }),
+  };
+}
+
+describe("Gemini-family settings", () => {
+  it("creates a missing file and removes it again", () => {
+    const t = tempDir();
+    try {
+      const plan = planIn(t.dir);
+      installSettings(plan);
+      const written = JSON.parse(readFileSync(plan.path, "utf8"));
+      expect(written.mcpServers.funes).toEqual({ command: "/bin/funes", args: ["mcp", "acme/m"] });
+      expect(written.hooks.AfterAgent).toEqual([
+        { hooks: [{ type: "command", command: 'bash "/x/funes-index.sh" "gemini"' }] },
+      ]);
+      expect(removeSettings(plan)).toBe(true);
+      expect(existsSync(plan.path)).toBe(false);
+      expect(removeSettings(plan)).toBe(false);
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it("keeps what the user changed meanwhile, and gives back their bytes when they changed nothing", () => {
+    const t = tempDir();
+    try {
+      const plan = planIn(t.dir);
+      const mine = '{ "mcpServers": { "notes": { "command": "notes" } },  "ui": {"theme": "ANSI"} }\n';
+      writeFileSync(plan.path, mine);
+      installSettings(plan);
+      installSettings(plan); // again: the same file, funes's entries once
+      expect(JSON.parse(readFileSync(plan.path, "utf8")).hooks.AfterAgent).toHaveLength(1);
+      removeSettings(plan);
+      expect(readFileSync(plan.path, "utf8")).toBe(mine);
+
+      installSettings(plan);
+      const edited = JSON.parse(readFileSync(plan.path, "utf8"));
+      writeFileSync(plan.path, JSON.stringify({ ...edited, general: { vimMode: true } }));
+      removeSettings(plan);
+      expect(JSON.parse(readFileSync(plan.path, "utf8"))).toEqual({
+        mcpServers: { notes: { command: "notes" } },
+        ui: { theme: "ANSI" },
+        general: { vimMode: true },
+      });
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it("refuses settings with comments, changing nothing", () => {
+    const t = tempDir();
+    try {
+      const plan = planIn(t.dir);
+      const commented = '{\n  // mine\n  "ui": {}\n}\n';
+      writeFileSync(plan.path, commented);
+      expect(() => installSettings(plan)).toThrow(AgentSetupError);
+      expect(() => installSettings(plan)).toThrow("isn't plain JSON");
+      expect(readFileSync(plan.path, "utf8")).toBe(commented);
+      expect(existsSync(plan.record)).toBe(false);
+    } finally {
+      t.cleanup();
+    }
+  });
+});

@@ -1,0 +1,87 @@
+import { appendFileSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { traceSourceContract } from "../../test/contract/trace-source.js";
+import { copyFixture, TRACES, tempDir } from "../../test/helpers/fixtures.js";
+import { sniffFile } from "./detect.js";
+import { parseQwenSession } from "./qwen.js";
+import { JsonlTreeSource, knownSources } from "./sources.js";
+
+/** Real sessions Qwen Code 0.24.4 wrote (test/fixtures/traces/README.md). */
+const CHATS = join(TRACES, "qwen", "projects", "-tmp-qwen-fixture-home-app", "chats");
+const RESUMED = join(CHATS, "00214a3e-9510-4a2f-bada-865e2a1b9d54.jsonl");
+
+traceSourceContract("qwen", {
+  harness: "qwen",
+  async make() {
+    const t = tempDir();
+    copyFixture("qwen/projects", join(t.dir, "projects"));
+    return { source: new JsonlTreeSource("qwen", join(t.dir, "projects")), cleanup: t.cleanup };
+  },
+  async makeDamaged() {
+    const t = tempDir();
+    copyFixture("qwen/projects", join(t.dir, "projects"));
+    const file = join(
+      t.dir,
+      "projects",
+      "-tmp-qwen-fixture-home-app",
+      "chats",
+      "00214a3e-9510-4a2f-bada-865e2a1b9d54.jsonl",
+    );
+    appendFileSync(file, "{not json\n");
+    return { source: new JsonlTreeSource("qwen", join(t.dir, "projects")), cleanup: t.cleanup };
+  },
+});
+
+describe("parseQwenSession", () => {
+  it("reads a real continued session: prompts, a recall call and its answer, the CLI's system records counted", () => {
+    const r = parseQwenSession(readFileSync(RESUMED, "utf8"), { path: RESUMED });
+    const s = r.sessions[0]!;
+    expect(s.sessionId).toBe("00214a3e-9510-4a2f-bada-865e2a1b9d54");
+    expect(s.cwd).toBe("/tmp/qwen-fixture/home/app");
+    expect(s.workdir).toBe("-tmp-qwen-fixture-home-app");
+    expect(s.turns.map((t) => [t.role, t.blocks.map((b) => b.blockType)])).toEqual([
+      ["user", ["text"]],
+      ["assistant", ["tool_use"]],
+      ["tool", ["tool_result"]],
+      ["assistant", ["text"]],
+      ["user", ["text"]],
+      ["assistant", ["text"]],
+    ]);
+    expect(s.turns[1]!.blocks[0]).toMatchObject({
+      toolName: "mcp__funes__recall",
+      text: '{"query":"fix the failing test","k":2}',
+    });
+    expect(s.turns[2]!.blocks[0]!.toolName).toBe("mcp__funes__recall");
+    expect(s.turns[2]!.blocks[0]!.text).toContain("→ get ");
+    expect(r.skipped).toEqual({
+      'system record "attribution_snapshot"': 2,
+      'system record "ui_telemetry"': 5,
+    });
+  });
+
+  it("reads a record written twice once", () => {
+    const text = readFileSync(RESUMED, "utf8");
+    const first = text.split("\n")[0]!;
+    const r = parseQwenSession(`${text}${first}\n`, { path: RESUMED });
+    expect(r.sessions[0]!.turns).toHaveLength(6);
+    expect(r.skipped["record written again (the first is read)"]).toBe(1);
+  });
+
+  it("is walked from ~/.qwen/projects and from QWEN_HOME, and known by its content", async () => {
+    const t = tempDir();
+    try {
+      copyFixture("qwen/projects", join(t.dir, "home", ".qwen", "projects"));
+      const [source] = knownSources(join(t.dir, "home"), "qwen");
+      expect(await source?.listUnits()).toHaveLength(2);
+      copyFixture("qwen/projects", join(t.dir, "moved", "projects"));
+      const moved = knownSources(join(t.dir, "nobody"), "qwen", { qwen: join(t.dir, "moved") });
+      expect(moved.map((m) => m.description)).toEqual([
+        `scanning qwen transcripts under ${join(t.dir, "moved", "projects")}`,
+      ]);
+      expect(sniffFile(RESUMED)).toEqual({ kind: "transcript", harness: "qwen" });
+    } finally {
+      t.cleanup();
+    }
+  });
+});
