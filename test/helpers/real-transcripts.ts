@@ -1,6 +1,6 @@
 /**
  * Every real transcript under test/fixtures/traces (the funes fixtures and the public `corpus/`, Claude Code,
- * Codex, pi and Hermes session files), parsed as funes parses them: the clean text on which a secret finding
+ * Codex, pi, Hermes, Gemini CLI and Qwen Code session files), parsed as funes parses them: the clean text on which a secret finding
  * is a false positive. Shared by the false-positive test (test/e2e/secret-forms.test.ts) and the bench.
  */
 import { readdirSync, readFileSync } from "node:fs";
@@ -8,8 +8,10 @@ import { join } from "node:path";
 import {
   parseClaudeTranscript,
   parseCodexRollout,
+  parseGeminiSession,
   parseHermesSessionFile,
   parsePiSession,
+  parseQwenSession,
   type Session,
   sniffFile,
 } from "../../src/traces/index.js";
@@ -34,6 +36,8 @@ export function realSessions(root = TRACES): Session[] {
       codex: parseCodexRollout,
       pi: parsePiSession,
       hermes: parseHermesSessionFile,
+      gemini: parseGeminiSession,
+      qwen: parseQwenSession,
     }[sniffed.harness];
     out.push(...parse(text, { path }).sessions);
   }
