@@ -281,6 +281,7 @@ async function main(argv: string[]): Promise<number> {
     )
     .option("--format <f>", "human or agent (default: human on a terminal, else agent)")
     .option("--highlight <text>", "Mark this text in the human view")
+    .option("--json", "Print the turns as JSON")
     .example("funes get 7028acdd-e85a-4fa0-88a5-71f4103333a0 765a0228 --window 1")
     .action((sid, tid, flags) => runGet(sid, tid, flags, cfg));
   cli

@@ -2,6 +2,7 @@
  * How `funes index` talks: progress on stderr, the summary on stdout (text or JSON).
  */
 import type { IndexEvent, IndexSummary } from "../commands/index.js";
+import { SKIP_MALFORMED, SKIP_NOT_OBJECT, SKIP_SURROGATE } from "../traces/index.js";
 import { ProgressLine } from "./progress.js";
 
 /** An event sink writing progress to stderr; `now` (ms) times the ETA. */
@@ -158,6 +159,22 @@ export function formatIndexSummary(s: IndexSummary, verbose = false): string {
 }
 
 const INJECTED = "agent-injected text left out: ";
+
+/** Skip reasons of a record that is not JSON at all (as opposed to a record with nothing to index). */
+const UNREADABLE = new Set([SKIP_MALFORMED, SKIP_NOT_OBJECT, SKIP_SURROGATE]);
+
+/**
+ * Why a run given a path indexed nothing at all although it read something: every record it passed over
+ * was unreadable (not JSON). Null when it indexed a turn, read nothing new (unchanged), or passed over
+ * records that were readable but held nothing to index (a transcript of snapshots only).
+ */
+export function nothingIndexed(s: IndexSummary, path: string): string | null {
+  if (s.unitsRead === 0 || s.turns > 0 || s.chunksAdded > 0) return null;
+  const other = Object.fromEntries(Object.entries(s.skipped).filter(([r]) => !r.startsWith(INJECTED)));
+  const total = Object.values(other).reduce((a, b) => a + b, 0);
+  if (total === 0 || Object.keys(other).some((r) => !UNREADABLE.has(r))) return null;
+  return `nothing in "${path}" could be indexed: all ${total} record(s) were passed over (${topCounts(other, false)}) — check that it is an agent's transcript, and name its format with --harness`;
+}
 
 /** The biggest counts, then "N more (--verbose)" unless `all`. */
 function topCounts(counts: Record<string, number>, all: boolean): string {

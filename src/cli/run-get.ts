@@ -14,6 +14,7 @@ export interface GetFlags {
   format?: unknown;
   highlight?: unknown;
   fallbackLocal?: boolean;
+  json?: boolean;
 }
 
 /** A compact view for people: tool blocks on one line, prose wrapped, the asked-for turn marked. */
@@ -86,8 +87,21 @@ export async function runGet(
       fallbackLocal: flags.fallbackLocal === true,
     }),
   );
+  if (flags.json === true && flags.format !== undefined)
+    throw new FunesError("bad_input", "--json and --format both choose the output — give one of them");
   const turns = await getTurn(memory, sid, tid, window);
-  if (format === "agent" || turns === null) {
+  // A turn the memory does not hold is a failed run (the MCP tool says so in its text instead).
+  if (turns === null)
+    throw new FunesError(
+      "no_memory",
+      `turn "${tid}" is not in session "${sid}" of this memory — copy both ids from a recall hit's → get line (and its --memory)`,
+    );
+  if (flags.json === true) {
+    for (const n of notes) process.stderr.write(`${oneLine(n)}\n`);
+    process.stdout.write(`${JSON.stringify({ sessionId: sid, turnUuid: tid, turns }, null, 2)}\n`);
+    return;
+  }
+  if (format === "agent") {
     process.stdout.write(formatGetAgent(turns, sid, tid, notes));
     return;
   }

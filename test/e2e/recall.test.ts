@@ -305,8 +305,20 @@ describe("agent format and bad input (CLI)", () => {
         "[2026-11-02T10:00:05.000Z] assistant seq3 turn=a-1\nThe fts index build hangs on two cores unless LANCE_CPU_THREADS is set to 2 or more.\n---\n" +
         "[2026-11-03T10:00:00.000Z] user seq4 turn=q-2\nnext\n---\n",
     );
+    // A turn the memory does not hold is an error (the MCP tool keeps the reference's line, below).
     const missing = await runFunes(["get", "planted", "nope"], env);
-    expect(missing.stdout).toBe("turn nope not found in session planted\n");
+    expect(missing.code).toBe(1);
+    expect(missing.stdout).toBe("");
+    expect(missing.stderr).toBe(
+      'funes: turn "nope" is not in session "planted" of this memory — copy both ids from a recall hit\'s → get line (and its --memory)\n',
+    );
+    const json = JSON.parse(
+      (await runFunes(["get", "planted", "a-1", "--window", "0", "--json"], env)).stdout,
+    );
+    expect(json.turns).toEqual([
+      expect.objectContaining({ turnUuid: "a-1", seq: 3, role: "assistant", center: true }),
+    ]);
+    expect(json.turns[0].blocks[0].text).toContain("LANCE_CPU_THREADS");
   });
 
   it("gives clear answers to bad queries and flags, never an FTS syntax error", async () => {
