@@ -148,7 +148,7 @@ async function main(argv: string[]): Promise<number> {
     .action((flags) => runStatus(flags, cfg));
   cli
     .command("recall [...query]", "Find past passages: hybrid search, bounded rerank, recency")
-    .option("-k, --k <n>", "Number of results (default 8)")
+    .option("-k, --k, --limit <n>", "Number of results (default 8)")
     .option("--candidates <n>", "Candidates from each of vector and keyword search (default 30)")
     .option("--type <block_type>", "Only text, thinking, tool_use or tool_result")
     .option("--harness <agent>", "Only claude, codex, pi or hermes")

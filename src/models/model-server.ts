@@ -115,6 +115,11 @@ export interface ServeOptions {
   log: (line: string) => void;
   /** ms since the epoch (`status`'s start time). */
   now: () => number;
+  /**
+   * A file of the program the server runs from. When it is gone (funes uninstalled, or its build
+   * removed), the server stops: code already loaded must not keep serving from deleted files.
+   */
+  program?: string | undefined;
 }
 
 /**
@@ -315,9 +320,12 @@ export async function serveModels(o: ServeOptions): Promise<boolean> {
   o.log(`listening on ${o.socketPath} (pid ${process.pid})`);
   touch();
   for (const sig of ["SIGTERM", "SIGINT"] as const) process.once(sig, () => stop(sig));
-  // A server whose socket is gone (its FUNES_HOME deleted, another server took over) can never be reached.
+  // A server whose socket is gone (its FUNES_HOME deleted, another server took over) can never be reached;
+  // one whose program is gone (uninstalled) must not outlive it.
   orphan = setInterval(() => {
     if (!existsSync(o.socketPath)) stop("its socket was removed");
+    else if (o.program !== undefined && !existsSync(o.program))
+      stop(`its program files were removed (${o.program})`);
   }, ORPHAN_CHECK_MS);
   orphan.unref();
   await done;
