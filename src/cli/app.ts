@@ -167,6 +167,7 @@ async function main(argv: string[]): Promise<number> {
       "If the Hub memory can't be read and isn't cached, read the local memory instead",
     )
     .option("--format <f>", "human or agent (default: human on a terminal, else agent)")
+    .option("--full", "Human view: every passage whole, with its neighbouring turns (through $PAGER)")
     .option("--json", "Print hits as JSON")
     .example('funes recall "why did the lance fts build hang"')
     .example("funes recall deadlock --type tool_result --since 7d")

@@ -30,6 +30,8 @@ export interface CliConfig {
   color: boolean;
   /** The terminal's width when stdout is one, else `$COLUMNS` when set. */
   columns: number | null;
+  /** The terminal's height when stdout is one (and reports it), else `$LINES` when set. */
+  rows: number | null;
   now: () => number;
   models: ModelsConfig;
   /** How agents' hooks and MCP registrations run this funes: `$FUNES_BIN`, else this Node and this script. */
@@ -209,6 +211,12 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): CliConfig {
         ? process.stdout.columns
         : Number.isInteger(Number(env.COLUMNS)) && Number(env.COLUMNS) > 0
           ? Number(env.COLUMNS)
+          : null,
+    rows:
+      process.stdout.isTTY === true && process.stdout.rows > 0
+        ? process.stdout.rows
+        : Number.isInteger(Number(env.LINES)) && Number(env.LINES) > 0
+          ? Number(env.LINES)
           : null,
     now: () => Date.now(),
     models: readModels(env, home),

@@ -2,7 +2,7 @@
  * `funes get <session_id> <turn_uuid>`.
  */
 import { FunesError, getTurn, openReadTarget, settledTarget, type TurnView } from "../commands/index.js";
-import { formatGetAgent, oneLine, safeText } from "../format/index.js";
+import { formatGetAgent, oneLine, terminalLine, terminalText } from "../format/index.js";
 import type { CliConfig } from "./config.js";
 import { nonNegativeInt, outputFormat } from "./parse-args.js";
 import { flattenSpaces, layoutWidth, readableTool } from "./terminal-text.js";
@@ -108,12 +108,13 @@ export async function runGet(
   const width = layoutWidth(cfg.columns);
   const highlight = flags.highlight === undefined ? {} : { highlight: String(flags.highlight) };
   for (const n of notes) process.stderr.write(`${oneLine(n)}\n`);
-  // A stranger's texts lose their control characters before any colour of ours is added.
+  // A stranger's texts lose their control characters (shown as control pictures, `␛[33m`) before any
+  // colour of ours is added.
   const safe = turns.map((t) => ({
     ...t,
-    ts: oneLine(t.ts),
-    role: oneLine(t.role),
-    blocks: t.blocks.map((b) => ({ blockType: oneLine(b.blockType), text: safeText(b.text) })),
+    ts: terminalLine(t.ts),
+    role: terminalLine(t.role),
+    blocks: t.blocks.map((b) => ({ blockType: terminalLine(b.blockType), text: terminalText(b.text) })),
   }));
   process.stdout.write(formatGetHuman(safe, { width, color: cfg.color, ...highlight }));
 }

@@ -3,8 +3,9 @@
  */
 import { join } from "node:path";
 import { DEFAULT_RERANK_BUDGET_MS, FunesError, listValues, recallMemories } from "../commands/index.js";
-import { formatRecallAgent, safeText, terminalSafeRecall } from "../format/index.js";
+import { formatRecallAgent, terminalSafeRecall } from "../format/index.js";
 import type { CliConfig } from "./config.js";
+import { writePaged } from "./pager.js";
 import { nonNegativeInt, nonNegativeNumber, outputFormat, positiveInt } from "./parse-args.js";
 import { formatRecallHuman } from "./render-recall.js";
 import { recallModels } from "./run-server.js";
@@ -26,6 +27,7 @@ export interface RecallFlags {
   json?: boolean;
   format?: unknown;
   fallbackLocal?: boolean;
+  full?: boolean;
   /** Words after `--` (a query starting with `-`). */
   "--"?: unknown[];
 }
@@ -72,23 +74,20 @@ export async function runRecall(words: unknown[], flags: RecallFlags, cfg: CliCo
       const text = formatRecallAgent(result);
       process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
     } else {
-      // A stranger's texts lose their control characters before any colour of ours is added; neighbours
-      // keep their line breaks here (the view folds them into one line itself).
-      const safe = terminalSafeRecall(result);
-      safe.hits.forEach((h, i) => {
-        h.neighbors = h.neighbors.map((n, j) => ({
-          ...n,
-          text: safeText(result.hits[i]?.neighbors[j]?.text ?? ""),
-        }));
-      });
+      // A stranger's texts lose their control characters (shown as control pictures, `␛[33m`) before
+      // any colour of ours is added.
+      const safe = terminalSafeRecall(result, "people");
       for (const n of safe.notes) process.stderr.write(`${n}\n`);
-      process.stdout.write(
-        formatRecallHuman(safe, {
-          width: layoutWidth(cfg.columns),
-          color: cfg.color,
-          defaultMemory: join(cfg.funesHome, "memory"),
-        }),
-      );
+      const text = formatRecallHuman(safe, {
+        width: layoutWidth(cfg.columns),
+        color: cfg.color,
+        defaultMemory: join(cfg.funesHome, "memory"),
+        full: flags.full === true,
+        rows: cfg.rows,
+      });
+      // The compact view fits the screen; the full one may not, and goes through the pager.
+      if (flags.full === true) await writePaged(text, { tty: cfg.stdoutTty, rows: cfg.rows, env: cfg.env });
+      else process.stdout.write(text);
     }
   } finally {
     await models.close();

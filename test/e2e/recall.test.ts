@@ -297,8 +297,24 @@ describe("agent format and bad input (CLI)", () => {
     );
     expect(term.code).toBe(0);
     expect(term.stdout.replaceAll("\r", "")).toMatch(
-      /^1\. 2026-11-02 10:00 · claude · -home-dev-funes\/planted · text {2}score \d\.\d\d\nThe fts index build hangs on two cores unless LANCE_CPU_THREADS is set to 2 or\nmore\.\n {2}~ user text: next\n {2}~ user text: next\n {2}→ funes get planted a-1\n$/,
+      /^1\. 2026-11-02 10:00 · claude · -home-dev-funes\/planted · text {2}score \d\.\d\d\nThe fts index build hangs on two cores unless LANCE_CPU_THREADS is set to 2 or\nmore\.\n {2}→ funes get planted a-1 {2}\(2 around it\)\n$/,
     );
+    // --full adds the turns around it, through the pager when taller than the terminal (LINES here).
+    const full = ["recall", "fts index build hang", "--limit", "1", "--rerank-budget", "0", "--full"];
+    const paged = await runFunesInTerminal(full, {
+      ...env,
+      extra: { ...env.extra, COLUMNS: "80", LINES: "3", FUNES_PAGER: "sed 's/^/paged: /'" },
+    });
+    expect(paged.code, paged.stdout).toBe(0);
+    expect(paged.stdout.replaceAll("\r", "")).toContain(
+      "paged:   ~ user text: next\npaged:   ~ user text: next\n",
+    );
+    const tall = await runFunesInTerminal(full, {
+      ...env,
+      extra: { ...env.extra, COLUMNS: "80", LINES: "50", FUNES_PAGER: "sed 's/^/paged: /'" },
+    });
+    expect(tall.stdout.replaceAll("\r", "")).toContain("\n  ~ user text: next\n");
+    expect(tall.stdout).not.toContain("paged:");
     const get = await runFunes(["get", "planted", "a-1", "--window", "1"], env);
     expect(get.stdout).toBe(
       "[2026-11-02T10:00:00.000Z] user seq2 turn=q-1\nnext\n---\n" +
