@@ -61,11 +61,14 @@ async function modelChecks(models: ModelsConfig): Promise<DoctorCheck[]> {
     const out: DoctorCheck[] = [];
     for (const m of modelsStatus(models)) {
       if (m.dir === null) {
+        // The note says which case it is (not downloaded, another revision, files missing, a folder
+        // variable naming no model) and, after " — ", its fix.
+        const [what = "", fix = "funes models pull"] = (m.note ?? "").split(" — ");
         out.push({
           name: m.role,
           status: "warn",
-          detail: `${m.repo} is not in ${models.hubCache} — recall ${m.role === "embedder" ? "finds by keyword only, and new rows wait for vectors" : "is not reranked"} meanwhile`,
-          fix: "funes models pull",
+          detail: `${what}; recall ${m.role === "embedder" ? "finds by keyword only, and new rows wait for vectors" : "is not reranked"} meanwhile`,
+          fix,
         });
         continue;
       }
