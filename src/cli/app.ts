@@ -51,6 +51,12 @@ const ACTIONS: Record<string, [string, string][]> = {
     ["status", "List the Hub memories read on this machine and their size (default)"],
     ["prune", "Remove the older copies, keeping each memory's newest"],
   ],
+  server: [
+    ["status", "Whether it runs, its models and requests (default)"],
+    ["start", "Start it in the background (recall starts it when needed)"],
+    ["stop", "Stop it (it also stops when idle, or once funes is uninstalled)"],
+    ["run", "Run it in the foreground (what start runs)"],
+  ],
 };
 
 /** `funes completion <shell>`. */
@@ -68,6 +74,7 @@ function runCompletion(shell: unknown, cli: ReturnType<typeof cac>): void {
     completion: [...SHELLS],
     models: (ACTIONS.models ?? []).map(([a]) => a),
     cache: (ACTIONS.cache ?? []).map(([a]) => a),
+    server: (ACTIONS.server ?? []).map(([a]) => a),
   };
   process.stdout.write(
     completionScript(
@@ -86,7 +93,7 @@ function runCompletion(shell: unknown, cli: ReturnType<typeof cac>): void {
 const FIRST_WORDS: Record<string, { what: string; known: readonly string[] }> = {
   models: { what: "an action:", known: ["status", "pull"] },
   cache: { what: "an action:", known: ["status", "prune"] },
-  server: { what: "an action:", known: ["status", "start", "stop", "run"] },
+  server: { what: "an action:", known: (ACTIONS.server ?? []).map(([a]) => a) },
   add: { what: "an agent:", known: ["claude", "codex", "hermes", "pi"] },
   remove: { what: "an agent:", known: ["claude", "codex", "hermes", "pi"] },
   ask: { what: "an agent:", known: ["claude", "codex"] },
@@ -101,6 +108,21 @@ function checkFirstWord(cli: ReturnType<typeof cac>): void {
   if (words === undefined || typeof typed !== "string") return;
   const message = unknownWordMessage({ command: name, what: words.what, typed, known: words.known });
   if (message !== null) throw new UsageError(message);
+}
+
+/**
+ * `--quiet` (uv's `-q`, rg's `-q`): stdout is dropped, and stderr is treated as not a terminal, so there is
+ * no progress line and no question (what would need an answer fails naming its flag, as in a script).
+ * Warnings and the error line still reach stderr.
+ */
+function quiet(cfg: ReturnType<typeof readConfig>): void {
+  cfg.quiet = true;
+  cfg.stderrTty = false;
+  process.stdout.write = ((_chunk: unknown, enc?: unknown, cb?: unknown) => {
+    const done = typeof enc === "function" ? enc : cb;
+    if (typeof done === "function") process.nextTick(done as () => void);
+    return true;
+  }) as typeof process.stdout.write;
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -324,6 +346,10 @@ async function main(argv: string[]): Promise<number> {
     .example('eval "$(funes completion zsh)"     # in ~/.zshrc')
     .example("funes completion fish > ~/.config/fish/completions/funes.fish")
     .action((shell) => runCompletion(shell, cli));
+  cli.option(
+    "-q, --quiet",
+    "Print nothing on stdout, no progress, ask nothing; warnings and errors still show",
+  );
   const width = Math.min(100, Math.max(60, cfg.columns ?? 80));
   cli.help(reshapeHelp(cli, { actions: ACTIONS, width }));
   cli.version(pkg.version);
@@ -346,6 +372,7 @@ async function main(argv: string[]): Promise<number> {
       settleOptionValues(cli, args);
       checkFirstWord(cli);
     }
+    if (cli.options.quiet === true && !cli.options.help) quiet(cfg);
     // A command may return its exit code (a hook push that has more to publish returns 75).
     const code: unknown = await cli.runMatchedCommand();
     return typeof code === "number" ? code : 0;

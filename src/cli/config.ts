@@ -32,6 +32,8 @@ export interface CliConfig {
   columns: number | null;
   /** The terminal's height when stdout is one (and reports it), else `$LINES` when set. */
   rows: number | null;
+  /** `--quiet`: nothing on stdout, no progress or questions (cli/app.ts sets it after parsing). */
+  quiet: boolean;
   now: () => number;
   models: ModelsConfig;
   /** How agents' hooks and MCP registrations run this funes: `$FUNES_BIN`, else this Node and this script. */
@@ -218,6 +220,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): CliConfig {
         : Number.isInteger(Number(env.LINES)) && Number(env.LINES) > 0
           ? Number(env.LINES)
           : null,
+    quiet: false,
     now: () => Date.now(),
     models: readModels(env, home),
     funesCommand: funesCommand(env),

@@ -5,15 +5,20 @@ import type { IndexEvent, IndexSummary } from "../commands/index.js";
 import { SKIP_MALFORMED, SKIP_NOT_OBJECT, SKIP_SURROGATE } from "../traces/index.js";
 import { ProgressLine } from "./progress.js";
 
-/** An event sink writing progress to stderr; `now` (ms) times the ETA. */
+/**
+ * An event sink writing progress to stderr; `now` (ms) times the ETA. `quiet` (`--quiet`) keeps only the
+ * lines a person must see: notes and what could not be read.
+ */
 export function indexReporter(
   err: NodeJS.WriteStream,
   tty: boolean,
   now: () => number = () => Date.now(),
+  quiet = false,
 ): { onEvent: (e: IndexEvent) => void; end: () => void } {
   const bar = new ProgressLine(err, tty);
   let started: number | null = null;
-  const line = (s: string) => {
+  const line = (s: string, warning = false) => {
+    if (quiet && !warning) return;
     bar.clear();
     err.write(`${s}\n`);
   };
@@ -24,7 +29,7 @@ export function indexReporter(
           line(`${e.description} — ${e.owed} to index, ${e.units - e.owed} unchanged`);
           break;
         case "source-failed":
-          line(`${e.description}: could not be read, skipping — ${e.reason}`);
+          line(`${e.description}: could not be read, skipping — ${e.reason}`, true);
           break;
         case "unit": {
           started ??= now();
@@ -42,16 +47,19 @@ export function indexReporter(
           break;
         }
         case "note":
-          line(`note: ${e.text}`);
+          line(`note: ${e.text}`, true);
           break;
         case "unit-failed":
-          line(`[${e.done}/${e.total}] ${e.key} — read failed, skipping: ${e.reason}`);
+          line(`[${e.done}/${e.total}] ${e.key} — read failed, skipping: ${e.reason}`, true);
           break;
         case "redacted":
           line(`    redacted ${formatCounts(e.counts)} in ${e.sessionId}`);
           break;
         case "state-discarded":
-          line(`note: ${e.path} was unreadable; rebuilding it (stored chunks are kept and not duplicated)`);
+          line(
+            `note: ${e.path} was unreadable; rebuilding it (stored chunks are kept and not duplicated)`,
+            true,
+          );
           break;
         case "text-index":
           line(e.action === "built" ? "built the text search index" : "rebuilt the text search index");
@@ -64,7 +72,7 @@ export function indexReporter(
           );
           break;
         case "keyword-only":
-          line(`note: keyword-only for now (no vectors): ${e.reason}`);
+          line(`note: keyword-only for now (no vectors): ${e.reason}`, true);
           break;
         case "embedding":
           bar.update(e.done, e.total, `embedded ${e.done}/${e.total} (${e.rate.toFixed(1)}/s)`);

@@ -21,7 +21,7 @@ export interface IndexFlags {
 
 /** Runs the index command and prints its summary. */
 export async function runIndex(path: unknown, flags: IndexFlags, cfg: CliConfig): Promise<void> {
-  const reporter = indexReporter(process.stderr, cfg.stderrTty && flags.json !== true, cfg.now);
+  const reporter = indexReporter(process.stderr, cfg.stderrTty && flags.json !== true, cfg.now, cfg.quiet);
   try {
     const summary = await indexSessions({
       funesHome: cfg.funesHome,

@@ -78,8 +78,14 @@ describe("funes doctor", () => {
     expect(ok.stdout).toMatch(/\n(ok|!!) {2}memory +\d+ chunks from 1 sessions at /);
     expect(ok.stdout).toMatch(/\nok {2}lock +no index or push is running\n/);
 
+    // status names the agents funes is set up in.
+    expect((await runFunes(["status"], u)).stdout).toMatch(/\nagents: pi\n$/);
+
     // The funes the extension runs disappears (uninstalled, or a checkout moved away).
     writeFileSync(ext, readFileSync(ext, "utf8").replace(join(u.bin, "funes"), join(u.bin, "gone", "funes")));
+    expect((await runFunes(["status", "--json"], u)).stdout).toContain(
+      '"agents": [\n    {\n      "agent": "pi",\n      "ok": false',
+    );
     const broken = await runFunes(["doctor"], u);
     expect(broken.code).toBe(1);
     expect(broken.stdout).toMatch(

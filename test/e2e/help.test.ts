@@ -169,6 +169,9 @@ describe("funes completion", () => {
     expect(complete(["funes", "recall", "--half"])).toBe("--half-life");
     expect(complete(["funes", "add", "co"])).toBe("codex");
     expect(complete(["funes", "models", "p"])).toBe("pull");
+    expect(complete(["funes", "server", "sto"])).toBe("stop");
+    expect(complete(["funes", "recall", "--lim"])).toBe("--limit");
+    expect(complete(["funes", "get", "--js"])).toBe("--json");
     const zsh = await runFunes(["completion", "zsh"], env);
     expect(zsh.stdout).toMatch(/^#compdef funes\n/);
     expect(zsh.stdout).toContain("compdef _funes funes");

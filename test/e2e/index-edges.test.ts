@@ -105,7 +105,7 @@ describe("funes index: every agent file a user has", () => {
     expect((await indexJson([file])).chunksAdded).toBe(0);
     const status = await runFunes(["status"], env);
     expect(status.stdout).toBe(
-      `memory: ${join(env.funesHome, "memory")}\nchunks: 0 — an index ran but stored nothing (its sessions held no indexable content); \`funes index <path> --verbose\` shows what it passed over\n`,
+      `memory: ${join(env.funesHome, "memory")}\nchunks: 0 — an index ran but stored nothing (its sessions held no indexable content); \`funes index <path> --verbose\` shows what it passed over\nagents: none set up — \`funes add <agent>\` sets one up\n`,
     );
   });
 
