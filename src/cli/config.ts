@@ -191,6 +191,13 @@ function agentDirsOf(env: NodeJS.ProcessEnv): AgentDirs {
   };
 }
 
+/** A terminal dimension: as stdout reports it when it is a terminal, else its variable when set, else null. */
+function terminalSize(reported: number | undefined, variable: string | undefined): number | null {
+  if (process.stdout.isTTY === true && reported !== undefined && reported > 0) return reported;
+  const n = Number(variable);
+  return Number.isInteger(n) && n > 0 ? n : null;
+}
+
 /** Reads the environment. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): CliConfig {
   const home = homeOf(env);
@@ -208,18 +215,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): CliConfig {
     stdinTty: process.stdin.isTTY === true,
     // no-color.org: any non-empty NO_COLOR turns colour off.
     color: nonEmpty(env.NO_COLOR) === undefined && process.stdout.isTTY === true,
-    columns:
-      process.stdout.isTTY === true && process.stdout.columns > 0
-        ? process.stdout.columns
-        : Number.isInteger(Number(env.COLUMNS)) && Number(env.COLUMNS) > 0
-          ? Number(env.COLUMNS)
-          : null,
-    rows:
-      process.stdout.isTTY === true && process.stdout.rows > 0
-        ? process.stdout.rows
-        : Number.isInteger(Number(env.LINES)) && Number(env.LINES) > 0
-          ? Number(env.LINES)
-          : null,
+    columns: terminalSize(process.stdout.columns, env.COLUMNS),
+    rows: terminalSize(process.stdout.rows, env.LINES),
     quiet: false,
     now: () => Date.now(),
     models: readModels(env, home),

@@ -45,6 +45,16 @@ const hits = async (env: CliEnv, q: string) => {
   return (JSON.parse(r.stdout) as { hits: { id: string; score: number }[] }).hits;
 };
 
+/** Whether process `pid` is gone. */
+function exited(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
 async function until(cond: () => Promise<boolean>, ms: number): Promise<boolean> {
   const end = Date.now() + ms;
   while (Date.now() < end) {
@@ -123,15 +133,7 @@ describe("funes server", () => {
     const pid = (JSON.parse(started.stdout) as Status).pid as number;
     expect(pid).toBeGreaterThan(0);
     rmSync(modelSocketPath(u.funesHome), { force: true });
-    const gone = () => {
-      try {
-        process.kill(pid, 0);
-        return false;
-      } catch {
-        return true;
-      }
-    };
-    expect(await until(async () => gone(), 20_000)).toBe(true);
+    expect(await until(async () => exited(pid), 20_000)).toBe(true);
   });
 
   it("exits when its program files are gone (funes uninstalled), so none serves from deleted files", async () => {
@@ -154,15 +156,7 @@ describe("funes server", () => {
     const pid = (JSON.parse(started.stdout) as Status).pid as number;
     expect(pid).toBeGreaterThan(0);
     rmSync(join(pkg, "dist"), { recursive: true });
-    const gone = () => {
-      try {
-        process.kill(pid, 0);
-        return false;
-      } catch {
-        return true;
-      }
-    };
-    expect(await until(async () => gone(), 20_000)).toBe(true);
+    expect(await until(async () => exited(pid), 20_000)).toBe(true);
     expect(readFileSync(join(funesHome, "logs", "model-server.log"), "utf8")).toMatch(
       /stopping: its program files were removed/,
     );
