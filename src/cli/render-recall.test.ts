@@ -69,7 +69,8 @@ describe("formatRecallHuman", () => {
     expect(out).toMatch(/→ funes get \S+ a-1 {2}\(\+\d+ lines, 2 around it\)/);
     expect(compactLines(8, 40)).toBe(2);
     expect(compactLines(1, 40)).toBe(12);
-    expect(compactLines(50, 24)).toBe(1);
+    expect(compactLines(8, 24)).toBe(0);
+    expect(compactLines(50, 24)).toBe(0);
   });
 
   it("at 80 columns a long workdir gives way, never the session or the block type", () => {

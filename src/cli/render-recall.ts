@@ -41,12 +41,15 @@ export interface RecallHumanOptions extends TerminalStyle {
   rows?: number | null;
 }
 
-/** Passage lines per hit in the compact view: all hits, each a header, its lines and a get line, fit. */
+/**
+ * Passage lines per hit in the compact view: all hits, each a header, its lines and a get line, fit. On a
+ * terminal too short for one line each, none: the headers and get lines (which count what is left out).
+ */
 export function compactLines(hits: number, rows: number | null | undefined): number {
   if (rows === null || rows === undefined) return COMPACT_UNKNOWN_LINES;
   // One row is left for the shell's prompt; hits are separated by a blank line.
   const each = Math.floor((rows - 1 - (hits - 1)) / Math.max(1, hits)) - 2;
-  return Math.min(COMPACT_MAX_LINES, Math.max(1, each));
+  return Math.min(COMPACT_MAX_LINES, Math.max(0, each));
 }
 
 /**

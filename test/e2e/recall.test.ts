@@ -315,6 +315,15 @@ describe("agent format and bad input (CLI)", () => {
     });
     expect(tall.stdout.replaceAll("\r", "")).toContain("\n  ~ user text: next\n");
     expect(tall.stdout).not.toContain("paged:");
+    // Eight hits on a 24-row terminal: the default view fits it.
+    const screen = await runFunesInTerminal(["recall", "lance index", "--rerank-budget", "0"], {
+      ...env,
+      extra: { ...env.extra, COLUMNS: "80", LINES: "24" },
+    });
+    expect(screen.code, screen.stdout).toBe(0);
+    const shown = screen.stdout.replaceAll("\r", "").trimEnd().split("\n");
+    expect(shown.filter((l) => /^\d+\. /.test(l)).length).toBeGreaterThan(4);
+    expect(shown.length, JSON.stringify(shown, null, 1)).toBeLessThanOrEqual(23);
     const get = await runFunes(["get", "planted", "a-1", "--window", "1"], env);
     expect(get.stdout).toBe(
       "[2026-11-02T10:00:00.000Z] user seq2 turn=q-1\nnext\n---\n" +
