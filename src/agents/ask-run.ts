@@ -231,7 +231,8 @@ export async function runAsk(o: {
       if (missing) resolve({ kind: "missing" });
       else if (unreachable !== null) resolve({ kind: "unreachable", reason: unreachable });
       else if (timedOut) resolve({ kind: "timeout" });
-      else if (code === 0 && failure === null && (answer !== null || streamed !== ""))
+      // An answer counts even after an error event (codex reports some it recovers from).
+      else if (code === 0 && (answer !== null || streamed !== ""))
         resolve({ kind: "answered", answer: answer ?? streamed, streamed: streamed !== "" });
       else resolve({ kind: "no-answer", code, reason: failure ?? lastMessageLine(stderr) });
     });
