@@ -9,6 +9,7 @@ import { readConfig } from "./config.js";
 import { cacErrorMessage, flagsOf, reshapeHelp, unknownCommandMessage, unknownWordMessage } from "./help.js";
 import { settleOptionValues } from "./option-values.js";
 import { topLevelArgs } from "./pasted-get.js";
+import { beQuiet } from "./quiet-mode.js";
 import { UsageError } from "./usage-error.js";
 
 /**
@@ -108,21 +109,6 @@ function checkFirstWord(cli: ReturnType<typeof cac>): void {
   if (words === undefined || typeof typed !== "string") return;
   const message = unknownWordMessage({ command: name, what: words.what, typed, known: words.known });
   if (message !== null) throw new UsageError(message);
-}
-
-/**
- * `--quiet` (uv's `-q`, rg's `-q`): stdout is dropped, and stderr is treated as not a terminal, so there is
- * no progress line and no question (what would need an answer fails naming its flag, as in a script).
- * Warnings and the error line still reach stderr.
- */
-function quiet(cfg: ReturnType<typeof readConfig>): void {
-  cfg.quiet = true;
-  cfg.stderrTty = false;
-  process.stdout.write = ((_chunk: unknown, enc?: unknown, cb?: unknown) => {
-    const done = typeof enc === "function" ? enc : cb;
-    if (typeof done === "function") process.nextTick(done as () => void);
-    return true;
-  }) as typeof process.stdout.write;
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -372,7 +358,7 @@ async function main(argv: string[]): Promise<number> {
       settleOptionValues(cli, args);
       checkFirstWord(cli);
     }
-    if (cli.options.quiet === true && !cli.options.help) quiet(cfg);
+    if (cli.options.quiet === true && !cli.options.help) beQuiet(cfg);
     // A command may return its exit code (a hook push that has more to publish returns 75).
     const code: unknown = await cli.runMatchedCommand();
     return typeof code === "number" ? code : 0;
