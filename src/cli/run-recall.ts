@@ -52,7 +52,11 @@ export async function runRecall(words: unknown[], flags: RecallFlags, cfg: CliCo
       specs,
       {
         query,
-        k: flags.k === undefined ? 8 : positiveInt(flags.k, "-k"),
+        // Named as typed in an error: `--limit` is `-k` under gh's name.
+        k:
+          flags.k === undefined
+            ? 8
+            : positiveInt(flags.k, process.argv.some((a) => a.startsWith("--limit")) ? "--limit" : "-k"),
         candidates: flags.candidates === undefined ? 30 : positiveInt(flags.candidates, "--candidates"),
         blockType: str(flags.type),
         harness: str(flags.harness),

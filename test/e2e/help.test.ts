@@ -133,6 +133,10 @@ describe("mistyped commands, flags and values", () => {
       expect(await usage(["recall", "x", "-k", k])).toBe(
         `funes: -k takes a whole number ≥ 1, not "${k}" — try -k 5`,
       );
+    // gh's name for it, named as typed.
+    expect(await usage(["recall", "x", "--limit", "0"])).toBe(
+      'funes: --limit takes a whole number ≥ 1, not "0" — try --limit 5',
+    );
     expect(await usage(["recall", "x", "-k", "3", "-k", "4"])).toBe(
       'funes: -k was given 2 times ("3", "4") — give it once',
     );
