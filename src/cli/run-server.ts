@@ -72,7 +72,11 @@ export async function runServer(action: unknown, flags: ServerFlags, cfg: CliCon
         startDetached(cfg);
         for (
           let i = 0;
-          i < 100 && (await ModelClient.connect(socketPath, 500).then((c) => (c?.close(), c))) === null;
+          i < 100 &&
+          (await ModelClient.connect(socketPath, 500).then((c) => {
+            c?.close();
+            return c;
+          })) === null;
           i++
         )
           await new Promise((r) => setTimeout(r, 50));
