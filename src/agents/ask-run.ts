@@ -94,7 +94,62 @@ export type AskEvent =
   | { kind: "text"; text: string }
   | { kind: "answer"; text: string }
   | { kind: "status"; text: string }
+  /** The agent says why it cannot answer (not logged in, a refused request): its own words. */
+  | { kind: "failed"; text: string }
+  /** The agent could not reach its model and tries again; `network`: the connection itself failed. */
+  | { kind: "retry"; text: string; network: boolean }
   | { kind: "none" };
+
+const str = (v: unknown): string | null => (typeof v === "string" && v.trim() !== "" ? v : null);
+
+function parseClaudeLine(e: Record<string, unknown>): AskEvent {
+  if (e.type === "result") {
+    if (e.is_error === false && typeof e.result === "string") return { kind: "answer", text: e.result };
+    if (e.is_error === true) return { kind: "failed", text: str(e.result) ?? String(e.subtype ?? "error") };
+  }
+  // Each retry of an API call; no HTTP status means the connection itself failed.
+  if (e.type === "system" && e.subtype === "api_retry") {
+    const network = e.error_status === null || e.error_status === undefined;
+    const why = network ? "connection failed" : `HTTP ${String(e.error_status)}`;
+    const of = typeof e.max_retries === "number" ? ` of ${e.max_retries}` : "";
+    return { kind: "retry", text: `${why}, retry ${String(e.attempt ?? "?")}${of}`, network };
+  }
+  if (e.type === "assistant") {
+    const content = (e.message as { content?: unknown } | undefined)?.content;
+    const blocks = Array.isArray(content) ? (content as Record<string, unknown>[]) : [];
+    const text = blocks
+      .filter((b) => b.type === "text" && typeof b.text === "string")
+      .map((b) => b.text as string)
+      .join("");
+    // A message claude made up itself to say it failed ("Not logged in · Please run /login") is no answer.
+    if (str(e.error) !== null) return { kind: "failed", text: str(text) ?? String(e.error) };
+    if (text !== "") return { kind: "text", text };
+    if (blocks.some((b) => b.type === "thinking")) return { kind: "status", text: "thinking…" };
+  }
+  return { kind: "none" };
+}
+
+function parseCodexLine(e: Record<string, unknown>): AskEvent {
+  const item = e.item as Record<string, unknown> | undefined;
+  if (e.type === "item.completed" && item?.type === "agent_message" && typeof item.text === "string")
+    return { kind: "answer", text: item.text };
+  // `Reconnecting... 2/5 (stream disconnected …)`, `Reconnecting... waiting for network (…)`.
+  const message = str(e.message);
+  if (e.type === "error" && message !== null) {
+    const retry = /^Reconnecting\.*\s*(.*?)\s*(?:\((.*)\))?$/s.exec(message);
+    if (retry === null) return { kind: "failed", text: message };
+    const why = retry[2] ?? "connection failed";
+    const when = retry[1] ?? "";
+    const text = `${why}, ${when === "" ? "retrying" : /^\d/.test(when) ? `retry ${when}` : when}`;
+    return { kind: "retry", text, network: true };
+  }
+  if (e.type === "turn.failed") {
+    const text = str((e.error as { message?: unknown } | undefined)?.message);
+    return { kind: "failed", text: text ?? "the turn failed" };
+  }
+  if (e.type === "turn.started" || item?.type === "reasoning") return { kind: "status", text: "thinking…" };
+  return { kind: "none" };
+}
 
 /**
  * Reads one JSON line of `claude --output-format stream-json`, `codex exec --json`, `gemini -o stream-json`
@@ -107,39 +162,38 @@ export function parseAskLine(agent: AskAgent, line: string): AskEvent {
   } catch {
     return { kind: "none" };
   }
+  if (e === null || typeof e !== "object") return { kind: "none" };
   if (agent === "gemini") {
     if (e.type === "message" && e.role === "assistant" && typeof e.content === "string")
       return { kind: "text", text: e.content };
     return e.type === "init" ? { kind: "status", text: "thinking…" } : { kind: "none" };
   }
-  if (agent === "claude" || agent === "qwen") {
-    if (e.type === "result" && e.is_error === false && typeof e.result === "string")
-      return { kind: "answer", text: e.result };
-    if (e.type === "assistant") {
-      const content = (e.message as { content?: unknown } | undefined)?.content;
-      const blocks = Array.isArray(content) ? (content as Record<string, unknown>[]) : [];
-      const text = blocks
-        .filter((b) => b.type === "text" && typeof b.text === "string")
-        .map((b) => b.text as string)
-        .join("");
-      if (text !== "") return { kind: "text", text };
-      if (blocks.some((b) => b.type === "thinking")) return { kind: "status", text: "thinking…" };
-    }
-    return { kind: "none" };
-  }
-  const item = e.item as Record<string, unknown> | undefined;
-  if (e.type === "item.completed" && item?.type === "agent_message" && typeof item.text === "string")
-    return { kind: "answer", text: item.text };
-  if (e.type === "turn.started" || item?.type === "reasoning") return { kind: "status", text: "thinking…" };
-  return { kind: "none" };
+  return agent === "claude" || agent === "qwen" ? parseClaudeLine(e) : parseCodexLine(e);
 }
 
-/** How an ask run ended. */
+/**
+ * Failed connections to its model after which an agent is stopped rather than left retrying until the time
+ * limit: claude's third retry comes about 4 s in (it would go on to 10, over minutes); codex says "waiting
+ * for network" or counts its reconnects.
+ */
+export const NETWORK_RETRIES = 3;
+
+/** How an ask run ended. `reason`: the agent's own one line on why, when it gave one. */
 export type AskOutcome =
   | { kind: "answered"; answer: string; streamed: boolean }
-  | { kind: "no-answer"; code: number | null; output: string }
-  | { kind: "timeout"; output: string }
+  | { kind: "no-answer"; code: number | null; reason: string | null }
+  | { kind: "unreachable"; reason: string }
+  | { kind: "timeout" }
   | { kind: "missing" };
+
+/** The last line of an agent's stderr that reads as a message (not a JSON event, not a log line's prefix). */
+function lastMessageLine(stderr: string): string | null {
+  const lines = stderr
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l !== "" && !l.startsWith("{") && !/^Reading additional input/.test(l));
+  return lines.at(-1) ?? null;
+}
 
 /** Runs the agent; `onText` gets answer text as it arrives (Claude), `onStatus` progress words. */
 export async function runAsk(o: {
@@ -192,8 +246,11 @@ function spawnAsk(o: Parameters<typeof runAsk>[0], off: string[], aside: string 
       cwd: aside ?? o.cwd,
       stdio: ["ignore", "pipe", "pipe"],
     });
-    let output = "";
+    let stderr = "";
     let pending = "";
+    let failure: string | null = null;
+    let unreachable: string | null = null;
+    let networkRetries = 0;
     let answer: string | null = null;
     let streamed = "";
     let timedOut = false;
@@ -205,23 +262,39 @@ function spawnAsk(o: Parameters<typeof runAsk>[0], off: string[], aside: string 
         o.onText?.(ev.text);
       } else if (ev.kind === "answer") answer = ev.text;
       else if (ev.kind === "status") o.onStatus?.(ev.text);
+      else if (ev.kind === "failed") failure = ev.text;
+      else if (ev.kind === "retry") {
+        o.onStatus?.(`${o.agent} cannot reach its model (${ev.text})…`);
+        if (ev.network) networkRetries++;
+        if (
+          unreachable === null &&
+          (networkRetries >= NETWORK_RETRIES || /waiting for network/i.test(ev.text))
+        ) {
+          unreachable = ev.text;
+          stop();
+        }
+      }
+    };
+    const stop = () => {
+      child.kill("SIGTERM");
+      setTimeout(() => child.kill("SIGKILL"), 2000).unref();
     };
     child.stdout.setEncoding("utf8");
     child.stdout.on("data", (d: string) => {
-      output += d;
       pending += d;
       for (let nl = pending.indexOf("\n"); nl >= 0; nl = pending.indexOf("\n")) {
         onLine(pending.slice(0, nl));
         pending = pending.slice(nl + 1);
       }
     });
-    child.stderr.on("data", (d) => {
-      output += d;
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (d: string) => {
+      // Only its end is ever shown.
+      stderr = (stderr + d).slice(-4096);
     });
     const timer = setTimeout(() => {
       timedOut = true;
-      child.kill("SIGTERM");
-      setTimeout(() => child.kill("SIGKILL"), 2000).unref();
+      stop();
     }, o.timeoutMs);
     child.on("error", (err: NodeJS.ErrnoException) => {
       if (err.code === "ENOENT") missing = true;
@@ -230,10 +303,12 @@ function spawnAsk(o: Parameters<typeof runAsk>[0], off: string[], aside: string 
       clearTimeout(timer);
       if (pending.trim() !== "") onLine(pending);
       if (missing) resolve({ kind: "missing" });
-      else if (timedOut) resolve({ kind: "timeout", output });
+      else if (unreachable !== null) resolve({ kind: "unreachable", reason: unreachable });
+      else if (timedOut) resolve({ kind: "timeout" });
+      // An answer counts even after an error event (codex reports some it recovers from).
       else if (code === 0 && (answer !== null || streamed !== ""))
         resolve({ kind: "answered", answer: answer ?? streamed, streamed: streamed !== "" });
-      else resolve({ kind: "no-answer", code, output });
+      else resolve({ kind: "no-answer", code, reason: failure ?? lastMessageLine(stderr) });
     });
   });
 }

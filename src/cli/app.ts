@@ -9,6 +9,7 @@ import { readConfig } from "./config.js";
 import { cacErrorMessage, flagsOf, reshapeHelp, unknownCommandMessage, unknownWordMessage } from "./help.js";
 import { settleOptionValues } from "./option-values.js";
 import { topLevelArgs } from "./pasted-get.js";
+import { beQuiet } from "./quiet-mode.js";
 import { UsageError } from "./usage-error.js";
 
 /**
@@ -51,6 +52,12 @@ const ACTIONS: Record<string, [string, string][]> = {
     ["status", "List the Hub memories read on this machine and their size (default)"],
     ["prune", "Remove the older copies, keeping each memory's newest"],
   ],
+  server: [
+    ["status", "Whether it runs, its models and requests (default)"],
+    ["start", "Start it in the background (recall starts it when needed)"],
+    ["stop", "Stop it (it also stops when idle, or once funes is uninstalled)"],
+    ["run", "Run it in the foreground (what start runs)"],
+  ],
 };
 
 /** `funes completion <shell>`. */
@@ -68,6 +75,7 @@ function runCompletion(shell: unknown, cli: ReturnType<typeof cac>): void {
     completion: [...SHELLS],
     models: (ACTIONS.models ?? []).map(([a]) => a),
     cache: (ACTIONS.cache ?? []).map(([a]) => a),
+    server: (ACTIONS.server ?? []).map(([a]) => a),
   };
   process.stdout.write(
     completionScript(
@@ -86,7 +94,7 @@ function runCompletion(shell: unknown, cli: ReturnType<typeof cac>): void {
 const FIRST_WORDS: Record<string, { what: string; known: readonly string[] }> = {
   models: { what: "an action:", known: ["status", "pull"] },
   cache: { what: "an action:", known: ["status", "prune"] },
-  server: { what: "an action:", known: ["status", "start", "stop", "run"] },
+  server: { what: "an action:", known: (ACTIONS.server ?? []).map(([a]) => a) },
   add: { what: "an agent:", known: ["claude", "codex", "hermes", "pi", "gemini", "qwen"] },
   remove: { what: "an agent:", known: ["claude", "codex", "hermes", "pi", "gemini", "qwen"] },
   ask: { what: "an agent:", known: ["claude", "codex", "gemini", "qwen"] },
@@ -151,7 +159,7 @@ async function main(argv: string[]): Promise<number> {
     .action((flags) => runStatus(flags, cfg));
   cli
     .command("recall [...query]", "Find past passages: hybrid search, bounded rerank, recency")
-    .option("-k, --k <n>", "Number of results (default 8)")
+    .option("-k, --k, --limit <n>", "Number of results (default 8)")
     .option("--candidates <n>", "Candidates from each of vector and keyword search (default 30)")
     .option("--type <block_type>", "Only text, thinking, tool_use or tool_result")
     .option("--harness <agent>", "Only claude, codex, pi, hermes, gemini or qwen")
@@ -171,6 +179,7 @@ async function main(argv: string[]): Promise<number> {
       "If the Hub memory can't be read and isn't cached, read the local memory instead",
     )
     .option("--format <f>", "human or agent (default: human on a terminal, else agent)")
+    .option("--full", "Human view: every passage whole, with its neighbouring turns (through $PAGER)")
     .option("--json", "Print hits as JSON")
     .example('funes recall "why did the lance fts build hang"')
     .example("funes recall deadlock --type tool_result --since 7d")
@@ -288,6 +297,7 @@ async function main(argv: string[]): Promise<number> {
     )
     .option("--format <f>", "human or agent (default: human on a terminal, else agent)")
     .option("--highlight <text>", "Mark this text in the human view")
+    .option("--json", "Print the turns as JSON")
     .example("funes get 7028acdd-e85a-4fa0-88a5-71f4103333a0 765a0228 --window 1")
     .action((sid, tid, flags) => runGet(sid, tid, flags, cfg));
   cli
@@ -329,6 +339,10 @@ async function main(argv: string[]): Promise<number> {
     .example('eval "$(funes completion zsh)"     # in ~/.zshrc')
     .example("funes completion fish > ~/.config/fish/completions/funes.fish")
     .action((shell) => runCompletion(shell, cli));
+  cli.option(
+    "-q, --quiet",
+    "Print nothing on stdout, no progress, ask nothing; warnings and errors still show",
+  );
   const width = Math.min(100, Math.max(60, cfg.columns ?? 80));
   cli.help(reshapeHelp(cli, { actions: ACTIONS, width }));
   cli.version(pkg.version);
@@ -351,6 +365,7 @@ async function main(argv: string[]): Promise<number> {
       settleOptionValues(cli, args);
       checkFirstWord(cli);
     }
+    if (cli.options.quiet === true && !cli.options.help) beQuiet(cfg);
     // A command may return its exit code (a hook push that has more to publish returns 75).
     const code: unknown = await cli.runMatchedCommand();
     return typeof code === "number" ? code : 0;

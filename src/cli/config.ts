@@ -31,6 +31,10 @@ export interface CliConfig {
   color: boolean;
   /** The terminal's width when stdout is one, else `$COLUMNS` when set. */
   columns: number | null;
+  /** The terminal's height when stdout is one (and reports it), else `$LINES` when set. */
+  rows: number | null;
+  /** `--quiet`: nothing on stdout, no progress or questions (cli/app.ts sets it after parsing). */
+  quiet: boolean;
   now: () => number;
   models: ModelsConfig;
   /** How agents' hooks and MCP registrations run this funes: `$FUNES_BIN`, else this Node and this script. */
@@ -195,6 +199,13 @@ function agentDirsOf(env: NodeJS.ProcessEnv): AgentDirs {
   };
 }
 
+/** A terminal dimension: as stdout reports it when it is a terminal, else its variable when set, else null. */
+function terminalSize(reported: number | undefined, variable: string | undefined): number | null {
+  if (process.stdout.isTTY === true && reported !== undefined && reported > 0) return reported;
+  const n = Number(variable);
+  return Number.isInteger(n) && n > 0 ? n : null;
+}
+
 /** Reads the environment. */
 export function readConfig(env: NodeJS.ProcessEnv = process.env): CliConfig {
   const home = homeOf(env);
@@ -212,12 +223,9 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): CliConfig {
     stdinTty: process.stdin.isTTY === true,
     // no-color.org: any non-empty NO_COLOR turns colour off.
     color: nonEmpty(env.NO_COLOR) === undefined && process.stdout.isTTY === true,
-    columns:
-      process.stdout.isTTY === true && process.stdout.columns > 0
-        ? process.stdout.columns
-        : Number.isInteger(Number(env.COLUMNS)) && Number(env.COLUMNS) > 0
-          ? Number(env.COLUMNS)
-          : null,
+    columns: terminalSize(process.stdout.columns, env.COLUMNS),
+    rows: terminalSize(process.stdout.rows, env.LINES),
+    quiet: false,
     now: () => Date.now(),
     models: readModels(env, home),
     funesCommand: funesCommand(env),

@@ -9,6 +9,13 @@ import { guardStream } from "./output-guard.js";
 // Nothing reaches the terminal (or an MCP client) with a control character funes did not put there itself.
 guardStream(process.stdout);
 guardStream(process.stderr);
+// A reader that stops early (`funes recall … | head -1`) ends the run quietly with 0, as `rg | head` does:
+// nothing more can be shown, and a stack trace about it would be noise.
+for (const stream of [process.stdout, process.stderr])
+  stream.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code === "EPIPE") process.exit(0);
+    throw err;
+  });
 
 const [, , command, ...rest] = process.argv;
 if (command === "mcp" && rest.length <= 1 && !rest.some((a) => a.startsWith("-"))) {

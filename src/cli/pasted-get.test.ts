@@ -20,6 +20,11 @@ describe("a pasted → get line reads as the get it names", () => {
     expect(topLevelArgs(["get", "→", "get", "s1", "t1", "--memory", "acme/m"])).toEqual(want);
     expect(topLevelArgs(["get", "get", "s1", "t1", "--memory", "acme/m"])).toEqual(want);
     expect(topLevelArgs(["get", "→ get 's1' 't1' --memory acme/m"])).toEqual(want);
+    // The people's view prints `→ funes get …`; a shell prompt's `$` may come along.
+    expect(topLevelArgs(["get", "funes get s1 t1 --memory acme/m"])).toEqual(want);
+    expect(topLevelArgs(["get", "→ funes get s1 t1 --memory acme/m"])).toEqual(want);
+    expect(topLevelArgs(["→ funes get s1 t1 --memory acme/m"])).toEqual(want);
+    expect(topLevelArgs(["get", "$ funes get s1 t1", "--memory", "acme/m"])).toEqual(want);
     expect(topLevelArgs(["help", "recall"])).toEqual(["recall", "--help"]);
   });
 

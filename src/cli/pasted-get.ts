@@ -1,7 +1,7 @@
 /**
  * The words of a command line as funes reads them. `funes help [command]` is `funes [command] --help`, and
- * `funes get` takes a recall hit's `→ get <session> <turn> [--memory …]` line pasted as is: after `funes`,
- * after `funes get`, or whole inside one pair of quotes. Ids given as separate words are never split or
+ * `funes get` takes a recall hit's `→ get <session> <turn> [--memory …]` line (or the people's view's
+ * `→ funes get …`) pasted as is: after `funes`, after `funes get`, or whole inside one pair of quotes. Ids given as separate words are never split or
  * unquoted here: a stranger's session id may hold spaces and quotes (format/agent-format.ts quotes such
  * ids for the shell), and it must reach `get` exactly as the shell passed it.
  */
@@ -40,11 +40,13 @@ export function shellWords(line: string): string[] {
   return words;
 }
 
-/** `→` and `get` words a paste leaves before the ids. */
+/**
+ * The words a paste leaves before the ids, each optional, in this order: a shell prompt's `$`, the
+ * agent format's `→`, `funes` (the people's view prints `→ funes get …`), `get`.
+ */
 function dropPrompt(words: string[]): string[] {
   let out = words;
-  if (out[0] === "→") out = out.slice(1);
-  if (out[0] === "get") out = out.slice(1);
+  for (const lead of ["$", "→", "funes", "get"]) if (out[0] === lead) out = out.slice(1);
   return out;
 }
 
@@ -55,6 +57,7 @@ export function topLevelArgs(args: string[]): string[] {
   // `funes → get s t`, or `funes "→ get s t"`.
   if (words[0] === "→") words = words.slice(1);
   else if (words[0]?.startsWith("→ ") === true) words = [...shellWords(words[0]), ...words.slice(1)].slice(1);
+  if (words[0] === "funes" && words[1] === "get") words = words.slice(1);
   if (words[0] !== "get") return words;
   let rest = dropPrompt(words.slice(1));
   const positional = rest.flatMap((w, i) =>

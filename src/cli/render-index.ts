@@ -2,17 +2,23 @@
  * How `funes index` talks: progress on stderr, the summary on stdout (text or JSON).
  */
 import type { IndexEvent, IndexSummary } from "../commands/index.js";
+import { SKIP_MALFORMED, SKIP_NOT_OBJECT, SKIP_SURROGATE } from "../traces/index.js";
 import { ProgressLine } from "./progress.js";
 
-/** An event sink writing progress to stderr; `now` (ms) times the ETA. */
+/**
+ * An event sink writing progress to stderr; `now` (ms) times the ETA. `quiet` (`--quiet`) keeps only the
+ * lines a person must see: notes and what could not be read.
+ */
 export function indexReporter(
   err: NodeJS.WriteStream,
   tty: boolean,
   now: () => number = () => Date.now(),
+  quiet = false,
 ): { onEvent: (e: IndexEvent) => void; end: () => void } {
   const bar = new ProgressLine(err, tty);
   let started: number | null = null;
-  const line = (s: string) => {
+  const line = (s: string, warning = false) => {
+    if (quiet && !warning) return;
     bar.clear();
     err.write(`${s}\n`);
   };
@@ -23,7 +29,7 @@ export function indexReporter(
           line(`${e.description} — ${e.owed} to index, ${e.units - e.owed} unchanged`);
           break;
         case "source-failed":
-          line(`${e.description}: could not be read, skipping — ${e.reason}`);
+          line(`${e.description}: could not be read, skipping — ${e.reason}`, true);
           break;
         case "unit": {
           started ??= now();
@@ -41,16 +47,19 @@ export function indexReporter(
           break;
         }
         case "note":
-          line(`note: ${e.text}`);
+          line(`note: ${e.text}`, true);
           break;
         case "unit-failed":
-          line(`[${e.done}/${e.total}] ${e.key} — read failed, skipping: ${e.reason}`);
+          line(`[${e.done}/${e.total}] ${e.key} — read failed, skipping: ${e.reason}`, true);
           break;
         case "redacted":
           line(`    redacted ${formatCounts(e.counts)} in ${e.sessionId}`);
           break;
         case "state-discarded":
-          line(`note: ${e.path} was unreadable; rebuilding it (stored chunks are kept and not duplicated)`);
+          line(
+            `note: ${e.path} was unreadable; rebuilding it (stored chunks are kept and not duplicated)`,
+            true,
+          );
           break;
         case "text-index":
           line(e.action === "built" ? "built the text search index" : "rebuilt the text search index");
@@ -63,7 +72,7 @@ export function indexReporter(
           );
           break;
         case "keyword-only":
-          line(`note: keyword-only for now (no vectors): ${e.reason}`);
+          line(`note: keyword-only for now (no vectors): ${e.reason}`, true);
           break;
         case "embedding":
           bar.update(e.done, e.total, `embedded ${e.done}/${e.total} (${e.rate.toFixed(1)}/s)`);
@@ -158,6 +167,22 @@ export function formatIndexSummary(s: IndexSummary, verbose = false): string {
 }
 
 const INJECTED = "agent-injected text left out: ";
+
+/** Skip reasons of a record that is not JSON at all (as opposed to a record with nothing to index). */
+const UNREADABLE = new Set([SKIP_MALFORMED, SKIP_NOT_OBJECT, SKIP_SURROGATE]);
+
+/**
+ * Why a run given a path indexed nothing at all although it read something: every record it passed over
+ * was unreadable (not JSON). Null when it indexed a turn, read nothing new (unchanged), or passed over
+ * records that were readable but held nothing to index (a transcript of snapshots only).
+ */
+export function nothingIndexed(s: IndexSummary, path: string): string | null {
+  if (s.unitsRead === 0 || s.turns > 0 || s.chunksAdded > 0) return null;
+  const other = Object.fromEntries(Object.entries(s.skipped).filter(([r]) => !r.startsWith(INJECTED)));
+  const total = Object.values(other).reduce((a, b) => a + b, 0);
+  if (total === 0 || Object.keys(other).some((r) => !UNREADABLE.has(r))) return null;
+  return `nothing in "${path}" could be indexed: all ${total} record(s) were passed over (${topCounts(other, false)}) — check that it is an agent's transcript, and name its format with --harness`;
+}
 
 /** The biggest counts, then "N more (--verbose)" unless `all`. */
 function topCounts(counts: Record<string, number>, all: boolean): string {

@@ -1,7 +1,14 @@
 /**
  * `funes add <agent> [memory]` and `funes remove <agent>`.
  */
-import { addAgent, FunesError, modelsStatus, removeAgent, removeAllAgents } from "../commands/index.js";
+import {
+  addAgent,
+  describeFailure,
+  FunesError,
+  modelsStatus,
+  removeAgent,
+  removeAllAgents,
+} from "../commands/index.js";
 import type { CliConfig } from "./config.js";
 import { askYesNo } from "./prompt.js";
 import { runModels } from "./run-models.js";
@@ -37,6 +44,7 @@ export async function runAdd(
   );
   if (flags.json === true) {
     process.stdout.write(`${JSON.stringify(s, null, 2)}\n`);
+    if (s.stopped !== null) throw new FunesError(s.stopped.code, s.stopped.message);
     return;
   }
   const lines = [...s.notes];
@@ -47,23 +55,36 @@ export async function runAdd(
       `indexed ${s.indexed.sessions} sessions (${s.indexed.chunksAdded} chunks) — recall works now${embedderMissing ? "" : "; vectors fill in as you work"}`,
     );
   lines.push(...s.installed);
-  if (missing.length > 0) {
-    const what = missing.map((m) => m.repo).join(" and ");
-    const meanwhile = embedderMissing
-      ? "recall finds passages by keyword only, and new chunks wait for their vectors"
-      : "recall is not reranked";
-    const pull =
-      interactive && (await askYesNo(`The models (${what}) are not here: download them now?`, true));
-    if (pull) await runModels("pull", {}, cfg);
-    else lines.push(`the models are not here (${what}): until \`funes models pull\`, ${meanwhile}`);
-  }
   if (s.pushed !== null)
     lines.push(
       s.pushed.commit === null
         ? `${s.pushed.memory} is up to date`
         : `published ${s.pushed.published} chunks to ${s.pushed.memory}`,
     );
+  // What was done is on the screen before anything else is asked, or fails.
   process.stdout.write(`${lines.join("\n")}\n`);
+  if (s.stopped !== null)
+    throw new FunesError(s.stopped.code, `funes is set up in ${s.agent} (above), but ${s.stopped.message}`);
+  if (missing.length === 0) return;
+  const what = missing.map((m) => m.repo).join(" and ");
+  const meanwhile = embedderMissing
+    ? "recall finds passages by keyword only, and new chunks wait for their vectors"
+    : "recall is not reranked";
+  const pull = interactive && (await askYesNo(`The models (${what}) are not here: download them now?`, true));
+  if (!pull) {
+    process.stdout.write(`the models are not here (${what}): until \`funes models pull\`, ${meanwhile}\n`);
+    return;
+  }
+  try {
+    await runModels("pull", {}, cfg);
+  } catch (err) {
+    const line = describeFailure(err, cfg.models.hubUrl);
+    const code = line.code === "unexpected" ? "unreadable_source" : line.code;
+    throw new FunesError(
+      code,
+      `funes is set up in ${s.agent} (above), but the models were not downloaded: ${line.message}`,
+    );
+  }
 }
 
 /** Removes funes from an agent (or, with --all, from every agent it is in) and prints what changed. */

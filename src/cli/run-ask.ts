@@ -27,9 +27,22 @@ export async function runAsk(agent: unknown, words: unknown, flags: AskFlags, cf
       `--timeout takes a number of seconds > 0, not "${String(flags.timeout)}" — try --timeout 120`,
     );
   const models = recallModels(cfg);
-  const status = (text: string) => {
-    if (cfg.stderrTty) process.stderr.write(`\r\x1b[2K${text}`);
+  // On a terminal the status line counts the seconds the agent has taken, so a slow model looks alive.
+  const started = cfg.now();
+  let current = "";
+  const draw = () => {
+    if (!cfg.stderrTty) return;
+    const s = Math.floor((cfg.now() - started) / 1000);
+    process.stderr.write(`\r\x1b[2K${current === "" || s < 1 ? current : `${current} ${s} s`}`);
   };
+  // Erasing only a status line that is showing: answer text may share the terminal's current line.
+  const status = (text: string) => {
+    if (text === "" && current === "") return;
+    current = text;
+    draw();
+  };
+  const ticker = cfg.stderrTty ? setInterval(() => current !== "" && draw(), 1000) : undefined;
+  ticker?.unref();
   let wrote = false;
   try {
     const r = await ask(
@@ -43,6 +56,7 @@ export async function runAsk(agent: unknown, words: unknown, flags: AskFlags, cf
         passages: formatRecallAgent,
         onStatus: status,
         onText: (text) => {
+          clearInterval(ticker);
           status("");
           wrote = true;
           process.stdout.write(text);
@@ -59,6 +73,7 @@ export async function runAsk(agent: unknown, words: unknown, flags: AskFlags, cf
     if (wrote) process.stdout.write("\n");
     throw err;
   } finally {
+    clearInterval(ticker);
     await models.close();
   }
 }

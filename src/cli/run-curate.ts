@@ -1,10 +1,9 @@
 /**
  * `funes curate <memory> [owner/name]`.
  */
-import { createInterface } from "node:readline/promises";
 import { type CurateSummary, curate, FunesError, listValues, type ReviewAnswer } from "../commands/index.js";
 import type { CliConfig } from "./config.js";
-import { askYesNo } from "./prompt.js";
+import { answerReader, askYesNo } from "./prompt.js";
 
 /** Flags of `funes curate`. */
 export interface CurateFlags {
@@ -27,7 +26,7 @@ async function reviewOne(
     `\n[${n}/${of}] ${s.sessionId} — ${s.lastTs.slice(0, 10)}, ${s.chunks} chunks${s.repos.length > 0 ? `, ${s.repos.join(" ")}` : ""}\n`,
   );
   for (const p of prompts) out.write(`  > ${p}\n`);
-  const rl = createInterface({ input: process.stdin, output: out });
+  const rl = answerReader();
   try {
     for (;;) {
       const a = (await rl.question("include, exclude, skip or quit? [i/e/s/q] ")).trim().toLowerCase();

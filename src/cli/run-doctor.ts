@@ -1,6 +1,6 @@
 /**
  * `funes doctor`: every check on one screen, each problem with the command that fixes it. Exit 1 when a
- * check failed (a warning alone exits 0).
+ * check failed (a warning alone exits 0; commands/doctor.ts makes the Hub a warning for local-only use).
  */
 import { type DoctorCheck, FunesError, runDoctor } from "../commands/index.js";
 import { networkEnv } from "../remote/index.js";

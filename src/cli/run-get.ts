@@ -2,7 +2,7 @@
  * `funes get <session_id> <turn_uuid>`.
  */
 import { FunesError, getTurn, openReadTarget, settledTarget, type TurnView } from "../commands/index.js";
-import { formatGetAgent, oneLine, safeText } from "../format/index.js";
+import { formatGetAgent, oneLine, terminalLine, terminalText } from "../format/index.js";
 import type { CliConfig } from "./config.js";
 import { nonNegativeInt, outputFormat } from "./parse-args.js";
 import { flattenSpaces, layoutWidth, readableTool } from "./terminal-text.js";
@@ -14,6 +14,7 @@ export interface GetFlags {
   format?: unknown;
   highlight?: unknown;
   fallbackLocal?: boolean;
+  json?: boolean;
 }
 
 /** A compact view for people: tool blocks on one line, prose wrapped, the asked-for turn marked. */
@@ -86,20 +87,34 @@ export async function runGet(
       fallbackLocal: flags.fallbackLocal === true,
     }),
   );
+  if (flags.json === true && flags.format !== undefined)
+    throw new FunesError("bad_input", "--json and --format both choose the output — give one of them");
   const turns = await getTurn(memory, sid, tid, window);
-  if (format === "agent" || turns === null) {
+  // A turn the memory does not hold is a failed run (the MCP tool says so in its text instead).
+  if (turns === null)
+    throw new FunesError(
+      "no_memory",
+      `turn "${tid}" is not in session "${sid}" of this memory — copy both ids from a recall hit's → get line (and its --memory)`,
+    );
+  if (flags.json === true) {
+    for (const n of notes) process.stderr.write(`${oneLine(n)}\n`);
+    process.stdout.write(`${JSON.stringify({ sessionId: sid, turnUuid: tid, turns }, null, 2)}\n`);
+    return;
+  }
+  if (format === "agent") {
     process.stdout.write(formatGetAgent(turns, sid, tid, notes));
     return;
   }
   const width = layoutWidth(cfg.columns);
   const highlight = flags.highlight === undefined ? {} : { highlight: String(flags.highlight) };
   for (const n of notes) process.stderr.write(`${oneLine(n)}\n`);
-  // A stranger's texts lose their control characters before any colour of ours is added.
+  // A stranger's texts lose their control characters (shown as control pictures, `␛[33m`) before any
+  // colour of ours is added.
   const safe = turns.map((t) => ({
     ...t,
-    ts: oneLine(t.ts),
-    role: oneLine(t.role),
-    blocks: t.blocks.map((b) => ({ blockType: oneLine(b.blockType), text: safeText(b.text) })),
+    ts: terminalLine(t.ts),
+    role: terminalLine(t.role),
+    blocks: t.blocks.map((b) => ({ blockType: terminalLine(b.blockType), text: terminalText(b.text) })),
   }));
   process.stdout.write(formatGetHuman(safe, { width, color: cfg.color, ...highlight }));
 }

@@ -1,12 +1,12 @@
 /**
  * `funes index [path]`.
  */
-import { DEFAULT_VECTOR_BUDGET_MS, indexSessions } from "../commands/index.js";
+import { DEFAULT_VECTOR_BUDGET_MS, FunesError, indexSessions } from "../commands/index.js";
 import { parseHarness } from "../traces/index.js";
 import type { CliConfig } from "./config.js";
 import { indexIsolation } from "./index-worker.js";
 import { positiveInt } from "./parse-args.js";
-import { formatIndexSummary, indexReporter } from "./render-index.js";
+import { formatIndexSummary, indexReporter, nothingIndexed } from "./render-index.js";
 
 /** Flags of `funes index`. */
 export interface IndexFlags {
@@ -21,7 +21,7 @@ export interface IndexFlags {
 
 /** Runs the index command and prints its summary. */
 export async function runIndex(path: unknown, flags: IndexFlags, cfg: CliConfig): Promise<void> {
-  const reporter = indexReporter(process.stderr, cfg.stderrTty && flags.json !== true, cfg.now);
+  const reporter = indexReporter(process.stderr, cfg.stderrTty && flags.json !== true, cfg.now, cfg.quiet);
   try {
     const summary = await indexSessions({
       funesHome: cfg.funesHome,
@@ -43,6 +43,9 @@ export async function runIndex(path: unknown, flags: IndexFlags, cfg: CliConfig)
         ? `${JSON.stringify(summary, null, 2)}\n`
         : formatIndexSummary(summary, flags.verbose === true),
     );
+    // A file named on the command line that yielded nothing is a failed run, not an empty success.
+    const nothing = path === undefined ? null : nothingIndexed(summary, String(path));
+    if (nothing !== null) throw new FunesError("unreadable_source", nothing);
   } finally {
     reporter.end();
   }

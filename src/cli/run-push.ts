@@ -40,8 +40,13 @@ function formatDryRun(
   held: number,
 ): string {
   const d = s.dryRun;
+  // Unreached, the remote was compared with the copy cached here (if any), whatever its age.
+  const compared =
+    d.offline === null
+      ? (COMPARED[d.comparedWith] ?? d.comparedWith)
+      : `${d.offline.offlineMode ? "HF_HUB_OFFLINE is set, so the Hub was not asked" : `the Hub could not be reached: ${d.offline.reason}`}; ${d.comparedWith === "nothing" ? COMPARED.nothing : "compared with the copy cached here (a real push may find more there)"}`;
   const lines = [
-    `dry run: nothing was changed on ${s.memory} (${COMPARED[d.comparedWith] ?? d.comparedWith})`,
+    `dry run: nothing was changed on ${s.memory} (${compared})`,
     d.chunks === 0
       ? "  would publish nothing"
       : `  would publish ${d.chunks} chunks from ${d.sessions} session(s), about ${(d.bytes / 1024).toFixed(1)} KiB of rows`,

@@ -3,8 +3,9 @@
  */
 import { join } from "node:path";
 import { DEFAULT_RERANK_BUDGET_MS, FunesError, listValues, recallMemories } from "../commands/index.js";
-import { formatRecallAgent, safeText, terminalSafeRecall } from "../format/index.js";
+import { formatRecallAgent, terminalSafeRecall } from "../format/index.js";
 import type { CliConfig } from "./config.js";
+import { writePaged } from "./pager.js";
 import { nonNegativeInt, nonNegativeNumber, outputFormat, positiveInt } from "./parse-args.js";
 import { formatRecallHuman } from "./render-recall.js";
 import { recallModels } from "./run-server.js";
@@ -27,6 +28,7 @@ export interface RecallFlags {
   format?: unknown;
   fallbackLocal?: boolean;
   echoes?: boolean;
+  full?: boolean;
   /** Words after `--` (a query starting with `-`). */
   "--"?: unknown[];
 }
@@ -51,7 +53,11 @@ export async function runRecall(words: unknown[], flags: RecallFlags, cfg: CliCo
       specs,
       {
         query,
-        k: flags.k === undefined ? 8 : positiveInt(flags.k, "-k"),
+        // Named as typed in an error: `--limit` is `-k` under gh's name.
+        k:
+          flags.k === undefined
+            ? 8
+            : positiveInt(flags.k, process.argv.some((a) => a.startsWith("--limit")) ? "--limit" : "-k"),
         candidates: flags.candidates === undefined ? 30 : positiveInt(flags.candidates, "--candidates"),
         blockType: str(flags.type),
         harness: str(flags.harness),
@@ -74,28 +80,25 @@ export async function runRecall(words: unknown[], flags: RecallFlags, cfg: CliCo
       const text = formatRecallAgent(result);
       process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
     } else {
-      // A stranger's texts lose their control characters before any colour of ours is added; neighbours
-      // keep their line breaks here (the view folds them into one line itself).
-      const safe = terminalSafeRecall(result);
-      safe.hits.forEach((h, i) => {
-        h.neighbors = h.neighbors.map((n, j) => ({
-          ...n,
-          text: safeText(result.hits[i]?.neighbors[j]?.text ?? ""),
-        }));
-      });
+      // A stranger's texts lose their control characters (shown as control pictures, `␛[33m`) before
+      // any colour of ours is added.
+      const safe = terminalSafeRecall(result, "people");
       for (const n of safe.notes) process.stderr.write(`${n}\n`);
       const hidden = result.hiddenEchoes ?? 0;
       if (hidden > 0)
         process.stderr.write(
           `note: ${hidden} ${hidden === 1 ? "copy" : "copies"} of recalled passages (earlier recalls read back) left out — add --echoes to see them\n`,
         );
-      process.stdout.write(
-        formatRecallHuman(safe, {
-          width: layoutWidth(cfg.columns),
-          color: cfg.color,
-          defaultMemory: join(cfg.funesHome, "memory"),
-        }),
-      );
+      const text = formatRecallHuman(safe, {
+        width: layoutWidth(cfg.columns),
+        color: cfg.color,
+        defaultMemory: join(cfg.funesHome, "memory"),
+        full: flags.full === true,
+        rows: cfg.rows,
+      });
+      // The compact view fits the screen; the full one may not, and goes through the pager.
+      if (flags.full === true) await writePaged(text, { tty: cfg.stdoutTty, rows: cfg.rows, env: cfg.env });
+      else process.stdout.write(text);
     }
   } finally {
     await models.close();

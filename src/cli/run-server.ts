@@ -5,6 +5,7 @@
 import { spawn } from "node:child_process";
 import { closeSync, mkdirSync, openSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { FunesError, ModelSession, type ServerLink } from "../commands/index.js";
 import {
   ModelClient,
@@ -98,6 +99,8 @@ export async function runServer(action: unknown, flags: ServerFlags, cfg: CliCon
         idleMs: cfg.server.idleMs,
         now: cfg.now,
         log: (line) => process.stderr.write(`${stamp()} ${line}\n`),
+        // The package's own files: `npm uninstall -g funes` (or a rebuild) removes them.
+        program: fileURLToPath(import.meta.url),
       });
       if (ran.kind === "held")
         process.stderr.write(`${stamp()} another model server already answers on ${socketPath}\n`);

@@ -1,11 +1,24 @@
 /**
  * `funes status`.
  */
-import { memoryStatus, openReadTarget, settledTarget } from "../commands/index.js";
+import {
+  memoryStatus,
+  openReadTarget,
+  settledTarget,
+  type WiredAgent,
+  wiredAgents,
+} from "../commands/index.js";
 import { formatStatus } from "../format/index.js";
 import type { CliConfig } from "./config.js";
 
-/** Prints a memory's status. */
+/** The agents line: which agents funes is set up in on this machine, and any whose wiring would not run. */
+export function agentsLine(agents: WiredAgent[]): string {
+  if (agents.length === 0) return "agents: none set up — `funes add <agent>` sets one up\n";
+  const broken = agents.filter((a) => !a.ok).map((a) => a.agent);
+  return `agents: ${agents.map((a) => a.agent).join(", ")}${broken.length === 0 ? "" : ` (${broken.join(", ")} would not run — see \`funes doctor\`)`}\n`;
+}
+
+/** Prints a memory's status, and which agents funes is set up in. */
 export async function runStatus(
   flags: { memory?: string; json?: boolean; fallbackLocal?: boolean },
   cfg: CliConfig,
@@ -17,9 +30,10 @@ export async function runStatus(
     }),
   );
   const report = await memoryStatus(memory, cfg);
+  const agents = wiredAgents(cfg);
   process.stdout.write(
     flags.json === true
-      ? `${JSON.stringify({ ...report, notes }, null, 2)}\n`
-      : `${notes.map((n) => `${n}\n`).join("")}${formatStatus(report, cfg.now())}`,
+      ? `${JSON.stringify({ ...report, agents, notes }, null, 2)}\n`
+      : `${notes.map((n) => `${n}\n`).join("")}${formatStatus(report, cfg.now())}${agentsLine(agents)}`,
   );
 }

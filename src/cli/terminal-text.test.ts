@@ -16,11 +16,11 @@ describe("terminal text", () => {
     expect(readableTool("text with \\n kept", "text")).toBe("text with \\n kept");
   });
 
-  it("a control character escaped in a tool call's JSON is shown escaped, not decoded to the raw character", () => {
+  it("a control character escaped in a tool call's JSON is shown as a control picture, not decoded to the raw character", () => {
     // How a stored tool call holds a command that printed a clipboard write and a window title.
     const stored = `[tool_use Bash] ${JSON.stringify({ command: "printf '\u001b]52;c;Y3Vy\u0007' \u202e\u0000 \u009b2J" })}`;
     const shown = readableTool(stored, "tool_use");
-    expect(shown).toBe("[tool_use Bash] command: printf '\\x1b]52;c;Y3Vy\\x07' \\u202e\\x00 \\x9b2J");
+    expect(shown).toBe("[tool_use Bash] command: printf '␛]52;c;Y3Vy␇' \\u202e␀ \\x9b2J");
     // A split piece that is not whole JSON: its newline escapes are undone, nothing else.
     expect(readableTool('"command":"a\\u001b[2J\\nb', "tool_use")).toBe('"command":"a\\u001b[2J\nb');
   });

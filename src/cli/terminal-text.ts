@@ -3,7 +3,7 @@
  * width, tool fragments shown as their content instead of escaped JSON, and short session labels that still
  * tell sessions apart. Pure: the caller says the width and whether colour is on.
  */
-import { safeText } from "../format/index.js";
+import { terminalText } from "../format/index.js";
 
 /** How a terminal view looks. */
 export interface TerminalStyle {
@@ -76,7 +76,7 @@ function unescapeJsonish(s: string): string {
  * A stored tool block (`[tool_use Bash] {"command":"ls\n-la"}`) as a person reads it: the label, then the
  * input's fields one per line with string values unescaped (`command: ls` / `-la`). Other text is returned
  * as it is; a piece of a tool block that is not whole JSON has its escapes undone. Control characters the
- * decoding brings back are shown escaped (safeText).
+ * decoding brings back are shown as control pictures (terminalText).
  */
 export function readableTool(text: string, blockType: string): string {
   if (blockType !== "tool_use" && blockType !== "tool_result") return text;
@@ -97,7 +97,7 @@ export function readableTool(text: string, blockType: string): string {
   }
   // Decoding undoes JSON's escapes, so a control character escaped in the stored text (a command that
   // printed `\u001b]52;…`) is raw again here: it is made visible again before anything prints it.
-  shown = safeText(shown);
+  shown = terminalText(shown);
   return label === null ? shown : `${label} ${shown}`;
 }
 

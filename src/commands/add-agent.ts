@@ -21,6 +21,7 @@ import {
   removeHermes,
   removePi,
   removeQwen,
+  runCli,
   type SetupReport,
 } from "../agents/index.js";
 import { storeExists } from "../local/index.js";
@@ -34,7 +35,7 @@ import {
 } from "../memory/index.js";
 import { fetchRepoHead, HubUriError, isModelRepo, parseHubUri } from "../remote/index.js";
 import { type Harness, knownSources } from "../traces/index.js";
-import { FunesError, notAuthorizedError } from "./errors.js";
+import { describeFailure, FunesError, notAuthorizedError } from "./errors.js";
 import { DEFAULT_VECTOR_BUDGET_MS, type IndexSummary, indexSessions } from "./index-sessions.js";
 import { type PushSummary, pushMemory } from "./push.js";
 
@@ -79,6 +80,11 @@ export interface AddSummary {
   installed: SetupReport;
   pushed: PushSummary | null;
   notes: string[];
+  /**
+   * What stopped the run after the agent was set up (the first push failed): everything above was done,
+   * and the caller says so before this line. Null when it ran to the end.
+   */
+  stopped: { code: FunesError["code"]; message: string } | null;
 }
 
 /** The agent named on the command line. */
@@ -213,6 +219,13 @@ const REMOVE = {
 /** Runs `funes add`. */
 export async function addAgent(o: AddOptions, ctx: ReadContext): Promise<AddSummary> {
   const agent = parseAgent(o.agent);
+  // What it needs first, before a question is asked or anything indexed: the agent's own CLI (each
+  // agent's CLI has its name; its installer checks again, and says how to install it).
+  if ((await runCli(agent, ["--version"], { env: o.env })).kind === "missing")
+    throw new FunesError(
+      "unreadable_source",
+      `\`${agent}\` isn't on PATH, so funes can't be set up in it — install ${agent}, then run \`funes add ${agent}\` again (nothing was changed)`,
+    );
   const notes: string[] = [];
   const { memory, created } = await bindMemory(o, ctx, notes);
   const indexed = agent === "pi" ? null : await firstIndex(o, agent, ctx, notes);
@@ -228,6 +241,7 @@ export async function addAgent(o: AddOptions, ctx: ReadContext): Promise<AddSumm
       "Gemini CLI withholds variables named like *TOKEN* from MCP servers, so its recall of a private memory reads the token `hf auth login` saved, not HF_TOKEN (the hooks see HF_TOKEN)",
     );
   let pushed: PushSummary | null = null;
+  let stopped: AddSummary["stopped"] = null;
   if (memory !== null && agent !== "pi") {
     if (!storeExists(funesPaths(ctx.funesHome).memory))
       notes.push(
@@ -235,20 +249,27 @@ export async function addAgent(o: AddOptions, ctx: ReadContext): Promise<AddSumm
       );
     else {
       o.say?.(`publishing to ${memory}…`);
-      pushed = await pushMemory(
-        {
-          spec: memory,
-          create: false,
-          yes: o.yes || created,
-          now: o.now,
-          confirm:
-            o.ask === undefined ? undefined : (q) => (o.ask as NonNullable<AddOptions["ask"]>)(q, false),
-        },
-        ctx,
-      );
+      try {
+        pushed = await pushMemory(
+          {
+            spec: memory,
+            create: false,
+            yes: o.yes || created,
+            now: o.now,
+            confirm:
+              o.ask === undefined ? undefined : (q) => (o.ask as NonNullable<AddOptions["ask"]>)(q, false),
+          },
+          ctx,
+        );
+      } catch (err) {
+        // The agent is set up by now: that is said first, then why the first push did not happen.
+        const line = describeFailure(err, ctx.models.hubUrl);
+        const code = line.code === "unexpected" ? "unreadable_source" : line.code;
+        stopped = { code, message: `the first push to ${memory} failed: ${line.message}` };
+      }
     }
   }
-  return { agent, memory, created, indexed, installed, pushed, notes };
+  return { agent, memory, created, indexed, installed, pushed, notes, stopped };
 }
 
 /** Runs `funes remove`. */

@@ -118,19 +118,30 @@ export async function ask(o: AskOptions, ctx: ReadContext, models: ModelSession)
         "bad_input",
         `\`${agent}\` isn't on PATH — install it, or try \`funes ask ${other} …\``,
       );
+    case "unreachable":
+      throw new FunesError(
+        "unreachable",
+        `\`${agent}\` cannot reach its model (${oneLineOf(out.reason)}) and was stopped — check your connection and the agent's own settings (run \`${agent}\` once), then ask again`,
+      );
     case "timeout":
       throw new FunesError(
         "unreachable",
-        `\`${agent}\` gave no answer within ${o.timeoutS} s and was stopped — check that it can reach its model (or raise --timeout)\n${tail(out.output)}`,
+        `\`${agent}\` gave no answer within ${o.timeoutS} s and was stopped — check that it can reach its model (or raise --timeout)`,
       );
-    case "no-answer":
+    case "no-answer": {
+      const what = out.code === 0 ? "ended without an answer" : `failed (exit ${out.code})`;
       throw new FunesError(
         "unreadable_source",
-        `\`${agent}\` ${out.code === 0 ? "ended without an answer" : `failed (exit ${out.code})`} — see its output, which ends:\n${tail(out.output)}`,
+        out.reason === null
+          ? `\`${agent}\` ${what} and said nothing — run \`${agent}\` once yourself to see what it needs`
+          : `\`${agent}\` ${what}: ${oneLineOf(out.reason)} — fix that in \`${agent}\` (run it once yourself), then ask again`,
       );
+    }
   }
 }
 
-function tail(output: string): string {
-  return output.trim().split("\n").slice(-8).join("\n");
+/** An agent's own words as one short line: its first line, at most 200 characters. */
+function oneLineOf(text: string): string {
+  const line = text.trim().split("\n")[0]?.trim() ?? "";
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
 }

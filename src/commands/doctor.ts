@@ -4,7 +4,7 @@
  * agent's wiring (the funes command it runs still exists, hooks trusted), the local memory (rows, vectors
  * waiting, sessions not indexed, the writer lock) and the cache. Reads only: it changes nothing.
  */
-import { type AgentWiring, inspectAgents } from "../agents/index.js";
+import { type AgentWiring, inspectAgents, readHookPushes } from "../agents/index.js";
 import { listCachedMemories } from "../cache/index.js";
 import {
   acquireWriterLock,
@@ -61,11 +61,14 @@ async function modelChecks(models: ModelsConfig): Promise<DoctorCheck[]> {
     const out: DoctorCheck[] = [];
     for (const m of modelsStatus(models)) {
       if (m.dir === null) {
+        // The note says which case it is (not downloaded, another revision, files missing, a folder
+        // variable naming no model) and, after " — ", its fix.
+        const [what = "", fix = "funes models pull"] = (m.note ?? "").split(" — ");
         out.push({
           name: m.role,
           status: "warn",
-          detail: `${m.repo} is not in ${models.hubCache} — recall ${m.role === "embedder" ? "finds by keyword only, and new rows wait for vectors" : "is not reranked"} meanwhile`,
-          fix: "funes models pull",
+          detail: `${what}; recall ${m.role === "embedder" ? "finds by keyword only, and new rows wait for vectors" : "is not reranked"} meanwhile`,
+          fix,
         });
         continue;
       }
@@ -87,7 +90,17 @@ async function modelChecks(models: ModelsConfig): Promise<DoctorCheck[]> {
   }
 }
 
-async function hubCheck(ctx: DoctorContext): Promise<DoctorCheck> {
+/**
+ * The Hub check, a failure only for someone who uses the Hub (`usesHub`: a Hub memory read or published
+ * from this machine); for a local-only user an unreachable Hub or a stale token is a warning.
+ */
+async function hubCheck(ctx: DoctorContext, usesHub: boolean): Promise<DoctorCheck> {
+  const c = await hubFinding(ctx);
+  if (c.status !== "fail" || usesHub) return c;
+  return { ...c, status: "warn", detail: `${c.detail} — needed only to read or publish a Hub memory` };
+}
+
+async function hubFinding(ctx: DoctorContext): Promise<DoctorCheck> {
   const host = ctx.models.hubUrl;
   if (ctx.offline)
     return { name: "hub", status: "skip", detail: `HF_HUB_OFFLINE is set: ${host} not asked`, fix: null };
@@ -119,9 +132,22 @@ async function hubCheck(ctx: DoctorContext): Promise<DoctorCheck> {
   }
 }
 
+/** One check per agent funes is set up in, and one line for all the others. */
+function agentChecks(wirings: AgentWiring[]): DoctorCheck[] {
+  const out = wirings.filter((w) => w.installed).map(agentCheck);
+  const others = wirings.filter((w) => !w.installed).map((w) => w.agent);
+  if (others.length > 0)
+    out.push({
+      name: "agents",
+      status: "skip",
+      detail: `not set up in ${others.join(", ")} (\`funes add <agent>\` sets one up)`,
+      fix: null,
+    });
+  return out;
+}
+
 function agentCheck(w: AgentWiring): DoctorCheck {
   const name = `agent ${w.agent}`;
-  if (!w.installed) return { name, status: "skip", detail: "not set up", fix: `funes add ${w.agent}` };
   return w.problems.length === 0
     ? { name, status: "ok", detail: "wired: its funes command exists", fix: null }
     : { name, status: "fail", detail: w.problems.join("; "), fix: `funes add ${w.agent}` };
@@ -189,11 +215,14 @@ function cacheCheck(ctx: DoctorContext): DoctorCheck {
 
 /** Runs every check, in the order they are shown. */
 export async function runDoctor(ctx: DoctorContext): Promise<DoctorCheck[]> {
+  const usesHub =
+    listCachedMemories(viewsRoot(ctx.funesHome)).length > 0 ||
+    readHookPushes({ home: ctx.home, env: ctx.env }).length > 0;
   return [
     nodeCheck(ctx.nodeVersion),
     ...(await modelChecks(ctx.models)),
-    await hubCheck(ctx),
-    ...inspectAgents(ctx.home, ctx.env).map(agentCheck),
+    await hubCheck(ctx, usesHub),
+    ...agentChecks(inspectAgents(ctx.home, ctx.env)),
     ...(await memoryChecks(ctx)),
     cacheCheck(ctx),
   ];

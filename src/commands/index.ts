@@ -86,4 +86,4 @@ export {
   recallOptions,
 } from "./recall.js";
 export { type ScrubOptions, type ScrubSummary, scrubMemory } from "./scrub.js";
-export { memoryStatus, type StatusReport } from "./status.js";
+export { memoryStatus, type StatusReport, type WiredAgent, wiredAgents } from "./status.js";

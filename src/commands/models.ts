@@ -48,7 +48,8 @@ export async function pullModels(
   onProgress?: (spec: ModelSpec, p: DownloadProgress) => void,
 ): Promise<ModelReport[]> {
   for (const loc of [locateEmbedder(cfg), locateReranker(cfg)]) {
-    if (loc.kind === "found") continue;
+    // A folder variable that names no model is the user's to fix: pulling into the cache would not be used.
+    if (loc.kind === "found" || loc.folder === true) continue;
     try {
       await downloadModel(cfg.hubCache, loc.spec, modelHub({ hubUrl: cfg.hubUrl, token: cfg.token }), (p) =>
         onProgress?.(loc.spec, p),

@@ -29,6 +29,7 @@ import {
   hubLocation,
   locallyForgottenIds,
   openHubForWrite,
+  openHubOrOffline,
   PublishConflictError,
   PublishUnreachableError,
   publishRows,
@@ -84,6 +85,11 @@ export interface PushDryRun {
   wouldCreate: boolean;
   /** The remote shares no chunk with this memory: a real push asks first (or needs --yes). */
   wouldAsk: boolean;
+  /**
+   * The Hub was not reached (why: the host and cause, or offline mode), so the remote was compared with
+   * what is cached here (`older-copy`) or with nothing; null when it answered.
+   */
+  offline: { reason: string; offlineMode: boolean } | null;
 }
 
 /** What a push did. */
@@ -172,6 +178,10 @@ async function pushChecked(opts: PushOptions, ctx: ReadContext): Promise<PushSum
         comparedWith,
         wouldCreate: remote.head.kind === "missing",
         wouldAsk: going.unrelated,
+        offline:
+          remote.head.kind === "offline"
+            ? { reason: remote.head.reason, offlineMode: remote.head.offlineMode === true }
+            : null,
       };
       return summary;
     }
@@ -254,6 +264,7 @@ async function rowsGoing(
 interface PushRemote {
   loc: HubLocation;
   client: HubClient;
+  /** Offline only on a dry run. */
   head: RepoHead;
   created: boolean;
 }
@@ -264,7 +275,8 @@ interface PushRemote {
  */
 async function probeRemote(opts: PushOptions, ctx: ReadContext): Promise<PushRemote> {
   const loc = hubLocation(opts.spec, ctx);
-  const { client, head } = await openHubForWrite(loc, "push", ctx);
+  const { client, head } =
+    opts.dryRun === true ? await openHubOrOffline(loc, ctx) : await openHubForWrite(loc, "push", ctx);
   let created = false;
   if (head.kind === "missing") {
     if (!opts.create)
@@ -291,15 +303,15 @@ async function remoteToCompare(
 ): Promise<{ view: SnapshotView | null; comparedWith: PushDryRun["comparedWith"] }> {
   if (opts.dryRun === true) {
     const atHead = head.kind === "found" ? cachedView(viewsRoot(ctx.funesHome), loc, head.sha) : null;
-    const view = atHead ?? (head.kind === "found" ? newestView(viewsRoot(ctx.funesHome), loc) : null);
-    const comparedWith =
-      head.kind !== "found"
-        ? "new-repo"
-        : atHead !== null
-          ? "head"
-          : view !== null
-            ? "older-copy"
-            : "nothing";
+    const known = head.kind === "found" || head.kind === "offline";
+    const view = atHead ?? (known ? newestView(viewsRoot(ctx.funesHome), loc) : null);
+    const comparedWith = !known
+      ? "new-repo"
+      : atHead !== null
+        ? "head"
+        : view !== null
+          ? "older-copy"
+          : "nothing";
     return { view, comparedWith };
   }
   // Only a repo just created needs a second look at its head.

@@ -4,7 +4,7 @@
  * machine is not published there yet, and why: waiting for vectors, held back by the secret gate, or the
  * agents' hooks failed to push (the last outcome in their logs).
  */
-import { type HookPushOutcome, readHookPushes } from "../agents/index.js";
+import { type HookPushOutcome, inspectAgents, readHookPushes } from "../agents/index.js";
 import {
   type HarnessCounts,
   LocalStore,
@@ -279,4 +279,20 @@ async function countPendingSessions(ctx: HomeContext): Promise<number> {
     }
   }
   return pending;
+}
+
+/** An agent funes is set up in, and whether its wiring would run (`funes doctor` says why not). */
+export interface WiredAgent {
+  agent: string;
+  ok: boolean;
+}
+
+/** The agents funes is set up in on this machine (files only; no agent is run). */
+export function wiredAgents(ctx: {
+  home: string;
+  env?: Record<string, string | undefined> | undefined;
+}): WiredAgent[] {
+  return inspectAgents(ctx.home, ctx.env ?? {})
+    .filter((w) => w.installed)
+    .map((w) => ({ agent: w.agent, ok: w.problems.length === 0 }));
 }

@@ -11,6 +11,8 @@ export {
   safeText,
   shellId,
   shellMemory,
+  terminalLine,
   terminalSafeRecall,
+  terminalText,
 } from "./safe-text.js";
 export { formatAge, formatStatus } from "./status-format.js";

@@ -82,6 +82,27 @@ function visible(c: string): string {
 }
 
 /**
+ * The terminal view's form of one unsafe character: a C0 control or DEL as its Unicode control picture
+ * (`␛` for ESC, `␇`, `␀`, `␊` for a newline kept off its line, `␡`), so a stored colour code reads as
+ * `␛[33m`, plainly not text the transcript typed (`\x1b` could be); anything else as {@link visible}.
+ */
+function pictured(c: string): string {
+  const code = c.codePointAt(0) ?? 0;
+  if (code < 0x20) return String.fromCodePoint(0x2400 + code);
+  return code === 0x7f ? "\u2421" : visible(c);
+}
+
+/** Multi-line text for people on a terminal: {@link safeText} with control pictures (`␛[33m`). */
+export function terminalText(s: string): string {
+  return s.replace(/\r\n/g, "\n").replace(UNSAFE, pictured);
+}
+
+/** A one-line field for people on a terminal: {@link oneLine} with control pictures. */
+export function terminalLine(s: string): string {
+  return clip(s, MAX_FIELD).replace(UNSAFE_OR_BREAK, pictured);
+}
+
+/**
  * Longest one-line field printed whole (UTF-16 code units): ids, workdirs, names. Longer ones come from no
  * transcript (a hostile memory can write megabytes into a session id) and are cut, saying how much.
  */
@@ -175,25 +196,28 @@ export function unforgeable(text: string): string {
  * the ids and memory of each `→ get` line as shell words (a plain id, as the reference prints it, is left
  * exactly as it is). Not for `--json`, which keeps every field as stored.
  */
-export function terminalSafeRecall(r: RecallResult): RecallResult {
+export function terminalSafeRecall(r: RecallResult, view: "agent" | "people" = "agent"): RecallResult {
+  // People on a terminal see control pictures, and neighbours keep their line breaks (the view folds them).
+  const line = view === "people" ? terminalLine : oneLine;
+  const text = view === "people" ? terminalText : safeText;
   return {
     ...r,
-    notes: r.notes.map(oneLine),
+    notes: r.notes.map(line),
     hits: r.hits.map((h) => ({
       ...h,
-      ts: oneLine(h.ts),
-      harness: oneLine(h.harness),
-      workdir: oneLine(h.workdir),
-      blockType: oneLine(h.blockType),
+      ts: line(h.ts),
+      harness: line(h.harness),
+      workdir: line(h.workdir),
+      blockType: line(h.blockType),
       sessionId: shellId(h.sessionId),
       turnUuid: shellId(h.turnUuid),
       memory: h.memory === "" ? "" : shellMemory(h.memory),
-      text: safeText(clip(h.text, MAX_PASSAGE)),
+      text: text(clip(h.text, MAX_PASSAGE)),
       neighbors: h.neighbors.map((n) => ({
         ...n,
-        role: oneLine(n.role),
-        blockType: oneLine(n.blockType),
-        text: oneLine(n.text),
+        role: line(n.role),
+        blockType: line(n.blockType),
+        text: view === "people" ? terminalText(clip(n.text, MAX_PASSAGE)) : oneLine(n.text),
       })),
     })),
   };

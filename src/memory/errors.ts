@@ -67,7 +67,13 @@ export function readOnlyError(uri: string, doing: string): FunesError {
  * The Hub did not answer about `uri` (`reason`: the host and the cause), so `doing` ("push", "forget")
  * cannot start: said once, for every command that writes.
  */
-export function hubOfflineError(uri: string, doing: string, reason: string): FunesError {
+export function hubOfflineError(uri: string, doing: string, reason: string, offlineMode = false): FunesError {
+  // Offline mode is the user's own setting: naming the connection would send them the wrong way.
+  if (offlineMode)
+    return new FunesError(
+      "unreachable",
+      `${uri} was not asked: HF_HUB_OFFLINE is set (offline mode) — unset HF_HUB_OFFLINE to ${doing}`,
+    );
   return new FunesError(
     "unreachable",
     `${uri} is unreachable (${reason}) — can't ${doing} while offline; check your connection, then run it again`,

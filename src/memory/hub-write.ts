@@ -51,9 +51,22 @@ export async function openHubForWrite(
   verb: string,
   ctx: ReadContext,
 ): Promise<WritableHub> {
+  const opened = await openHubOrOffline(loc, ctx);
+  const head = opened.head;
+  if (head.kind === "offline") throw hubOfflineError(loc.uri, verb, head.reason, head.offlineMode === true);
+  return { ...opened, head };
+}
+
+/**
+ * As {@link openHubForWrite}, but an unreachable Hub (or offline mode) is returned, not thrown: a dry run
+ * still says what would go from what is cached here.
+ */
+export async function openHubOrOffline(
+  loc: HubLocation,
+  ctx: ReadContext,
+): Promise<Omit<WritableHub, "head"> & { head: Exclude<RepoHead, { kind: "unauthorized" }> }> {
   const client = { hubUrl: ctx.models.hubUrl, token: ctx.models.token };
   const head = await fetchRepoHead(client, loc.repo);
-  if (head.kind === "offline") throw hubOfflineError(loc.uri, verb, head.reason);
   if (head.kind === "unauthorized") throw notAuthorizedError(loc.uri, "write");
   if (head.kind === "missing" && (await isModelRepo(client, loc.repo)))
     throw new FunesError("bad_input", modelRepoMessage(loc.repo));

@@ -65,7 +65,14 @@ export {
   readForgotten,
   writeForgotten,
 } from "./forgotten.js";
-export { createDataset, hubLocation, openHubForWrite, requireToken, type WritableHub } from "./hub-write.js";
+export {
+  createDataset,
+  hubLocation,
+  openHubForWrite,
+  openHubOrOffline,
+  requireToken,
+  type WritableHub,
+} from "./hub-write.js";
 export { type Resolved, resolveSources, type SourceOptions } from "./index-sources.js";
 export {
   isUnitCurrent,

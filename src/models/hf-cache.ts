@@ -2,7 +2,7 @@
  * Model files in the standard Hugging Face cache (`models--org--name/{blobs,snapshots,refs}`), shared with
  * Python tools: a model pulled by either is found by both.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { ModelSpec } from "./specs.js";
 
@@ -35,4 +35,27 @@ export function cachedModelDir(hubCache: string, spec: ModelSpec): string | null
   if (commit === null) return null;
   const dir = join(repoCacheDir(hubCache, spec.repo), "snapshots", commit);
   return missingFiles(dir, spec).length === 0 ? dir : null;
+}
+
+/** The commits of a repo's snapshots in the cache (any revision), newest-modified first; [] when none. */
+export function cachedSnapshots(hubCache: string, repo: string): string[] {
+  const dir = join(repoCacheDir(hubCache, repo), "snapshots");
+  try {
+    return readdirSync(dir)
+      .filter((c) => COMMIT.test(c))
+      .map((c) => ({ c, t: statSync(join(dir, c)).mtimeMs }))
+      .sort((a, b) => b.t - a.t)
+      .map((x) => x.c);
+  } catch {
+    return [];
+  }
+}
+
+/** Whether `dir` is a folder. */
+export function isFolder(dir: string): boolean {
+  try {
+    return statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
 }

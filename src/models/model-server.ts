@@ -8,6 +8,7 @@
  */
 
 import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { FrameReader, FrameTooLongError } from "./frames.js";
 import { badRequest, parseRequest } from "./protocol-check.js";
@@ -111,6 +112,11 @@ export interface ServeOptions {
   log: (line: string) => void;
   /** ms since the epoch (`status`'s start time). */
   now: () => number;
+  /**
+   * A file of the program the server runs from. When it is gone (funes uninstalled, or its build
+   * removed), the server stops: code already loaded must not keep serving from deleted files.
+   */
+  program?: string | undefined;
 }
 
 /** How a server run ended: it served until stopped, another live server holds the socket, or it refused. */
@@ -307,9 +313,11 @@ export async function serveModels(o: ServeOptions): Promise<ServeOutcome> {
   touch();
   for (const sig of ["SIGTERM", "SIGINT"] as const) process.once(sig, () => stop(sig));
   // A server whose socket is gone (its FUNES_HOME deleted, `server stop` gave up on it, another server
-  // took over) can never be reached.
+  // took over) can never be reached; one whose program is gone (uninstalled) must not outlive it.
   orphan = setInterval(() => {
     if (!holds(o.socketPath, claim.ino)) stop("its socket was removed or replaced");
+    else if (o.program !== undefined && !existsSync(o.program))
+      stop(`its program files were removed (${o.program})`);
   }, ORPHAN_CHECK_MS);
   orphan.unref();
   await done;

@@ -3,7 +3,15 @@
  * finding a usable model folder: an explicit folder variable wins, else the pinned snapshot in the cache.
  */
 
-import { cachedCommit, cachedModelDir } from "./hf-cache.js";
+import { join } from "node:path";
+import {
+  cachedCommit,
+  cachedModelDir,
+  cachedSnapshots,
+  isFolder,
+  missingFiles,
+  repoCacheDir,
+} from "./hf-cache.js";
 import { type EmbedPrecision, embedderSpec, type ModelSpec, rerankerSpec } from "./specs.js";
 
 /** A reranker key funes does not know (bad input: its message names the ones it does). */
@@ -33,7 +41,8 @@ export interface ModelsConfig {
 /** A model folder to load, or why there is none. */
 export type ModelLocation =
   | { kind: "found"; dir: string; spec: ModelSpec; revision: string; from: "cache" | "folder" }
-  | { kind: "missing"; spec: ModelSpec; reason: string };
+  /** `folder`: the folder variable names a place without the model, which `funes models pull` cannot fix. */
+  | { kind: "missing"; spec: ModelSpec; reason: string; folder?: boolean };
 
 function locate(
   spec: ModelSpec,
@@ -41,8 +50,17 @@ function locate(
   dirOverride: string | undefined,
   envName: string,
 ): ModelLocation {
-  if (dirOverride !== undefined)
+  if (dirOverride !== undefined) {
+    const lacks = isFolder(dirOverride) ? missingFiles(dirOverride, spec) : null;
+    if (lacks === null || lacks.length > 0)
+      return {
+        kind: "missing",
+        spec,
+        folder: true,
+        reason: `${envName}="${dirOverride}" ${lacks === null ? "is not a folder" : `lacks ${lacks.join(", ")}`} — point it at a copy of ${spec.repo} (${spec.files.join(", ")}), or unset it to use the cache`,
+      };
     return { kind: "found", dir: dirOverride, spec, revision: `${envName}=${dirOverride}`, from: "folder" };
+  }
   const dir = cachedModelDir(cfg.hubCache, spec);
   if (dir !== null)
     return {
@@ -52,11 +70,25 @@ function locate(
       revision: cachedCommit(cfg.hubCache, spec) ?? spec.revision,
       from: "cache",
     };
-  return {
-    kind: "missing",
-    spec,
-    reason: `${spec.repo}@${spec.revision.slice(0, 12)} is not in ${cfg.hubCache} — run \`funes models pull\` (or set ${envName})`,
-  };
+  return { kind: "missing", spec, reason: missingReason(spec, cfg.hubCache, envName) };
+}
+
+/**
+ * Why the pinned model is not usable from the cache, as one of three cases: its revision is there but
+ * lacks files funes loads (a download made for another library, without `onnx/model.onnx`); only other
+ * revisions are there; or it was never downloaded.
+ */
+function missingReason(spec: ModelSpec, hubCache: string, envName: string): string {
+  const pinned = `${spec.repo}@${spec.revision.slice(0, 12)}`;
+  const next = `run \`funes models pull\` (or set ${envName})`;
+  const commit = cachedCommit(hubCache, spec);
+  const snapshot = commit === null ? null : join(repoCacheDir(hubCache, spec.repo), "snapshots", commit);
+  if (snapshot !== null && isFolder(snapshot))
+    return `${pinned} is in ${hubCache} without ${missingFiles(snapshot, spec).join(", ")} (downloaded for another library?) — ${next} to fetch the missing files`;
+  const others = cachedSnapshots(hubCache, spec.repo);
+  if (others.length > 0)
+    return `${spec.repo} is in ${hubCache} only at another revision (${others.map((c) => c.slice(0, 12)).join(", ")}), not the pinned ${spec.revision.slice(0, 12)} — ${next} to add the pinned one beside it`;
+  return `${pinned} is not in ${hubCache} — ${next}`;
 }
 
 /** Where the embedder is. */

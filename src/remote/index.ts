@@ -18,7 +18,12 @@ export { type HubFailure, hubFailure } from "./hub-failure.js";
 export { type HubLocation, HubUriError, lancePath, parseHubUri } from "./hub-uri.js";
 export { ListingTooLongError, listTree, type RemoteFile } from "./list-tree.js";
 export { modelHub } from "./model-files.js";
-export { describeNetworkError, HubConnectionLostError, isNetworkFailure } from "./network-error.js";
+export {
+  describeNetworkError,
+  HubConnectionLostError,
+  isNetworkFailure,
+  isOfflineMode,
+} from "./network-error.js";
 export { readRepoText } from "./read-text.js";
 export { fetchRepoHead, isModelRepo, PROBE_TIMEOUT_MS, type RepoHead } from "./repo-head.js";
 export { superSquash } from "./super-squash.js";

@@ -51,6 +51,11 @@ export class HubConnectionLostError extends Error {
   readonly code = "UND_ERR_SOCKET";
 }
 
+/** True when `err` is the refusal `HF_HUB_OFFLINE` makes (no request was made), not a network failure. */
+export function isOfflineMode(err: unknown): boolean {
+  return codeOf(err).code === "HF_HUB_OFFLINE";
+}
+
 /**
  * True when `err` is a failure to talk to the host at all: an undici or Node network code along its
  * `cause` chain (DNS, refused, reset, TLS, proxy, `HF_HUB_OFFLINE`), a timeout or abort, or a lost

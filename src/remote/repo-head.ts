@@ -3,14 +3,15 @@
  * with its commit sha. Its outcome is the remote's state, decided here and nowhere else.
  */
 import { type HubClient, httpStatus, hubLibrary, hubParams, isUnreachable, readParams } from "./access.js";
-import { describeNetworkError } from "./network-error.js";
+import { describeNetworkError, isOfflineMode } from "./network-error.js";
 import { isCommitSha, quoteForMessage, UnsafeHubAnswerError } from "./validate.js";
 
 /** What the Hub said about a dataset repo. */
 export type RepoHead =
   | { kind: "found"; sha: string; private: boolean }
   | { kind: "missing" }
-  | { kind: "offline"; reason: string }
+  /** `offlineMode`: HF_HUB_OFFLINE is set, so nothing was asked (not a connection that failed). */
+  | { kind: "offline"; reason: string; offlineMode?: boolean }
   | { kind: "unauthorized" };
 
 /** Probe timeout, ms (the reference's). */
@@ -71,6 +72,7 @@ async function probeOnce(
             ? describeNetworkError(err, client.hubUrl)
             : `${new URL(client.hubUrl).host}: HTTP ${status}`,
         dropped: status === null && (err as { name?: string } | null)?.name === "TypeError",
+        ...(isOfflineMode(err) ? { offlineMode: true, dropped: false } : {}),
       };
     throw err;
   }

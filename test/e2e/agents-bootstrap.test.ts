@@ -65,6 +65,37 @@ describe("funes add, first run", () => {
     expect(r.stdout).toMatch(/published \d+ chunks to hf:\/\/datasets\/acme\/team-memory/);
   }, 60_000);
 
+  it("checks for the agent's CLI before it asks or indexes, and says what it did when it stops half way", async () => {
+    const u = user("no-cli");
+    const noCli = await runFunesInTerminal(["add", "claude"], {
+      ...u,
+      extra: { ...u.extra, PATH: "/usr/bin:/bin" },
+    });
+    expect(noCli.code).toBe(1);
+    expect(noCli.stdout.replaceAll("\r", "")).toBe(
+      "funes: `claude` isn't on PATH, so funes can't be set up in it — install claude, then run `funes add claude` again (nothing was changed)\n",
+    );
+    expect(await rows(u.funesHome)).toBe(0);
+
+    // Set up, then the model download fails (no connection): what was done is said, then why it stopped.
+    const half = user("half");
+    const away = {
+      ...half,
+      extra: { ...half.extra, HF_HUB_CACHE: join(t.dir, "no-models"), HF_ENDPOINT: "http://127.0.0.1:9" },
+    };
+    const r = await runFunesInTerminal(["add", "codex"], away, ["y", "y"]);
+    const out = r.stdout.replaceAll("\r", "");
+    expect(r.code, out).toBe(1);
+    expect(out).toMatch(/indexed 1 sessions \(\d+ chunks\) — recall works now\n/);
+    expect(out).toContain("download them now? [Y/n] ");
+    const last = out.trimEnd().split("\n").at(-1) ?? "";
+    expect(last).toMatch(
+      /^funes: funes is set up in codex \(above\), but the models were not downloaded: could not download BAAI\/bge-small-en-v1\.5 from http:\/\/127\.0\.0\.1:9: /,
+    );
+    // The lines above it name what was installed.
+    expect(out.slice(0, out.lastIndexOf("funes: funes is set up"))).toMatch(/codex/);
+  }, 90_000);
+
   it("off a terminal never asks: it names the flag, and with the flags does everything", async () => {
     const u = user("script");
     const missing = await runFunes(["add", "codex", "acme/scripted", "--yes"], u);

@@ -7,7 +7,7 @@ import { copyFileSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLI, type CliEnv, runFunes } from "../helpers/cli.js";
+import { CLI, type CliEnv, runFunes, runFunesInTerminal } from "../helpers/cli.js";
 import { ROOT, TEST_HUB_CACHE, TRACES, tempDir } from "../helpers/fixtures.js";
 import { type ModelStub, startModelStub } from "../helpers/model-stubs.js";
 import { writeQualityCorpus } from "../helpers/quality-corpus.js";
@@ -138,6 +138,44 @@ describe("funes ask", () => {
     expect(r.stderr).toContain("`codex` gave no answer within 4 s and was stopped");
     expect(Date.now() - t0).toBeLessThan(20_000);
   }, 30_000);
+
+  it("says in one line, within seconds, that an agent is logged out or cannot reach its model", async () => {
+    // A port nothing listens on: every connection is refused.
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, "127.0.0.1", r));
+    const refused = `http://127.0.0.1:${(closed.address() as { port: number }).port}`;
+    await new Promise<void>((r) => closed.close(() => r()));
+    const { ANTHROPIC_API_KEY: _key, ...loggedOut } = u.extra ?? {};
+    const out = await runFunes(["ask", "claude", QUESTION], { ...u, extra: loggedOut });
+    expect(out.code).toBe(1);
+    expect(out.stdout).toBe("");
+    expect(out.stderr).toMatch(
+      /^funes: `claude` failed \(exit 1\): Not logged in[^\n]* — fix that in `claude`/,
+    );
+    const offline = { ...u, extra: { ...u.extra, ANTHROPIC_BASE_URL: refused } };
+    for (const agent of ["claude", "codex"]) {
+      if (agent === "codex") codexConfig(u.home, refused);
+      const t0 = Date.now();
+      const r = await runFunes(["ask", agent, QUESTION], offline);
+      expect(r.code, agent).toBe(1);
+      expect(r.stderr).toContain(`funes: \`${agent}\` cannot reach its model (`);
+      expect(r.stderr).toContain("and was stopped — check your connection");
+      // One line: no literal `\n`, none of the agent's JSON events.
+      expect(r.stderr.trimEnd().split("\n"), r.stderr).toHaveLength(1);
+      expect(r.stderr).not.toMatch(/\\n|\{"type"/);
+      // Well inside the default 300 s limit (claude's third retry comes about 4 s in).
+      expect(Date.now() - t0).toBeLessThan(60_000);
+    }
+    // On a terminal it shows what it waits for while it waits.
+    const term = await runFunesInTerminal(["ask", "claude", QUESTION], {
+      ...offline,
+      extra: { ...offline.extra, FUNES_SERVER: "0" },
+    });
+    expect(term.stdout).toContain("waking claude…");
+    expect(term.stdout).toContain("claude cannot reach its model (connection failed, retry 1 of 10)…");
+    expect(term.stdout).toContain("funes: `claude` cannot reach its model");
+    expect(term.stdout).not.toMatch(/\\u00[0-9a-f]{2}/);
+  }, 150_000);
 
   it("fails before running an agent when there is nothing to ground an answer in", async () => {
     const noCli = await runFunes(["ask", "claude", QUESTION], {

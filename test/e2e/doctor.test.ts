@@ -70,12 +70,22 @@ describe("funes doctor", () => {
     expect(ok.stdout).toMatch(/\nok {2}embedder +BAAI\/bge-small-en-v1\.5 loads/);
     expect(ok.stdout).toMatch(/\nok {2}hub +http:\/\/127\.0\.0\.1:\d+ reachable; token of standin-user\n/);
     expect(ok.stdout).toMatch(/\nok {2}agent pi +wired/);
-    expect(ok.stdout).toMatch(/\n-- {2}agent codex +not set up\n +fix: funes add codex\n/);
+    // The agents funes is not set up in: one line, not two per agent.
+    expect(ok.stdout).toMatch(
+      /\n-- {2}agents +not set up in [a-z, ]*codex[a-z, ]* \(`funes add <agent>` sets one up\)\n/,
+    );
+    expect(ok.stdout).not.toMatch(/agent codex|fix: funes add codex/);
     expect(ok.stdout).toMatch(/\n(ok|!!) {2}memory +\d+ chunks from 1 sessions at /);
     expect(ok.stdout).toMatch(/\nok {2}lock +no index or push is running\n/);
 
+    // status names the agents funes is set up in.
+    expect((await runFunes(["status"], u)).stdout).toMatch(/\nagents: pi\n$/);
+
     // The funes the extension runs disappears (uninstalled, or a checkout moved away).
     writeFileSync(ext, readFileSync(ext, "utf8").replace(join(u.bin, "funes"), join(u.bin, "gone", "funes")));
+    expect((await runFunes(["status", "--json"], u)).stdout).toContain(
+      '"agents": [\n    {\n      "agent": "pi",\n      "ok": false',
+    );
     const broken = await runFunes(["doctor"], u);
     expect(broken.code).toBe(1);
     expect(broken.stdout).toMatch(
@@ -84,6 +94,25 @@ describe("funes doctor", () => {
     expect(broken.stderr).toBe(
       "funes: doctor found 1 problem: agent pi — fix what each says above, then run `funes doctor` again\n",
     );
+  });
+
+  it("fails on an unreachable Hub only for someone who uses a Hub memory", async () => {
+    const refused = "http://127.0.0.1:9";
+    const local = user("local-only", { HF_ENDPOINT: refused });
+    expect((await runFunes(["index"], local)).code).toBe(0);
+    const alone = await runFunes(["doctor", "--json"], local);
+    expect(alone.code, alone.stderr).toBe(0);
+    const hubOf = (out: string) => (JSON.parse(out) as { name: string }[]).find((c) => c.name === "hub");
+    expect(hubOf(alone.stdout)).toMatchObject({ status: "warn" });
+    expect(JSON.stringify(hubOf(alone.stdout))).toContain("needed only to read or publish a Hub memory");
+    // Someone who published from here set out to use the Hub: the same finding fails.
+    const pub = user("publisher", { HF_TOKEN: "hf_standintokenfordoctor" });
+    expect((await runFunes(["index", "--yes"], pub)).code).toBe(0);
+    const push = await runFunes(["push", "acme/doctor-pub", "--create"], pub);
+    expect(push.code, push.stderr).toBe(0);
+    const away = await runFunes(["doctor"], { ...pub, extra: { ...pub.extra, HF_ENDPOINT: refused } });
+    expect(away.code).toBe(1);
+    expect(away.stderr).toMatch(/^funes: doctor found 1 problem: hub — /);
   });
 
   it("says how to log in without a token, and asks nothing of the Hub with HF_HUB_OFFLINE=1", async () => {

@@ -171,6 +171,8 @@ describe("funes forget, locally", () => {
     // On a terminal it asks: "no" changes nothing, "yes" forgets.
     const no = await runFunesInTerminal(["forget", "--match", "Found 2 files."], a, ["n"]);
     expect(no.stdout).toMatch(/forget these 1 chunk\(s\)\? \[y\/N\] /);
+    // The question renders as text: no cursor code of readline's shows up escaped (`\u001b[1G`, `\u000d`).
+    expect(no.stdout).not.toMatch(/\\u00[0-9a-f]{2}/);
     expect(no.stdout).toContain("nothing was forgotten");
     const yes = await runFunesInTerminal(["forget", "--match", "Found 2 files."], a, ["y"]);
     expect(yes.code, yes.stdout).toBe(0);

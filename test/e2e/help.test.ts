@@ -133,6 +133,10 @@ describe("mistyped commands, flags and values", () => {
       expect(await usage(["recall", "x", "-k", k])).toBe(
         `funes: -k takes a whole number ≥ 1, not "${k}" — try -k 5`,
       );
+    // gh's name for it, named as typed.
+    expect(await usage(["recall", "x", "--limit", "0"])).toBe(
+      'funes: --limit takes a whole number ≥ 1, not "0" — try --limit 5',
+    );
     expect(await usage(["recall", "x", "-k", "3", "-k", "4"])).toBe(
       'funes: -k was given 2 times ("3", "4") — give it once',
     );
@@ -169,6 +173,9 @@ describe("funes completion", () => {
     expect(complete(["funes", "recall", "--half"])).toBe("--half-life");
     expect(complete(["funes", "add", "co"])).toBe("codex");
     expect(complete(["funes", "models", "p"])).toBe("pull");
+    expect(complete(["funes", "server", "sto"])).toBe("stop");
+    expect(complete(["funes", "recall", "--lim"])).toBe("--limit");
+    expect(complete(["funes", "get", "--js"])).toBe("--json");
     const zsh = await runFunes(["completion", "zsh"], env);
     expect(zsh.stdout).toMatch(/^#compdef funes\n/);
     expect(zsh.stdout).toContain("compdef _funes funes");

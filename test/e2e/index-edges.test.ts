@@ -105,7 +105,7 @@ describe("funes index: every agent file a user has", () => {
     expect((await indexJson([file])).chunksAdded).toBe(0);
     const status = await runFunes(["status"], env);
     expect(status.stdout).toBe(
-      `memory: ${join(env.funesHome, "memory")}\nchunks: 0 — an index ran but stored nothing (its sessions held no indexable content); \`funes index <path> --verbose\` shows what it passed over\n`,
+      `memory: ${join(env.funesHome, "memory")}\nchunks: 0 — an index ran but stored nothing (its sessions held no indexable content); \`funes index <path> --verbose\` shows what it passed over\nagents: none set up — \`funes add <agent>\` sets one up\n`,
     );
   });
 
@@ -310,11 +310,20 @@ describe("funes index: one-line answers", () => {
     expect(local.stderr).toBe('funes: no such file or folder: "./nosuchdir/file.jsonl" — check the path\n');
   });
 
-  it("a file no agent writes: exit 2 naming what was expected; an empty file: a note, exit 0", async () => {
+  it("a file no agent writes: exit 2 naming what was expected; every line malformed: exit 1; an empty file: a note, exit 0", async () => {
     const readme = await runFunes(["index", join(ROOT, "README.md")], env);
     expect(readme.code).toBe(2);
     expect(readme.stderr).toBe(
       `funes: "${join(ROOT, "README.md")}" is not a transcript funes can read — expected a Claude Code, Codex, pi, Gemini CLI or Qwen Code session (.jsonl), a Hermes state.db or session file, or a .parquet trace file\n`,
+    );
+    // Every line malformed: the counts, and a failed run rather than an empty success.
+    const broken = join(t.dir, "broken.jsonl");
+    writeFileSync(broken, "{not json\n{also not\n[1,\n");
+    const bad = await runFunes(["index", broken, "--harness", "claude"], env);
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toContain("records passed over: 3 (malformed JSON line: 3)");
+    expect(bad.stderr.split("\n").at(-2)).toBe(
+      `funes: nothing in "${broken}" could be indexed: all 3 record(s) were passed over (malformed JSON line: 3) — check that it is an agent's transcript, and name its format with --harness`,
     );
     const empty = join(t.dir, "empty.jsonl");
     writeFileSync(empty, "");

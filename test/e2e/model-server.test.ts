@@ -3,14 +3,24 @@
  * results as in-process models, owner-only, stopped by `funes server stop` or when idle, and never needed:
  * with a dead or broken server the CLI answers in-process.
  */
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+} from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { modelSocketPath } from "../../src/models/index.js";
 import { type CliEnv, runFunes } from "../helpers/cli.js";
-import { TEST_HUB_CACHE, TRACES, tempDir } from "../helpers/fixtures.js";
+import { ROOT, TEST_HUB_CACHE, TRACES, tempDir } from "../helpers/fixtures.js";
 
 let t: { dir: string; cleanup: () => void };
 let u: CliEnv;
@@ -37,6 +47,16 @@ const hits = async (env: CliEnv, q: string) => {
   expect(r.code, r.stderr).toBe(0);
   return (JSON.parse(r.stdout) as { hits: { id: string; score: number }[] }).hits;
 };
+
+/** Whether process `pid` is gone. */
+function exited(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch {
+    return true;
+  }
+}
 
 async function until(cond: () => Promise<boolean>, ms: number): Promise<boolean> {
   const end = Date.now() + ms;
@@ -116,15 +136,33 @@ describe("funes server", () => {
     const pid = (JSON.parse(started.stdout) as Status).pid as number;
     expect(pid).toBeGreaterThan(0);
     rmSync(modelSocketPath(u.funesHome, { tmpDir: tmpdir() }), { force: true });
-    const gone = () => {
-      try {
-        process.kill(pid, 0);
-        return false;
-      } catch {
-        return true;
-      }
-    };
-    expect(await until(async () => gone(), 20_000)).toBe(true);
+    expect(await until(async () => exited(pid), 20_000)).toBe(true);
+  });
+
+  it("exits when its program files are gone (funes uninstalled), so none serves from deleted files", async () => {
+    // A copy of the package (its built files, its manifest, the checkout's dependencies), then removed.
+    const pkg = join(t.dir, "installed");
+    mkdirSync(pkg);
+    cpSync(join(ROOT, "dist"), join(pkg, "dist"), { recursive: true });
+    copyFileSync(join(ROOT, "package.json"), join(pkg, "package.json"));
+    symlinkSync(join(ROOT, "node_modules"), join(pkg, "node_modules"));
+    const funesHome = join(t.dir, "installed-funes");
+    const started = spawnSync(
+      process.execPath,
+      [join(pkg, "dist", "cli", "main.js"), "server", "start", "--json"],
+      {
+        env: { PATH: process.env.PATH ?? "", HOME: u.home, FUNES_HOME: funesHome, FUNES_SERVER: "1" },
+        encoding: "utf8",
+      },
+    );
+    expect(started.status, started.stderr).toBe(0);
+    const pid = (JSON.parse(started.stdout) as Status).pid as number;
+    expect(pid).toBeGreaterThan(0);
+    rmSync(join(pkg, "dist"), { recursive: true });
+    expect(await until(async () => exited(pid), 20_000)).toBe(true);
+    expect(readFileSync(join(funesHome, "logs", "model-server.log"), "utf8")).toMatch(
+      /stopping: its program files were removed/,
+    );
   });
 
   it("exits on its own when idle", async () => {

@@ -68,6 +68,17 @@ describe("funes models", () => {
     expect(r.stderr).toMatch(
       /could not download BAAI\/bge-small-en-v1.5 from http:\/\/127.0.0.1:9: .*recall stays keyword-only/,
     );
+    // A folder variable naming nothing is not "ready", and pulling leaves it to the user.
+    const nope = join(t.dir, "nope");
+    const folder = await runFunes(["models"], {
+      ...env,
+      extra: { ...env.extra, FUNES_EMBED_MODEL_DIR: nope },
+    });
+    expect(folder.code).toBe(0);
+    expect(folder.stdout).toContain(
+      `  missing: FUNES_EMBED_MODEL_DIR="${nope}" is not a folder — point it at`,
+    );
+    expect(folder.stdout).not.toContain(`ready: ${nope}`);
     const bad = await runFunes(["models", "--reranker", "nope"], env);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('unknown reranker "nope"');

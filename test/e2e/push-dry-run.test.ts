@@ -55,6 +55,25 @@ describe("funes push --dry-run", () => {
     });
     expect(hub.requests.length - start).toBe(1);
     expect(hub.committedPaths.length).toBe(commits);
+
+    // Offline, a dry run still says what would go, from the copy cached here; offline mode is named.
+    const asked = hub.requests.length;
+    const off = { ...a, extra: { ...a.extra, HF_HUB_OFFLINE: "1" } };
+    const dry = await runFunes(["push", "acme/dry", "--dry-run"], off);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toBe(
+      "dry run: nothing was changed on hf://datasets/acme/dry (HF_HUB_OFFLINE is set, so the Hub was not asked; compared with the copy cached here (a real push may find more there))\n  would publish nothing\n  19 of your chunks are already there\n",
+    );
+    const real = await runFunes(["push", "acme/dry"], off);
+    expect(real.code).toBe(1);
+    expect(real.stderr).toBe(
+      "funes: hf://datasets/acme/dry was not asked: HF_HUB_OFFLINE is set (offline mode) — unset HF_HUB_OFFLINE to push\n",
+    );
+    expect(hub.requests.length).toBe(asked);
+    const unreached = { ...a, extra: { ...a.extra, HF_ENDPOINT: "http://127.0.0.1:9" } };
+    const away = await runFunes(["push", "acme/dry", "--dry-run", "--json"], unreached);
+    expect(away.code, away.stderr).toBe(0);
+    expect(JSON.parse(away.stdout).dryRun.offline).toMatchObject({ offlineMode: false });
   });
 
   it("names what the secret gate would hold back, and a remote that shares nothing", async () => {

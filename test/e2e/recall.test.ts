@@ -297,16 +297,53 @@ describe("agent format and bad input (CLI)", () => {
     );
     expect(term.code).toBe(0);
     expect(term.stdout.replaceAll("\r", "")).toMatch(
-      /^1\. 2026-11-02 10:00 · claude · -home-dev-funes\/planted · text {2}score \d\.\d\d\nThe fts index build hangs on two cores unless LANCE_CPU_THREADS is set to 2 or\nmore\.\n {2}~ user text: next\n {2}~ user text: next\n {2}→ funes get planted a-1\n$/,
+      /^1\. 2026-11-02 10:00 · claude · -home-dev-funes\/planted · text {2}score \d\.\d\d\nThe fts index build hangs on two cores unless LANCE_CPU_THREADS is set to 2 or\nmore\.\n {2}→ funes get planted a-1 {2}\(2 around it\)\n$/,
     );
+    // --full adds the turns around it, through the pager when taller than the terminal (LINES here).
+    const full = ["recall", "fts index build hang", "--limit", "1", "--rerank-budget", "0", "--full"];
+    const paged = await runFunesInTerminal(full, {
+      ...env,
+      extra: { ...env.extra, COLUMNS: "80", LINES: "3", FUNES_PAGER: "sed 's/^/paged: /'" },
+    });
+    expect(paged.code, paged.stdout).toBe(0);
+    expect(paged.stdout.replaceAll("\r", "")).toContain(
+      "paged:   ~ user text: next\npaged:   ~ user text: next\n",
+    );
+    const tall = await runFunesInTerminal(full, {
+      ...env,
+      extra: { ...env.extra, COLUMNS: "80", LINES: "50", FUNES_PAGER: "sed 's/^/paged: /'" },
+    });
+    expect(tall.stdout.replaceAll("\r", "")).toContain("\n  ~ user text: next\n");
+    expect(tall.stdout).not.toContain("paged:");
+    // Eight hits on a 24-row terminal: the default view fits it.
+    const screen = await runFunesInTerminal(["recall", "lance index", "--rerank-budget", "0"], {
+      ...env,
+      extra: { ...env.extra, COLUMNS: "80", LINES: "24" },
+    });
+    expect(screen.code, screen.stdout).toBe(0);
+    const shown = screen.stdout.replaceAll("\r", "").trimEnd().split("\n");
+    expect(shown.filter((l) => /^\d+\. /.test(l)).length).toBeGreaterThan(4);
+    expect(shown.length, JSON.stringify(shown, null, 1)).toBeLessThanOrEqual(23);
     const get = await runFunes(["get", "planted", "a-1", "--window", "1"], env);
     expect(get.stdout).toBe(
       "[2026-11-02T10:00:00.000Z] user seq2 turn=q-1\nnext\n---\n" +
         "[2026-11-02T10:00:05.000Z] assistant seq3 turn=a-1\nThe fts index build hangs on two cores unless LANCE_CPU_THREADS is set to 2 or more.\n---\n" +
         "[2026-11-03T10:00:00.000Z] user seq4 turn=q-2\nnext\n---\n",
     );
+    // A turn the memory does not hold is an error (the MCP tool keeps the reference's line, below).
     const missing = await runFunes(["get", "planted", "nope"], env);
-    expect(missing.stdout).toBe("turn nope not found in session planted\n");
+    expect(missing.code).toBe(1);
+    expect(missing.stdout).toBe("");
+    expect(missing.stderr).toBe(
+      'funes: turn "nope" is not in session "planted" of this memory — copy both ids from a recall hit\'s → get line (and its --memory)\n',
+    );
+    const json = JSON.parse(
+      (await runFunes(["get", "planted", "a-1", "--window", "0", "--json"], env)).stdout,
+    );
+    expect(json.turns).toEqual([
+      expect.objectContaining({ turnUuid: "a-1", seq: 3, role: "assistant", center: true }),
+    ]);
+    expect(json.turns[0].blocks[0].text).toContain("LANCE_CPU_THREADS");
   });
 
   it("gives clear answers to bad queries and flags, never an FTS syntax error", async () => {

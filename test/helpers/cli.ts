@@ -56,7 +56,7 @@ export function runFunes(args: string[], env: CliEnv): Promise<CliResult> {
  * Runs `funes …` on a pseudo-terminal (util-linux `script`), answering each prompt that ends in `[y/N] `, `[Y/n] ` or `[i/e/s/q] `
  * with the next of `answers`. Output is the terminal's (stdout and stderr together, with its escapes).
  */
-export function runFunesInTerminal(args: string[], env: CliEnv, answers: string[]): Promise<CliResult> {
+export function runFunesInTerminal(args: string[], env: CliEnv, answers: string[] = []): Promise<CliResult> {
   const quote = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
   const command = [process.execPath, CLI, ...args].map(quote).join(" ");
   const child = spawn("script", ["-qefc", command, "/dev/null"], {
