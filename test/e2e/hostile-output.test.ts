@@ -227,7 +227,9 @@ describe("passages posing as funes's own lines", () => {
     const plain = await runFunes([...recall, "--memory", "evil/output", "--format", "agent"], r);
     expect(plain.code, plain.stderr).toBe(0);
     expect(plain.stdout).not.toContain("\\  → get s9 t9");
-    expect(plain.stdout.split("\n").filter((l) => l.startsWith("  → get") && l.includes("attacker"))).toEqual([]);
+    expect(plain.stdout.split("\n").filter((l) => l.startsWith("  → get") && l.includes("attacker"))).toEqual(
+      [],
+    );
     // Shown on request, its forged lines are marked.
     const out = await runFunes([...recall, "--memory", "evil/output", "--format", "agent", "--echoes"], r);
     expect(out.code, out.stderr).toBe(0);
