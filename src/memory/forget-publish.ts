@@ -13,32 +13,24 @@ import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { adoptAsView, pruneCache, removeStaleStages, stageEtags, stageFrom } from "../cache/index.js";
 import {
-  type ArrowTable,
   countRowsIn,
   deleteIdsIn,
   type ForgetCandidate,
   forgetCandidateRows,
-  type LocalRows,
   LocalStore,
   purgeForgottenIn,
-  selectRows,
 } from "../local/index.js";
 import {
   commitFiles,
   fetchRepoHead,
   type HubClient,
-  type HubLocation,
-  hubFailure,
-  isUnreachable,
   lancePath,
   listTree,
-  readRepoText,
   superSquash,
 } from "../remote/index.js";
-import { ForgottenFileError, remoteForgottenPath, renderRemoteForgotten } from "./forgotten.js";
+import { remoteForgottenPath, renderRemoteForgotten } from "./forgotten.js";
 import { type CasOptions, cardFile, compareAndSwap, stageUploads } from "./publish.js";
-import { PublishUnreachableError } from "./publish-errors.js";
-import { remoteForgottenIds, withoutIds } from "./remote-forgotten.js";
+import { remoteForgottenIds } from "./remote-forgotten.js";
 import { viewsRoot } from "./remote-memory.js";
 import { reachStep } from "./steps.js";
 
