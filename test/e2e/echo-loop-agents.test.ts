@@ -4,7 +4,8 @@
  * and asks about it three times. Each headless turn's model calls funes's recall; Claude's hook indexes the
  * turn (its question, the call, funes's output quoting A's passage, the answer), and B publishes it to the
  * same memory, so every later recall searches a memory that holds more copies of the passage. The first,
- * second and third recalls must all return A's original first.
+ * second and third recalls must all return A's original first; forgetting the original on the Hub then
+ * leaves no recallable copy of it.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -107,6 +108,20 @@ describe("a decision recalled again and again across two machines", () => {
     const hits = JSON.parse(shown.stdout).hits as { kind: string; sessionId: string }[];
     expect(hits.filter((h) => h.kind === "echo").length).toBeGreaterThanOrEqual(3);
     expect(hits[0]?.sessionId).toBe(d.answerSession);
+    // Forgetting the original on the Hub takes B's published copies of it too, and says so first.
+    const forget = await runFunes(
+      ["forget", "--session", d.answerSession, "--memory", "acme/mem", "--yes"],
+      a,
+    );
+    expect(forget.code, forget.stderr).toBe(0);
+    expect(forget.stdout).toMatch(/of them copies/);
+    const after = await runFunes(
+      ["recall", d.query, "--memory", "acme/mem", "--echoes", "--json", "-k", "50"],
+      a,
+    );
+    expect(after.code, after.stderr).toBe(0);
+    const left = JSON.parse(after.stdout).hits as { text: string }[];
+    expect(left.filter((h) => h.text.includes(d.answer)).map((h) => h.text)).toEqual([]);
     expect((await runFunes(["remove", "claude"], b)).code).toBe(0);
   }, 240_000);
 });
