@@ -56,7 +56,10 @@ export async function benchEchoes(dir: string): Promise<string[]> {
         recall: (query, at, mode) =>
           recall(
             target(),
-            recallOptions(query, at, { rerankBudgetMs: mode === "rerank" ? 60_000 : 0 }),
+            recallOptions(query, at, {
+              rerankBudgetMs: mode === "rerank" ? 60_000 : 0,
+              k: mode === "wide" ? 30 : 8,
+            }),
             mode === "rerank" ? withModels : bare,
           ),
         format: {
@@ -77,14 +80,14 @@ export async function benchEchoes(dir: string): Promise<string[]> {
     });
     out.push(
       `  echo loop: 22 decisions, a recall session per decision per round (claude/codex/pi, 8 spellings) (${((performance.now() - t0) / 1000).toFixed(0)} s)`,
-      "    rounds  original first (keyword / rerank)  in top 5 (keyword / rerank)  ask prompt holds it  echo rows",
+      "    rounds  original first (keyword / rerank)  in top 5 (keyword / rerank)  ask prompt holds it  echo rows  question/restatement more relevant than the original",
     );
     const decisionsAnswer = (i: number) => planted[i]?.answer ?? "\u0000";
     for (const round of AT) {
       const c = checkpoints.get(round);
       if (c === undefined) continue;
       out.push(
-        `    ${String(round).padStart(6)}  ${rate(c.ranks.keyword, 1).padStart(14)} / ${rate(c.ranks.rerank, 1).padEnd(17)} ${rate(c.ranks.keyword, 5).padStart(12)} / ${rate(c.ranks.rerank, 5).padEnd(14)} ${`${c.prompts.filter((p, i) => p.includes(decisionsAnswer(i))).length}/${c.prompts.length}`.padStart(10)}  ${c.echoRows}/${c.rows} (${((100 * c.echoRows) / Math.max(1, c.rows)).toFixed(0)}%)`,
+        `    ${String(round).padStart(6)}  ${rate(c.ranks.keyword, 1).padStart(14)} / ${rate(c.ranks.rerank, 1).padEnd(17)} ${rate(c.ranks.keyword, 5).padStart(12)} / ${rate(c.ranks.rerank, 5).padEnd(14)} ${`${c.prompts.filter((p, i) => p.includes(decisionsAnswer(i))).length}/${c.prompts.length}`.padStart(10)}  ${c.echoRows}/${c.rows} (${((100 * c.echoRows) / Math.max(1, c.rows)).toFixed(0)}%)  ${c.outscored}/${c.prompts.length}`,
       );
     }
     // The milder case: newer look-alikes within a quarter of the answer.

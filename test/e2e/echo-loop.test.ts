@@ -58,7 +58,10 @@ beforeAll(async () => {
       recall: (query, at, mode) =>
         recall(
           target(),
-          recallOptions(query, at, { rerankBudgetMs: mode === "rerank" ? 60_000 : 0 }),
+          recallOptions(query, at, {
+            rerankBudgetMs: mode === "rerank" ? 60_000 : 0,
+            k: mode === "wide" ? 30 : 8,
+          }),
           mode === "rerank" ? withModels : bare,
         ),
       format: {
@@ -103,6 +106,13 @@ describe("a memory that recalls from itself keeps its originals first", () => {
         checkpoints.get(round - 1)?.echoRows ?? 0,
       );
     });
+
+  it("the agents' own words would bury originals if they ranked as originals do", () => {
+    // Measured, not assumed: after the rounds, the question put to memory or the agent's restatement is
+    // more relevant than the original for some decisions; ordering them after originals is what keeps it first.
+    expect(checkpoints.get(0)?.outscored).toBe(0);
+    expect(checkpoints.get(ROUNDS)?.outscored ?? 0).toBeGreaterThan(0);
+  });
 
   it("ask's prompt holds each decision's answer after every round", () => {
     for (let round = 0; round <= ROUNDS; round++)

@@ -273,12 +273,18 @@ export interface LoopCheckpoint {
   /** Rows in the memory, and how many are funes's own outputs read back. */
   rows: number;
   echoRows: number;
+  /**
+   * Decisions for which a question put to memory or an agent's restatement (among 30 keyword hits) is more
+   * relevant than the original: how often these would bury it if they ranked as originals do.
+   */
+  outscored: number;
 }
 
 /** What `runEchoLoop` needs: the functions under test, passed in so bench and tests share the loop. */
 export interface LoopDeps {
   index: (now: number) => Promise<unknown>;
-  recall: (query: string, now: number, mode: "keyword" | "rerank" | "feed") => Promise<RecallResult>;
+  /** `wide`: keyword-only, 30 hits. */
+  recall: (query: string, now: number, mode: "keyword" | "rerank" | "feed" | "wide") => Promise<RecallResult>;
   format: {
     agent: (r: RecallResult) => string;
     human: (r: RecallResult) => string;
@@ -327,7 +333,16 @@ export async function runEchoLoop(
         if (mode === "keyword") prompts.push(o.deps.format.ask(d.query, r));
       }
     const rows = await o.deps.rows();
-    checkpoints.set(round, { ranks, prompts, rows: rows.length, echoRows: countEchoRows(rows) });
+    let outscored = 0;
+    for (const d of decisions) {
+      const hits = (await o.deps.recall(d.query, now, "wide")).hits;
+      const original = Math.max(
+        0,
+        ...hits.filter((h) => h.sessionId === d.answerSession).map((h) => h.relevance),
+      );
+      if (hits.some((h) => h.kind !== "original" && h.kind !== "echo" && h.relevance > original)) outscored++;
+    }
+    checkpoints.set(round, { ranks, prompts, rows: rows.length, echoRows: countEchoRows(rows), outscored });
   };
   await o.deps.index(now);
   if (o.at.includes(0)) await measure(0);
