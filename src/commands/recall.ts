@@ -25,6 +25,7 @@ import {
   type Leg,
   orderByScore,
   parseTimeBound,
+  parseTimestamp,
   pickNeighbors,
   poolOf,
   type RowKind,
@@ -386,6 +387,7 @@ async function rankPool(
     ),
     opts.k,
     tier,
+    (r) => parseTimestamp(r.item.ts) ?? Number.POSITIVE_INFINITY,
   );
   return { top, legsOf: new Map(evidence.map((e) => [e.id, e.foundBy])) };
 }

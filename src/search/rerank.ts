@@ -100,12 +100,15 @@ export const RECENCY_PAGE = 5;
  * (reranked before unreranked, as `orderByScore` groups them), in the order given. So a newer look-alike
  * within a quarter of an answer's relevance may move above it, never push it off the first page (or out of
  * the k shown) where relevance alone keeps it. `tier` ranks whole classes after others (0 before 1:
- * originals before a recall's own exchange).
+ * originals before a recall's own exchange). `time` (epoch ms; undated passages count as fresh) settles
+ * exact ties of relevance at a page's edge for the older passage: of two equally relevant passages the
+ * earlier is the likelier original, the later the likelier copy or look-alike.
  */
 export function topByRelevance<T extends { relevance: number; rerank: number | null }>(
   ordered: T[],
   k: number,
   tier: (item: T) => number = () => 0,
+  time: (item: T) => number = () => 0,
 ): T[] {
   const at = (i: number) => ordered[i] as T;
   const idx = ordered.map((_, i) => i);
@@ -113,7 +116,11 @@ export function topByRelevance<T extends { relevance: number; rerank: number | n
   const byRelevance = [...idx]
     .sort(
       (a, b) =>
-        tier(at(a)) - tier(at(b)) || unranked(a) - unranked(b) || at(b).relevance - at(a).relevance || a - b,
+        tier(at(a)) - tier(at(b)) ||
+        unranked(a) - unranked(b) ||
+        at(b).relevance - at(a).relevance ||
+        time(at(a)) - time(at(b)) ||
+        a - b,
     )
     .slice(0, Math.max(0, k));
   const out: T[] = [];
