@@ -8,18 +8,9 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { writeTestModels } from "../scripts/make-models.js";
-import { formatRecallHuman } from "../src/cli/render-recall.js";
-import {
-  askPrompt,
-  indexSessions,
-  localMemoryFor,
-  ModelSession,
-  recall,
-  recallOptions,
-} from "../src/commands/index.js";
-import { formatRecallAgent } from "../src/format/index.js";
-import { forgetCandidateRows, keywordSearch, LocalStore } from "../src/local/index.js";
-import { runEchoLoop, writeDecisions } from "../test/helpers/echo-loop.js";
+import { indexSessions, localMemoryFor, ModelSession, recall, recallOptions } from "../src/commands/index.js";
+import { keywordSearch, LocalStore } from "../src/local/index.js";
+import { localLoopDeps, runEchoLoop, writeDecisions } from "../test/helpers/echo-loop.js";
 
 const AT = [0, 1, 3, 10];
 
@@ -43,7 +34,7 @@ export async function benchEchoes(dir: string): Promise<string[]> {
   try {
     const home = join(dir, "echo-loop");
     const ctx = { funesHome: join(home, ".funes"), home, models };
-    const target = () => ({ memory: localMemoryFor(undefined, ctx), notes: [] });
+    const _target = () => ({ memory: localMemoryFor(undefined, ctx), notes: [] });
     const t0 = performance.now();
     const { checkpoints, decisions: planted } = await runEchoLoop(home, {
       seed: 2020,
@@ -51,32 +42,7 @@ export async function benchEchoes(dir: string): Promise<string[]> {
       lookalikes: 4,
       rounds: Math.max(...AT),
       at: AT,
-      deps: {
-        index: (at) => indexSessions({ thinking: true, vectorBudgetMs: null, now: () => at, ...ctx }),
-        recall: (query, at, mode) =>
-          recall(
-            target(),
-            recallOptions(query, at, {
-              rerankBudgetMs: mode === "rerank" ? 60_000 : 0,
-              k: mode === "wide" ? 30 : 8,
-            }),
-            mode === "rerank" ? withModels : bare,
-          ),
-        format: {
-          agent: formatRecallAgent,
-          human: (r) => formatRecallHuman(r, { width: 100, color: false, defaultMemory: "" }),
-          ask: (q, r) => askPrompt(q, formatRecallAgent({ ...r, notes: [] })),
-        },
-        rows: async () => {
-          const store = await LocalStore.open(join(ctx.funesHome, "memory"));
-          if (store === null) return [];
-          try {
-            return await forgetCandidateRows(store);
-          } finally {
-            store.close();
-          }
-        },
-      },
+      deps: localLoopDeps(ctx, { bare, withModels }),
     });
     out.push(
       `  echo loop: 22 decisions, a recall session per decision per round (claude/codex/pi, 8 spellings) (${((performance.now() - t0) / 1000).toFixed(0)} s)`,

@@ -7,9 +7,7 @@
  */
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { formatRecallHuman } from "../../src/cli/render-recall.js";
 import {
-  askPrompt,
   forgetRows,
   indexSessions,
   localMemoryFor,
@@ -17,9 +15,7 @@ import {
   recall,
   recallOptions,
 } from "../../src/commands/index.js";
-import { formatRecallAgent } from "../../src/format/index.js";
-import { forgetCandidateRows, LocalStore } from "../../src/local/index.js";
-import { type Decision, type LoopCheckpoint, runEchoLoop } from "../helpers/echo-loop.js";
+import { type Decision, type LoopCheckpoint, localLoopDeps, runEchoLoop } from "../helpers/echo-loop.js";
 import { TEST_HUB_CACHE, tempDir } from "../helpers/fixtures.js";
 
 const MODELS = {
@@ -53,32 +49,7 @@ beforeAll(async () => {
     lookalikes: 4,
     rounds: ROUNDS,
     at: [0, 1, 2, 3],
-    deps: {
-      index: (at) => indexSessions({ thinking: true, vectorBudgetMs: null, now: () => at, ...ctx }),
-      recall: (query, at, mode) =>
-        recall(
-          target(),
-          recallOptions(query, at, {
-            rerankBudgetMs: mode === "rerank" ? 60_000 : 0,
-            k: mode === "wide" ? 30 : 8,
-          }),
-          mode === "rerank" ? withModels : bare,
-        ),
-      format: {
-        agent: formatRecallAgent,
-        human: (r) => formatRecallHuman(r, { width: 100, color: false, defaultMemory: "" }),
-        ask: (q, r) => askPrompt(q, formatRecallAgent({ ...r, notes: [] })),
-      },
-      rows: async () => {
-        const store = await LocalStore.open(join(ctx.funesHome, "memory"));
-        if (store === null) return [];
-        try {
-          return await forgetCandidateRows(store);
-        } finally {
-          store.close();
-        }
-      },
-    },
+    deps: localLoopDeps(ctx, { bare, withModels }),
   });
   ({ decisions, now, checkpoints } = loop);
 }, 300_000);

@@ -9,7 +9,19 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { RecallResult } from "../../src/commands/index.js";
+import { formatRecallHuman } from "../../src/cli/render-recall.js";
+import {
+  askPrompt,
+  indexSessions,
+  localMemoryFor,
+  type ModelSession,
+  type RecallResult,
+  recall,
+  recallOptions,
+} from "../../src/commands/index.js";
+import { formatRecallAgent } from "../../src/format/index.js";
+import { forgetCandidateRows, LocalStore } from "../../src/local/index.js";
+import type { ModelsConfig } from "../../src/models/index.js";
 import { echoOf } from "../../src/search/index.js";
 import { COMMON, claudeSession, Gen, rng } from "./heldout-corpus.js";
 
@@ -114,6 +126,12 @@ function callArgs(spelling: (typeof SPELLINGS)[number], query: string): { name: 
   return { name: spelling, args: JSON.stringify({ query }) };
 }
 
+/** A call as a CLI agent writes it: a shell tool (named `shell`) gets `{command}`, an MCP tool its args. */
+function toolInput(call: { name: string; args: string }, shell: string): { name: string; input: unknown } {
+  if (call.name !== "exec_command") return { name: call.name, input: JSON.parse(call.args) };
+  return { name: shell, input: { command: (JSON.parse(call.args) as { cmd: string }).cmd } };
+}
+
 /** The agent's prose after the tool result: what it recalled, citing the session. */
 function restate(turn: RecallTurn): string {
   if (turn.first === null) return "From memory: nothing came back for that.";
@@ -145,11 +163,7 @@ function claudeLoop(
     parent = uuid;
     return JSON.stringify(rec);
   };
-  const name = call.name === "exec_command" ? "Bash" : call.name;
-  const input =
-    call.name === "exec_command"
-      ? { command: (JSON.parse(call.args) as { cmd: string }).cmd }
-      : JSON.parse(call.args);
+  const { name, input } = toolInput(call, "Bash");
   return `${[
     line("user", q, 0),
     line("assistant", [{ type: "tool_use", id: useId, name, input }], 1),
@@ -206,11 +220,7 @@ function piLoop(
     parent = mid;
     return JSON.stringify(rec);
   };
-  const name = call.name === "exec_command" ? "bash" : call.name;
-  const args =
-    call.name === "exec_command"
-      ? { command: (JSON.parse(call.args) as { cmd: string }).cmd }
-      : JSON.parse(call.args);
+  const { name, input: args } = toolInput(call, "bash");
   return `${[
     JSON.stringify({ type: "session", version: 3, id, timestamp: ts(0), cwd: "/home/dev/loop" }),
     msg(0, { role: "user", content: [{ type: "text", text: q }], timestamp: at }),
@@ -372,4 +382,41 @@ export async function runEchoLoop(
     if (o.at.includes(round)) await measure(round);
   }
   return { decisions, now, checkpoints };
+}
+
+/**
+ * The loop's functions over the local memory of `ctx`: funes's own index, recall (keyword-only with `bare`,
+ * reranked with `withModels`), formats and rows, as the bench and the test both drive them.
+ */
+export function localLoopDeps(
+  ctx: { funesHome: string; home: string; models: ModelsConfig },
+  sessions: { bare: ModelSession; withModels: ModelSession },
+): LoopDeps {
+  const target = () => ({ memory: localMemoryFor(undefined, ctx), notes: [] });
+  return {
+    index: (at) => indexSessions({ thinking: true, vectorBudgetMs: null, now: () => at, ...ctx }),
+    recall: (query, at, mode) =>
+      recall(
+        target(),
+        recallOptions(query, at, {
+          rerankBudgetMs: mode === "rerank" ? 60_000 : 0,
+          k: mode === "wide" ? 30 : 8,
+        }),
+        mode === "rerank" ? sessions.withModels : sessions.bare,
+      ),
+    format: {
+      agent: formatRecallAgent,
+      human: (r) => formatRecallHuman(r, { width: 100, color: false, defaultMemory: "" }),
+      ask: (q, r) => askPrompt(q, formatRecallAgent({ ...r, notes: [] })),
+    },
+    rows: async () => {
+      const store = await LocalStore.open(join(ctx.funesHome, "memory"));
+      if (store === null) return [];
+      try {
+        return await forgetCandidateRows(store);
+      } finally {
+        store.close();
+      }
+    },
+  };
 }
