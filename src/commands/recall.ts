@@ -21,6 +21,7 @@ import type { ModelSession } from "../models/index.js";
 import {
   type Candidate,
   dot,
+  EXCHANGE_WEIGHT,
   fuseEvidence,
   type Leg,
   orderByScore,
@@ -373,10 +374,14 @@ async function rankPool(
     batch: 8,
     now: () => performance.now(),
   });
-  // Recency reorders reranked passages only where the cross-encoder, too, finds them close, and never
-  // replaces a passage relevance alone keeps in the top k. A recall's own exchange (the question put to
-  // memory, the agent's restatement) follows the passages it is about; echoes, when shown, come last.
-  const tier = (r: { item: HitRow }) => TIER[kinds.get(r.item.id) ?? "original"];
+  // A recall's own exchange (the question put to memory, the agent's restatement) counts a share of its
+  // relevance, so it follows the passages it is about; echoes, when shown, come last. Recency reorders
+  // reranked passages only where the cross-encoder, too, finds them close, and never replaces a passage
+  // relevance alone keeps on the page.
+  // (`relevance` is the passage's own again once ordered: the weight shows in its `score`.)
+  const exchange = ranked.filter((r) => EXCHANGE_KINDS.has(kinds.get(r.item.id) ?? "original"));
+  for (const r of exchange) r.relevance *= EXCHANGE_WEIGHT;
+  const tier = (r: { item: HitRow }) => (kinds.get(r.item.id) === "echo" ? 1 : 0);
   const top = topByRelevance(
     orderByScore(ranked, (g) =>
       recencyFactors(
@@ -389,13 +394,14 @@ async function rankPool(
     tier,
     (r) => parseTimestamp(r.item.ts) ?? Number.POSITIVE_INFINITY,
   );
+  for (const r of top) if (exchange.some((x) => x.item.id === r.item.id)) r.relevance /= EXCHANGE_WEIGHT;
   return { top, legsOf: new Map(evidence.map((e) => [e.id, e.foundBy])) };
 }
 
 type Ranked = Awaited<ReturnType<typeof rankPool>>;
 
-/** Order of the kinds of passage: originals, then a recall's own exchange, then (shown on request) echoes. */
-const TIER: Record<RowKind, number> = { original: 0, question: 1, restatement: 1, echo: 2 };
+/** The kinds of a recall's own exchange: the user's and the agent's words, about what was recalled. */
+const EXCHANGE_KINDS: ReadonlySet<RowKind> = new Set(["question", "restatement"]);
 
 /** The top hits with the turns around them, read from each hit's own memory in one scan per memory. */
 async function withNeighbours(

@@ -15,9 +15,17 @@
  *   call). The user's words, but a question put to memory, not an answer to one.
  * - `restatement`: the agent's prose after a funes result, before the next user prompt ("From memory: …").
  *   The agent's words; it cites what it recalled.
- * Questions and restatements stay recallable; recall orders them after the passages that are not part of a
- * recall exchange, so a memory that is used often does not bury what it remembers.
+ * Questions and restatements stay recallable, at EXCHANGE_WEIGHT of their relevance, so a memory that is
+ * used often does not bury what it remembers.
  */
+
+/**
+ * The share of its relevance a question put to memory or an agent's restatement keeps in recall. A recall's
+ * exchange matches its question better than the passage that answered it does (measured: from the first
+ * indexed round on, one of them outscored the original for every planted decision), so it follows any
+ * passage at least this share as relevant; it still comes before passages that are barely related.
+ */
+export const EXCHANGE_WEIGHT = 0.25;
 
 /** What recall and forget need of a stored row. */
 export interface StoredRow {

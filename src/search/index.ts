@@ -4,6 +4,7 @@
  */
 export {
   type EchoReason,
+  EXCHANGE_WEIGHT,
   echoOf,
   exchangeKinds,
   type FunesTool,
