@@ -88,6 +88,8 @@ export interface TraceSource {
   listUnits(limit?: number): Promise<Unit[]>;
   /** Reads one unit; a unit that cannot be read throws. */
   readUnit(unit: Unit): Promise<UnitRead>;
+  /** Releases what listing and reading held (a database's private copy); the source may be listed again. */
+  close?(): void;
 }
 
 /** Adds `n` to a skip reason's count. */
