@@ -179,11 +179,14 @@ function agentDirsOf(env: NodeJS.ProcessEnv): AgentDirs {
     const v = nonEmpty(env[name]);
     return v === undefined ? undefined : resolve(v);
   };
+  // OpenCode keeps its data under the XDG data folder, as xdg-basedir reads it.
+  const xdgData = dir("XDG_DATA_HOME");
   return {
     claude: dir("CLAUDE_CONFIG_DIR"),
     codex: dir("CODEX_HOME"),
     pi: dir("PI_CODING_AGENT_DIR"),
     hermes: dir("HERMES_HOME"),
+    opencode: xdgData === undefined ? undefined : join(xdgData, "opencode"),
   };
 }
 

@@ -6,6 +6,7 @@
  */
 import { closeSync, openSync, readSync } from "node:fs";
 import { asString, parseJsonl } from "./jsonl.js";
+import { SqliteSnapshot } from "./sqlite-snapshot.js";
 import type { Harness } from "./types.js";
 
 /** What the head of a file says it is. */
@@ -105,4 +106,29 @@ function sniffJsonDocument(text: string, complete: boolean): Sniffed {
   if (/"session_id"\s*:/.test(text) && /"(messages|request)"\s*:/.test(text))
     return { kind: "transcript", harness: "hermes" };
   return { kind: "undecided" };
+}
+
+/**
+ * Which agent wrote a SQLite file, by its tables: OpenCode's `session`, `message` and `part`; anything else
+ * is left to the Hermes reader, which names what it lacks. Read through a private copy: OpenCode's tables
+ * can sit in the WAL alone (its main file holds no schema yet).
+ */
+export function sqliteHarness(path: string): "opencode" | null {
+  let snap: SqliteSnapshot;
+  try {
+    snap = SqliteSnapshot.take(path);
+  } catch {
+    return null;
+  }
+  try {
+    const rows = snap.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as {
+      name: string;
+    }[];
+    const tables = new Set(rows.map((r) => r.name));
+    return ["session", "message", "part"].every((t) => tables.has(t)) ? "opencode" : null;
+  } catch {
+    return null;
+  } finally {
+    snap.close();
+  }
 }

@@ -6,11 +6,12 @@ import { type Dirent, readdirSync, readFileSync, realpathSync, statSync } from "
 import { basename, dirname, join } from "node:path";
 import { isSubagentId, type ParseContext, parseClaudeTranscript } from "./claude.js";
 import { parseCodexRollout } from "./codex.js";
-import { sniffFile } from "./detect.js";
+import { sniffFile, sqliteHarness } from "./detect.js";
 import { HermesSource } from "./hermes.js";
 import { HermesFilesSource, isHermesSessionFile } from "./hermes-legacy.js";
 import { hermesProfileHomes } from "./hermes-profiles.js";
 import { isLfsPointer, parseJsonl, readTextLossy } from "./jsonl.js";
+import { OpenCodeSource } from "./opencode.js";
 import { ParquetSource } from "./parquet.js";
 import { parsePiSession } from "./pi.js";
 import { fileStem } from "./text.js";
@@ -20,7 +21,7 @@ import { stampFiles, walkFiles } from "./walk.js";
 /** An unknown `--harness` value. */
 export class UnknownHarnessError extends Error {
   constructor(readonly value: string) {
-    super(`unknown harness "${value}" (expected claude, codex, pi, or hermes)`);
+    super(`unknown harness "${value}" (expected claude, codex, pi, hermes, or opencode)`);
   }
 }
 
@@ -37,6 +38,8 @@ export function parseHarness(value: string): Harness {
       return "pi";
     case "hermes":
       return "hermes";
+    case "opencode":
+      return "opencode";
     default:
       throw new UnknownHarnessError(value);
   }
@@ -52,7 +55,7 @@ const PARSER_VERSIONS: Record<JsonlHarness, number> = {
   pi: 1,
 };
 
-type JsonlHarness = Exclude<Harness, "hermes">;
+type JsonlHarness = Exclude<Harness, "hermes" | "opencode">;
 
 const PARSERS: Record<JsonlHarness, (text: string, ctx: ParseContext) => UnitRead> = {
   claude_code: parseClaudeTranscript,
@@ -168,6 +171,8 @@ export interface AgentDirs {
   codex?: string | undefined;
   pi?: string | undefined;
   hermes?: string | undefined;
+  /** OpenCode's data folder: `$XDG_DATA_HOME/opencode` (default `~/.local/share/opencode`). */
+  opencode?: string | undefined;
 }
 
 /** Each agent's folder: its variable's, else its default under `home`. */
@@ -177,6 +182,7 @@ export function agentFolders(home: string, dirs: AgentDirs = {}): Record<keyof A
     codex: dirs.codex ?? join(home, ".codex"),
     pi: dirs.pi ?? join(home, ".pi", "agent"),
     hermes: dirs.hermes ?? join(home, ".hermes"),
+    opencode: dirs.opencode ?? join(home, ".local", "share", "opencode"),
   };
 }
 
@@ -192,6 +198,8 @@ export function knownRoots(home: string, dirs: AgentDirs = {}): { harness: Harne
     { harness: "hermes", path: join(f.hermes, "state.db") },
     // Older Hermes kept conversations only in session files; the reference does not read them.
     { harness: "hermes", path: join(f.hermes, "sessions") },
+    // OpenCode's database (and the `opencode-<channel>.db` of its other release channels) in its data folder.
+    { harness: "opencode", path: f.opencode },
   ];
 }
 
@@ -202,7 +210,8 @@ export function knownSources(home: string, only?: Harness, dirs: AgentDirs = {})
   for (const { harness, path: p } of knownRoots(home, dirs)) {
     if (only !== undefined && harness !== only) continue;
     const st = statOrNull(p);
-    if (harness === "hermes") {
+    if (harness === "opencode") out.push(...openCodeSources(p));
+    else if (harness === "hermes") {
       if (p === hermesDb) {
         if (st?.isFile()) out.push(new HermesSource(p));
       } else if (st?.isDirectory()) out.push(new HermesFilesSource(p, hermesDb));
@@ -222,6 +231,23 @@ function hermesHomeSources(dir: string): TraceSource[] {
   const sessions = join(dir, "sessions");
   if (statOrNull(sessions)?.isDirectory()) out.push(new HermesFilesSource(sessions, db));
   return out;
+}
+
+/** A source per OpenCode database in its data folder: `opencode.db`, and `opencode-<channel>.db`. */
+function openCodeSources(dir: string): TraceSource[] {
+  let names: string[] = [];
+  try {
+    names = readdirSync(dir).filter((n) => /^opencode(-[\w.-]+)?\.db$/.test(n));
+  } catch {}
+  return names.sort().map((n) => new OpenCodeSource(join(dir, n), "opencode"));
+}
+
+function notOpenCode(path: string): TracePathError {
+  return new TracePathError(
+    "not_transcript",
+    path,
+    `no OpenCode database at "${path}" — give its opencode.db (in ~/.local/share/opencode), or the folder holding it`,
+  );
 }
 
 function statOrNull(p: string) {
@@ -257,6 +283,8 @@ export function sourcesForPath(path: string, forced?: Harness): TraceSource[] {
   const last = path.split(/[\\/]/).filter(Boolean).pop() ?? "";
   if (st.isFile()) return [fileSource(path, last, forced)];
   if (forced === "hermes" || last === ".hermes") return hermesFolderSources(path);
+  const openCode = openCodeSources(path);
+  if (openCode.length > 0) return openCode;
   if (forced === undefined && !isAgentDir(path)) {
     // A home (or any folder) holding agent directories reads as `funes index` reads a home.
     const known = knownSources(path);
@@ -265,6 +293,7 @@ export function sourcesForPath(path: string, forced?: Harness): TraceSource[] {
     if (mixed !== null) return mixed;
   }
   const harness = forced ?? detectHarness(path);
+  if (harness === "opencode") throw notOpenCode(path);
   if (harness === "hermes") {
     const db = join(dirname(path), "state.db");
     return [new HermesFilesSource(path, last === "sessions" ? db : null)];
@@ -292,7 +321,10 @@ function mixedTreeSources(root: string): TraceSource[] | null {
     try {
       sniffed = sniffFile(file);
     } catch {}
-    const harness = sniffed?.kind === "transcript" && sniffed.harness !== "hermes" ? sniffed.harness : null;
+    const harness =
+      sniffed?.kind === "transcript" && sniffed.harness !== "hermes" && sniffed.harness !== "opencode"
+        ? sniffed.harness
+        : null;
     if (harness === null) unclaimed.push(file);
     else byHarness.set(harness, (byHarness.get(harness) ?? new Set()).add(file));
   }
@@ -336,7 +368,9 @@ export function sourceForPath(path: string, forced?: Harness): TraceSource {
 
 function fileSource(path: string, name: string, forced: Harness | undefined): TraceSource {
   const sniffed = sniffFile(path);
+  if (sniffed.kind === "sqlite" && sqliteHarness(path) === "opencode") return new OpenCodeSource(path);
   if (sniffed.kind === "sqlite" || name === "state.db") return new HermesSource(path);
+  if (forced === "opencode") throw notOpenCode(path);
   if (sniffed.kind === "empty")
     throw new TracePathError("empty", path, `"${path}" is empty — nothing to index`);
   const harness =
@@ -364,6 +398,7 @@ function fileSource(path: string, name: string, forced: Harness | undefined): Tr
         "a Hermes state.db or session file, or a .parquet trace file",
     );
   if (harness === "hermes") return new HermesFilesSource(path, null);
+  if (harness === "opencode") throw notOpenCode(path);
   return new JsonlTreeSource(harness, path);
 }
 

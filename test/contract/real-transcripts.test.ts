@@ -20,7 +20,10 @@ import {
 } from "../../src/traces/index.js";
 import { TRACES, tempDir } from "../helpers/fixtures.js";
 
-const PARSERS: Record<Harness, (text: string, ctx: { path: string }) => UnitRead> = {
+/** The harnesses whose sessions are files (OpenCode's are rows of a database). */
+type FileHarness = Exclude<Harness, "opencode">;
+
+const PARSERS: Record<FileHarness, (text: string, ctx: { path: string }) => UnitRead> = {
   claude_code: parseClaudeTranscript,
   codex: parseCodexRollout,
   pi: parsePiSession,
@@ -28,7 +31,7 @@ const PARSERS: Record<Harness, (text: string, ctx: { path: string }) => UnitRead
 };
 
 /** Folder names (first level, or second under `corpus/`) to the harness whose files they hold. */
-const FOLDERS: Record<string, Harness> = {
+const FOLDERS: Record<string, FileHarness> = {
   claude: "claude_code",
   codex: "codex",
   pi: "pi",
@@ -36,8 +39,8 @@ const FOLDERS: Record<string, Harness> = {
 };
 
 /** Every transcript file under TRACES, by path relative to it (`/`-separated), with its harness. */
-function transcripts(): { rel: string; harness: Harness }[] {
-  const out: { rel: string; harness: Harness }[] = [];
+function transcripts(): { rel: string; harness: FileHarness }[] {
+  const out: { rel: string; harness: FileHarness }[] = [];
   const walk = (dir: string) => {
     for (const name of readdirSync(dir).sort()) {
       const p = join(dir, name);
@@ -418,7 +421,7 @@ const CORPUS_FACTS: Record<string, { roles: Record<string, number>; skipped: Rec
 
 const FILES = transcripts();
 
-function parse(rel: string, harness: Harness): UnitRead {
+function parse(rel: string, harness: FileHarness): UnitRead {
   const path = join(TRACES, rel);
   return PARSERS[harness](readFileSync(path, "utf8"), { path });
 }

@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { openaiChat } from "./openai-chat-stub.js";
 
 /** A tool call the Responses stub makes before it answers (Codex's MCP tools live in a `mcp__<server>` namespace). */
 export interface StubToolCall {
@@ -176,6 +177,8 @@ export async function startModelStub(answer = "The stub's answer.", call?: StubT
         return anthropic(res, body, state.answer, call);
       if (req.method === "POST" && path.endsWith("/responses"))
         return responses(res, body, state.answer, call);
+      if (req.method === "POST" && path.endsWith("/chat/completions"))
+        return openaiChat(res, body, state.answer, call);
       res.writeHead(404, { "Content-Type": "application/json" });
       res.end('{"error":"not found"}');
     });
