@@ -9,6 +9,7 @@ import { claudePluginRoot } from "./claude.js";
 import { codexHome } from "./codex.js";
 import { hermesHome } from "./hermes.js";
 import { SYNC_LOG } from "./hook-scripts.js";
+import { openCodeScriptsDir } from "./opencode.js";
 import { piExtensionDir } from "./pi.js";
 
 /** How a hook's push run ended. */
@@ -34,6 +35,7 @@ export function hookLogPaths(o: { home: string; env: Record<string, string | und
     join(codexHome(o), "hooks", SYNC_LOG),
     join(hermesHome(o), "hooks", SYNC_LOG),
     join(piExtensionDir(o.home), SYNC_LOG),
+    join(openCodeScriptsDir(o.home), SYNC_LOG),
   ];
 }
 

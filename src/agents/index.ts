@@ -17,6 +17,7 @@ export {
 } from "./hook-log.js";
 export { type FunesCommand, INDEX_SCRIPT, PUSH_SCRIPT, SYNC_LOG } from "./hook-scripts.js";
 export { type AgentWiring, inspectAgents } from "./inspect.js";
+export { installOpenCode, removeOpenCode } from "./opencode.js";
 export { installPi, piExtensionDir, removePi } from "./pi.js";
 export { type AgentEnv, type CliOutcome, runCli } from "./run-cli.js";
 export {

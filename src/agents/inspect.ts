@@ -11,11 +11,12 @@ import { claudeSettingsPath, claudeStatePath } from "./claude-permissions.js";
 import { codexHome } from "./codex.js";
 import { hermesHome } from "./hermes.js";
 import { INDEX_SCRIPT } from "./hook-scripts.js";
+import { openCodeWiring } from "./opencode.js";
 import { piExtensionDir } from "./pi.js";
 
 /** What was found for one agent. */
 export interface AgentWiring {
-  agent: "claude" | "codex" | "hermes" | "pi";
+  agent: "claude" | "codex" | "hermes" | "pi" | "opencode";
   /** Whether funes left anything in this agent. */
   installed: boolean;
   /** Problems, each a sentence; empty when the wiring would run. */
@@ -158,7 +159,20 @@ function pi(home: string, path: string | undefined): AgentWiring {
   return { agent: "pi", installed, problems };
 }
 
+function opencode(home: string, env: Record<string, string | undefined>): AgentWiring {
+  const problems: string[] = [];
+  const w = openCodeWiring({ home, env });
+  if (!w.installed) return { agent: "opencode", installed: false, problems };
+  if (w.mcp === null) problems.push("the funes MCP server is not in OpenCode's opencode.json");
+  else checkCommand("OpenCode's funes MCP entry", w.mcp, env.PATH, problems);
+  if (!w.plugin)
+    problems.push("the funes plugin is missing from OpenCode's plugins folder, so no turn is indexed");
+  if (!existsSync(w.script)) problems.push(`the index hook script is missing (${w.script})`);
+  else checkCommand("the OpenCode plugin's hook script", scriptCommand(w.script), env.PATH, problems);
+  return { agent: "opencode", installed: true, problems };
+}
+
 /** The wiring of every agent funes integrates with. */
 export function inspectAgents(home: string, env: Record<string, string | undefined>): AgentWiring[] {
-  return [claude(home, env), codex(home, env), hermes(home, env), pi(home, env.PATH)];
+  return [claude(home, env), codex(home, env), hermes(home, env), pi(home, env.PATH), opencode(home, env)];
 }

@@ -12,10 +12,12 @@ import {
   installClaude,
   installCodex,
   installHermes,
+  installOpenCode,
   installPi,
   removeClaude,
   removeCodex,
   removeHermes,
+  removeOpenCode,
   removePi,
   type SetupReport,
 } from "../agents/index.js";
@@ -35,7 +37,7 @@ import { DEFAULT_VECTOR_BUDGET_MS, type IndexSummary, indexSessions } from "./in
 import { type PushSummary, pushMemory } from "./push.js";
 
 /** The agents funes integrates with. */
-export const AGENTS = ["claude", "codex", "hermes", "pi"] as const;
+export const AGENTS = ["claude", "codex", "hermes", "pi", "opencode"] as const;
 export type AgentName = (typeof AGENTS)[number];
 
 const HARNESS: Record<AgentName, Harness> = {
@@ -43,6 +45,7 @@ const HARNESS: Record<AgentName, Harness> = {
   codex: "codex",
   hermes: "hermes",
   pi: "pi",
+  opencode: "opencode",
 };
 
 /** Options of `funes add`. */
@@ -187,8 +190,20 @@ async function allowToolsConsent(o: AddOptions, home: string, notes: string[]): 
   return false;
 }
 
-const INSTALL = { claude: installClaude, codex: installCodex, hermes: installHermes, pi: installPi };
-const REMOVE = { claude: removeClaude, codex: removeCodex, hermes: removeHermes, pi: removePi };
+const INSTALL = {
+  claude: installClaude,
+  codex: installCodex,
+  hermes: installHermes,
+  pi: installPi,
+  opencode: installOpenCode,
+};
+const REMOVE = {
+  claude: removeClaude,
+  codex: removeCodex,
+  hermes: removeHermes,
+  pi: removePi,
+  opencode: removeOpenCode,
+};
 
 /** Runs `funes add`. */
 export async function addAgent(o: AddOptions, ctx: ReadContext): Promise<AddSummary> {
