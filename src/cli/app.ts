@@ -120,7 +120,10 @@ async function main(argv: string[]): Promise<number> {
       "index [path]",
       "Index agent transcripts into the local memory (text first: keyword-searchable at once)",
     )
-    .option("--harness <agent>", "Only this agent: claude, codex, pi, hermes or opencode (with a path: its format)")
+    .option(
+      "--harness <agent>",
+      "Only this agent: claude, codex, pi, hermes or opencode (with a path: its format)",
+    )
     .option("--limit <n>", "Only the newest N sessions of each source")
     .option("--no-thinking", "Leave out thinking blocks")
     .option("--yes", "Never ask; embed every waiting row (default: about a minute of embedding per run)")
@@ -192,7 +195,10 @@ async function main(argv: string[]): Promise<number> {
       "--hook",
       "As an agent's hook at a session boundary: index that agent's new turns (--harness) and embed waiting rows first; exit 75 when more remains",
     )
-    .option("--harness <agent>", "With --hook: the agent whose session ended (claude, codex, pi, hermes or opencode)")
+    .option(
+      "--harness <agent>",
+      "With --hook: the agent whose session ended (claude, codex, pi, hermes or opencode)",
+    )
     .option("--json", "Print the summary as JSON")
     .example("funes push acme/funes-memory --create")
     .example("funes push acme/funes-memory --dry-run")

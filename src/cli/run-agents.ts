@@ -70,7 +70,10 @@ export async function runAdd(
 export async function runRemove(agent: unknown, flags: { all?: boolean }, cfg: CliConfig): Promise<void> {
   if (flags.all !== true) {
     if (agent === undefined)
-      throw new FunesError("bad_input", "remove needs an agent (claude, codex, hermes, pi or opencode), or --all");
+      throw new FunesError(
+        "bad_input",
+        "remove needs an agent (claude, codex, hermes, pi or opencode), or --all",
+      );
     const report = await removeAgent({ agent: String(agent), env: cfg.env }, cfg);
     process.stdout.write(`${report.join("\n")}\n`);
     return;
