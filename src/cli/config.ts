@@ -187,6 +187,7 @@ function agentDirsOf(env: NodeJS.ProcessEnv): AgentDirs {
     pi: dir("PI_CODING_AGENT_DIR"),
     hermes: dir("HERMES_HOME"),
     opencode: xdgData === undefined ? undefined : join(xdgData, "opencode"),
+    copilot: dir("COPILOT_HOME"),
   };
 }
 

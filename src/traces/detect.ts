@@ -69,6 +69,14 @@ export function sniffRecords(text: string): Harness | null {
     if (++seen > SNIFF_RECORDS) break;
     const type = asString(r.type);
     if (type === "session") return "pi";
+    // Copilot CLI's `{type: "session.start", data, id, timestamp, parentId}` events.
+    if (
+      type !== null &&
+      /^(session|user|assistant|tool|system)\./.test(type) &&
+      "data" in r &&
+      "parentId" in r
+    )
+      return "copilot";
     if (type !== null && CODEX_TYPES.has(type) && "payload" in r) return "codex";
     if (type === null && "id" in r && "instructions" in r) return "codex";
     if ("record_type" in r) return "codex";

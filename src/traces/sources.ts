@@ -6,6 +6,7 @@ import { type Dirent, readdirSync, readFileSync, realpathSync, statSync } from "
 import { basename, dirname, join } from "node:path";
 import { isSubagentId, type ParseContext, parseClaudeTranscript } from "./claude.js";
 import { parseCodexRollout } from "./codex.js";
+import { parseCopilotEvents } from "./copilot.js";
 import { sniffFile, sqliteHarness } from "./detect.js";
 import { HermesSource } from "./hermes.js";
 import { HermesFilesSource, isHermesSessionFile } from "./hermes-legacy.js";
@@ -21,7 +22,7 @@ import { stampFiles, walkFiles } from "./walk.js";
 /** An unknown `--harness` value. */
 export class UnknownHarnessError extends Error {
   constructor(readonly value: string) {
-    super(`unknown harness "${value}" (expected claude, codex, pi, hermes, or opencode)`);
+    super(`unknown harness "${value}" (expected claude, codex, pi, hermes, opencode, or copilot)`);
   }
 }
 
@@ -40,6 +41,8 @@ export function parseHarness(value: string): Harness {
       return "hermes";
     case "opencode":
       return "opencode";
+    case "copilot":
+      return "copilot";
     default:
       throw new UnknownHarnessError(value);
   }
@@ -53,6 +56,7 @@ const PARSER_VERSIONS: Record<JsonlHarness, number> = {
   // 2: developer instructions and environment context left out.
   codex: 2,
   pi: 1,
+  copilot: 1,
 };
 
 type JsonlHarness = Exclude<Harness, "hermes" | "opencode">;
@@ -61,6 +65,7 @@ const PARSERS: Record<JsonlHarness, (text: string, ctx: ParseContext) => UnitRea
   claude_code: parseClaudeTranscript,
   codex: parseCodexRollout,
   pi: parsePiSession,
+  copilot: parseCopilotEvents,
 };
 
 /** A directory (or one file) of JSONL transcripts of one harness: one unit per file. */
@@ -139,6 +144,8 @@ export class JsonlTreeSource implements TraceSource {
 
 /** A transcript file name for a harness: `*.jsonl`, plus Codex's 2025 `rollout-*.json`. */
 function isTranscriptName(name: string, harness: JsonlHarness): boolean {
+  // Copilot keeps other JSON beside each session's log (checkpoints, snapshots).
+  if (harness === "copilot") return name === "events.jsonl";
   return name.endsWith(".jsonl") || (harness === "codex" && /^rollout-.*\.json$/.test(name));
 }
 
@@ -173,6 +180,8 @@ export interface AgentDirs {
   hermes?: string | undefined;
   /** OpenCode's data folder: `$XDG_DATA_HOME/opencode` (default `~/.local/share/opencode`). */
   opencode?: string | undefined;
+  /** Copilot CLI's folder: `$COPILOT_HOME` (default `~/.copilot`). */
+  copilot?: string | undefined;
 }
 
 /** Each agent's folder: its variable's, else its default under `home`. */
@@ -183,6 +192,7 @@ export function agentFolders(home: string, dirs: AgentDirs = {}): Record<keyof A
     pi: dirs.pi ?? join(home, ".pi", "agent"),
     hermes: dirs.hermes ?? join(home, ".hermes"),
     opencode: dirs.opencode ?? join(home, ".local", "share", "opencode"),
+    copilot: dirs.copilot ?? join(home, ".copilot"),
   };
 }
 
@@ -200,6 +210,7 @@ export function knownRoots(home: string, dirs: AgentDirs = {}): { harness: Harne
     { harness: "hermes", path: join(f.hermes, "sessions") },
     // OpenCode's database (and the `opencode-<channel>.db` of its other release channels) in its data folder.
     { harness: "opencode", path: f.opencode },
+    { harness: "copilot", path: join(f.copilot, "session-state") },
   ];
 }
 
@@ -442,6 +453,7 @@ export function detectHarness(path: string): Harness {
   if (norm.endsWith(".codex/sessions") || norm.endsWith(".codex/archived_sessions")) return "codex";
   if (norm.endsWith(".pi/agent/sessions")) return "pi";
   if (norm.endsWith(".hermes/sessions")) return "hermes";
+  if (norm.endsWith(".copilot/session-state")) return "copilot";
   for (const file of transcriptCandidates(real)) {
     let sniffed: ReturnType<typeof sniffFile>;
     try {

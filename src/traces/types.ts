@@ -3,7 +3,7 @@
  */
 
 /** Stored `harness` facet values. Parquet rows carry whatever their own column says. */
-export type Harness = "claude_code" | "codex" | "pi" | "hermes" | "opencode";
+export type Harness = "claude_code" | "codex" | "pi" | "hermes" | "opencode" | "copilot";
 
 /** Block kinds parsers produce; the chunker folds any other string into the text tier. */
 export type BlockType = "text" | "thinking" | "tool_use" | "tool_result";

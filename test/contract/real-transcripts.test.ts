@@ -13,6 +13,7 @@ import {
   knownSources,
   parseClaudeTranscript,
   parseCodexRollout,
+  parseCopilotEvents,
   parseHermesSessionFile,
   parsePiSession,
   sniffFile,
@@ -28,6 +29,7 @@ const PARSERS: Record<FileHarness, (text: string, ctx: { path: string }) => Unit
   codex: parseCodexRollout,
   pi: parsePiSession,
   hermes: parseHermesSessionFile,
+  copilot: parseCopilotEvents,
 };
 
 /** Folder names (first level, or second under `corpus/`) to the harness whose files they hold. */
@@ -36,6 +38,7 @@ const FOLDERS: Record<string, FileHarness> = {
   codex: "codex",
   pi: "pi",
   hermes: "hermes",
+  copilot: "copilot",
 };
 
 /** Every transcript file under TRACES, by path relative to it (`/`-separated), with its harness. */
@@ -476,6 +479,9 @@ function messageTexts(rel: string, harness: Harness): string[] {
     } else if (harness === "hermes" && typeof rec.content === "string") {
       // The system prompt (`developer` when Hermes talks to OpenAI's newer models) is Hermes's, not said.
       if (rec.role !== "system" && rec.role !== "developer") out.push(rec.content);
+    } else if (harness === "copilot" && (rec.type === "user.message" || rec.type === "assistant.message")) {
+      const content = obj(rec.data).content;
+      if (typeof content === "string") out.push(content);
     }
   }
   return out.filter((t) => t.trim() !== "");
@@ -487,7 +493,7 @@ const sum = (counts: Record<string, number>, keep: (reason: string) => boolean) 
 describe("real transcripts", () => {
   it("are all found, in every harness, the new corpus among them", () => {
     const harnesses = new Set(FILES.map((f) => f.harness));
-    expect([...harnesses].sort()).toEqual(["claude_code", "codex", "hermes", "pi"]);
+    expect([...harnesses].sort()).toEqual(["claude_code", "codex", "copilot", "hermes", "pi"]);
     expect(FILES.filter((f) => f.rel.startsWith("corpus/")).length).toBeGreaterThanOrEqual(36);
   });
 
