@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { claudePluginRoot } from "./claude.js";
 import { codexHome } from "./codex.js";
+import { copilotScriptsDir } from "./copilot.js";
 import { hermesHome } from "./hermes.js";
 import { SYNC_LOG } from "./hook-scripts.js";
 import { openCodeScriptsDir } from "./opencode.js";
@@ -36,6 +37,7 @@ export function hookLogPaths(o: { home: string; env: Record<string, string | und
     join(hermesHome(o), "hooks", SYNC_LOG),
     join(piExtensionDir(o.home), SYNC_LOG),
     join(openCodeScriptsDir(o.home), SYNC_LOG),
+    join(copilotScriptsDir(o.home), SYNC_LOG),
   ];
 }
 

@@ -7,6 +7,7 @@ export { type AskAgent, type AskOutcome, askArgs, parseAskLine, runAsk } from ".
 export { claudePluginRoot, installClaude, removeClaude } from "./claude.js";
 export { claudeToolsAllowed } from "./claude-permissions.js";
 export { codexHome, installCodex, removeCodex } from "./codex.js";
+export { installCopilot, removeCopilot } from "./copilot.js";
 export { installHermes, removeHermes } from "./hermes-entry.js";
 export {
   type HookPushOutcome,

@@ -9,6 +9,7 @@ import { delimiter, isAbsolute, join } from "node:path";
 import { claudePluginRoot } from "./claude.js";
 import { claudeSettingsPath, claudeStatePath } from "./claude-permissions.js";
 import { codexHome } from "./codex.js";
+import { copilotWiring } from "./copilot.js";
 import { hermesHome } from "./hermes.js";
 import { INDEX_SCRIPT } from "./hook-scripts.js";
 import { openCodeWiring } from "./opencode.js";
@@ -16,7 +17,7 @@ import { piExtensionDir } from "./pi.js";
 
 /** What was found for one agent. */
 export interface AgentWiring {
-  agent: "claude" | "codex" | "hermes" | "pi" | "opencode";
+  agent: "claude" | "codex" | "hermes" | "pi" | "opencode" | "copilot";
   /** Whether funes left anything in this agent. */
   installed: boolean;
   /** Problems, each a sentence; empty when the wiring would run. */
@@ -172,7 +173,26 @@ function opencode(home: string, env: Record<string, string | undefined>): AgentW
   return { agent: "opencode", installed: true, problems };
 }
 
+function copilot(home: string, env: Record<string, string | undefined>): AgentWiring {
+  const problems: string[] = [];
+  const w = copilotWiring({ home, env });
+  if (!w.installed) return { agent: "copilot", installed: false, problems };
+  if (w.mcp === null) problems.push("the funes MCP server is not in Copilot's mcp-config.json");
+  else checkCommand("Copilot's funes MCP entry", w.mcp, env.PATH, problems);
+  if (!w.hook) problems.push("Copilot's hooks/funes.json is missing, so no turn is indexed");
+  if (!existsSync(w.script)) problems.push(`the index hook script is missing (${w.script})`);
+  else checkCommand("the Copilot hook script", scriptCommand(w.script), env.PATH, problems);
+  return { agent: "copilot", installed: true, problems };
+}
+
 /** The wiring of every agent funes integrates with. */
 export function inspectAgents(home: string, env: Record<string, string | undefined>): AgentWiring[] {
-  return [claude(home, env), codex(home, env), hermes(home, env), pi(home, env.PATH), opencode(home, env)];
+  return [
+    claude(home, env),
+    codex(home, env),
+    hermes(home, env),
+    pi(home, env.PATH),
+    opencode(home, env),
+    copilot(home, env),
+  ];
 }

@@ -9,9 +9,9 @@
  */
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { canonicalJson } from "./codex-trust.js";
-import { readTextOrNull, rememberOriginal, restoreOriginal, writeIfChanged } from "./files.js";
+import { writeIfChanged } from "./files.js";
 import { INDEX_SCRIPT, removeHookScripts, writeHookScripts } from "./hook-scripts.js";
+import { loadJsonConfig, readJsonEntry, removeJsonEntry, setJsonEntry } from "./json-config.js";
 import { runCli } from "./run-cli.js";
 import {
   AgentSetupError,
@@ -21,8 +21,6 @@ import {
   type RemoveOptions,
   type SetupReport,
 } from "./setup.js";
-
-type Json = Record<string, unknown>;
 
 /** OpenCode's global config folder: `$XDG_CONFIG_HOME/opencode`, else `~/.config/opencode`. */
 export function openCodeConfigDir(o: { home: string; env: Record<string, string | undefined> }): string {
@@ -38,43 +36,16 @@ export function openCodeScriptsDir(home: string): string {
 const paths = (o: { home: string; env: Record<string, string | undefined> }) => {
   const dir = openCodeConfigDir(o);
   return {
-    config: join(dir, "opencode.json"),
+    entry: {
+      path: join(dir, "opencode.json"),
+      container: "mcp",
+      name: "funes",
+      record: join(integrationsRoot(o.home), "opencode-config.orig.json"),
+    },
     plugins: join(dir, "plugins"),
     plugin: join(dir, "plugins", "funes.js"),
-    record: join(integrationsRoot(o.home), "opencode-config.orig.json"),
   };
 };
-
-function isObject(v: unknown): v is Json {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-function loadConfig(path: string): Json {
-  const text = readTextOrNull(path);
-  if (text === null || text.trim() === "") return {};
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch {
-    throw new AgentSetupError(
-      `${path} isn't plain JSON (comments?) — funes edits only plain JSON; add the funes MCP entry by hand or remove the comments, then run this again`,
-    );
-  }
-  if (!isObject(v)) throw new AgentSetupError(`${path} isn't a JSON object — fix it, then run this again`);
-  if (v.mcp !== undefined && !isObject(v.mcp))
-    throw new AgentSetupError(`${path}: "mcp" isn't an object — fix it, then run this again`);
-  return v;
-}
-
-function withoutFunes(config: Json): Json {
-  if (!isObject(config.mcp) || !("funes" in config.mcp)) return config;
-  const { funes: _dropped, ...others } = config.mcp;
-  if (Object.keys(others).length > 0) return { ...config, mcp: others };
-  const { mcp: _empty, ...rest } = config;
-  return rest;
-}
-
-const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
 
 /** The plugin OpenCode loads: on `session.idle`, the index script, detached (it returns at once anyway). */
 export function openCodePlugin(script: string, memory: string | null): string {
@@ -106,21 +77,17 @@ export async function installOpenCode(o: InstallOptions): Promise<SetupReport> {
       "`opencode` isn't on PATH — install OpenCode, then run `funes add opencode` again",
     );
   const p = paths(o);
-  const config = loadConfig(p.config);
-  rememberOriginal(p.record, readTextOrNull(p.config));
+  loadJsonConfig(p.entry.path, p.entry.container);
   const scripts = openCodeScriptsDir(o.home);
   writeHookScripts(scripts, o.funes);
-  const base = withoutFunes(config);
-  const mcp = isObject(base.mcp) ? base.mcp : {};
-  const entry = {
+  setJsonEntry(p.entry, {
     type: "local",
     command: [...o.funes, "mcp", ...(o.memory === null ? [] : [o.memory])],
     enabled: true,
-  };
-  writeIfChanged(p.config, json({ ...base, mcp: { ...mcp, funes: entry } }));
+  });
   writeIfChanged(p.plugin, openCodePlugin(join(scripts, INDEX_SCRIPT), o.memory));
   return [
-    `registered funes recall with OpenCode in ${p.config} — \`funes_recall\` and \`funes_get\` are available`,
+    `registered funes recall with OpenCode in ${p.entry.path} — \`funes_recall\` and \`funes_get\` are available`,
     `installed the funes plugin (${p.plugin}): each finished turn is indexed${o.memory === null ? "" : ` and published to ${o.memory}`}`,
   ];
 }
@@ -129,19 +96,7 @@ export async function installOpenCode(o: InstallOptions): Promise<SetupReport> {
 export async function removeOpenCode(o: RemoveOptions): Promise<SetupReport> {
   const p = paths(o);
   const report: SetupReport = [];
-  if (existsSync(p.config)) {
-    const stripped = withoutFunes(loadConfig(p.config));
-    restoreOriginal(
-      p.config,
-      p.record,
-      (before) =>
-        canonicalJson(before === null || before.trim() === "" ? {} : JSON.parse(before)) ===
-        canonicalJson(stripped),
-      json(stripped),
-    );
-    report.push(`removed funes from ${p.config}`);
-  }
-  rmSync(p.record, { force: true });
+  if (removeJsonEntry(p.entry)) report.push(`removed funes from ${p.entry.path}`);
   if (existsSync(p.plugin)) {
     rmSync(p.plugin, { force: true });
     report.push(`removed the funes plugin (${p.plugin})`);
@@ -163,11 +118,8 @@ export function openCodeWiring(o: { home: string; env: Record<string, string | u
   plugin: boolean;
 } {
   const p = paths(o);
-  let mcp: string[] | null = null;
-  try {
-    const entry = (loadConfig(p.config).mcp as Json | undefined)?.funes;
-    if (isObject(entry) && Array.isArray(entry.command)) mcp = entry.command.map(String);
-  } catch {}
+  const entry = readJsonEntry(p.entry);
+  const mcp = Array.isArray(entry?.command) ? entry.command.map(String) : null;
   const script = join(openCodeScriptsDir(o.home), INDEX_SCRIPT);
   const plugin = existsSync(p.plugin);
   return { installed: mcp !== null || plugin || existsSync(script), mcp, script, plugin };

@@ -60,7 +60,7 @@ function runCompletion(shell: unknown, cli: ReturnType<typeof cac>): void {
     throw new UsageError(
       `completion takes ${SHELLS.join(", ")}${shell === undefined ? "" : `, not "${name}"`} — e.g. eval "$(funes completion bash)"`,
     );
-  const agents = ["claude", "codex", "hermes", "pi", "opencode"];
+  const agents = ["claude", "codex", "hermes", "pi", "opencode", "copilot"];
   const words: Record<string, string[]> = {
     add: agents,
     remove: agents,
@@ -87,8 +87,8 @@ const FIRST_WORDS: Record<string, { what: string; known: readonly string[] }> = 
   models: { what: "an action:", known: ["status", "pull"] },
   cache: { what: "an action:", known: ["status", "prune"] },
   server: { what: "an action:", known: ["status", "start", "stop", "run"] },
-  add: { what: "an agent:", known: ["claude", "codex", "hermes", "pi", "opencode"] },
-  remove: { what: "an agent:", known: ["claude", "codex", "hermes", "pi", "opencode"] },
+  add: { what: "an agent:", known: ["claude", "codex", "hermes", "pi", "opencode", "copilot"] },
+  remove: { what: "an agent:", known: ["claude", "codex", "hermes", "pi", "opencode", "copilot"] },
   ask: { what: "an agent:", known: ["claude", "codex"] },
   completion: { what: "a shell:", known: SHELLS },
 };
@@ -122,7 +122,7 @@ async function main(argv: string[]): Promise<number> {
     )
     .option(
       "--harness <agent>",
-      "Only this agent: claude, codex, pi, hermes or opencode (with a path: its format)",
+      "Only this agent: claude, codex, pi, hermes, opencode or copilot (with a path: its format)",
     )
     .option("--limit <n>", "Only the newest N sessions of each source")
     .option("--no-thinking", "Leave out thinking blocks")
@@ -154,7 +154,7 @@ async function main(argv: string[]): Promise<number> {
     .option("-k, --k <n>", "Number of results (default 8)")
     .option("--candidates <n>", "Candidates from each of vector and keyword search (default 30)")
     .option("--type <block_type>", "Only text, thinking, tool_use or tool_result")
-    .option("--harness <agent>", "Only claude, codex, pi, hermes or opencode")
+    .option("--harness <agent>", "Only claude, codex, pi, hermes, opencode or copilot")
     .option("--since <when>", "Only turns at or after a date, timestamp or span back (7d, 12h, 2w)")
     .option("--until <when>", "Only turns at or before a date, timestamp or span back")
     .option("--half-life <days>", "Recency half-life in days (default 30; 0 turns recency off)")
@@ -197,7 +197,7 @@ async function main(argv: string[]): Promise<number> {
     )
     .option(
       "--harness <agent>",
-      "With --hook: the agent whose session ended (claude, codex, pi, hermes or opencode)",
+      "With --hook: the agent whose session ended (claude, codex, pi, hermes, opencode or copilot)",
     )
     .option("--json", "Print the summary as JSON")
     .example("funes push acme/funes-memory --create")
@@ -206,7 +206,7 @@ async function main(argv: string[]): Promise<number> {
   cli
     .command(
       "add <agent> [memory]",
-      "Set funes up in claude, codex, hermes, pi or opencode: recall tools, per-turn indexing, publishing",
+      "Set funes up in claude, codex, hermes, pi, opencode or copilot: recall tools, per-turn indexing, publishing",
     )
     .option("--yes", "Never ask: index first, install, and push once (a missing memory still needs --create)")
     .option("--create", "Create the Hub memory (a private dataset) if it does not exist")

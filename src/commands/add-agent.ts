@@ -11,11 +11,13 @@ import {
   inspectAgents,
   installClaude,
   installCodex,
+  installCopilot,
   installHermes,
   installOpenCode,
   installPi,
   removeClaude,
   removeCodex,
+  removeCopilot,
   removeHermes,
   removeOpenCode,
   removePi,
@@ -37,7 +39,7 @@ import { DEFAULT_VECTOR_BUDGET_MS, type IndexSummary, indexSessions } from "./in
 import { type PushSummary, pushMemory } from "./push.js";
 
 /** The agents funes integrates with. */
-export const AGENTS = ["claude", "codex", "hermes", "pi", "opencode"] as const;
+export const AGENTS = ["claude", "codex", "hermes", "pi", "opencode", "copilot"] as const;
 export type AgentName = (typeof AGENTS)[number];
 
 const HARNESS: Record<AgentName, Harness> = {
@@ -46,6 +48,7 @@ const HARNESS: Record<AgentName, Harness> = {
   hermes: "hermes",
   pi: "pi",
   opencode: "opencode",
+  copilot: "copilot",
 };
 
 /** Options of `funes add`. */
@@ -196,6 +199,7 @@ const INSTALL = {
   hermes: installHermes,
   pi: installPi,
   opencode: installOpenCode,
+  copilot: installCopilot,
 };
 const REMOVE = {
   claude: removeClaude,
@@ -203,6 +207,7 @@ const REMOVE = {
   hermes: removeHermes,
   pi: removePi,
   opencode: removeOpenCode,
+  copilot: removeCopilot,
 };
 
 /** Runs `funes add`. */

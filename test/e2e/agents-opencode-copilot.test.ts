@@ -5,7 +5,7 @@
  * stub calls funes's recall and gets the passage back; the agent's hook indexes that turn and publishes it;
  * a second home bound to the same Hub stand-in recalls it; `remove` leaves the agent's files as they were.
  */
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../src/agents/index.js";
@@ -153,6 +153,80 @@ describe("funes add opencode", () => {
       const after = readTree(configDir);
       for (const [path, bytes] of before) expect(after.get(path), path).toEqual(bytes);
       expect(existsSync(join(configDir, "plugins"))).toBe(false);
+      expect(existsSync(join(u.home, ".funes", "integrations"))).toBe(false);
+    } finally {
+      await stub.close();
+    }
+  }, 300_000);
+});
+
+describe("funes add copilot", () => {
+  it("recall runs headless (read-only tools), agentStop indexes and publishes each turn, remove restores the config", async () => {
+    const stub = await stubCalling({
+      name: "funes-recall",
+      arguments: { query: "deploy staging bucket", k: 2 },
+    });
+    try {
+      const u = user("copilot-user");
+      // An earlier Copilot session to recall, and the user's own MCP server in a file laid out their way.
+      const dir = join(u.home, ".copilot");
+      cpSync(join(TRACES, "copilot", "session-state"), join(dir, "session-state"), { recursive: true });
+      const userConfig =
+        '{\n\t"mcpServers": {\n\t\t"notes": { "type": "local", "command": "true", "args": [], "tools": ["*"] }\n\t}\n}\n';
+      writeFileSync(join(dir, "mcp-config.json"), userConfig);
+
+      const add = await runFunes(["add", "copilot", "acme/cp", "--create", "--yes"], u);
+      expect(add.code, add.stderr).toBe(0);
+      expect(add.stdout).toContain("indexed 1 sessions");
+      const config = JSON.parse(readFileSync(join(dir, "mcp-config.json"), "utf8"));
+      expect(Object.keys(config.mcpServers)).toEqual(["notes", "funes"]);
+      expect(config.mcpServers.funes.args.slice(-2)).toEqual(["mcp", "acme/cp"]);
+      const hooks = JSON.parse(readFileSync(join(dir, "hooks", "funes.json"), "utf8"));
+      expect(hooks.hooks.agentStop[0].bash).toMatch(/funes-index\.sh" "copilot" "acme\/cp"$/);
+
+      const work = join(u.home, "work");
+      mkdirSync(work);
+      const env = {
+        ...u.env,
+        COPILOT_PROVIDER_BASE_URL: `${stub.url}/v1`,
+        COPILOT_PROVIDER_API_KEY: "stub",
+        COPILOT_MODEL: "stub-model",
+        COPILOT_OFFLINE: "true",
+      };
+      // No --allow-all-tools: funes's tools are annotated read-only, which Copilot runs without asking.
+      const turn = await runCli(
+        "copilot",
+        ["-p", "the quasar relay port, and where do deploys push first?"],
+        {
+          env,
+          cwd: work,
+        },
+      );
+      expect(turn.kind === "ran" && turn.code, turn.kind === "ran" ? turn.stderr : "").toBe(0);
+      const results = toolResults(stub);
+      expect(
+        results.some((r) => r.includes("The deploy script pushes to the staging bucket first.")),
+        results.join("\n"),
+      ).toBe(true);
+      expect(results.some((r) => r.includes("→ get "))).toBe(true);
+
+      const log = join(u.home, ".funes", "integrations", "copilot", "funes-sync.log");
+      const reader = user("copilot-reader");
+      expect(
+        await readableElsewhere(reader, "acme/cp", "quasar relay port", "the quasar relay port"),
+        existsSync(log) ? readFileSync(log, "utf8") : "(no hook log)",
+      ).toBe(true);
+      expect(readFileSync(log, "utf8")).toContain("index[copilot]: ok");
+      const status = await runFunes(["status"], u);
+      expect(status.stdout).toMatch(/copilot: 2 sessions/);
+      const idle = () =>
+        !existsSync(join(log, "..", ".push.lock")) && !existsSync(join(log, "..", ".index-copilot.lock"));
+      expect(await until(idle, 60_000)).toBe(true);
+
+      const rm = await runFunes(["remove", "copilot"], u);
+      expect(rm.code, rm.stderr).toBe(0);
+      expect(readFileSync(join(dir, "mcp-config.json"), "utf8")).toBe(userConfig);
+      expect(existsSync(join(dir, "hooks"))).toBe(false);
       expect(existsSync(join(u.home, ".funes", "integrations"))).toBe(false);
     } finally {
       await stub.close();

@@ -1,0 +1,92 @@
+/**
+ * One named entry in a user's JSON config file (OpenCode's `mcp.funes` in `opencode.json`, Copilot's
+ * `mcpServers.funes` in `mcp-config.json`): added beside the user's own entries, taken out again, and the
+ * file's exact bytes restored when nothing else in it changed meanwhile (else the user's edits are kept,
+ * re-indented). Only plain JSON is edited: a file with comments is refused before anything changes.
+ */
+import { rmSync } from "node:fs";
+import { canonicalJson } from "./codex-trust.js";
+import { readTextOrNull, rememberOriginal, restoreOriginal, writeIfChanged } from "./files.js";
+import { AgentSetupError } from "./setup.js";
+
+type Json = Record<string, unknown>;
+
+/** Where the entry lives: the file, the object holding it, its name, and the record of the file's bytes. */
+export interface JsonEntryPlace {
+  path: string;
+  container: string;
+  name: string;
+  /** Where the file's text before funes first edited it is kept (under `~/.funes/integrations`). */
+  record: string;
+}
+
+function isObject(v: unknown): v is Json {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** The file as an object ({} when absent or empty); refuses what funes should not edit. */
+export function loadJsonConfig(path: string, container: string): Json {
+  const text = readTextOrNull(path);
+  if (text === null || text.trim() === "") return {};
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    throw new AgentSetupError(
+      `${path} isn't plain JSON (comments?) — funes edits only plain JSON; remove the comments, then run this again`,
+    );
+  }
+  if (!isObject(v)) throw new AgentSetupError(`${path} isn't a JSON object — fix it, then run this again`);
+  if (v[container] !== undefined && !isObject(v[container]))
+    throw new AgentSetupError(`${path}: "${container}" isn't an object — fix it, then run this again`);
+  return v;
+}
+
+/** `config` without the entry (and without its container once that is empty). */
+function withoutEntry(config: Json, container: string, name: string): Json {
+  const held = config[container];
+  if (!isObject(held) || !(name in held)) return config;
+  const { [name]: _dropped, ...others } = held;
+  if (Object.keys(others).length > 0) return { ...config, [container]: others };
+  const { [container]: _empty, ...rest } = config;
+  return rest;
+}
+
+const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
+
+/** Sets the entry (replacing funes's earlier one), remembering the file's bytes the first time. */
+export function setJsonEntry(place: JsonEntryPlace, entry: unknown): void {
+  const base = withoutEntry(loadJsonConfig(place.path, place.container), place.container, place.name);
+  rememberOriginal(place.record, readTextOrNull(place.path));
+  const held = isObject(base[place.container]) ? (base[place.container] as Json) : {};
+  writeIfChanged(place.path, json({ ...base, [place.container]: { ...held, [place.name]: entry } }));
+}
+
+/** Takes the entry out: the original bytes back when nothing else changed. False when there is no file. */
+export function removeJsonEntry(place: JsonEntryPlace): boolean {
+  if (readTextOrNull(place.path) === null) {
+    rmSync(place.record, { force: true });
+    return false;
+  }
+  const stripped = withoutEntry(loadJsonConfig(place.path, place.container), place.container, place.name);
+  restoreOriginal(
+    place.path,
+    place.record,
+    (before) =>
+      canonicalJson(before === null || before.trim() === "" ? {} : JSON.parse(before)) ===
+      canonicalJson(stripped),
+    json(stripped),
+  );
+  return true;
+}
+
+/** The entry as the file holds it, or null (also when the file is unreadable). */
+export function readJsonEntry(place: Omit<JsonEntryPlace, "record">): Json | null {
+  try {
+    const held = loadJsonConfig(place.path, place.container)[place.container];
+    const entry = isObject(held) ? held[place.name] : undefined;
+    return isObject(entry) ? entry : null;
+  } catch {
+    return null;
+  }
+}
