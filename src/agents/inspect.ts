@@ -160,29 +160,21 @@ function pi(home: string, path: string | undefined): AgentWiring {
   return { agent: "pi", installed, problems };
 }
 
-function opencode(home: string, env: Record<string, string | undefined>): AgentWiring {
+/** An agent wired by a JSON entry and a hook file of funes's own (OpenCode, Copilot CLI). */
+function jsonAgent(
+  agent: "opencode" | "copilot",
+  w: ReturnType<typeof openCodeWiring>,
+  names: { agent: string; config: string; hook: string },
+  path: string | undefined,
+): AgentWiring {
   const problems: string[] = [];
-  const w = openCodeWiring({ home, env });
-  if (!w.installed) return { agent: "opencode", installed: false, problems };
-  if (w.mcp === null) problems.push("the funes MCP server is not in OpenCode's opencode.json");
-  else checkCommand("OpenCode's funes MCP entry", w.mcp, env.PATH, problems);
-  if (!w.plugin)
-    problems.push("the funes plugin is missing from OpenCode's plugins folder, so no turn is indexed");
+  if (!w.installed) return { agent, installed: false, problems };
+  if (w.mcp === null) problems.push(`the funes MCP server is not in ${names.agent}'s ${names.config}`);
+  else checkCommand(`${names.agent}'s funes MCP entry`, w.mcp, path, problems);
+  if (!w.hook) problems.push(`${names.agent}'s ${names.hook} is missing, so no turn is indexed`);
   if (!existsSync(w.script)) problems.push(`the index hook script is missing (${w.script})`);
-  else checkCommand("the OpenCode plugin's hook script", scriptCommand(w.script), env.PATH, problems);
-  return { agent: "opencode", installed: true, problems };
-}
-
-function copilot(home: string, env: Record<string, string | undefined>): AgentWiring {
-  const problems: string[] = [];
-  const w = copilotWiring({ home, env });
-  if (!w.installed) return { agent: "copilot", installed: false, problems };
-  if (w.mcp === null) problems.push("the funes MCP server is not in Copilot's mcp-config.json");
-  else checkCommand("Copilot's funes MCP entry", w.mcp, env.PATH, problems);
-  if (!w.hook) problems.push("Copilot's hooks/funes.json is missing, so no turn is indexed");
-  if (!existsSync(w.script)) problems.push(`the index hook script is missing (${w.script})`);
-  else checkCommand("the Copilot hook script", scriptCommand(w.script), env.PATH, problems);
-  return { agent: "copilot", installed: true, problems };
+  else checkCommand(`the ${names.agent} hook script`, scriptCommand(w.script), path, problems);
+  return { agent, installed: true, problems };
 }
 
 /** The wiring of every agent funes integrates with. */
@@ -192,7 +184,17 @@ export function inspectAgents(home: string, env: Record<string, string | undefin
     codex(home, env),
     hermes(home, env),
     pi(home, env.PATH),
-    opencode(home, env),
-    copilot(home, env),
+    jsonAgent(
+      "opencode",
+      openCodeWiring({ home, env }),
+      { agent: "OpenCode", config: "opencode.json", hook: "plugins/funes.js" },
+      env.PATH,
+    ),
+    jsonAgent(
+      "copilot",
+      copilotWiring({ home, env }),
+      { agent: "Copilot", config: "mcp-config.json", hook: "hooks/funes.json" },
+      env.PATH,
+    ),
   ];
 }

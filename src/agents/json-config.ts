@@ -4,10 +4,12 @@
  * file's exact bytes restored when nothing else in it changed meanwhile (else the user's edits are kept,
  * re-indented). Only plain JSON is edited: a file with comments is refused before anything changes.
  */
-import { rmSync } from "node:fs";
+import { existsSync, readdirSync, rmSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { canonicalJson } from "./codex-trust.js";
 import { readTextOrNull, rememberOriginal, restoreOriginal, writeIfChanged } from "./files.js";
-import { AgentSetupError } from "./setup.js";
+import { type FunesCommand, INDEX_SCRIPT, removeHookScripts, writeHookScripts } from "./hook-scripts.js";
+import { AgentSetupError, pruneIntegrations, type SetupReport } from "./setup.js";
 
 type Json = Record<string, unknown>;
 
@@ -89,4 +91,64 @@ export function readJsonEntry(place: Omit<JsonEntryPlace, "record">): Json | nul
   } catch {
     return null;
   }
+}
+
+/** What an agent wired this way holds: the entry, a hook file of funes's own, and the hook scripts. */
+export interface JsonWiringPlace {
+  entry: JsonEntryPlace;
+  /** The file funes writes into the agent's folder (OpenCode's plugin, Copilot's hooks file). */
+  hookFile: string;
+  /** Where the hook scripts and their log live. */
+  scripts: string;
+}
+
+/** Whether funes is wired in, the funes command the MCP entry names, and whether the hook file is there. */
+export function jsonWiring(
+  place: JsonWiringPlace,
+  commandOf: (entry: Record<string, unknown>) => string[] | null,
+): { installed: boolean; mcp: string[] | null; script: string; hook: boolean } {
+  const entry = readJsonEntry(place.entry);
+  const mcp = entry === null ? null : commandOf(entry);
+  const script = join(place.scripts, INDEX_SCRIPT);
+  const hook = existsSync(place.hookFile);
+  return { installed: mcp !== null || hook || existsSync(script), mcp, script, hook };
+}
+
+/**
+ * Takes the entry out, deletes funes's hook file (and its folder once empty), the scripts and their log
+ * (and `~/.funes/integrations` once empty); the report's lines.
+ */
+export function removeJsonWiring(home: string, place: JsonWiringPlace): SetupReport {
+  const report: SetupReport = [];
+  if (removeJsonEntry(place.entry)) report.push(`removed funes from ${place.entry.path}`);
+  if (existsSync(place.hookFile)) {
+    rmSync(place.hookFile, { force: true });
+    report.push(`removed ${place.hookFile}`);
+  }
+  const folder = dirname(place.hookFile);
+  if (existsSync(folder) && readdirSync(folder).length === 0) rmSync(folder, { recursive: true });
+  if (removeHookScripts(place.scripts)) report.push(`removed the hook scripts from ${place.scripts}`);
+  if (existsSync(place.scripts) && readdirSync(place.scripts).length === 0)
+    rmSync(place.scripts, { recursive: true });
+  pruneIntegrations(home);
+  return report;
+}
+
+/**
+ * Writes the hook scripts, the entry and funes's hook file (checking the config can be edited first, so a
+ * refused one leaves nothing half done); the report's lines.
+ */
+export function installJsonWiring(
+  o: { funes: FunesCommand; memory: string | null },
+  place: JsonWiringPlace,
+  parts: { entry: unknown; hookText: string; agent: string; tools: string; hook: string },
+): SetupReport {
+  loadJsonConfig(place.entry.path, place.entry.container);
+  writeHookScripts(place.scripts, o.funes);
+  setJsonEntry(place.entry, parts.entry);
+  writeIfChanged(place.hookFile, parts.hookText);
+  return [
+    `registered funes recall with ${parts.agent} in ${place.entry.path} — ${parts.tools} are available`,
+    `installed the funes ${parts.hook} (${place.hookFile}): each finished turn is indexed${o.memory === null ? "" : ` and published to ${o.memory}`}`,
+  ];
 }

@@ -7,17 +7,14 @@
  * (OpenCode has no session-end event). The scripts and their log live in `~/.funes/integrations/opencode`.
  * `remove` restores the config's exact bytes when nothing else in it changed.
  */
-import { existsSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { writeIfChanged } from "./files.js";
-import { INDEX_SCRIPT, removeHookScripts, writeHookScripts } from "./hook-scripts.js";
-import { loadJsonConfig, readJsonEntry, removeJsonEntry, setJsonEntry } from "./json-config.js";
+import { INDEX_SCRIPT } from "./hook-scripts.js";
+import { installJsonWiring, jsonWiring, removeJsonWiring } from "./json-config.js";
 import { runCli } from "./run-cli.js";
 import {
   AgentSetupError,
   type InstallOptions,
   integrationsRoot,
-  pruneIntegrations,
   type RemoveOptions,
   type SetupReport,
 } from "./setup.js";
@@ -42,8 +39,8 @@ const paths = (o: { home: string; env: Record<string, string | undefined> }) => 
       name: "funes",
       record: join(integrationsRoot(o.home), "opencode-config.orig.json"),
     },
-    plugins: join(dir, "plugins"),
-    plugin: join(dir, "plugins", "funes.js"),
+    hookFile: join(dir, "plugins", "funes.js"),
+    scripts: openCodeScriptsDir(o.home),
   };
 };
 
@@ -77,50 +74,27 @@ export async function installOpenCode(o: InstallOptions): Promise<SetupReport> {
       "`opencode` isn't on PATH — install OpenCode, then run `funes add opencode` again",
     );
   const p = paths(o);
-  loadJsonConfig(p.entry.path, p.entry.container);
-  const scripts = openCodeScriptsDir(o.home);
-  writeHookScripts(scripts, o.funes);
-  setJsonEntry(p.entry, {
-    type: "local",
-    command: [...o.funes, "mcp", ...(o.memory === null ? [] : [o.memory])],
-    enabled: true,
+  return installJsonWiring(o, p, {
+    entry: {
+      type: "local",
+      command: [...o.funes, "mcp", ...(o.memory === null ? [] : [o.memory])],
+      enabled: true,
+    },
+    hookText: openCodePlugin(join(p.scripts, INDEX_SCRIPT), o.memory),
+    agent: "OpenCode",
+    tools: "`funes_recall` and `funes_get`",
+    hook: "plugin",
   });
-  writeIfChanged(p.plugin, openCodePlugin(join(scripts, INDEX_SCRIPT), o.memory));
-  return [
-    `registered funes recall with OpenCode in ${p.entry.path} — \`funes_recall\` and \`funes_get\` are available`,
-    `installed the funes plugin (${p.plugin}): each finished turn is indexed${o.memory === null ? "" : ` and published to ${o.memory}`}`,
-  ];
 }
 
 /** Takes the MCP server and the plugin out, and deletes the scripts. */
 export async function removeOpenCode(o: RemoveOptions): Promise<SetupReport> {
-  const p = paths(o);
-  const report: SetupReport = [];
-  if (removeJsonEntry(p.entry)) report.push(`removed funes from ${p.entry.path}`);
-  if (existsSync(p.plugin)) {
-    rmSync(p.plugin, { force: true });
-    report.push(`removed the funes plugin (${p.plugin})`);
-  }
-  if (existsSync(p.plugins) && readdirSync(p.plugins).length === 0) rmSync(p.plugins, { recursive: true });
-  const scripts = openCodeScriptsDir(o.home);
-  if (removeHookScripts(scripts)) report.push(`removed the hook scripts from ${scripts}`);
-  if (existsSync(scripts) && readdirSync(scripts).length === 0) rmSync(scripts, { recursive: true });
-  pruneIntegrations(o.home);
+  const report = removeJsonWiring(o.home, paths(o));
   report.push("removed funes from OpenCode — recall registration and plugin");
   return report;
 }
 
 /** Whether funes is wired into OpenCode, and the funes command its MCP entry and scripts name. */
-export function openCodeWiring(o: { home: string; env: Record<string, string | undefined> }): {
-  installed: boolean;
-  mcp: string[] | null;
-  script: string;
-  plugin: boolean;
-} {
-  const p = paths(o);
-  const entry = readJsonEntry(p.entry);
-  const mcp = Array.isArray(entry?.command) ? entry.command.map(String) : null;
-  const script = join(openCodeScriptsDir(o.home), INDEX_SCRIPT);
-  const plugin = existsSync(p.plugin);
-  return { installed: mcp !== null || plugin || existsSync(script), mcp, script, plugin };
+export function openCodeWiring(o: { home: string; env: Record<string, string | undefined> }) {
+  return jsonWiring(paths(o), (entry) => (Array.isArray(entry.command) ? entry.command.map(String) : null));
 }

@@ -63,14 +63,26 @@ traceSourceContract("hermes", {
   async make() {
     const { db, cleanup } = makeDb("v30");
     const source = new HermesSource(db);
-    return { source, cleanup: () => (source.close(), cleanup()) };
+    return {
+      source,
+      cleanup: () => {
+        source.close();
+        cleanup();
+      },
+    };
   },
   async makeDamaged() {
     const { db, cleanup } = makeDb("v30", [
       { session_id: "s2", role: "assistant", content: "", tool_calls: "[not json", timestamp: 3000 },
     ]);
     const source = new HermesSource(db);
-    return { source, cleanup: () => (source.close(), cleanup()) };
+    return {
+      source,
+      cleanup: () => {
+        source.close();
+        cleanup();
+      },
+    };
   },
 });
 

@@ -27,7 +27,13 @@ function copyStore(damage?: (db: Database.Database) => void) {
 function sourceOver(damage?: (db: Database.Database) => void) {
   const { db, cleanup } = copyStore(damage);
   const source = new OpenCodeSource(db);
-  return { source, cleanup: () => (source.close(), cleanup()) };
+  return {
+    source,
+    cleanup: () => {
+      source.close();
+      cleanup();
+    },
+  };
 }
 
 traceSourceContract("opencode", {
