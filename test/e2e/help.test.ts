@@ -167,7 +167,7 @@ describe("funes completion", () => {
       ).stdout.trim();
     expect(complete(["funes", "rec"])).toBe("recall");
     expect(complete(["funes", "recall", "--half"])).toBe("--half-life");
-    expect(complete(["funes", "add", "co"])).toBe("codex");
+    expect(complete(["funes", "add", "co"])).toBe("codex\ncopilot");
     expect(complete(["funes", "models", "p"])).toBe("pull");
     const zsh = await runFunes(["completion", "zsh"], env);
     expect(zsh.stdout).toMatch(/^#compdef funes\n/);
