@@ -8,7 +8,7 @@
  * into a private temporary folder and the copy is opened: the user's folder stays byte-identical, and every
  * committed transaction, WAL included, is read.
  */
-import { constants, copyFileSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { constants, copyFileSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -37,7 +37,8 @@ export class SqliteSnapshot {
    * SQLite says when the copy is not a database.
    */
   static take(dbPath: string): SqliteSnapshot {
-    const dir = mkdtempSync(join(tmpdir(), "funes-sqlite-"));
+    removeOrphans();
+    const dir = mkdtempSync(join(tmpdir(), `${PREFIX}${process.pid}-`));
     try {
       const copy = join(dir, "db.sqlite");
       for (let attempt = 1; attempt <= COPY_ATTEMPTS; attempt++) {
@@ -65,6 +66,36 @@ export class SqliteSnapshot {
     } finally {
       rmSync(this.dir, { recursive: true, force: true });
     }
+  }
+}
+
+const PREFIX = "funes-sqlite-";
+
+/**
+ * Removes the copies of processes that are gone (a run stopped by a signal never reaches `close`): each
+ * copy's folder is named after the process that made it.
+ */
+function removeOrphans(): void {
+  let names: string[];
+  try {
+    names = readdirSync(tmpdir()).filter((n) => n.startsWith(PREFIX));
+  } catch {
+    return;
+  }
+  for (const n of names) {
+    const pid = Number(/^funes-sqlite-(\d+)-/.exec(n)?.[1]);
+    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || alive(pid)) continue;
+    rmSync(join(tmpdir(), n), { recursive: true, force: true });
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    // EPERM: it exists, and belongs to someone else.
+    return (e as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 
