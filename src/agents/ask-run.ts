@@ -1,14 +1,21 @@
 /**
- * Running `claude` or `codex` once to answer a question from given passages: no MCP servers, no session
- * left behind (Claude: `--no-session-persistence`; Codex: `--ephemeral`), no tools for Claude (`--tools ""`)
- * and a read-only sandbox for Codex (which has no switch for none), the answer read from the CLI's JSON
- * event stream as it arrives, and a time limit that stops the child.
+ * Running `claude`, `codex`, `opencode` or `copilot` once to answer a question from given passages: no MCP
+ * servers, no session left behind (Claude: `--no-session-persistence`; Codex: `--ephemeral`; OpenCode: its
+ * database in memory, `OPENCODE_DB=:memory:`; Copilot: a session id of funes's, whose folder is deleted
+ * after), no tools for Claude (`--tools ""`), OpenCode (`tools: {"*": false}`) and Copilot
+ * (`--available-tools none`) and a read-only sandbox for Codex (which has no switch for none), the answer
+ * read from the CLI's JSON event stream as it arrives, and a time limit that stops the child.
  */
 import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { copilotHome, copilotMcpServers } from "./copilot.js";
+import { openCodeMcpServers } from "./opencode.js";
 import { runCli } from "./run-cli.js";
 
 /** The agents `ask` can run. */
-export type AskAgent = "claude" | "codex";
+export type AskAgent = "claude" | "codex" | "opencode" | "copilot";
 
 /**
  * The MCP servers Codex has configured. `-c mcp_servers={}` does not remove them (0.171 merges the
@@ -26,8 +33,25 @@ export async function codexMcpServers(env: Record<string, string | undefined>): 
   }
 }
 
-/** The argv for one grounded answer with no MCP server (`mcpOff`: Codex servers to switch off). */
-export function askArgs(agent: AskAgent, prompt: string, mcpOff: string[] = []): string[] {
+/**
+ * The argv for one grounded answer with no MCP server (`mcpOff`: the agent's servers to switch off;
+ * `session`: the id Copilot gives the session, deleted after).
+ */
+export function askArgs(agent: AskAgent, prompt: string, mcpOff: string[] = [], session = ""): string[] {
+  if (agent === "opencode") return ["run", "--format", "json", prompt];
+  if (agent === "copilot")
+    return [
+      "-p",
+      prompt,
+      "--output-format",
+      "json",
+      "--available-tools",
+      "none",
+      "--disable-builtin-mcps",
+      ...mcpOff.flatMap((name) => ["--disable-mcp-server", name]),
+      "--session-id",
+      session,
+    ];
   return agent === "claude"
     ? [
         "-p",
@@ -64,12 +88,44 @@ export type AskEvent =
   | { kind: "status"; text: string }
   | { kind: "none" };
 
-/** Reads one JSON line of `claude --output-format stream-json` or `codex exec --json`. */
+/**
+ * The environment of an ask run: OpenCode keeps its database in memory (no session stored) and gets a
+ * config with every tool off and each of its MCP servers disabled.
+ */
+export function askEnv(
+  agent: AskAgent,
+  env: Record<string, string | undefined>,
+  mcpOff: string[],
+): Record<string, string | undefined> {
+  if (agent !== "opencode") return env;
+  const mcp = Object.fromEntries(mcpOff.map((name) => [name, { enabled: false }]));
+  return {
+    ...env,
+    OPENCODE_DB: ":memory:",
+    OPENCODE_CONFIG_CONTENT: JSON.stringify({ tools: { "*": false }, mcp }),
+  };
+}
+
+/** Reads one JSON line of `claude --output-format stream-json`, `codex exec --json`, `opencode run --format json` or `copilot --output-format json`. */
 export function parseAskLine(agent: AskAgent, line: string): AskEvent {
   let e: Record<string, unknown>;
   try {
     e = JSON.parse(line) as Record<string, unknown>;
   } catch {
+    return { kind: "none" };
+  }
+  const data = (e.data ?? e.part) as Record<string, unknown> | undefined;
+  if (agent === "opencode") {
+    if (e.type === "text" && typeof data?.text === "string") return { kind: "text", text: data.text };
+    if (e.type === "step_start") return { kind: "status", text: "thinking…" };
+    return { kind: "none" };
+  }
+  if (agent === "copilot") {
+    if (e.type === "assistant.message_delta" && typeof data?.deltaContent === "string")
+      return { kind: "text", text: data.deltaContent };
+    if (e.type === "assistant.message" && typeof data?.content === "string" && data.content !== "")
+      return { kind: "answer", text: data.content };
+    if (e.type === "assistant.turn_start") return { kind: "status", text: "thinking…" };
     return { kind: "none" };
   }
   if (agent === "claude") {
@@ -105,16 +161,34 @@ export type AskOutcome =
 export async function runAsk(o: {
   agent: AskAgent;
   prompt: string;
+  /** The user's home (where OpenCode's and Copilot's configs name their MCP servers). */
+  home: string;
   env: Record<string, string | undefined>;
   cwd?: string | undefined;
   timeoutMs: number;
   onText?: ((text: string) => void) | undefined;
   onStatus?: ((text: string) => void) | undefined;
 }): Promise<AskOutcome> {
-  const off = o.agent === "codex" ? await codexMcpServers(o.env) : [];
+  const where = { home: o.home, env: o.env };
+  const off =
+    o.agent === "codex"
+      ? await codexMcpServers(o.env)
+      : o.agent === "opencode"
+        ? openCodeMcpServers(where)
+        : o.agent === "copilot"
+          ? copilotMcpServers(where)
+          : [];
+  const session = randomUUID();
+  // Copilot keeps every session; the one funes started is deleted once it ends.
+  const forget = () => {
+    if (o.agent !== "copilot") return;
+    const state = join(copilotHome(where), "session-state");
+    rmSync(join(state, session), { recursive: true, force: true });
+    rmSync(join(state, ".session-operation-locks", `${session}.lock`), { force: true });
+  };
   return new Promise((resolve) => {
-    const child = spawn(o.agent, askArgs(o.agent, o.prompt, off), {
-      env: o.env as NodeJS.ProcessEnv,
+    const child = spawn(o.agent, askArgs(o.agent, o.prompt, off, session), {
+      env: askEnv(o.agent, o.env, off) as NodeJS.ProcessEnv,
       cwd: o.cwd,
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -154,6 +228,7 @@ export async function runAsk(o: {
     });
     child.on("close", (code) => {
       clearTimeout(timer);
+      forget();
       if (pending.trim() !== "") onLine(pending);
       if (missing) resolve({ kind: "missing" });
       else if (timedOut) resolve({ kind: "timeout", output });

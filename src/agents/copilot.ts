@@ -9,7 +9,7 @@
  */
 import { join } from "node:path";
 import { hookCommand, INDEX_SCRIPT } from "./hook-scripts.js";
-import { installJsonWiring, jsonWiring, removeJsonWiring } from "./json-config.js";
+import { installJsonWiring, jsonEntryNames, jsonWiring, removeJsonWiring } from "./json-config.js";
 import { runCli } from "./run-cli.js";
 import {
   AgentSetupError,
@@ -78,4 +78,10 @@ export function copilotWiring(o: { home: string; env: Record<string, string | un
       ? [entry.command, ...(Array.isArray(entry.args) ? entry.args.map(String) : [])]
       : null,
   );
+}
+
+/** The MCP servers in Copilot's `mcp-config.json` (`funes ask` switches each off). */
+export function copilotMcpServers(o: { home: string; env: Record<string, string | undefined> }): string[] {
+  const { entry } = paths(o);
+  return jsonEntryNames(entry.path, entry.container);
 }

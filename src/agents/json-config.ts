@@ -82,6 +82,16 @@ export function removeJsonEntry(place: JsonEntryPlace): boolean {
   return true;
 }
 
+/** The names in the file's container (an agent's MCP servers); none when the file is unreadable. */
+export function jsonEntryNames(path: string, container: string): string[] {
+  try {
+    const held = loadJsonConfig(path, container)[container];
+    return isObject(held) ? Object.keys(held) : [];
+  } catch {
+    return [];
+  }
+}
+
 /** The entry as the file holds it, or null (also when the file is unreadable). */
 export function readJsonEntry(place: Omit<JsonEntryPlace, "record">): Json | null {
   try {

@@ -9,7 +9,7 @@
  */
 import { join } from "node:path";
 import { INDEX_SCRIPT } from "./hook-scripts.js";
-import { installJsonWiring, jsonWiring, removeJsonWiring } from "./json-config.js";
+import { installJsonWiring, jsonEntryNames, jsonWiring, removeJsonWiring } from "./json-config.js";
 import { runCli } from "./run-cli.js";
 import {
   AgentSetupError,
@@ -97,4 +97,10 @@ export async function removeOpenCode(o: RemoveOptions): Promise<SetupReport> {
 /** Whether funes is wired into OpenCode, and the funes command its MCP entry and scripts name. */
 export function openCodeWiring(o: { home: string; env: Record<string, string | undefined> }) {
   return jsonWiring(paths(o), (entry) => (Array.isArray(entry.command) ? entry.command.map(String) : null));
+}
+
+/** The MCP servers in OpenCode's global `opencode.json` (`funes ask` switches each off). */
+export function openCodeMcpServers(o: { home: string; env: Record<string, string | undefined> }): string[] {
+  const { entry } = paths(o);
+  return jsonEntryNames(entry.path, entry.container);
 }

@@ -64,7 +64,7 @@ function runCompletion(shell: unknown, cli: ReturnType<typeof cac>): void {
   const words: Record<string, string[]> = {
     add: agents,
     remove: agents,
-    ask: ["claude", "codex"],
+    ask: ["claude", "codex", "opencode", "copilot"],
     completion: [...SHELLS],
     models: (ACTIONS.models ?? []).map(([a]) => a),
     cache: (ACTIONS.cache ?? []).map(([a]) => a),
@@ -89,7 +89,7 @@ const FIRST_WORDS: Record<string, { what: string; known: readonly string[] }> = 
   server: { what: "an action:", known: ["status", "start", "stop", "run"] },
   add: { what: "an agent:", known: ["claude", "codex", "hermes", "pi", "opencode", "copilot"] },
   remove: { what: "an agent:", known: ["claude", "codex", "hermes", "pi", "opencode", "copilot"] },
-  ask: { what: "an agent:", known: ["claude", "codex"] },
+  ask: { what: "an agent:", known: ["claude", "codex", "opencode", "copilot"] },
   completion: { what: "a shell:", known: SHELLS },
 };
 
@@ -226,7 +226,7 @@ async function main(argv: string[]): Promise<number> {
   cli
     .command(
       "ask <agent> [...question]",
-      "Have claude or codex answer from your recalled passages only (no tools)",
+      "Have claude, codex, opencode or copilot answer from your recalled passages only (no tools)",
     )
     .option(
       "--memory <spec>",

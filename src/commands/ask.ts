@@ -1,5 +1,5 @@
 /**
- * `funes ask claude|codex "<question>"`: recall in-process with recall's defaults, then have the agent
+ * `funes ask claude|codex|opencode|copilot "<question>"`: recall in-process with recall's defaults, then have the agent
  * answer from those passages alone — one prompt, no tools, no MCP servers, no session kept — with the
  * answer streamed back. Everything that can fail before the agent runs (the CLI, the memory, an empty
  * recall) fails first; a run past the time limit is stopped and said so.
@@ -54,8 +54,8 @@ export function askPrompt(question: string, passages: string): string {
 
 function askAgent(name: string): AskAgent {
   const n = name.trim().toLowerCase();
-  if (n === "claude" || n === "codex") return n;
-  throw new FunesError("bad_input", `funes ask runs claude or codex, not "${name}"`);
+  if (n === "claude" || n === "codex" || n === "opencode" || n === "copilot") return n;
+  throw new FunesError("bad_input", `funes ask runs claude, codex, opencode or copilot, not "${name}"`);
 }
 
 /** Runs an ask. */
@@ -96,6 +96,7 @@ export async function ask(o: AskOptions, ctx: ReadContext, models: ModelSession)
   const out = await runAsk({
     agent,
     prompt,
+    home: ctx.home,
     env: o.env,
     timeoutMs: o.timeoutS * 1000,
     onText: o.onText,
