@@ -3,9 +3,18 @@
  * 1.0.102), each through its real CLI from npm with a temporary HOME, offline but for the loopback stand-ins:
  * one chain per agent. funes is added bound to a Hub memory; a headless turn against the loopback OpenAI-chat
  * stub calls funes's recall and gets the passage back; the agent's hook indexes that turn and publishes it;
- * a second home bound to the same Hub stand-in recalls it; `remove` leaves the agent's files as they were.
+ * a second home bound to the same Hub stand-in recalls it; `funes ask` answers from the passages with no
+ * tool and keeps no session; `remove` leaves the agent's files as they were.
  */
-import { copyFileSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../src/agents/index.js";
@@ -69,6 +78,23 @@ async function readableElsewhere(
     const r = await runFunes(["recall", query, "--memory", spec, "--rerank-budget", "0"], reader);
     return r.code === 0 && r.stdout.includes(text);
   }, 90_000);
+}
+
+/**
+ * Runs `funes ask …` and returns what it printed, after checking the model got the recalled passages and
+ * no tool at all (funes's own MCP server among those kept off).
+ */
+async function askedWithoutTools(stub: ModelStub, args: string[], env: CliEnv): Promise<string> {
+  stub.requests.length = 0;
+  const r = await runFunes(args, env);
+  expect(r.code, r.stderr).toBe(0);
+  const main = stub.requests.filter((q) =>
+    JSON.stringify(q.body.messages).includes("== RECALLED PASSAGES =="),
+  );
+  expect(main.length).toBeGreaterThan(0);
+  expect(JSON.stringify(main)).toMatch(/→ get \S+ \S+/);
+  expect(main.map((q) => q.body.tools ?? [])).toEqual(main.map(() => []));
+  return r.stdout;
 }
 
 beforeAll(async () => {
@@ -147,6 +173,21 @@ describe("funes add opencode", () => {
         !existsSync(join(log, "..", ".push.lock")) && !existsSync(join(log, "..", ".index-opencode.lock"));
       expect(await until(idle, 60_000)).toBe(true);
 
+      // `funes ask opencode`: the passages in the prompt, no tool offered (funes's MCP server kept off), and no
+      // session kept (OpenCode's store unchanged).
+      const dbFiles = () => [...readTree(data)].filter(([p]) => p.startsWith("opencode.db"));
+      const store = dbFiles();
+      const asked = await askedWithoutTools(
+        stub,
+        ["ask", "opencode", "where does the quasar relay listen?"],
+        {
+          ...u,
+          extra: { ...u.extra, OPENCODE_DISABLE_MODELS_FETCH: "1", OPENCODE_DISABLE_AUTOUPDATE: "1" },
+        },
+      );
+      expect(asked).toBe("Noted: the quasar relay listens on port 47123.\n");
+      expect(dbFiles()).toEqual(store);
+
       const rm = await runFunes(["remove", "opencode"], u);
       expect(rm.code, rm.stderr).toBe(0);
       // The user's files as they were (OpenCode's own additions — its plugin SDK install — aside).
@@ -186,13 +227,13 @@ describe("funes add copilot", () => {
 
       const work = join(u.home, "work");
       mkdirSync(work);
-      const env = {
-        ...u.env,
+      const byok = {
         COPILOT_PROVIDER_BASE_URL: `${stub.url}/v1`,
         COPILOT_PROVIDER_API_KEY: "stub",
         COPILOT_MODEL: "stub-model",
         COPILOT_OFFLINE: "true",
       };
+      const env = { ...u.env, ...byok };
       // No --allow-all-tools: funes's tools are annotated read-only, which Copilot runs without asking.
       const turn = await runCli(
         "copilot",
@@ -222,6 +263,15 @@ describe("funes add copilot", () => {
       const idle = () =>
         !existsSync(join(log, "..", ".push.lock")) && !existsSync(join(log, "..", ".index-copilot.lock"));
       expect(await until(idle, 60_000)).toBe(true);
+
+      // `funes ask copilot`: no tool offered, and the session Copilot always writes deleted after.
+      const sessions = readdirSync(join(dir, "session-state")).sort();
+      const asked = await askedWithoutTools(stub, ["ask", "copilot", "where does the quasar relay listen?"], {
+        ...u,
+        extra: { ...u.extra, ...byok },
+      });
+      expect(asked).toBe("Noted: the quasar relay listens on port 47123.\n");
+      expect(readdirSync(join(dir, "session-state")).sort()).toEqual(sessions);
 
       const rm = await runFunes(["remove", "copilot"], u);
       expect(rm.code, rm.stderr).toBe(0);
