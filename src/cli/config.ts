@@ -187,6 +187,8 @@ function agentDirsOf(env: NodeJS.ProcessEnv): AgentDirs {
     pi: dir("PI_CODING_AGENT_DIR"),
     hermes: dir("HERMES_HOME"),
     opencode: xdgData === undefined ? undefined : join(xdgData, "opencode"),
+    // A bare name is a file in OpenCode's data folder, as OpenCode reads it: kept as given.
+    opencodeDb: nonEmpty(env.OPENCODE_DB),
     copilot: dir("COPILOT_HOME"),
   };
 }

@@ -126,6 +126,11 @@ describe("OpenCodeSource", () => {
         `scanning opencode sessions in ${join(data, "opencode.db")}`,
       ]);
       expect(knownSources(join(dir, "elsewhere"), "opencode", { opencode: data })).toHaveLength(2);
+      // $OPENCODE_DB: a database elsewhere, read beside the folder's (once, when it names one of them).
+      expect(knownSources(home, "opencode", { opencodeDb: renamed }).map((s) => s.description)).toContain(
+        `scanning opencode sessions in ${renamed}`,
+      );
+      expect(knownSources(home, "opencode", { opencodeDb: "opencode.db" })).toHaveLength(2);
     } finally {
       cleanup();
     }

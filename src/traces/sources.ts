@@ -3,7 +3,7 @@
  * Code, Codex and pi (shared/spec/core.md §1.2–1.3).
  */
 import { type Dirent, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, isAbsolute, join } from "node:path";
 import { isSubagentId, type ParseContext, parseClaudeTranscript } from "./claude.js";
 import { parseCodexRollout } from "./codex.js";
 import { parseCopilotEvents } from "./copilot.js";
@@ -180,12 +180,17 @@ export interface AgentDirs {
   hermes?: string | undefined;
   /** OpenCode's data folder: `$XDG_DATA_HOME/opencode` (default `~/.local/share/opencode`). */
   opencode?: string | undefined;
+  /** `$OPENCODE_DB`: the database OpenCode was told to use (absolute, or a name in its data folder). */
+  opencodeDb?: string | undefined;
   /** Copilot CLI's folder: `$COPILOT_HOME` (default `~/.copilot`). */
   copilot?: string | undefined;
 }
 
 /** Each agent's folder: its variable's, else its default under `home`. */
-export function agentFolders(home: string, dirs: AgentDirs = {}): Record<keyof AgentDirs, string> {
+export function agentFolders(
+  home: string,
+  dirs: AgentDirs = {},
+): Record<Exclude<keyof AgentDirs, "opencodeDb">, string> {
   return {
     claude: dirs.claude ?? join(home, ".claude"),
     codex: dirs.codex ?? join(home, ".codex"),
@@ -210,6 +215,14 @@ export function knownRoots(home: string, dirs: AgentDirs = {}): { harness: Harne
     { harness: "hermes", path: join(f.hermes, "sessions") },
     // OpenCode's database (and the `opencode-<channel>.db` of its other release channels) in its data folder.
     { harness: "opencode", path: f.opencode },
+    ...(dirs.opencodeDb === undefined || dirs.opencodeDb === ":memory:"
+      ? []
+      : [
+          {
+            harness: "opencode" as const,
+            path: isAbsolute(dirs.opencodeDb) ? dirs.opencodeDb : join(f.opencode, dirs.opencodeDb),
+          },
+        ]),
     { harness: "copilot", path: join(f.copilot, "session-state") },
   ];
 }
@@ -217,12 +230,19 @@ export function knownRoots(home: string, dirs: AgentDirs = {}): { harness: Harne
 /** Sources for every known agent directory that exists (optionally one harness only). */
 export function knownSources(home: string, only?: Harness, dirs: AgentDirs = {}): TraceSource[] {
   const out: TraceSource[] = [];
+  const openCodeSeen = new Set<string>();
   const hermesDb = join(agentFolders(home, dirs).hermes, "state.db");
   for (const { harness, path: p } of knownRoots(home, dirs)) {
     if (only !== undefined && harness !== only) continue;
     const st = statOrNull(p);
-    if (harness === "opencode") out.push(...openCodeSources(p));
-    else if (harness === "hermes") {
+    if (harness === "opencode") {
+      // `$OPENCODE_DB` may name a database the data folder's listing already holds.
+      for (const db of st?.isFile() ? [p] : openCodeDbs(p))
+        if (!openCodeSeen.has(db)) {
+          openCodeSeen.add(db);
+          out.push(new OpenCodeSource(db));
+        }
+    } else if (harness === "hermes") {
       if (p === hermesDb) {
         if (st?.isFile()) out.push(new HermesSource(p));
       } else if (st?.isDirectory()) out.push(new HermesFilesSource(p, hermesDb));
@@ -244,13 +264,13 @@ function hermesHomeSources(dir: string): TraceSource[] {
   return out;
 }
 
-/** A source per OpenCode database in its data folder: `opencode.db`, and `opencode-<channel>.db`. */
-function openCodeSources(dir: string): TraceSource[] {
+/** The OpenCode databases in its data folder: `opencode.db`, and `opencode-<channel>.db`. */
+function openCodeDbs(dir: string): string[] {
   let names: string[] = [];
   try {
     names = readdirSync(dir).filter((n) => /^opencode(-[\w.-]+)?\.db$/.test(n));
   } catch {}
-  return names.sort().map((n) => new OpenCodeSource(join(dir, n), "opencode"));
+  return names.sort().map((n) => join(dir, n));
 }
 
 function notOpenCode(path: string): TracePathError {
@@ -294,8 +314,8 @@ export function sourcesForPath(path: string, forced?: Harness): TraceSource[] {
   const last = path.split(/[\\/]/).filter(Boolean).pop() ?? "";
   if (st.isFile()) return [fileSource(path, last, forced)];
   if (forced === "hermes" || last === ".hermes") return hermesFolderSources(path);
-  const openCode = openCodeSources(path);
-  if (openCode.length > 0) return openCode;
+  const openCode = openCodeDbs(path);
+  if (openCode.length > 0) return openCode.map((db) => new OpenCodeSource(db));
   if (forced === undefined && !isAgentDir(path)) {
     // A home (or any folder) holding agent directories reads as `funes index` reads a home.
     const known = knownSources(path);
