@@ -89,18 +89,21 @@ export type AskEvent =
   | { kind: "none" };
 
 /**
- * The environment of an ask run: OpenCode keeps its database in memory (no session stored) and gets a
- * config with every tool off and each of its MCP servers disabled.
+ * The environment of an ask run: `FUNES_ASK`, which funes's hook scripts take as "nothing to index" (Copilot
+ * runs its agentStop hook, and OpenCode its plugin, in a one-shot run too); OpenCode keeps its database in
+ * memory (no session stored) and gets a config with every tool off and each of its MCP servers disabled.
  */
 export function askEnv(
   agent: AskAgent,
   env: Record<string, string | undefined>,
   mcpOff: string[],
 ): Record<string, string | undefined> {
-  if (agent !== "opencode") return env;
+  // funes's own hooks, should the agent run them, leave the ask alone (hook-scripts.ts).
+  if (agent !== "opencode") return { ...env, FUNES_ASK: "1" };
   const mcp = Object.fromEntries(mcpOff.map((name) => [name, { enabled: false }]));
   return {
     ...env,
+    FUNES_ASK: "1",
     OPENCODE_DB: ":memory:",
     OPENCODE_CONFIG_CONTENT: JSON.stringify({ tools: { "*": false }, mcp }),
   };
