@@ -62,11 +62,21 @@ function save(home: string, r: Recorded): void {
   writeIfChanged(recordPath(home), `${JSON.stringify(r)}\n`);
 }
 
-/** Records the files as they are before `add` changes them (a second `add` keeps the first record). */
-export function recordClaudeFilesBefore(o: Where): void {
+/**
+ * Records the files as they are before `add` changes them (a second `add` keeps the first record). Files
+ * that already hold funes (the plugin `plugin`, or the MCP server: set up by a funes that kept no record)
+ * are not a state to go back to: nothing is recorded, and `remove` takes out only what Claude's commands do.
+ */
+export function recordClaudeFilesBefore(o: Where, plugin: string): void {
   if (load(o.home) !== null) return;
   const files: Recorded["files"] = {};
   for (const f of trackedFiles(o)) files[f] = { before: readTextOrNull(f), after: null };
+  const servers = parse(files[claudeStatePath(o)]?.before ?? null)?.mcpServers;
+  if (
+    Object.values(files).some((v) => v.before?.includes(plugin)) ||
+    (isObject(servers) && "funes" in servers)
+  )
+    return;
   save(o.home, { files, newDirs: trackedDirs(o).filter((d) => !existsSync(d)), backups: backupsOf(o) });
 }
 

@@ -100,7 +100,7 @@ export async function installClaude(o: InstallOptions): Promise<SetupReport> {
       "`claude` isn't on PATH — install Claude Code (npm i -g @anthropic-ai/claude-code), then run `funes add claude` again",
     );
   const root = claudePluginRoot(o.home);
-  recordClaudeFilesBefore(o);
+  recordClaudeFilesBefore(o, PLUGIN);
   const dirty = writePlugin(o);
   const report: SetupReport = [];
   const market = await claude(["plugin", "marketplace", "add", root]);
