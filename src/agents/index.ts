@@ -1,5 +1,5 @@
 /**
- * agents: wiring funes into Claude Code, Codex, Hermes and pi — their configuration files, the hook scripts
+ * agents: wiring funes into Claude Code, Codex, Hermes, pi, OpenCode and Copilot CLI — their configuration files, the hook scripts
  * they run, their CLIs (registrations, and the one-shot runs `ask` makes). Knows nothing of memories, Lance
  * or the Hub: it is told which memory to bind and how to run funes.
  */
