@@ -58,31 +58,29 @@ function makeDb(schema: HermesSchema, extra: HermesMessage[] = []) {
   return { db, cleanup: t.cleanup };
 }
 
+/** A source over a database made by `makeDb`, whose cleanup also releases the source's copy. */
+function sourceOver(made: { db: string; cleanup: () => void }) {
+  const source = new HermesSource(made.db);
+  return {
+    source,
+    cleanup: () => {
+      source.close();
+      made.cleanup();
+    },
+  };
+}
+
 traceSourceContract("hermes", {
   harness: "hermes",
   async make() {
-    const { db, cleanup } = makeDb("v30");
-    const source = new HermesSource(db);
-    return {
-      source,
-      cleanup: () => {
-        source.close();
-        cleanup();
-      },
-    };
+    return sourceOver(makeDb("v30"));
   },
   async makeDamaged() {
-    const { db, cleanup } = makeDb("v30", [
-      { session_id: "s2", role: "assistant", content: "", tool_calls: "[not json", timestamp: 3000 },
-    ]);
-    const source = new HermesSource(db);
-    return {
-      source,
-      cleanup: () => {
-        source.close();
-        cleanup();
-      },
-    };
+    return sourceOver(
+      makeDb("v30", [
+        { session_id: "s2", role: "assistant", content: "", tool_calls: "[not json", timestamp: 3000 },
+      ]),
+    );
   },
 });
 
