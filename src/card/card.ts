@@ -64,7 +64,7 @@ size_categories:
 
 # funes memory
 
-This dataset is a memory of coding-agent sessions (Claude Code, Codex, pi, Hermes), published with funes:
+This dataset is a memory of coding-agent sessions (Claude Code, Codex, pi, Hermes, OpenCode, Copilot CLI), published with funes:
 the sessions' own words in chunks, each with its place in its session and a \`BAAI/bge-small-en-v1.5\`
 vector, in one [Lance](https://lancedb.github.io/lance/) table \`chunks\`.
 

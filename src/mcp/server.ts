@@ -27,7 +27,7 @@ export interface McpContext extends ReadContext {
   prepare?: (() => Promise<void>) | undefined;
 }
 
-const RECALL_DESCRIPTION = `Recall passages from past coding-agent sessions (Claude Code, Codex, pi, Hermes): the decisions made, why, what was tried and rejected, errors met before and how they were fixed, and what research or sub-agents found. Hybrid search (meaning + keywords), cross-encoder rerank and recency; each hit shows when and where it happened and a "→ get <session> <turn>" line to read around it.
+const RECALL_DESCRIPTION = `Recall passages from past coding-agent sessions (Claude Code, Codex, pi, Hermes, OpenCode, Copilot CLI): the decisions made, why, what was tried and rejected, errors met before and how they were fixed, and what research or sub-agents found. Hybrid search (meaning + keywords), cross-encoder rerank and recency; each hit shows when and where it happened and a "→ get <session> <turn>" line to read around it.
 Call it when the user refers to earlier work ("like last time", "why did we…"), before re-deriving how a library or system behaves, and before asserting the history of anything (that something was never built, was dropped, or is out of scope). Pass \`memory\` to search another memory, such as a team's Hub dataset.`;
 
 const GET_DESCRIPTION = `Read a recalled turn in full with the turns around it (seq ± window), reassembled from its pieces. Pass the session_id and turn_uuid from a recall hit's "→ get" line, and the same memory the hit names.`;
