@@ -89,7 +89,7 @@ describe("funes doctor", () => {
     const broken = await runFunes(["doctor"], u);
     expect(broken.code).toBe(1);
     expect(broken.stdout).toMatch(
-      /\nXX {2}agent pi +the pi extension runs ".*gone\/funes", which no longer\s+exists\n +fix: funes add pi\n/,
+      /\nXX {2}agent pi +the pi extension runs ".*gone\/funes", which no\s+longer\s+exists\n +fix: funes add pi\n/,
     );
     expect(broken.stderr).toBe(
       "funes: doctor found 1 problem: agent pi — fix what each says above, then run `funes doctor` again\n",
