@@ -11,30 +11,11 @@ import {
   type Harness,
   JsonlTreeSource,
   knownSources,
-  parseClaudeTranscript,
-  parseCodexRollout,
-  parseCopilotEvents,
-  parseGeminiSession,
-  parseHermesSessionFile,
-  parsePiSession,
-  parseQwenSession,
   sniffFile,
   type UnitRead,
 } from "../../src/traces/index.js";
 import { TRACES, tempDir } from "../helpers/fixtures.js";
-
-/** The harnesses whose sessions are files (OpenCode's are rows of a database). */
-type FileHarness = Exclude<Harness, "opencode">;
-
-const PARSERS: Record<FileHarness, (text: string, ctx: { path: string }) => UnitRead> = {
-  claude_code: parseClaudeTranscript,
-  codex: parseCodexRollout,
-  pi: parsePiSession,
-  hermes: parseHermesSessionFile,
-  gemini: parseGeminiSession,
-  qwen: parseQwenSession,
-  copilot: parseCopilotEvents,
-};
+import { type FileHarness, PARSERS } from "../helpers/real-transcripts.js";
 
 /** Folder names (first level, or second under `corpus/`) to the harness whose files they hold. */
 const FOLDERS: Record<string, FileHarness> = {

@@ -27,8 +27,11 @@ function filesUnder(dir: string): string[] {
     .sort();
 }
 
-/** Each file-based agent's parser (OpenCode's sessions are rows of a database). */
-const PARSERS: Record<Exclude<Harness, "opencode">, (text: string, ctx: { path: string }) => UnitRead> = {
+/** The harnesses whose sessions are files (OpenCode's are rows of a database). */
+export type FileHarness = Exclude<Harness, "opencode">;
+
+/** Each file-based agent's parser, as `funes index` picks it. */
+export const PARSERS: Record<FileHarness, (text: string, ctx: { path: string }) => UnitRead> = {
   claude_code: parseClaudeTranscript,
   codex: parseCodexRollout,
   pi: parsePiSession,
