@@ -67,7 +67,11 @@ function toolResults(stub: ModelStub): string[] {
   );
 }
 
-/** A second machine's recall of `query` from the Hub memory holds `text` (its own home and cache). */
+/**
+ * A second machine's recall of `query` from the Hub memory holds `text` (its own home and cache). The turn
+ * is a recall exchange (the question put to memory, the agent's restatement), which recall orders after
+ * every original passage (search/echoes.ts): `-k` above the memory's size lets it in.
+ */
 async function readableElsewhere(
   reader: CliEnv,
   spec: string,
@@ -75,7 +79,7 @@ async function readableElsewhere(
   text: string,
 ): Promise<boolean> {
   return until(async () => {
-    const r = await runFunes(["recall", query, "--memory", spec, "--rerank-budget", "0"], reader);
+    const r = await runFunes(["recall", query, "--memory", spec, "--rerank-budget", "0", "-k", "50"], reader);
     return r.code === 0 && r.stdout.includes(text);
   }, 90_000);
 }
