@@ -1,13 +1,16 @@
 /**
- * Running `claude`, `codex`, `gemini` or `qwen` once to answer a question from given passages: no MCP
- * servers, no hooks, no session left behind (Claude: `--no-session-persistence`; Codex: `--ephemeral`; Qwen:
- * `--safe-mode --chat-recording=false`; Gemini, which has no such switch and runs its hooks whatever the
- * workspace says: a throw-away `GEMINI_CLI_HOME` holding the user's settings without hooks and MCP servers,
- * and their credentials), no tools for Claude (`--tools ""`) and read-only ones for the others (which have no
- * switch for none), the answer read from the CLI's JSON event stream as it arrives, and a time limit that
- * stops the child.
+ * Running `claude`, `codex`, `gemini`, `qwen`, `opencode` or `copilot` once to answer a question from given
+ * passages: no MCP servers, no hooks of funes at work, no session left behind (Claude:
+ * `--no-session-persistence`; Codex: `--ephemeral`; Qwen: `--safe-mode --chat-recording=false`; Gemini, which
+ * has no such switch and runs its hooks whatever the workspace says: a throw-away `GEMINI_CLI_HOME` holding
+ * the user's settings without hooks and MCP servers, and their credentials; OpenCode: its database in memory,
+ * `OPENCODE_DB=:memory:`; Copilot: a session id of funes's, whose folder is deleted after), no tools for
+ * Claude (`--tools ""`), OpenCode (`tools: {"*": false}`) and Copilot (`--available-tools none`) and
+ * read-only ones for the others (which have no switch for none), the answer read from the CLI's JSON event
+ * stream as it arrives, and a time limit that stops the child.
  */
 import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import {
   copyFileSync,
   existsSync,
@@ -19,11 +22,13 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { copilotHome, copilotMcpServers } from "./copilot.js";
 import { geminiDir } from "./gemini.js";
+import { openCodeMcpServers } from "./opencode.js";
 import { runCli } from "./run-cli.js";
 
 /** The agents `ask` can run. */
-export type AskAgent = "claude" | "codex" | "gemini" | "qwen";
+export type AskAgent = "claude" | "codex" | "gemini" | "qwen" | "opencode" | "copilot";
 
 /**
  * The MCP servers Codex has configured. `-c mcp_servers={}` does not remove them (0.171 merges the
@@ -41,8 +46,11 @@ export async function codexMcpServers(env: Record<string, string | undefined>): 
   }
 }
 
-/** The argv for one grounded answer with no MCP server (`mcpOff`: Codex servers to switch off). */
-export function askArgs(agent: AskAgent, prompt: string, mcpOff: string[] = []): string[] {
+/**
+ * The argv for one grounded answer with no MCP server (`mcpOff`: the agent's servers to switch off;
+ * `session`: the id Copilot gives the session, deleted after).
+ */
+export function askArgs(agent: AskAgent, prompt: string, mcpOff: string[] = [], session = ""): string[] {
   if (agent === "gemini")
     return [
       "--skip-trust",
@@ -60,6 +68,20 @@ export function askArgs(agent: AskAgent, prompt: string, mcpOff: string[] = []):
     ];
   if (agent === "qwen")
     return ["--safe-mode", "--chat-recording=false", "--approval-mode", "plan", "-o", "stream-json", prompt];
+  if (agent === "opencode") return ["run", "--format", "json", prompt];
+  if (agent === "copilot")
+    return [
+      "-p",
+      prompt,
+      "--output-format",
+      "json",
+      "--available-tools",
+      "none",
+      "--disable-builtin-mcps",
+      ...mcpOff.flatMap((name) => ["--disable-mcp-server", name]),
+      "--session-id",
+      session,
+    ];
   return agent === "claude"
     ? [
         "-p",
@@ -151,9 +173,52 @@ function parseCodexLine(e: Record<string, unknown>): AskEvent {
   return { kind: "none" };
 }
 
+/** The payload of an OpenCode (`part`) or Copilot (`data`) event. */
+const payload = (e: Record<string, unknown>) => (e.data ?? e.part) as Record<string, unknown> | undefined;
+
+/** `opencode run --format json`. */
+function parseOpenCodeLine(e: Record<string, unknown>): AskEvent {
+  const part = payload(e);
+  if (e.type === "text" && typeof part?.text === "string") return { kind: "text", text: part.text };
+  if (e.type === "step_start") return { kind: "status", text: "thinking…" };
+  return { kind: "none" };
+}
+
+/** `copilot --output-format json`. */
+function parseCopilotLine(e: Record<string, unknown>): AskEvent {
+  const data = payload(e);
+  if (e.type === "assistant.message_delta" && typeof data?.deltaContent === "string")
+    return { kind: "text", text: data.deltaContent };
+  if (e.type === "assistant.message" && typeof data?.content === "string" && data.content !== "")
+    return { kind: "answer", text: data.content };
+  if (e.type === "assistant.turn_start") return { kind: "status", text: "thinking…" };
+  return { kind: "none" };
+}
+
 /**
- * Reads one JSON line of `claude --output-format stream-json`, `codex exec --json`, `gemini -o stream-json`
- * or `qwen -o stream-json` (Claude's events).
+ * The environment of an ask run: `FUNES_ASK`, which funes's hook scripts take as "nothing to index" (Copilot
+ * runs its agentStop hook, and OpenCode its plugin, in a one-shot run too); OpenCode keeps its database in
+ * memory (no session stored) and gets a config with every tool off and each of its MCP servers disabled.
+ */
+export function askEnv(
+  agent: AskAgent,
+  env: Record<string, string | undefined>,
+  mcpOff: string[],
+): Record<string, string | undefined> {
+  // funes's own hooks, should the agent run them, leave the ask alone (hook-scripts.ts).
+  if (agent !== "opencode") return { ...env, FUNES_ASK: "1" };
+  const mcp = Object.fromEntries(mcpOff.map((name) => [name, { enabled: false }]));
+  return {
+    ...env,
+    FUNES_ASK: "1",
+    OPENCODE_DB: ":memory:",
+    OPENCODE_CONFIG_CONTENT: JSON.stringify({ tools: { "*": false }, mcp }),
+  };
+}
+
+/**
+ * Reads one JSON line of `claude --output-format stream-json`, `codex exec --json`, `gemini -o stream-json`,
+ * `qwen -o stream-json` (Claude's events), `opencode run --format json` or `copilot --output-format json`.
  */
 export function parseAskLine(agent: AskAgent, line: string): AskEvent {
   let e: Record<string, unknown>;
@@ -168,6 +233,8 @@ export function parseAskLine(agent: AskAgent, line: string): AskEvent {
       return { kind: "text", text: e.content };
     return e.type === "init" ? { kind: "status", text: "thinking…" } : { kind: "none" };
   }
+  if (agent === "opencode") return parseOpenCodeLine(e);
+  if (agent === "copilot") return parseCopilotLine(e);
   return agent === "claude" || agent === "qwen" ? parseClaudeLine(e) : parseCodexLine(e);
 }
 
@@ -199,18 +266,35 @@ function lastMessageLine(stderr: string): string | null {
 export async function runAsk(o: {
   agent: AskAgent;
   prompt: string;
+  /** The user's home (where OpenCode's and Copilot's configs name their MCP servers). */
+  home: string;
   env: Record<string, string | undefined>;
   cwd?: string | undefined;
   timeoutMs: number;
   onText?: ((text: string) => void) | undefined;
   onStatus?: ((text: string) => void) | undefined;
 }): Promise<AskOutcome> {
-  const off = o.agent === "codex" ? await codexMcpServers(o.env) : [];
+  const where = { home: o.home, env: o.env };
+  const off =
+    o.agent === "codex"
+      ? await codexMcpServers(o.env)
+      : o.agent === "opencode"
+        ? openCodeMcpServers(where)
+        : o.agent === "copilot"
+          ? copilotMcpServers(where)
+          : [];
+  const session = randomUUID();
   const aside = o.agent === "gemini" ? geminiAside(o.env) : null;
   try {
-    return await spawnAsk(o, off, aside);
+    return await spawnAsk(o, off, session, aside);
   } finally {
     if (aside !== null) rmSync(aside, { recursive: true, force: true });
+    // Copilot keeps every session; the one funes started is deleted once it ends.
+    if (o.agent === "copilot") {
+      const state = join(copilotHome(where), "session-state");
+      rmSync(join(state, session), { recursive: true, force: true });
+      rmSync(join(state, ".session-operation-locks", `${session}.lock`), { force: true });
+    }
   }
 }
 
@@ -239,10 +323,16 @@ function geminiAside(env: Record<string, string | undefined>): string {
   return home;
 }
 
-function spawnAsk(o: Parameters<typeof runAsk>[0], off: string[], aside: string | null): Promise<AskOutcome> {
+function spawnAsk(
+  o: Parameters<typeof runAsk>[0],
+  off: string[],
+  session: string,
+  aside: string | null,
+): Promise<AskOutcome> {
   return new Promise((resolve) => {
-    const child = spawn(o.agent, askArgs(o.agent, o.prompt, off), {
-      env: (aside === null ? o.env : { ...o.env, GEMINI_CLI_HOME: aside }) as NodeJS.ProcessEnv,
+    const env = askEnv(o.agent, o.env, off);
+    const child = spawn(o.agent, askArgs(o.agent, o.prompt, off, session), {
+      env: (aside === null ? env : { ...env, GEMINI_CLI_HOME: aside }) as NodeJS.ProcessEnv,
       cwd: aside ?? o.cwd,
       stdio: ["ignore", "pipe", "pipe"],
     });

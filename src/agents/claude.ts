@@ -7,6 +7,12 @@
  */
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import {
+  claudeFilesUntouched,
+  recordClaudeFilesAfter,
+  recordClaudeFilesBefore,
+  restoreClaudeFiles,
+} from "./claude-files.js";
 import { allowClaudeTools, claudeSettingsPath, disallowClaudeTools } from "./claude-permissions.js";
 import { writeIfChanged } from "./files.js";
 import { hookCommand, INDEX_SCRIPT, PUSH_SCRIPT, writeHookScripts } from "./hook-scripts.js";
@@ -94,6 +100,7 @@ export async function installClaude(o: InstallOptions): Promise<SetupReport> {
       "`claude` isn't on PATH — install Claude Code (npm i -g @anthropic-ai/claude-code), then run `funes add claude` again",
     );
   const root = claudePluginRoot(o.home);
+  recordClaudeFilesBefore(o, PLUGIN);
   const dirty = writePlugin(o);
   const report: SetupReport = [];
   const market = await claude(["plugin", "marketplace", "add", root]);
@@ -131,6 +138,7 @@ export async function installClaude(o: InstallOptions): Promise<SetupReport> {
         : "funes's read-only tools were already allowed in Claude Code",
     );
   }
+  recordClaudeFilesAfter(o);
   return report;
 }
 
@@ -146,6 +154,7 @@ export async function removeClaude(o: RemoveOptions): Promise<SetupReport> {
   ];
   const problems: string[] = [];
   let missing = false;
+  const untouched = claudeFilesUntouched(o);
   for (const [args, absent] of steps) {
     const out = await claude(args);
     if (out.kind === "missing") {
@@ -157,6 +166,8 @@ export async function removeClaude(o: RemoveOptions): Promise<SetupReport> {
   }
   if (disallowClaudeTools(o).length > 0)
     report.push(`took funes's tools out of permissions.allow in ${claudeSettingsPath(o)}`);
+  // Claude's own commands leave its files reformatted, with empty keys and the plugin's cached copy.
+  if (!missing) restoreClaudeFiles(o, untouched, MARKETPLACE);
   if (existsSync(root)) {
     rmSync(root, { recursive: true, force: true });
     report.push(`removed the extracted plugin files (${root})`);

@@ -7,9 +7,11 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { claudePluginRoot } from "./claude.js";
 import { codexHome } from "./codex.js";
+import { copilotScriptsDir } from "./copilot.js";
 import { geminiDir } from "./gemini.js";
 import { hermesHome } from "./hermes.js";
 import { SYNC_LOG } from "./hook-scripts.js";
+import { openCodeScriptsDir } from "./opencode.js";
 import { piExtensionDir } from "./pi.js";
 import { qwenDir } from "./qwen.js";
 
@@ -38,6 +40,8 @@ export function hookLogPaths(o: { home: string; env: Record<string, string | und
     join(piExtensionDir(o.home), SYNC_LOG),
     join(geminiDir(o), "hooks", SYNC_LOG),
     join(qwenDir(o), "hooks", SYNC_LOG),
+    join(openCodeScriptsDir(o.home), SYNC_LOG),
+    join(copilotScriptsDir(o.home), SYNC_LOG),
   ];
 }
 

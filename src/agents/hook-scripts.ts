@@ -38,7 +38,12 @@ log="$here/${SYNC_LOG}"
 stamp() { date +%Y-%m-%dT%H:%M:%S%z; }
 note() { echo "$(stamp) $*" >>"$log"; }
 
-# Foreground (what the agent runs): drain the payload, hand off, print nothing, return.
+# Foreground (what the agent runs): drain the payload, hand off, print nothing, return. Inside \`funes ask\`
+# (FUNES_ASK set), the agent's one-shot answer is not a session to keep: nothing to do.
+if [ "\${1:-}" != "--worker" ] && [ -n "\${FUNES_ASK:-}" ]; then
+  cat >/dev/null 2>&1 || true
+  exit 0
+fi
 if [ "\${1:-}" != "--worker" ]; then
   cat >/dev/null 2>&1 || true
   nohup bash "$0" --worker "$@" </dev/null >/dev/null 2>&1 &

@@ -9,15 +9,17 @@ import { delimiter, isAbsolute, join } from "node:path";
 import { claudePluginRoot } from "./claude.js";
 import { claudeSettingsPath, claudeStatePath } from "./claude-permissions.js";
 import { codexHome } from "./codex.js";
+import { copilotWiring } from "./copilot.js";
 import { geminiDir } from "./gemini.js";
 import { hermesHome } from "./hermes.js";
 import { INDEX_SCRIPT } from "./hook-scripts.js";
+import { openCodeWiring } from "./opencode.js";
 import { piExtensionDir } from "./pi.js";
 import { qwenDir } from "./qwen.js";
 
 /** What was found for one agent. */
 export interface AgentWiring {
-  agent: "claude" | "codex" | "hermes" | "pi" | "gemini" | "qwen";
+  agent: "claude" | "codex" | "hermes" | "pi" | "gemini" | "qwen" | "opencode" | "copilot";
   /** Whether funes left anything in this agent. */
   installed: boolean;
   /** Problems, each a sentence; empty when the wiring would run. */
@@ -189,6 +191,23 @@ function settingsAgent(
   return { agent, installed, problems };
 }
 
+/** An agent wired by a JSON entry and a hook file of funes's own (OpenCode, Copilot CLI). */
+function jsonAgent(
+  agent: "opencode" | "copilot",
+  w: ReturnType<typeof openCodeWiring>,
+  names: { agent: string; config: string; hook: string },
+  path: string | undefined,
+): AgentWiring {
+  const problems: string[] = [];
+  if (!w.installed) return { agent, installed: false, problems };
+  if (w.mcp === null) problems.push(`the funes MCP server is not in ${names.agent}'s ${names.config}`);
+  else checkCommand(`${names.agent}'s funes MCP entry`, w.mcp, path, problems);
+  if (!w.hook) problems.push(`${names.agent}'s ${names.hook} is missing, so no turn is indexed`);
+  if (!existsSync(w.script)) problems.push(`the index hook script is missing (${w.script})`);
+  else checkCommand(`the ${names.agent} hook script`, scriptCommand(w.script), path, problems);
+  return { agent, installed: true, problems };
+}
+
 /** The wiring of every agent funes integrates with. */
 export function inspectAgents(home: string, env: Record<string, string | undefined>): AgentWiring[] {
   const gemini = geminiDir({ home, env });
@@ -210,5 +229,17 @@ export function inspectAgents(home: string, env: Record<string, string | undefin
       if (!Array.isArray(visible) || !visible.includes("mcp__funes__recall"))
         problems.push("funes's tools are not in tools.visible, so Qwen Code hides them behind tool_search");
     }),
+    jsonAgent(
+      "opencode",
+      openCodeWiring({ home, env }),
+      { agent: "OpenCode", config: "opencode.json", hook: "plugins/funes.js" },
+      env.PATH,
+    ),
+    jsonAgent(
+      "copilot",
+      copilotWiring({ home, env }),
+      { agent: "Copilot", config: "mcp-config.json", hook: "hooks/funes.json" },
+      env.PATH,
+    ),
   ];
 }

@@ -64,9 +64,10 @@ size_categories:
 
 # funes memory
 
-This dataset is a memory of coding-agent sessions (Claude Code, Codex, pi, Hermes, Gemini CLI, Qwen Code),
-published with funes: the sessions' own words in chunks, each with its place in its session and a
-\`BAAI/bge-small-en-v1.5\` vector, in one [Lance](https://lancedb.github.io/lance/) table \`chunks\`.
+This dataset is a memory of coding-agent sessions (Claude Code, Codex, pi, Hermes, Gemini CLI, Qwen Code,
+OpenCode, Copilot CLI), published with funes: the sessions' own words in chunks, each with its place in its
+session and a \`BAAI/bge-small-en-v1.5\` vector, in one [Lance](https://lancedb.github.io/lance/) table
+\`chunks\`.
 
 Before publishing, funes scanned this text for credentials: when it was indexed (values found were replaced
 by \`[REDACTED:<rule>]\`) and again before upload (blocks with a finding were held back). The scan is

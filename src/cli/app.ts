@@ -42,6 +42,10 @@ const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.ur
   version: string;
 };
 
+/** The agents `add` and `remove` take, and those `ask` runs. */
+const AGENTS = ["claude", "codex", "hermes", "pi", "gemini", "qwen", "opencode", "copilot"];
+const ASK_AGENTS = ["claude", "codex", "gemini", "qwen", "opencode", "copilot"];
+
 /** The actions of commands that take one, for their --help and shell completion. */
 const ACTIONS: Record<string, [string, string][]> = {
   models: [
@@ -67,11 +71,10 @@ function runCompletion(shell: unknown, cli: ReturnType<typeof cac>): void {
     throw new UsageError(
       `completion takes ${SHELLS.join(", ")}${shell === undefined ? "" : `, not "${name}"`} — e.g. eval "$(funes completion bash)"`,
     );
-  const agents = ["claude", "codex", "hermes", "pi", "gemini", "qwen"];
   const words: Record<string, string[]> = {
-    add: agents,
-    remove: agents,
-    ask: ["claude", "codex", "gemini", "qwen"],
+    add: AGENTS,
+    remove: AGENTS,
+    ask: ASK_AGENTS,
     completion: [...SHELLS],
     models: (ACTIONS.models ?? []).map(([a]) => a),
     cache: (ACTIONS.cache ?? []).map(([a]) => a),
@@ -95,9 +98,9 @@ const FIRST_WORDS: Record<string, { what: string; known: readonly string[] }> = 
   models: { what: "an action:", known: ["status", "pull"] },
   cache: { what: "an action:", known: ["status", "prune"] },
   server: { what: "an action:", known: (ACTIONS.server ?? []).map(([a]) => a) },
-  add: { what: "an agent:", known: ["claude", "codex", "hermes", "pi", "gemini", "qwen"] },
-  remove: { what: "an agent:", known: ["claude", "codex", "hermes", "pi", "gemini", "qwen"] },
-  ask: { what: "an agent:", known: ["claude", "codex", "gemini", "qwen"] },
+  add: { what: "an agent:", known: AGENTS },
+  remove: { what: "an agent:", known: AGENTS },
+  ask: { what: "an agent:", known: ASK_AGENTS },
   completion: { what: "a shell:", known: SHELLS },
 };
 
@@ -130,7 +133,7 @@ async function main(argv: string[]): Promise<number> {
     )
     .option(
       "--harness <agent>",
-      "Only this agent: claude, codex, pi, hermes, gemini or qwen (with a path: its format)",
+      "Only this agent: claude, codex, pi, hermes, gemini, qwen, opencode or copilot (with a path: its format)",
     )
     .option("--limit <n>", "Only the newest N sessions of each source")
     .option("--no-thinking", "Leave out thinking blocks")
@@ -162,7 +165,7 @@ async function main(argv: string[]): Promise<number> {
     .option("-k, --k, --limit <n>", "Number of results (default 8)")
     .option("--candidates <n>", "Candidates from each of vector and keyword search (default 30)")
     .option("--type <block_type>", "Only text, thinking, tool_use or tool_result")
-    .option("--harness <agent>", "Only claude, codex, pi, hermes, gemini or qwen")
+    .option("--harness <agent>", "Only claude, codex, pi, hermes, gemini, qwen, opencode or copilot")
     .option("--since <when>", "Only turns at or after a date, timestamp or span back (7d, 12h, 2w)")
     .option("--until <when>", "Only turns at or before a date, timestamp or span back")
     .option("--half-life <days>", "Recency half-life in days (default 30; 0 turns recency off)")
@@ -207,7 +210,7 @@ async function main(argv: string[]): Promise<number> {
     )
     .option(
       "--harness <agent>",
-      "With --hook: the agent whose session ended (claude, codex, pi, hermes, gemini or qwen)",
+      "With --hook: the agent whose session ended (claude, codex, pi, hermes, gemini, qwen, opencode or copilot)",
     )
     .option("--json", "Print the summary as JSON")
     .example("funes push acme/funes-memory --create")
@@ -216,7 +219,7 @@ async function main(argv: string[]): Promise<number> {
   cli
     .command(
       "add <agent> [memory]",
-      "Set funes up in claude, codex, hermes, pi, gemini or qwen: recall tools, per-turn indexing, publishing",
+      "Set funes up in claude, codex, hermes, pi, gemini, qwen, opencode or copilot: recall tools, per-turn indexing, publishing",
     )
     .option("--yes", "Never ask: index first, install, and push once (a missing memory still needs --create)")
     .option("--create", "Create the Hub memory (a private dataset) if it does not exist")
@@ -236,7 +239,7 @@ async function main(argv: string[]): Promise<number> {
   cli
     .command(
       "ask <agent> [...question]",
-      "Have claude, codex, gemini or qwen answer from your recalled passages only (no tools)",
+      "Have claude, codex, gemini, qwen, opencode or copilot answer from your recalled passages only (no tools)",
     )
     .option(
       "--memory <spec>",

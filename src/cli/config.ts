@@ -22,7 +22,10 @@ export interface CliConfig {
   home: string;
   /** `$FUNES_HOME`, else `~/.funes`. */
   funesHome: string;
-  /** Agent folders their own variables moved: `CLAUDE_CONFIG_DIR`, `CODEX_HOME`, `PI_CODING_AGENT_DIR`, `HERMES_HOME`, `GEMINI_CLI_HOME`, `QWEN_HOME`. */
+  /**
+   * Agent folders their own variables moved: `CLAUDE_CONFIG_DIR`, `CODEX_HOME`, `PI_CODING_AGENT_DIR`,
+   * `HERMES_HOME`, `GEMINI_CLI_HOME`, `QWEN_HOME`, `XDG_DATA_HOME` (OpenCode's), `OPENCODE_DB`, `COPILOT_HOME`.
+   */
   agentDirs: AgentDirs;
   /** True when stderr is a terminal (progress bars, prompts). */
   stderrTty: boolean;
@@ -189,6 +192,8 @@ function agentDirsOf(env: NodeJS.ProcessEnv): AgentDirs {
   };
   // Gemini CLI's variable replaces the home that holds `.gemini`.
   const geminiHome = dir("GEMINI_CLI_HOME");
+  // OpenCode keeps its data under the XDG data folder, as xdg-basedir reads it.
+  const xdgData = dir("XDG_DATA_HOME");
   return {
     claude: dir("CLAUDE_CONFIG_DIR"),
     codex: dir("CODEX_HOME"),
@@ -196,6 +201,10 @@ function agentDirsOf(env: NodeJS.ProcessEnv): AgentDirs {
     hermes: dir("HERMES_HOME"),
     gemini: geminiHome === undefined ? undefined : join(geminiHome, ".gemini"),
     qwen: dir("QWEN_HOME"),
+    opencode: xdgData === undefined ? undefined : join(xdgData, "opencode"),
+    // A bare name is a file in OpenCode's data folder, as OpenCode reads it: kept as given.
+    opencodeDb: nonEmpty(env.OPENCODE_DB),
+    copilot: dir("COPILOT_HOME"),
   };
 }
 

@@ -27,6 +27,8 @@ const AGENT: Record<string, string> = {
   hermes: "hermes",
   gemini: "gemini",
   qwen: "qwen",
+  opencode: "opencode",
+  copilot: "copilot",
 };
 
 /** `2026-11-02T10:00:05.000Z` → `2026-11-02 10:00` (as stored: UTC). */

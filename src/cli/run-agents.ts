@@ -93,7 +93,7 @@ export async function runRemove(agent: unknown, flags: { all?: boolean }, cfg: C
     if (agent === undefined)
       throw new FunesError(
         "bad_input",
-        "remove needs an agent (claude, codex, hermes, pi, gemini or qwen), or --all",
+        "remove needs an agent (claude, codex, hermes, pi, gemini, qwen, opencode or copilot), or --all",
       );
     const report = await removeAgent({ agent: String(agent), env: cfg.env }, cfg);
     process.stdout.write(`${report.join("\n")}\n`);

@@ -1,5 +1,5 @@
 /**
- * `funes ask claude|codex|gemini|qwen <question…>`.
+ * `funes ask claude|codex|gemini|qwen|opencode|copilot <question…>`.
  */
 import { ask, DEFAULT_ASK_TIMEOUT_S, FunesError, listValues } from "../commands/index.js";
 import { formatRecallAgent } from "../format/index.js";

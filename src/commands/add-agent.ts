@@ -11,14 +11,18 @@ import {
   inspectAgents,
   installClaude,
   installCodex,
+  installCopilot,
   installGemini,
   installHermes,
+  installOpenCode,
   installPi,
   installQwen,
   removeClaude,
   removeCodex,
+  removeCopilot,
   removeGemini,
   removeHermes,
+  removeOpenCode,
   removePi,
   removeQwen,
   runCli,
@@ -40,7 +44,7 @@ import { DEFAULT_VECTOR_BUDGET_MS, type IndexSummary, indexSessions } from "./in
 import { type PushSummary, pushMemory } from "./push.js";
 
 /** The agents funes integrates with. */
-export const AGENTS = ["claude", "codex", "hermes", "pi", "gemini", "qwen"] as const;
+export const AGENTS = ["claude", "codex", "hermes", "pi", "gemini", "qwen", "opencode", "copilot"] as const;
 export type AgentName = (typeof AGENTS)[number];
 
 const HARNESS: Record<AgentName, Harness> = {
@@ -50,6 +54,8 @@ const HARNESS: Record<AgentName, Harness> = {
   pi: "pi",
   gemini: "gemini",
   qwen: "qwen",
+  opencode: "opencode",
+  copilot: "copilot",
 };
 
 /** Options of `funes add`. */
@@ -206,6 +212,8 @@ const INSTALL = {
   pi: installPi,
   gemini: installGemini,
   qwen: installQwen,
+  opencode: installOpenCode,
+  copilot: installCopilot,
 };
 const REMOVE = {
   claude: removeClaude,
@@ -214,6 +222,8 @@ const REMOVE = {
   pi: removePi,
   gemini: removeGemini,
   qwen: removeQwen,
+  opencode: removeOpenCode,
+  copilot: removeCopilot,
 };
 
 /** Runs `funes add`. */

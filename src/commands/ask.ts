@@ -1,7 +1,7 @@
 /**
- * `funes ask claude|codex|gemini|qwen "<question>"`: recall in-process with recall's defaults, then have the agent
- * answer from those passages alone — one prompt, no tools, no MCP servers, no session kept — with the
- * answer streamed back. Everything that can fail before the agent runs (the CLI, the memory, an empty
+ * `funes ask claude|codex|gemini|qwen|opencode|copilot "<question>"`: recall in-process with recall's defaults,
+ * then have the agent answer from those passages alone — one prompt, no tools, no MCP servers, no session
+ * kept — with the answer streamed back. Everything that can fail before the agent runs (the CLI, the memory, an empty
  * recall) fails first; a run past the time limit is stopped and said so.
  */
 import { type AskAgent, runAsk, runCli } from "../agents/index.js";
@@ -52,13 +52,16 @@ export function askPrompt(question: string, passages: string): string {
   ].join("\n");
 }
 
-const ASK_AGENTS: readonly AskAgent[] = ["claude", "codex", "gemini", "qwen"];
+const ASK_AGENTS: readonly AskAgent[] = ["claude", "codex", "gemini", "qwen", "opencode", "copilot"];
 
 function askAgent(name: string): AskAgent {
   const n = name.trim().toLowerCase();
   const agent = ASK_AGENTS.find((a) => a === n);
   if (agent !== undefined) return agent;
-  throw new FunesError("bad_input", `funes ask runs claude, codex, gemini or qwen, not "${name}"`);
+  throw new FunesError(
+    "bad_input",
+    `funes ask runs claude, codex, gemini, qwen, opencode or copilot, not "${name}"`,
+  );
 }
 
 /** Runs an ask. */
@@ -99,6 +102,7 @@ export async function ask(o: AskOptions, ctx: ReadContext, models: ModelSession)
   const out = await runAsk({
     agent,
     prompt,
+    home: ctx.home,
     env: o.env,
     timeoutMs: o.timeoutS * 1000,
     onText: o.onText,

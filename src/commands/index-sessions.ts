@@ -379,6 +379,19 @@ async function textPass(
   resolved: { sources: TraceSource[]; hubGuess: string | null },
   paths: ReturnType<typeof funesPaths>,
 ): Promise<IndexRun> {
+  try {
+    return await readSources(opts, resolved, paths);
+  } finally {
+    // A database source holds a private copy of the database until closed.
+    for (const source of resolved.sources) source.close?.();
+  }
+}
+
+async function readSources(
+  opts: IndexOptions,
+  resolved: { sources: TraceSource[]; hubGuess: string | null },
+  paths: ReturnType<typeof funesPaths>,
+): Promise<IndexRun> {
   const run = await openRun(opts, paths);
   const work = await listWork(run, resolved);
   const bytesTotal = work.reduce((n, w) => n + (w.unit.bytes ?? 0), 0);

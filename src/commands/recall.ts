@@ -190,7 +190,7 @@ function checkOptions(opts: RecallOptions): Harness | null {
         arg: "harness",
         flag: "--harness",
         value: opts.harness,
-        problem: "is not a harness (expected claude, codex, pi, hermes, gemini or qwen)",
+        problem: "is not a harness (expected claude, codex, pi, hermes, gemini, qwen, opencode or copilot)",
       });
     throw err;
   }

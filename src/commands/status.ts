@@ -276,6 +276,8 @@ async function countPendingSessions(ctx: HomeContext): Promise<number> {
         if (!isUnitCurrent(units, u.key, u.signature, reader)) pending++;
     } catch {
       // An unreadable source is reported by `funes index`; status only counts what it can see.
+    } finally {
+      source.close?.();
     }
   }
   return pending;

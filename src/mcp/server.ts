@@ -27,7 +27,7 @@ export interface McpContext extends ReadContext {
   prepare?: (() => Promise<void>) | undefined;
 }
 
-const RECALL_DESCRIPTION = `Recall passages from past coding-agent sessions (Claude Code, Codex, pi, Hermes, Gemini CLI, Qwen Code): the decisions made, why, what was tried and rejected, errors met before and how they were fixed, and what research or sub-agents found. Hybrid search (meaning + keywords), cross-encoder rerank and recency; each hit shows when and where it happened and a "→ get <session> <turn>" line to read around it.
+const RECALL_DESCRIPTION = `Recall passages from past coding-agent sessions (Claude Code, Codex, pi, Hermes, Gemini CLI, Qwen Code, OpenCode, Copilot CLI): the decisions made, why, what was tried and rejected, errors met before and how they were fixed, and what research or sub-agents found. Hybrid search (meaning + keywords), cross-encoder rerank and recency; each hit shows when and where it happened and a "→ get <session> <turn>" line to read around it.
 Call it when the user refers to earlier work ("like last time", "why did we…"), before re-deriving how a library or system behaves, and before asserting the history of anything (that something was never built, was dropped, or is out of scope). Pass \`memory\` to search another memory, such as a team's Hub dataset.`;
 
 const GET_DESCRIPTION = `Read a recalled turn in full with the turns around it (seq ± window), reassembled from its pieces. Pass the session_id and turn_uuid from a recall hit's "→ get" line, and the same memory the hit names.`;
@@ -147,7 +147,10 @@ export function createMcpServer(ctx: McpContext): McpServer {
           .optional()
           .describe("Number of results, a whole number from 1 to 50 (default 8)"),
         block_type: z.string().optional().describe("Only text, thinking, tool_use or tool_result"),
-        harness: z.string().optional().describe("Only claude, codex, pi or hermes"),
+        harness: z
+          .string()
+          .optional()
+          .describe("Only claude, codex, pi, hermes, gemini, qwen, opencode or copilot"),
         since: z
           .string()
           .optional()

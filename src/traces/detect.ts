@@ -6,6 +6,7 @@
  */
 import { closeSync, openSync, readSync } from "node:fs";
 import { asObject, asString, parseJsonl } from "./jsonl.js";
+import { SqliteSnapshot } from "./sqlite-snapshot.js";
 import type { Harness } from "./types.js";
 
 /** What the head of a file says it is. */
@@ -73,6 +74,14 @@ export function sniffRecords(text: string): Harness | null {
     if (asObject(r.$set) !== null || typeof r.$rewindTo === "string") return "gemini";
     // Qwen Code: Claude-like record keys, Gemini's Part lists, and a provenance on every record.
     if (type !== null && ("provenance" in r || Array.isArray(asObject(r.message)?.parts))) return "qwen";
+    // Copilot CLI's `{type: "session.start", data, id, timestamp, parentId}` events.
+    if (
+      type !== null &&
+      /^(session|user|assistant|tool|system)\./.test(type) &&
+      "data" in r &&
+      "parentId" in r
+    )
+      return "copilot";
     if (type !== null && CODEX_TYPES.has(type) && "payload" in r) return "codex";
     if (type === null && "id" in r && "instructions" in r) return "codex";
     if ("record_type" in r) return "codex";
@@ -116,4 +125,29 @@ function sniffJsonDocument(text: string, complete: boolean): Sniffed {
   if (/"session_id"\s*:/.test(text) && /"(messages|request)"\s*:/.test(text))
     return { kind: "transcript", harness: "hermes" };
   return { kind: "undecided" };
+}
+
+/**
+ * Which agent wrote a SQLite file, by its tables: OpenCode's `session`, `message` and `part`; anything else
+ * is left to the Hermes reader, which names what it lacks. Read through a private copy: OpenCode's tables
+ * can sit in the WAL alone (its main file holds no schema yet).
+ */
+export function sqliteHarness(path: string): "opencode" | null {
+  let snap: SqliteSnapshot;
+  try {
+    snap = SqliteSnapshot.take(path);
+  } catch {
+    return null;
+  }
+  try {
+    const rows = snap.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as {
+      name: string;
+    }[];
+    const tables = new Set(rows.map((r) => r.name));
+    return ["session", "message", "part"].every((t) => tables.has(t)) ? "opencode" : null;
+  } catch {
+    return null;
+  } finally {
+    snap.close();
+  }
 }

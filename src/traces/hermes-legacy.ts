@@ -205,12 +205,24 @@ export class HermesFilesSource implements TraceSource {
   readonly parserVersion = 3;
   readonly description: string;
   private inDb: Set<string> | null = null;
+  private db: HermesSource | null = null;
 
   constructor(
     private readonly root: string,
     private readonly dbPath: string | null = null,
   ) {
     this.description = `scanning hermes session files under ${root}`;
+  }
+
+  close(): void {
+    this.db?.close();
+    this.db = null;
+  }
+
+  /** The database beside the files, read through one copy for the whole run. */
+  private database(path: string): HermesSource {
+    this.db ??= new HermesSource(path);
+    return this.db;
   }
 
   async listUnits(limit?: number): Promise<Unit[]> {
@@ -251,7 +263,7 @@ export class HermesFilesSource implements TraceSource {
     const held = new Map<string, number>();
     try {
       if (this.dbPath !== null) {
-        const db = await new HermesSource(this.dbPath).readUnit({
+        const db = await this.database(this.dbPath).readUnit({
           key: sid,
           signature: null,
           isSubagent: false,
@@ -310,7 +322,7 @@ export class HermesFilesSource implements TraceSource {
     this.inDb = new Set();
     if (this.dbPath !== null && existsSync(this.dbPath)) {
       try {
-        this.inDb = new HermesSource(this.dbPath).sessionIds();
+        this.inDb = this.database(this.dbPath).sessionIds();
       } catch {
         // An unreadable database is reported by its own source; its files are read here meanwhile.
       }

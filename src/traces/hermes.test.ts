@@ -2,7 +2,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { traceSourceContract } from "../../test/contract/trace-source.js";
-import { tempDir } from "../../test/helpers/fixtures.js";
+import { readTree, tempDir } from "../../test/helpers/fixtures.js";
 import {
   appendHermesMessages,
   type HermesMessage,
@@ -58,17 +58,29 @@ function makeDb(schema: HermesSchema, extra: HermesMessage[] = []) {
   return { db, cleanup: t.cleanup };
 }
 
+/** A source over a database made by `makeDb`, whose cleanup also releases the source's copy. */
+function sourceOver(made: { db: string; cleanup: () => void }) {
+  const source = new HermesSource(made.db);
+  return {
+    source,
+    cleanup: () => {
+      source.close();
+      made.cleanup();
+    },
+  };
+}
+
 traceSourceContract("hermes", {
   harness: "hermes",
   async make() {
-    const { db, cleanup } = makeDb("v30");
-    return { source: new HermesSource(db), cleanup };
+    return sourceOver(makeDb("v30"));
   },
   async makeDamaged() {
-    const { db, cleanup } = makeDb("v30", [
-      { session_id: "s2", role: "assistant", content: "", tool_calls: "[not json", timestamp: 3000 },
-    ]);
-    return { source: new HermesSource(db), cleanup };
+    return sourceOver(
+      makeDb("v30", [
+        { session_id: "s2", role: "assistant", content: "", tool_calls: "[not json", timestamp: 3000 },
+      ]),
+    );
   },
 });
 
@@ -128,6 +140,46 @@ describe("HermesSource", () => {
         before.find((u) => u.key === "s2")?.signature,
       );
     } finally {
+      cleanup();
+    }
+  });
+
+  it("leaves the folder of a closed WAL-mode database as it was: no -wal or -shm beside it", async () => {
+    const { db, cleanup } = makeDb("v30");
+    try {
+      const folder = join(db, "..");
+      const before = readTree(folder);
+      expect([...before.keys()]).toEqual(["state.db"]);
+      const src = new HermesSource(db);
+      for (const unit of await src.listUnits()) await src.readUnit(unit);
+      src.close();
+      expect(readTree(folder)).toEqual(before);
+    } finally {
+      cleanup();
+    }
+  });
+
+  it("reads rows a running agent still holds in the WAL, and writes nothing beside its database", async () => {
+    const { db, cleanup } = makeDb("v30");
+    const writer = new Database(db);
+    try {
+      writer.pragma("wal_autocheckpoint = 0");
+      appendHermesMessages(writer, "v30", [
+        { session_id: "s3", role: "user", content: "only in the WAL", timestamp: 6000 },
+      ]);
+      const folder = join(db, "..");
+      const before = readTree(folder);
+      expect((before.get("state.db-wal")?.length ?? 0) > 0).toBe(true);
+      const src = new HermesSource(db);
+      const units = await src.listUnits();
+      const s3 = units.find((u) => u.key === "s3");
+      expect(s3).toBeDefined();
+      const read = await src.readUnit(s3!);
+      expect(read.sessions[0]?.turns.map((t) => t.blocks[0]?.text)).toEqual(["only in the WAL"]);
+      src.close();
+      expect(readTree(folder)).toEqual(before);
+    } finally {
+      writer.close();
       cleanup();
     }
   });

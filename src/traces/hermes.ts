@@ -1,14 +1,15 @@
 /**
- * Hermes Agent's `state.db` (shared/spec/core.md §1.8, shared/spec/trace-formats.md §4). Opened read-only;
- * every column selected by name (column order differs between databases and old schemas lack new
+ * Hermes Agent's `state.db` (shared/spec/core.md §1.8, shared/spec/trace-formats.md §4). Read through a
+ * private copy (`sqlite-snapshot.ts`: nothing is written beside the user's database, WAL included); every
+ * column selected by name (column order differs between databases and old schemas lack new
  * columns), so schema versions 12 through 30 read alike. One unit per session, signed by its highest
  * message id, so a session is re-read only when it grew.
  */
 import { closeSync, openSync, readSync } from "node:fs";
-import { createRequire } from "node:module";
 import type Database from "better-sqlite3";
 import { ArgumentSerializer, flattenToolContent, makeBlock } from "./blocks.js";
 import { asObject, asString, isLfsPointer, SKIP_LFS_POINTER } from "./jsonl.js";
+import { SqliteSnapshot } from "./sqlite-snapshot.js";
 import { isBlank, mungeCwd } from "./text.js";
 import {
   type Block,
@@ -36,17 +37,27 @@ const MESSAGE_COLUMNS = [
 /** One `messages` row, by column name (absent columns are null). */
 export type MessageRow = Record<(typeof MESSAGE_COLUMNS)[number], unknown>;
 
-/** The sessions of one hermes database. */
+/**
+ * The sessions of one hermes database. Each listing reads a fresh copy of the database, which later reads
+ * reuse until `close` removes it.
+ */
 export class HermesSource implements TraceSource {
   readonly kind = "hermes" as const;
   readonly parserVersion = 1;
   readonly description: string;
+  private snapshot: SqliteSnapshot | null = null;
 
   constructor(private readonly dbPath: string) {
     this.description = `scanning hermes sessions in ${dbPath}`;
   }
 
+  close(): void {
+    this.snapshot?.close();
+    this.snapshot = null;
+  }
+
   async listUnits(limit?: number): Promise<Unit[]> {
+    this.close();
     return this.withDb((db) => {
       // `bytes` (the session's text, roughly) lets progress be shown by bytes beside transcript files.
       const rows = db
@@ -94,14 +105,9 @@ export class HermesSource implements TraceSource {
   }
 
   private withDb<T>(fn: (db: Database.Database) => T): T {
-    let db: Database.Database;
     try {
-      db = new (openSqlite())(this.dbPath, { readonly: true, fileMustExist: true });
-      try {
-        return fn(db);
-      } finally {
-        db.close();
-      }
+      this.snapshot ??= SqliteSnapshot.take(this.dbPath);
+      return fn(this.snapshot.db);
     } catch (e) {
       // SQLite says only "file is not a database"; a backup checked out without LFS deserves its own words.
       if (isLfsPointer(headOf(this.dbPath))) throw new Error(`${SKIP_LFS_POINTER.replace(/^Git/, "a Git")}`);
@@ -123,11 +129,6 @@ function headOf(path: string): string {
   } catch {
     return "";
   }
-}
-
-/** better-sqlite3, loaded when a Hermes database is first read (a shell recall never pays for it). */
-function openSqlite(): typeof Database {
-  return createRequire(import.meta.url)("better-sqlite3") as typeof Database;
 }
 
 function columnsOf(db: Database.Database, table: string): Set<string> {

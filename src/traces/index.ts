@@ -7,6 +7,7 @@
 export { injectedReason } from "./boilerplate.js";
 export { isSubagentId, type ParseContext, parseClaudeTranscript } from "./claude.js";
 export { parseCodexRollout } from "./codex.js";
+export { parseCopilotEvents } from "./copilot.js";
 export { sniffFile } from "./detect.js";
 export { parseGeminiSession } from "./gemini.js";
 export { epochToRfc3339, HermesSource, parseHermesRows } from "./hermes.js";

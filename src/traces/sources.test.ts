@@ -115,7 +115,7 @@ describe("source selection", () => {
     expect(parseHarness("Codex")).toBe("codex");
     expect(() => parseHarness("cursor")).toThrow(UnknownHarnessError);
     expect(() => parseHarness("cursor")).toThrow(
-      'unknown harness "cursor" (expected claude, codex, pi, hermes, gemini, or qwen)',
+      'unknown harness "cursor" (expected claude, codex, pi, hermes, gemini, qwen, opencode, or copilot)',
     );
   });
 

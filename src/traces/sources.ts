@@ -3,15 +3,17 @@
  * Code, Codex and pi (shared/spec/core.md §1.2–1.3).
  */
 import { type Dirent, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, isAbsolute, join } from "node:path";
 import { isSubagentId, type ParseContext, parseClaudeTranscript } from "./claude.js";
 import { parseCodexRollout } from "./codex.js";
-import { sniffFile } from "./detect.js";
+import { parseCopilotEvents } from "./copilot.js";
+import { sniffFile, sqliteHarness } from "./detect.js";
 import { parseGeminiSession } from "./gemini.js";
 import { HermesSource } from "./hermes.js";
 import { HermesFilesSource, isHermesSessionFile } from "./hermes-legacy.js";
 import { hermesProfileHomes } from "./hermes-profiles.js";
 import { isLfsPointer, parseJsonl, readTextLossy } from "./jsonl.js";
+import { OpenCodeSource } from "./opencode.js";
 import { ParquetSource } from "./parquet.js";
 import { parsePiSession } from "./pi.js";
 import { parseQwenSession } from "./qwen.js";
@@ -22,7 +24,9 @@ import { stampFiles, walkFiles } from "./walk.js";
 /** An unknown `--harness` value. */
 export class UnknownHarnessError extends Error {
   constructor(readonly value: string) {
-    super(`unknown harness "${value}" (expected claude, codex, pi, hermes, gemini, or qwen)`);
+    super(
+      `unknown harness "${value}" (expected claude, codex, pi, hermes, gemini, qwen, opencode, or copilot)`,
+    );
   }
 }
 
@@ -43,6 +47,10 @@ export function parseHarness(value: string): Harness {
       return "gemini";
     case "qwen":
       return "qwen";
+    case "opencode":
+      return "opencode";
+    case "copilot":
+      return "copilot";
     default:
       throw new UnknownHarnessError(value);
   }
@@ -58,9 +66,10 @@ const PARSER_VERSIONS: Record<JsonlHarness, number> = {
   pi: 1,
   gemini: 1,
   qwen: 1,
+  copilot: 1,
 };
 
-type JsonlHarness = Exclude<Harness, "hermes">;
+type JsonlHarness = Exclude<Harness, "hermes" | "opencode">;
 
 const PARSERS: Record<JsonlHarness, (text: string, ctx: ParseContext) => UnitRead> = {
   claude_code: parseClaudeTranscript,
@@ -68,6 +77,7 @@ const PARSERS: Record<JsonlHarness, (text: string, ctx: ParseContext) => UnitRea
   pi: parsePiSession,
   gemini: parseGeminiSession,
   qwen: parseQwenSession,
+  copilot: parseCopilotEvents,
 };
 
 /** A directory (or one file) of JSONL transcripts of one harness: one unit per file. */
@@ -164,6 +174,8 @@ function geminiProjectRoot(transcript: string): string | null {
  * older whole-file `session-*.json`.
  */
 function isTranscriptName(name: string, harness: JsonlHarness): boolean {
+  // Copilot keeps other JSON beside each session's log (checkpoints, snapshots).
+  if (harness === "copilot") return name === "events.jsonl";
   return (
     name.endsWith(".jsonl") ||
     (harness === "codex" && /^rollout-.*\.json$/.test(name)) ||
@@ -203,10 +215,19 @@ export interface AgentDirs {
   hermes?: string | undefined;
   gemini?: string | undefined;
   qwen?: string | undefined;
+  /** OpenCode's data folder: `$XDG_DATA_HOME/opencode` (default `~/.local/share/opencode`). */
+  opencode?: string | undefined;
+  /** `$OPENCODE_DB`: the database OpenCode was told to use (absolute, or a name in its data folder). */
+  opencodeDb?: string | undefined;
+  /** Copilot CLI's folder: `$COPILOT_HOME` (default `~/.copilot`). */
+  copilot?: string | undefined;
 }
 
 /** Each agent's folder: its variable's, else its default under `home`. */
-export function agentFolders(home: string, dirs: AgentDirs = {}): Record<keyof AgentDirs, string> {
+export function agentFolders(
+  home: string,
+  dirs: AgentDirs = {},
+): Record<Exclude<keyof AgentDirs, "opencodeDb">, string> {
   return {
     claude: dirs.claude ?? join(home, ".claude"),
     codex: dirs.codex ?? join(home, ".codex"),
@@ -214,6 +235,8 @@ export function agentFolders(home: string, dirs: AgentDirs = {}): Record<keyof A
     hermes: dirs.hermes ?? join(home, ".hermes"),
     gemini: dirs.gemini ?? join(home, ".gemini"),
     qwen: dirs.qwen ?? join(home, ".qwen"),
+    opencode: dirs.opencode ?? join(home, ".local", "share", "opencode"),
+    copilot: dirs.copilot ?? join(home, ".copilot"),
   };
 }
 
@@ -232,17 +255,36 @@ export function knownRoots(home: string, dirs: AgentDirs = {}): { harness: Harne
     // Gemini CLI deletes sessions older than 30 days by default (`general.sessionRetention`).
     { harness: "gemini", path: join(f.gemini, "tmp") },
     { harness: "qwen", path: join(f.qwen, "projects") },
+    // OpenCode's database (and the `opencode-<channel>.db` of its other release channels) in its data folder.
+    { harness: "opencode", path: f.opencode },
+    ...(dirs.opencodeDb === undefined || dirs.opencodeDb === ":memory:"
+      ? []
+      : [
+          {
+            harness: "opencode" as const,
+            path: isAbsolute(dirs.opencodeDb) ? dirs.opencodeDb : join(f.opencode, dirs.opencodeDb),
+          },
+        ]),
+    { harness: "copilot", path: join(f.copilot, "session-state") },
   ];
 }
 
 /** Sources for every known agent directory that exists (optionally one harness only). */
 export function knownSources(home: string, only?: Harness, dirs: AgentDirs = {}): TraceSource[] {
   const out: TraceSource[] = [];
+  const openCodeSeen = new Set<string>();
   const hermesDb = join(agentFolders(home, dirs).hermes, "state.db");
   for (const { harness, path: p } of knownRoots(home, dirs)) {
     if (only !== undefined && harness !== only) continue;
     const st = statOrNull(p);
-    if (harness === "hermes") {
+    if (harness === "opencode") {
+      // `$OPENCODE_DB` may name a database the data folder's listing already holds.
+      for (const db of st?.isFile() ? [p] : openCodeDbs(p))
+        if (!openCodeSeen.has(db)) {
+          openCodeSeen.add(db);
+          out.push(new OpenCodeSource(db));
+        }
+    } else if (harness === "hermes") {
       if (p === hermesDb) {
         if (st?.isFile()) out.push(new HermesSource(p));
       } else if (st?.isDirectory()) out.push(new HermesFilesSource(p, hermesDb));
@@ -262,6 +304,23 @@ function hermesHomeSources(dir: string): TraceSource[] {
   const sessions = join(dir, "sessions");
   if (statOrNull(sessions)?.isDirectory()) out.push(new HermesFilesSource(sessions, db));
   return out;
+}
+
+/** The OpenCode databases in its data folder: `opencode.db`, and `opencode-<channel>.db`. */
+function openCodeDbs(dir: string): string[] {
+  let names: string[] = [];
+  try {
+    names = readdirSync(dir).filter((n) => /^opencode(-[\w.-]+)?\.db$/.test(n));
+  } catch {}
+  return names.sort().map((n) => join(dir, n));
+}
+
+function notOpenCode(path: string): TracePathError {
+  return new TracePathError(
+    "not_transcript",
+    path,
+    `no OpenCode database at "${path}" — give its opencode.db (in ~/.local/share/opencode), or the folder holding it`,
+  );
 }
 
 function statOrNull(p: string) {
@@ -297,6 +356,8 @@ export function sourcesForPath(path: string, forced?: Harness): TraceSource[] {
   const last = path.split(/[\\/]/).filter(Boolean).pop() ?? "";
   if (st.isFile()) return [fileSource(path, last, forced)];
   if (forced === "hermes" || last === ".hermes") return hermesFolderSources(path);
+  const openCode = openCodeDbs(path);
+  if (openCode.length > 0) return openCode.map((db) => new OpenCodeSource(db));
   if (forced === undefined && !isAgentDir(path)) {
     // A home (or any folder) holding agent directories reads as `funes index` reads a home.
     const known = knownSources(path);
@@ -305,6 +366,7 @@ export function sourcesForPath(path: string, forced?: Harness): TraceSource[] {
     if (mixed !== null) return mixed;
   }
   const harness = forced ?? detectHarness(path);
+  if (harness === "opencode") throw notOpenCode(path);
   if (harness === "hermes") {
     const db = join(dirname(path), "state.db");
     return [new HermesFilesSource(path, last === "sessions" ? db : null)];
@@ -332,7 +394,10 @@ function mixedTreeSources(root: string): TraceSource[] | null {
     try {
       sniffed = sniffFile(file);
     } catch {}
-    const harness = sniffed?.kind === "transcript" && sniffed.harness !== "hermes" ? sniffed.harness : null;
+    const harness =
+      sniffed?.kind === "transcript" && sniffed.harness !== "hermes" && sniffed.harness !== "opencode"
+        ? sniffed.harness
+        : null;
     if (harness === null) unclaimed.push(file);
     else byHarness.set(harness, (byHarness.get(harness) ?? new Set()).add(file));
   }
@@ -376,7 +441,9 @@ export function sourceForPath(path: string, forced?: Harness): TraceSource {
 
 function fileSource(path: string, name: string, forced: Harness | undefined): TraceSource {
   const sniffed = sniffFile(path);
+  if (sniffed.kind === "sqlite" && sqliteHarness(path) === "opencode") return new OpenCodeSource(path);
   if (sniffed.kind === "sqlite" || name === "state.db") return new HermesSource(path);
+  if (forced === "opencode") throw notOpenCode(path);
   if (sniffed.kind === "empty")
     throw new TracePathError("empty", path, `"${path}" is empty — nothing to index`);
   const harness =
@@ -400,10 +467,11 @@ function fileSource(path: string, name: string, forced: Harness | undefined): Tr
     throw new TracePathError(
       "not_transcript",
       path,
-      `"${path}" is not a transcript funes can read — expected a Claude Code, Codex, pi, Gemini CLI or Qwen Code session (.jsonl), ` +
-        "a Hermes state.db or session file, or a .parquet trace file",
+      `"${path}" is not a transcript funes can read — expected a Claude Code, Codex, pi, Gemini CLI, Qwen Code or ` +
+        "Copilot CLI session (.jsonl), a Hermes state.db or session file, an OpenCode database, or a .parquet trace file",
     );
   if (harness === "hermes") return new HermesFilesSource(path, null);
+  if (harness === "opencode") throw notOpenCode(path);
   return new JsonlTreeSource(harness, path);
 }
 
@@ -449,6 +517,7 @@ export function detectHarness(path: string): Harness {
   if (norm.endsWith(".hermes/sessions")) return "hermes";
   if (norm.endsWith(".gemini/tmp")) return "gemini";
   if (norm.endsWith(".qwen/projects")) return "qwen";
+  if (norm.endsWith(".copilot/session-state")) return "copilot";
   for (const file of transcriptCandidates(real)) {
     let sniffed: ReturnType<typeof sniffFile>;
     try {

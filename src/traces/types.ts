@@ -3,7 +3,7 @@
  */
 
 /** Stored `harness` facet values. Parquet rows carry whatever their own column says. */
-export type Harness = "claude_code" | "codex" | "pi" | "hermes" | "gemini" | "qwen";
+export type Harness = "claude_code" | "codex" | "pi" | "hermes" | "gemini" | "qwen" | "opencode" | "copilot";
 
 /** Block kinds parsers produce; the chunker folds any other string into the text tier. */
 export type BlockType = "text" | "thinking" | "tool_use" | "tool_result";
@@ -75,7 +75,10 @@ export interface Unit {
 
 /** A place sessions come from: one implementation per transcript format. */
 export interface TraceSource {
-  /** Facet name used in messages (`claude_code`, `codex`, `pi`, `hermes`, `gemini`, `qwen`, `parquet`). */
+  /**
+   * Facet name used in messages (`claude_code`, `codex`, `pi`, `hermes`, `gemini`, `qwen`, `opencode`,
+   * `copilot`, `parquet`).
+   */
   readonly kind: Harness | "parquet";
   /** One line saying what is scanned, for progress output. */
   readonly description: string;
@@ -88,6 +91,8 @@ export interface TraceSource {
   listUnits(limit?: number): Promise<Unit[]>;
   /** Reads one unit; a unit that cannot be read throws. */
   readUnit(unit: Unit): Promise<UnitRead>;
+  /** Releases what listing and reading held (a database's private copy); the source may be listed again. */
+  close?(): void;
 }
 
 /** Adds `n` to a skip reason's count. */

@@ -11,39 +11,26 @@ import {
   type Harness,
   JsonlTreeSource,
   knownSources,
-  parseClaudeTranscript,
-  parseCodexRollout,
-  parseGeminiSession,
-  parseHermesSessionFile,
-  parsePiSession,
-  parseQwenSession,
   sniffFile,
   type UnitRead,
 } from "../../src/traces/index.js";
 import { TRACES, tempDir } from "../helpers/fixtures.js";
-
-const PARSERS: Record<Harness, (text: string, ctx: { path: string }) => UnitRead> = {
-  claude_code: parseClaudeTranscript,
-  codex: parseCodexRollout,
-  pi: parsePiSession,
-  hermes: parseHermesSessionFile,
-  gemini: parseGeminiSession,
-  qwen: parseQwenSession,
-};
+import { type FileHarness, PARSERS } from "../helpers/real-transcripts.js";
 
 /** Folder names (first level, or second under `corpus/`) to the harness whose files they hold. */
-const FOLDERS: Record<string, Harness> = {
+const FOLDERS: Record<string, FileHarness> = {
   claude: "claude_code",
   codex: "codex",
   pi: "pi",
   hermes: "hermes",
   gemini: "gemini",
   qwen: "qwen",
+  copilot: "copilot",
 };
 
 /** Every transcript file under TRACES, by path relative to it (`/`-separated), with its harness. */
-function transcripts(): { rel: string; harness: Harness }[] {
-  const out: { rel: string; harness: Harness }[] = [];
+function transcripts(): { rel: string; harness: FileHarness }[] {
+  const out: { rel: string; harness: FileHarness }[] = [];
   const walk = (dir: string) => {
     for (const name of readdirSync(dir).sort()) {
       const p = join(dir, name);
@@ -424,7 +411,7 @@ const CORPUS_FACTS: Record<string, { roles: Record<string, number>; skipped: Rec
 
 const FILES = transcripts();
 
-function parse(rel: string, harness: Harness): UnitRead {
+function parse(rel: string, harness: FileHarness): UnitRead {
   const path = join(TRACES, rel);
   return PARSERS[harness](readFileSync(path, "utf8"), { path });
 }
@@ -509,6 +496,9 @@ function messageTexts(rel: string, harness: Harness): string[] {
     } else if (harness === "hermes" && typeof rec.content === "string") {
       // The system prompt (`developer` when Hermes talks to OpenAI's newer models) is Hermes's, not said.
       if (rec.role !== "system" && rec.role !== "developer") out.push(rec.content);
+    } else if (harness === "copilot" && (rec.type === "user.message" || rec.type === "assistant.message")) {
+      const content = obj(rec.data).content;
+      if (typeof content === "string") out.push(content);
     }
   }
   return out.filter((t) => t.trim() !== "");
@@ -520,7 +510,15 @@ const sum = (counts: Record<string, number>, keep: (reason: string) => boolean) 
 describe("real transcripts", () => {
   it("are all found, in every harness, the new corpus among them", () => {
     const harnesses = new Set(FILES.map((f) => f.harness));
-    expect([...harnesses].sort()).toEqual(["claude_code", "codex", "gemini", "hermes", "pi", "qwen"]);
+    expect([...harnesses].sort()).toEqual([
+      "claude_code",
+      "codex",
+      "copilot",
+      "gemini",
+      "hermes",
+      "pi",
+      "qwen",
+    ]);
     expect(FILES.filter((f) => f.rel.startsWith("corpus/")).length).toBeGreaterThanOrEqual(36);
   });
 

@@ -115,7 +115,7 @@ describe("funes add, first run", () => {
     const bad = await runFunes(["add", "vim"], u);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain(
-      'funes add takes an agent: claude, codex, hermes, pi, gemini, qwen, not "vim" — see funes add --help',
+      'funes add takes an agent: claude, codex, hermes, pi, gemini, qwen, opencode, copilot, not "vim" — see funes add --help',
     );
   }, 60_000);
 });

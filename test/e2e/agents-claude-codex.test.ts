@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../src/agents/index.js";
 import { LocalStore } from "../../src/local/index.js";
 import { type CliEnv, runFunes } from "../helpers/cli.js";
-import { ROOT, TEST_HUB_CACHE, TRACES, tempDir } from "../helpers/fixtures.js";
+import { ROOT, readTree, TEST_HUB_CACHE, TRACES, tempDir } from "../helpers/fixtures.js";
 import { codexStubArgs, type ModelStub, startModelStub } from "../helpers/model-stubs.js";
 
 const BIN = join(ROOT, "node_modules", ".bin");
@@ -154,6 +154,33 @@ describe("funes add claude", () => {
     expect(existsSync(join(u.home, ".funes", "integrations"))).toBe(false);
     expect(allowed()).toEqual(["Bash(ls)"]);
     expect((await runFunes(["remove", "claude"], u)).code).toBe(0);
+  }, 120_000);
+
+  it("remove leaves Claude's files as add found them: the same bytes, or the user's later edits in their layout", async () => {
+    const u = user("claude-restore");
+    const dir = join(u.home, ".claude");
+    mkdirSync(dir, { recursive: true });
+    const settings = join(dir, "settings.json");
+    const mine =
+      '{\n    "permissions": { "allow": ["Bash(ls)"] },\n    "theme": "dark",\n    "env": {"FOO": "1"}\n}\n';
+    writeFileSync(settings, mine);
+    const before = readTree(u.home);
+    expect((await runFunes(["add", "claude", "--yes"], u)).code).toBe(0);
+    expect(existsSync(join(dir, "plugins", "cache", "huggingface"))).toBe(true);
+    expect((await runFunes(["remove", "claude"], u)).code).toBe(0);
+    // Claude's own plugin and MCP commands rewrote settings.json, ~/.claude.json and its plugin registries,
+    // and cached the plugin: all of it is as it was, byte for byte.
+    expect(readTree(u.home)).toEqual(before);
+
+    // Edited meanwhile: the user's new key stays, in their key order and indentation, with nothing of funes.
+    expect((await runFunes(["add", "claude", "--yes"], u)).code).toBe(0);
+    const edited = JSON.parse(readFileSync(settings, "utf8"));
+    writeFileSync(settings, `${JSON.stringify({ ...edited, model: "opus" }, null, 2)}\n`);
+    expect((await runFunes(["remove", "claude"], u)).code).toBe(0);
+    expect(readFileSync(settings, "utf8")).toBe(
+      '{\n    "permissions": {\n        "allow": [\n            "Bash(ls)"\n        ]\n    },\n    "theme": "dark",\n    "env": {\n        "FOO": "1"\n    },\n    "model": "opus"\n}\n',
+    );
+    expect(existsSync(join(dir, "plugins"))).toBe(false);
   }, 120_000);
 
   it("with CLAUDE_CONFIG_DIR set, indexes, registers and allows in that folder, as Claude reads it", async () => {

@@ -203,7 +203,7 @@ describe("funes ask", () => {
     const which = await runFunes(["ask", "pi", QUESTION], u);
     expect(which.code).toBe(2);
     expect(which.stderr).toContain(
-      'funes ask takes an agent: claude, codex, gemini, qwen, not "pi" — see funes ask --help',
+      'funes ask takes an agent: claude, codex, gemini, qwen, opencode, copilot, not "pi" — see funes ask --help',
     );
   });
 });

@@ -70,9 +70,9 @@ describe("funes doctor", () => {
     expect(ok.stdout).toMatch(/\nok {2}embedder +BAAI\/bge-small-en-v1\.5 loads/);
     expect(ok.stdout).toMatch(/\nok {2}hub +http:\/\/127\.0\.0\.1:\d+ reachable; token of standin-user\n/);
     expect(ok.stdout).toMatch(/\nok {2}agent pi +wired/);
-    // The agents funes is not set up in: one line, not two per agent.
+    // The agents funes is not set up in: one entry (wrapped to the terminal's width), not two per agent.
     expect(ok.stdout).toMatch(
-      /\n-- {2}agents +not set up in [a-z, ]*codex[a-z, ]* \(`funes add <agent>` sets one up\)\n/,
+      /\n-- {2}agents +not set up in [a-z, ]*codex[a-z, ]*\s+\(`funes\s+add\s+<agent>`\s+sets\s+one\s+up\)\n/,
     );
     expect(ok.stdout).not.toMatch(/agent codex|fix: funes add codex/);
     expect(ok.stdout).toMatch(/\n(ok|!!) {2}memory +\d+ chunks from 1 sessions at /);
@@ -89,7 +89,7 @@ describe("funes doctor", () => {
     const broken = await runFunes(["doctor"], u);
     expect(broken.code).toBe(1);
     expect(broken.stdout).toMatch(
-      /\nXX {2}agent pi +the pi extension runs ".*gone\/funes", which no longer\s+exists\n +fix: funes add pi\n/,
+      /\nXX {2}agent pi +the pi extension runs ".*gone\/funes", which no\s+longer\s+exists\n +fix: funes add pi\n/,
     );
     expect(broken.stderr).toBe(
       "funes: doctor found 1 problem: agent pi — fix what each says above, then run `funes doctor` again\n",

@@ -171,7 +171,7 @@ describe("funes completion", () => {
       ).stdout.trim();
     expect(complete(["funes", "rec"])).toBe("recall");
     expect(complete(["funes", "recall", "--half"])).toBe("--half-life");
-    expect(complete(["funes", "add", "co"])).toBe("codex");
+    expect(complete(["funes", "add", "co"])).toBe("codex\ncopilot");
     expect(complete(["funes", "models", "p"])).toBe("pull");
     expect(complete(["funes", "server", "sto"])).toBe("stop");
     expect(complete(["funes", "recall", "--lim"])).toBe("--limit");

@@ -14,10 +14,11 @@ let t: { dir: string; cleanup: () => void };
 let calls: string;
 
 /** Runs a hook script as an agent would: payload on stdin; returns its output and how long it took. */
-function runHook(script: string, arg: string | string[], payload: string) {
+function runHook(script: string, arg: string | string[], payload: string, env: Record<string, string> = {}) {
   const t0 = performance.now();
   const child = spawn("bash", [script, ...(Array.isArray(arg) ? arg : [arg])], {
     stdio: ["pipe", "pipe", "pipe"],
+    env: { ...process.env, ...env },
   });
   let out = "";
   child.stdout.on("data", (d) => {
@@ -102,6 +103,19 @@ describe("hook scripts", () => {
     // Each run with glibc held to two malloc arenas (a long index run keeps less memory).
     expect(readFileSync(`${calls}.arenas`, "utf8").trim().split("\n")).toEqual(["2", "2"]);
     expect(existsSync(join(t.dir, "hooks", ".index-claude.lock"))).toBe(false);
+  });
+
+  it("do nothing inside `funes ask` (FUNES_ASK): the agent's one-shot answer is not indexed", async () => {
+    const script = join(t.dir, "hooks", "funes-index.sh");
+    const log = join(t.dir, "hooks", "funes-sync.log");
+    expect((await runHook(script, "asked", "{}", { FUNES_ASK: "1" })).out).toBe("");
+    // A hook run after it, outside an ask, is worked as usual; the ask's never was.
+    expect((await runHook(script, "after", "{}")).out).toBe("");
+    expect(
+      await until(() => existsSync(log) && readFileSync(log, "utf8").includes("index[after]: ok"), 15_000),
+    ).toBe(true);
+    expect(readFileSync(log, "utf8")).not.toContain("index[asked]");
+    expect(readFileSync(calls, "utf8")).not.toContain("--harness asked");
   });
 
   it("logs what a push worker's exit means, with funes's reason on the outcome line", async () => {

@@ -3,7 +3,7 @@
  * Codex sessions, a file indexed with the wrong harness, `--force`, two agents' sessions sharing a file stem,
  * and the one-line answers for paths that cannot be indexed. The built CLI, a temporary HOME.
  */
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ALL_TIERS, chunkTurns } from "../../src/chunk/index.js";
@@ -62,11 +62,15 @@ describe("funes index: every agent file a user has", () => {
         },
       ],
     );
+    // Hermes keeps it in WAL mode; indexing it leaves nothing beside it (no -wal, no -shm).
+    const beside = () => readdirSync(t.dir).filter((n) => n.startsWith("hermes-2026.db"));
+    expect(beside()).toEqual(["hermes-2026.db"]);
     const forced = await indexJson([db, "--harness", "hermes"]);
     expect(forced.sessionsByHarness).toEqual({ hermes: 1 });
     expect(forced.chunksAdded).toBe(2);
     // Found by content without the flag too (nothing new to add).
     expect((await indexJson(["--force", db])).chunksPresent).toBe(2);
+    expect(beside()).toEqual(["hermes-2026.db"]);
 
     const folder = join(t.dir, "backups");
     mkdirSync(folder);
@@ -139,6 +143,8 @@ describe("funes index: every agent file a user has", () => {
       CODEX_HOME: join(cfg, "codex"),
       PI_CODING_AGENT_DIR: join(cfg, "pi"),
       HERMES_HOME: join(cfg, "hermes"),
+      XDG_DATA_HOME: join(cfg, "data"),
+      COPILOT_HOME: join(cfg, "copilot"),
     };
     const none = await runFunes(["index"], { ...env, extra: moved });
     expect(none.code).toBe(1);
@@ -161,12 +167,19 @@ describe("funes index: every agent file a user has", () => {
       "hermes/20250912_101500_a1b2c3.jsonl",
       "20250912_101500_a1b2c3.jsonl",
     );
+    put(join(moved.XDG_DATA_HOME, "opencode"), "opencode/opencode.db", "opencode.db");
+    put(join(moved.XDG_DATA_HOME, "opencode"), "opencode/opencode.db-wal", "opencode.db-wal");
+    cpSync(join(TRACES, "copilot", "session-state"), join(moved.COPILOT_HOME, "session-state"), {
+      recursive: true,
+    });
     const r = await runFunes(["index", "--json"], { ...env, extra: moved });
     expect(r.code, r.stderr).toBe(0);
     expect(Object.keys((JSON.parse(r.stdout) as Summary).sessionsByHarness).sort()).toEqual([
       "claude_code",
       "codex",
+      "copilot",
       "hermes",
+      "opencode",
       "pi",
     ]);
     // Without the variables the same user's default folders are empty.
@@ -314,7 +327,7 @@ describe("funes index: one-line answers", () => {
     const readme = await runFunes(["index", join(ROOT, "README.md")], env);
     expect(readme.code).toBe(2);
     expect(readme.stderr).toBe(
-      `funes: "${join(ROOT, "README.md")}" is not a transcript funes can read — expected a Claude Code, Codex, pi, Gemini CLI or Qwen Code session (.jsonl), a Hermes state.db or session file, or a .parquet trace file\n`,
+      `funes: "${join(ROOT, "README.md")}" is not a transcript funes can read — expected a Claude Code, Codex, pi, Gemini CLI, Qwen Code or Copilot CLI session (.jsonl), a Hermes state.db or session file, an OpenCode database, or a .parquet trace file\n`,
     );
     // Every line malformed: the counts, and a failed run rather than an empty success.
     const broken = join(t.dir, "broken.jsonl");

@@ -1,11 +1,13 @@
 /**
- * Loopback stand-ins for the model APIs the agent CLIs call, so real `claude`, `codex`, `gemini` and `qwen`
- * binaries can complete a turn offline: Anthropic Messages (`POST /v1/messages`, streamed or not), OpenAI
- * Responses (`POST /v1/responses`, streamed), Gemini (`POST /v1beta/models/<m>:streamGenerateContent`, SSE)
- * and OpenAI Chat Completions (`POST /v1/chat/completions`, streamed or not). Every request body is recorded.
+ * Loopback stand-ins for the model APIs the agent CLIs call, so real `claude`, `codex`, `gemini`, `qwen`,
+ * `opencode` and `copilot` binaries can complete a turn offline: Anthropic Messages (`POST /v1/messages`,
+ * streamed or not), OpenAI Responses (`POST /v1/responses`, streamed), Gemini
+ * (`POST /v1beta/models/<m>:streamGenerateContent`, SSE) and OpenAI Chat Completions
+ * (`POST /v1/chat/completions`, streamed or not: openai-chat-stub.ts). Every request body is recorded.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { openaiChat } from "./openai-chat-stub.js";
 
 /** A tool call the Responses stub makes before it answers (Codex's MCP tools live in a `mcp__<server>` namespace). */
 export interface StubToolCall {
@@ -184,49 +186,6 @@ function gemini(res: ServerResponse, body: Record<string, unknown>, text: string
   res.end(`data: ${JSON.stringify(chunk)}\r\n\r\n`);
 }
 
-/** OpenAI Chat Completions (streamed or not): the tool call while the tool is offered and unanswered, else the text. */
-function chat(res: ServerResponse, body: Record<string, unknown>, text: string, call?: StubToolCall): void {
-  const offered = call !== undefined && JSON.stringify(body.tools ?? []).includes(`"name":"${call.name}"`);
-  const answered = JSON.stringify(body.messages ?? []).includes('"role":"tool"');
-  const toolCall =
-    call !== undefined && offered && !answered
-      ? {
-          id: "call_stub",
-          type: "function",
-          function: { name: call.name, arguments: JSON.stringify(call.arguments) },
-        }
-      : null;
-  const message =
-    toolCall === null
-      ? { role: "assistant", content: text }
-      : { role: "assistant", content: null, tool_calls: [toolCall] };
-  const finish = toolCall === null ? "stop" : "tool_calls";
-  const usage = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
-  const base = { id: "chatcmpl-stub", created: 0, model: String(body.model ?? "stub") };
-  if (body.stream !== true) {
-    res.writeHead(200, { "Content-Type": "application/json" });
-    res.end(
-      JSON.stringify({
-        ...base,
-        object: "chat.completion",
-        choices: [{ index: 0, message, finish_reason: finish }],
-        usage,
-      }),
-    );
-    return;
-  }
-  const delta =
-    toolCall === null
-      ? { role: "assistant", content: text }
-      : { role: "assistant", tool_calls: [{ index: 0, ...toolCall }] };
-  const chunk = (choice: Record<string, unknown>, extra = {}) =>
-    `data: ${JSON.stringify({ ...base, object: "chat.completion.chunk", choices: [{ index: 0, ...choice }], ...extra })}\n\n`;
-  res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" });
-  res.write(chunk({ delta, finish_reason: null }));
-  res.write(chunk({ delta: {}, finish_reason: finish }, { usage }));
-  res.end("data: [DONE]\n\n");
-}
-
 /**
  * Starts the stub on 127.0.0.1. With `call`, the Responses API first asks for that tool call and answers only
  * once the request carries its output.
@@ -252,7 +211,7 @@ export async function startModelStub(answer = "The stub's answer.", call?: StubT
       if (req.method === "POST" && path.endsWith(":streamGenerateContent"))
         return gemini(res, body, state.answer, call);
       if (req.method === "POST" && path.endsWith("/chat/completions"))
-        return chat(res, body, state.answer, call);
+        return openaiChat(res, body, state.answer, call);
       res.writeHead(404, { "Content-Type": "application/json" });
       res.end('{"error":"not found"}');
     });

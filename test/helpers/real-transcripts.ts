@@ -1,19 +1,22 @@
 /**
  * Every real transcript under test/fixtures/traces (the funes fixtures and the public `corpus/`, Claude Code,
- * Codex, pi, Hermes, Gemini CLI and Qwen Code session files), parsed as funes parses them: the clean text on which a secret finding
- * is a false positive. Shared by the false-positive test (test/e2e/secret-forms.test.ts) and the bench.
+ * Codex, pi, Hermes, Gemini CLI, Qwen Code and Copilot CLI session files), parsed as funes parses them: the
+ * clean text on which a secret finding is a false positive. Shared by the false-positive test (test/e2e/secret-forms.test.ts) and the bench.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
+  type Harness,
   parseClaudeTranscript,
   parseCodexRollout,
+  parseCopilotEvents,
   parseGeminiSession,
   parseHermesSessionFile,
   parsePiSession,
   parseQwenSession,
   type Session,
   sniffFile,
+  type UnitRead,
 } from "../../src/traces/index.js";
 import { TRACES } from "./fixtures.js";
 
@@ -24,22 +27,28 @@ function filesUnder(dir: string): string[] {
     .sort();
 }
 
+/** The harnesses whose sessions are files (OpenCode's are rows of a database). */
+export type FileHarness = Exclude<Harness, "opencode">;
+
+/** Each file-based agent's parser, as `funes index` picks it. */
+export const PARSERS: Record<FileHarness, (text: string, ctx: { path: string }) => UnitRead> = {
+  claude_code: parseClaudeTranscript,
+  codex: parseCodexRollout,
+  pi: parsePiSession,
+  hermes: parseHermesSessionFile,
+  gemini: parseGeminiSession,
+  qwen: parseQwenSession,
+  copilot: parseCopilotEvents,
+};
+
 /** The sessions of every transcript file under `root` that sniffs as an agent's. */
 export function realSessions(root = TRACES): Session[] {
   const out: Session[] = [];
   for (const path of filesUnder(root)) {
     const sniffed = sniffFile(path);
-    if (sniffed.kind !== "transcript") continue;
+    if (sniffed.kind !== "transcript" || sniffed.harness === "opencode") continue;
     const text = readFileSync(path, "utf8");
-    const parse = {
-      claude_code: parseClaudeTranscript,
-      codex: parseCodexRollout,
-      pi: parsePiSession,
-      hermes: parseHermesSessionFile,
-      gemini: parseGeminiSession,
-      qwen: parseQwenSession,
-    }[sniffed.harness];
-    out.push(...parse(text, { path }).sessions);
+    out.push(...PARSERS[sniffed.harness](text, { path }).sessions);
   }
   return out;
 }

@@ -1,0 +1,164 @@
+/**
+ * One named entry in a user's JSON config file (OpenCode's `mcp.funes` in `opencode.json`, Copilot's
+ * `mcpServers.funes` in `mcp-config.json`): added beside the user's own entries, taken out again, and the
+ * file's exact bytes restored when nothing else in it changed meanwhile (else the user's edits are kept,
+ * re-indented). Only plain JSON is edited: a file with comments is refused before anything changes.
+ */
+import { existsSync, readdirSync, rmSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { canonicalJson } from "./codex-trust.js";
+import { readTextOrNull, rememberOriginal, restoreOriginal, writeIfChanged } from "./files.js";
+import { type FunesCommand, INDEX_SCRIPT, removeHookScripts, writeHookScripts } from "./hook-scripts.js";
+import { AgentSetupError, pruneIntegrations, type SetupReport } from "./setup.js";
+
+type Json = Record<string, unknown>;
+
+/** Where the entry lives: the file, the object holding it, its name, and the record of the file's bytes. */
+export interface JsonEntryPlace {
+  path: string;
+  container: string;
+  name: string;
+  /** Where the file's text before funes first edited it is kept (under `~/.funes/integrations`). */
+  record: string;
+}
+
+function isObject(v: unknown): v is Json {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** The file as an object ({} when absent or empty); refuses what funes should not edit. */
+export function loadJsonConfig(path: string, container: string): Json {
+  const text = readTextOrNull(path);
+  if (text === null || text.trim() === "") return {};
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    throw new AgentSetupError(
+      `${path} isn't plain JSON (comments?) — funes edits only plain JSON; remove the comments, then run this again`,
+    );
+  }
+  if (!isObject(v)) throw new AgentSetupError(`${path} isn't a JSON object — fix it, then run this again`);
+  if (v[container] !== undefined && !isObject(v[container]))
+    throw new AgentSetupError(`${path}: "${container}" isn't an object — fix it, then run this again`);
+  return v;
+}
+
+/** `config` without the entry (and without its container once that is empty). */
+function withoutEntry(config: Json, container: string, name: string): Json {
+  const held = config[container];
+  if (!isObject(held) || !(name in held)) return config;
+  const { [name]: _dropped, ...others } = held;
+  if (Object.keys(others).length > 0) return { ...config, [container]: others };
+  const { [container]: _empty, ...rest } = config;
+  return rest;
+}
+
+const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
+
+/** Sets the entry (replacing funes's earlier one), remembering the file's bytes the first time. */
+export function setJsonEntry(place: JsonEntryPlace, entry: unknown): void {
+  const base = withoutEntry(loadJsonConfig(place.path, place.container), place.container, place.name);
+  rememberOriginal(place.record, readTextOrNull(place.path));
+  const held = isObject(base[place.container]) ? (base[place.container] as Json) : {};
+  writeIfChanged(place.path, json({ ...base, [place.container]: { ...held, [place.name]: entry } }));
+}
+
+/** Takes the entry out: the original bytes back when nothing else changed. False when there is no file. */
+export function removeJsonEntry(place: JsonEntryPlace): boolean {
+  if (readTextOrNull(place.path) === null) {
+    rmSync(place.record, { force: true });
+    return false;
+  }
+  const stripped = withoutEntry(loadJsonConfig(place.path, place.container), place.container, place.name);
+  restoreOriginal(
+    place.path,
+    place.record,
+    (before) =>
+      canonicalJson(before === null || before.trim() === "" ? {} : JSON.parse(before)) ===
+      canonicalJson(stripped),
+    json(stripped),
+  );
+  return true;
+}
+
+/** The names in the file's container (an agent's MCP servers); none when the file is unreadable. */
+export function jsonEntryNames(path: string, container: string): string[] {
+  try {
+    const held = loadJsonConfig(path, container)[container];
+    return isObject(held) ? Object.keys(held) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** The entry as the file holds it, or null (also when the file is unreadable). */
+export function readJsonEntry(place: Omit<JsonEntryPlace, "record">): Json | null {
+  try {
+    const held = loadJsonConfig(place.path, place.container)[place.container];
+    const entry = isObject(held) ? held[place.name] : undefined;
+    return isObject(entry) ? entry : null;
+  } catch {
+    return null;
+  }
+}
+
+/** What an agent wired this way holds: the entry, a hook file of funes's own, and the hook scripts. */
+export interface JsonWiringPlace {
+  entry: JsonEntryPlace;
+  /** The file funes writes into the agent's folder (OpenCode's plugin, Copilot's hooks file). */
+  hookFile: string;
+  /** Where the hook scripts and their log live. */
+  scripts: string;
+}
+
+/** Whether funes is wired in, the funes command the MCP entry names, and whether the hook file is there. */
+export function jsonWiring(
+  place: JsonWiringPlace,
+  commandOf: (entry: Record<string, unknown>) => string[] | null,
+): { installed: boolean; mcp: string[] | null; script: string; hook: boolean } {
+  const entry = readJsonEntry(place.entry);
+  const mcp = entry === null ? null : commandOf(entry);
+  const script = join(place.scripts, INDEX_SCRIPT);
+  const hook = existsSync(place.hookFile);
+  return { installed: mcp !== null || hook || existsSync(script), mcp, script, hook };
+}
+
+/**
+ * Takes the entry out, deletes funes's hook file (and its folder once empty), the scripts and their log
+ * (and `~/.funes/integrations` once empty); the report's lines.
+ */
+export function removeJsonWiring(home: string, place: JsonWiringPlace): SetupReport {
+  const report: SetupReport = [];
+  if (removeJsonEntry(place.entry)) report.push(`removed funes from ${place.entry.path}`);
+  if (existsSync(place.hookFile)) {
+    rmSync(place.hookFile, { force: true });
+    report.push(`removed ${place.hookFile}`);
+  }
+  const folder = dirname(place.hookFile);
+  if (existsSync(folder) && readdirSync(folder).length === 0) rmSync(folder, { recursive: true });
+  if (removeHookScripts(place.scripts)) report.push(`removed the hook scripts from ${place.scripts}`);
+  if (existsSync(place.scripts) && readdirSync(place.scripts).length === 0)
+    rmSync(place.scripts, { recursive: true });
+  pruneIntegrations(home);
+  return report;
+}
+
+/**
+ * Writes the hook scripts, the entry and funes's hook file (checking the config can be edited first, so a
+ * refused one leaves nothing half done); the report's lines.
+ */
+export function installJsonWiring(
+  o: { funes: FunesCommand; memory: string | null },
+  place: JsonWiringPlace,
+  parts: { entry: unknown; hookText: string; agent: string; tools: string; hook: string },
+): SetupReport {
+  loadJsonConfig(place.entry.path, place.entry.container);
+  writeHookScripts(place.scripts, o.funes);
+  setJsonEntry(place.entry, parts.entry);
+  writeIfChanged(place.hookFile, parts.hookText);
+  return [
+    `registered funes recall with ${parts.agent} in ${place.entry.path} — ${parts.tools} are available`,
+    `installed the funes ${parts.hook} (${place.hookFile}): each finished turn is indexed${o.memory === null ? "" : ` and published to ${o.memory}`}`,
+  ];
+}

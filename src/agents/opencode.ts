@@ -1,0 +1,106 @@
+/**
+ * OpenCode: the MCP server in its global config (`~/.config/opencode/opencode.json`, `$XDG_CONFIG_HOME`
+ * moves it) as `mcp.funes` (OpenCode runs MCP tools headless without asking, and hands a local server its
+ * whole environment, so nothing else is needed), and a plugin (`plugins/funes.js` beside it) that runs the
+ * index hook script, naming the agent, when a session goes idle: OpenCode has no shell hooks, and
+ * `session.idle` is its end of a turn. With a memory bound, the index script publishes after its last pass
+ * (OpenCode has no session-end event). The scripts and their log live in `~/.funes/integrations/opencode`.
+ * `remove` restores the config's exact bytes when nothing else in it changed.
+ */
+import { join } from "node:path";
+import { INDEX_SCRIPT } from "./hook-scripts.js";
+import { installJsonWiring, jsonEntryNames, jsonWiring, removeJsonWiring } from "./json-config.js";
+import { runCli } from "./run-cli.js";
+import {
+  AgentSetupError,
+  type InstallOptions,
+  integrationsRoot,
+  type RemoveOptions,
+  type SetupReport,
+} from "./setup.js";
+
+/** OpenCode's global config folder: `$XDG_CONFIG_HOME/opencode`, else `~/.config/opencode`. */
+export function openCodeConfigDir(o: { home: string; env: Record<string, string | undefined> }): string {
+  const xdg = o.env.XDG_CONFIG_HOME;
+  return join(xdg !== undefined && xdg.trim() !== "" ? xdg : join(o.home, ".config"), "opencode");
+}
+
+/** Where funes keeps the hook scripts OpenCode's plugin runs, and their log. */
+export function openCodeScriptsDir(home: string): string {
+  return join(integrationsRoot(home), "opencode");
+}
+
+const paths = (o: { home: string; env: Record<string, string | undefined> }) => {
+  const dir = openCodeConfigDir(o);
+  return {
+    entry: {
+      path: join(dir, "opencode.json"),
+      container: "mcp",
+      name: "funes",
+      record: join(integrationsRoot(o.home), "opencode-config.orig.json"),
+    },
+    hookFile: join(dir, "plugins", "funes.js"),
+    scripts: openCodeScriptsDir(o.home),
+  };
+};
+
+/** The plugin OpenCode loads: on `session.idle`, the index script, detached (it returns at once anyway). */
+export function openCodePlugin(script: string, memory: string | null): string {
+  const args = ["opencode", ...(memory === null ? [] : [memory])];
+  return `// funes: indexes each finished OpenCode turn into the funes memory${memory === null ? "" : ` and publishes it to ${memory}`}.
+// Written by \`funes add opencode\`; \`funes remove opencode\` deletes it.
+import { spawn } from "node:child_process";
+
+const SCRIPT = ${JSON.stringify(script)};
+const ARGS = ${JSON.stringify(args)};
+
+export const FunesPlugin = async () => ({
+  event: async ({ event }) => {
+    if (event?.type !== "session.idle") return;
+    try {
+      const child = spawn("bash", [SCRIPT, ...ARGS], { detached: true, stdio: "ignore" });
+      child.on("error", () => {});
+      child.unref();
+    } catch {}
+  },
+});
+`;
+}
+
+/** Adds the MCP server and the plugin, and writes the hook scripts. */
+export async function installOpenCode(o: InstallOptions): Promise<SetupReport> {
+  if ((await runCli("opencode", ["--version"], o)).kind === "missing")
+    throw new AgentSetupError(
+      "`opencode` isn't on PATH — install OpenCode, then run `funes add opencode` again",
+    );
+  const p = paths(o);
+  return installJsonWiring(o, p, {
+    entry: {
+      type: "local",
+      command: [...o.funes, "mcp", ...(o.memory === null ? [] : [o.memory])],
+      enabled: true,
+    },
+    hookText: openCodePlugin(join(p.scripts, INDEX_SCRIPT), o.memory),
+    agent: "OpenCode",
+    tools: "`funes_recall` and `funes_get`",
+    hook: "plugin",
+  });
+}
+
+/** Takes the MCP server and the plugin out, and deletes the scripts. */
+export async function removeOpenCode(o: RemoveOptions): Promise<SetupReport> {
+  const report = removeJsonWiring(o.home, paths(o));
+  report.push("removed funes from OpenCode — recall registration and plugin");
+  return report;
+}
+
+/** Whether funes is wired into OpenCode, and the funes command its MCP entry and scripts name. */
+export function openCodeWiring(o: { home: string; env: Record<string, string | undefined> }) {
+  return jsonWiring(paths(o), (entry) => (Array.isArray(entry.command) ? entry.command.map(String) : null));
+}
+
+/** The MCP servers in OpenCode's global `opencode.json` (`funes ask` switches each off). */
+export function openCodeMcpServers(o: { home: string; env: Record<string, string | undefined> }): string[] {
+  const { entry } = paths(o);
+  return jsonEntryNames(entry.path, entry.container);
+}

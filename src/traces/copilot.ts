@@ -1,0 +1,117 @@
+/**
+ * GitHub Copilot CLI's session log: `~/.copilot/session-state/<session>/events.jsonl` (`$COPILOT_HOME` moves
+ * `~/.copilot`; shared/spec/agents-next.md §3.4). Every line is `{type, data, id, timestamp, parentId}`
+ * (the package ships its JSON Schema, `schemas/session-events.schema.json`, 199 types in 1.0.102), appended
+ * to on `--resume`. The conversation is `user.message` (the words typed: `content`, not the
+ * `transformedContent` Copilot sends with its date header), `assistant.message` (text, `reasoningText`, and
+ * `toolRequests`) and `tool.execution_complete` (a tool's result or error, one turn each). The system prompt
+ * and the bookkeeping events (turn starts and ends, usage, permissions, hooks, shutdown) are counted, never
+ * indexed.
+ */
+import { makeBlock } from "./blocks.js";
+import type { ParseContext } from "./claude.js";
+import { asObject, asString, parseJsonl } from "./jsonl.js";
+import { fileStem, isBlank, mungeCwd } from "./text.js";
+import { type Block, countSkip, type SkipCounts, type Turn, type UnitRead } from "./types.js";
+
+/** The blocks of one conversation event and its role; null for an event that holds none. */
+function eventBlocks(
+  type: string,
+  data: Record<string, unknown>,
+  toolNames: Map<string, string>,
+): { role: string; blocks: Block[] } | null {
+  switch (type) {
+    case "user.message": {
+      const text = asString(data.content) ?? "";
+      return { role: "user", blocks: isBlank(text) ? [] : [makeBlock("text", text)] };
+    }
+    case "assistant.message": {
+      const blocks: Block[] = [];
+      const thinking = asString(data.reasoningText) ?? "";
+      if (!isBlank(thinking)) blocks.push(makeBlock("thinking", thinking));
+      const text = asString(data.content) ?? "";
+      if (!isBlank(text)) blocks.push(makeBlock("text", text));
+      for (const r of Array.isArray(data.toolRequests) ? data.toolRequests : []) {
+        const req = asObject(r);
+        const id = asString(req?.toolCallId);
+        const name = asString(req?.name);
+        if (id !== null && name !== null) toolNames.set(id, name);
+        const args = req?.arguments;
+        const argText = typeof args === "string" ? args : JSON.stringify(args ?? {});
+        blocks.push(makeBlock("tool_use", isBlank(argText) ? "{}" : argText, name, id));
+      }
+      return { role: "assistant", blocks };
+    }
+    case "tool.execution_complete": {
+      const id = asString(data.toolCallId);
+      const out =
+        data.success === false
+          ? asString(asObject(data.error)?.message)
+          : asString(asObject(data.result)?.content);
+      const name = id === null ? null : (toolNames.get(id) ?? null);
+      return {
+        role: "tool",
+        blocks: out === null || isBlank(out) ? [] : [makeBlock("tool_result", out, name, id)],
+      };
+    }
+    default:
+      return null;
+  }
+}
+
+/** Parses one `events.jsonl`. The session id is `session.start`'s, else the folder's name. */
+export function parseCopilotEvents(text: string, ctx: ParseContext): UnitRead {
+  const skipped: SkipCounts = {};
+  const records = [...parseJsonl(text, skipped)];
+  let sessionId: string | null = null;
+  let cwd: string | null = null;
+  const toolNames = new Map<string, string>();
+  const turns: Omit<Turn, "sessionId" | "workdir">[] = [];
+  for (const { value: r } of records) {
+    const type = asString(r.type) ?? "(none)";
+    const data = asObject(r.data) ?? {};
+    if (type === "session.start" || type === "session.resume") {
+      sessionId ??= asString(data.sessionId);
+      cwd = asString(asObject(data.context)?.cwd) ?? cwd;
+    }
+    if (type === "tool.execution_start") {
+      const id = asString(data.toolCallId);
+      const name = asString(data.toolName);
+      if (id !== null && name !== null) toolNames.set(id, name);
+    }
+    const got = eventBlocks(type, data, toolNames);
+    if (got === null) {
+      countSkip(skipped, `copilot event "${type}" not indexed`);
+      continue;
+    }
+    if (got.blocks.length === 0) {
+      countSkip(skipped, `copilot ${type} with no indexable content`);
+      continue;
+    }
+    turns.push({
+      turnUuid: asString(r.id) ?? `line-${turns.length}`,
+      parentUuid: asString(r.parentId),
+      seq: turns.length,
+      ts: asString(r.timestamp) ?? "",
+      role: got.role,
+      blocks: got.blocks,
+      sourcePath: ctx.path,
+      harness: "copilot",
+    });
+  }
+  const sid = sessionId ?? fileStem(ctx.path.replace(/[\\/]events\.jsonl$/, ""));
+  const workdir = (cwd === null ? null : mungeCwd(cwd)) ?? "copilot";
+  return {
+    sessions: [
+      {
+        sessionId: sid,
+        workdir,
+        cwd: workdir === "copilot" ? null : cwd,
+        turns: turns.map((t) => ({ ...t, sessionId: sid, workdir })),
+        isSubagent: false,
+      },
+    ],
+    skipped,
+    records: records.length,
+  };
+}

@@ -1,0 +1,247 @@
+/**
+ * OpenCode's SQLite store (`~/.local/share/opencode/opencode.db`, shared/spec/agents-next.md §3.3): tables
+ * `session`, `message` and `part`, each row's payload a JSON `data` column. OpenCode keeps the database in
+ * WAL mode and leaves a whole session in `opencode.db-wal` after `opencode run` exits, so it is read through
+ * a private copy of the database and its WAL (`sqlite-snapshot.ts`): nothing is written beside it. One unit
+ * per session, signed by its newest message or part time and their count, so a session is read again only
+ * when it changed. One turn per message; a tool part holds the call and its result, so it gives a tool_use
+ * and a tool_result block in the assistant's turn.
+ */
+import type Database from "better-sqlite3";
+import { makeBlock } from "./blocks.js";
+import { asObject, asString } from "./jsonl.js";
+import { SqliteSnapshot } from "./sqlite-snapshot.js";
+import { isBlank, mungeCwd } from "./text.js";
+import {
+  type Block,
+  countSkip,
+  type Harness,
+  type SkipCounts,
+  type TraceSource,
+  type Turn,
+  type Unit,
+  type UnitRead,
+} from "./types.js";
+
+/** The agents that write this store (Kilo CLI is a fork with the same tables). */
+export type OpenCodeHarness = Extract<Harness, "opencode">;
+
+interface SessionRow {
+  id: string;
+  directory: unknown;
+  parent_id: unknown;
+}
+
+interface DataRow {
+  id: string;
+  message_id?: string;
+  time_created: unknown;
+  data: unknown;
+}
+
+/** The sessions of one OpenCode database. */
+export class OpenCodeSource implements TraceSource {
+  readonly parserVersion = 1;
+  readonly description: string;
+  private snapshot: SqliteSnapshot | null = null;
+
+  constructor(
+    private readonly dbPath: string,
+    readonly kind: OpenCodeHarness = "opencode",
+  ) {
+    this.description = `scanning ${kind} sessions in ${dbPath}`;
+  }
+
+  close(): void {
+    this.snapshot?.close();
+    this.snapshot = null;
+  }
+
+  async listUnits(limit?: number): Promise<Unit[]> {
+    this.close();
+    const db = this.db();
+    // The newest time any of a session's rows changed, and how many there are: a part updated in place
+    // (a tool that finished) changes the first, a deleted message the second.
+    const rows = db
+      .prepare(
+        `SELECT s.id AS id, s.parent_id AS parent,
+           MAX(s.time_updated, COALESCE(m.mark, 0), COALESCE(p.mark, 0)) AS mark,
+           COALESCE(m.n, 0) + COALESCE(p.n, 0) AS n, COALESCE(m.bytes, 0) + COALESCE(p.bytes, 0) AS bytes
+         FROM session s
+         LEFT JOIN (SELECT session_id, MAX(time_updated) AS mark, COUNT(*) AS n, SUM(LENGTH(data)) AS bytes
+                    FROM message GROUP BY session_id) m ON m.session_id = s.id
+         LEFT JOIN (SELECT session_id, MAX(time_updated) AS mark, COUNT(*) AS n, SUM(LENGTH(data)) AS bytes
+                    FROM part GROUP BY session_id) p ON p.session_id = s.id
+         WHERE COALESCE(m.n, 0) > 0
+         ORDER BY mark DESC`,
+      )
+      .all() as { id: unknown; parent: unknown; mark: unknown; n: unknown; bytes: unknown }[];
+    const units = rows
+      .filter((r) => typeof r.id === "string")
+      .map((r) => ({
+        key: r.id as string,
+        signature: `${r.mark}:${r.n}`,
+        isSubagent: typeof r.parent === "string" && r.parent !== "",
+        bytes: typeof r.bytes === "number" ? r.bytes : 0,
+      }));
+    // Sub-agent sessions go last, as for the other agents.
+    const ordered = [...units.filter((u) => !u.isSubagent), ...units.filter((u) => u.isSubagent)];
+    return limit === undefined ? ordered : ordered.slice(0, limit);
+  }
+
+  async readUnit(unit: Unit): Promise<UnitRead> {
+    const db = this.db();
+    const session = db.prepare("SELECT id, directory, parent_id FROM session WHERE id = ?").get(unit.key) as
+      | SessionRow
+      | undefined;
+    const messages = db
+      .prepare("SELECT id, time_created, data FROM message WHERE session_id = ? ORDER BY time_created, id")
+      .all(unit.key) as DataRow[];
+    const parts = db
+      .prepare("SELECT id, message_id, time_created, data FROM part WHERE session_id = ? ORDER BY id")
+      .all(unit.key) as DataRow[];
+    return parseOpenCodeRows(messages, parts, {
+      sessionId: unit.key,
+      cwd: asString(session?.directory),
+      isSubagent: unit.isSubagent,
+      dbPath: this.dbPath,
+      harness: this.kind,
+    });
+  }
+
+  private db(): Database.Database {
+    this.snapshot ??= SqliteSnapshot.take(this.dbPath);
+    return this.snapshot.db;
+  }
+}
+
+/** Where a session's rows came from. */
+export interface OpenCodeContext {
+  sessionId: string;
+  cwd: string | null;
+  isSubagent: boolean;
+  dbPath: string;
+  harness: OpenCodeHarness;
+}
+
+/** A row's `data` column as an object; null (counted) when it is not a JSON object. */
+function dataOf(row: DataRow, what: string, skipped: SkipCounts): Record<string, unknown> | null {
+  let v: unknown = null;
+  try {
+    v = typeof row.data === "string" ? JSON.parse(row.data) : null;
+  } catch {}
+  const o = asObject(v);
+  if (o === null) countSkip(skipped, `opencode ${what} data that is not a JSON object`);
+  return o;
+}
+
+/** Epoch milliseconds to an ISO 8601 UTC time; "" when absent. */
+function isoOf(ms: unknown): string {
+  if (typeof ms !== "number" || !Number.isFinite(ms)) return "";
+  const d = new Date(ms);
+  return Number.isNaN(d.getTime()) ? "" : d.toISOString();
+}
+
+/** Maps one session's messages (in time order) and parts (in id order, which is creation order) to turns. */
+export function parseOpenCodeRows(messages: DataRow[], parts: DataRow[], ctx: OpenCodeContext): UnitRead {
+  const skipped: SkipCounts = {};
+  const byMessage = new Map<string, DataRow[]>();
+  for (const p of parts) {
+    const list = byMessage.get(p.message_id ?? "") ?? [];
+    list.push(p);
+    byMessage.set(p.message_id ?? "", list);
+  }
+  const known = new Set(messages.map((m) => m.id));
+  for (const [id, list] of byMessage)
+    if (!known.has(id)) countSkip(skipped, "opencode part whose message is missing", list.length);
+  const workdir = (ctx.cwd === null ? null : mungeCwd(ctx.cwd)) ?? ctx.harness;
+  const turns: Turn[] = [];
+  for (const m of messages) {
+    const data = dataOf(m, "message", skipped);
+    const mparts = byMessage.get(m.id) ?? [];
+    if (data === null) {
+      countSkip(skipped, "opencode part whose message is unreadable", mparts.length);
+      continue;
+    }
+    const role = asString(data.role) ?? "(none)";
+    if (role !== "user" && role !== "assistant") {
+      countSkip(skipped, `opencode message role "${role}" not indexed`);
+      continue;
+    }
+    const blocks: Block[] = [];
+    for (const p of mparts) {
+      const pd = dataOf(p, "part", skipped);
+      if (pd !== null) blocks.push(...partBlocks(pd, skipped));
+    }
+    if (blocks.length === 0) {
+      countSkip(skipped, `opencode ${role} message with no indexable content`);
+      continue;
+    }
+    const time = asObject(data.time);
+    turns.push({
+      sessionId: ctx.sessionId,
+      workdir,
+      turnUuid: m.id,
+      parentUuid: asString(data.parentID),
+      seq: turns.length,
+      ts: isoOf(time?.created ?? m.time_created),
+      role,
+      blocks,
+      sourcePath: ctx.dbPath,
+      harness: ctx.harness,
+    });
+  }
+  const cwd = ctx.cwd !== null && workdir !== ctx.harness ? ctx.cwd : null;
+  return {
+    sessions: [{ sessionId: ctx.sessionId, workdir, cwd, turns, isSubagent: ctx.isSubagent }],
+    skipped,
+    records: messages.length + parts.length,
+  };
+}
+
+/** The blocks of one part (counted when it gives none). */
+function partBlocks(part: Record<string, unknown>, skipped: SkipCounts): Block[] {
+  const type = asString(part.type) ?? "(none)";
+  switch (type) {
+    case "text": {
+      const text = asString(part.text) ?? "";
+      if (isBlank(text)) break;
+      const block = makeBlock("text", text);
+      // OpenCode marks the text it adds itself (a file's content read in for an @-mention, a reminder).
+      if (part.synthetic === true) block.injected = "opencode synthetic text";
+      return [block];
+    }
+    case "reasoning": {
+      const text = asString(part.text) ?? "";
+      if (isBlank(text)) break;
+      return [makeBlock("thinking", text)];
+    }
+    case "tool":
+      return toolBlocks(part);
+    case "subtask": {
+      const prompt = asString(part.prompt) ?? "";
+      if (isBlank(prompt)) break;
+      return [makeBlock("text", prompt)];
+    }
+    default:
+      countSkip(skipped, `opencode part "${type}" not indexed`);
+      return [];
+  }
+  countSkip(skipped, `opencode ${type} part with no text`);
+  return [];
+}
+
+/** A tool part: its input as a call, and its output (or error) as the result, when it has one. */
+function toolBlocks(part: Record<string, unknown>): Block[] {
+  const name = asString(part.tool);
+  const id = asString(part.callID);
+  const state = asObject(part.state);
+  const input = state?.input;
+  const blocks: Block[] = [];
+  const args = input === undefined || input === null ? "" : JSON.stringify(input);
+  blocks.push(makeBlock("tool_use", isBlank(args) ? "{}" : args, name, id));
+  const status = asString(state?.status);
+  const out = status === "error" ? asString(state?.error) : asString(state?.output);
+  if (out !== null && !isBlank(out)) blocks.push(makeBlock("tool_result", out, name, id));
+  return blocks;
+}
