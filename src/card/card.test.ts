@@ -33,6 +33,18 @@ describe("dataset card", () => {
     expect(card).not.toMatch(/license|configs|dataset_info/);
   });
 
+  it("counts sessions per agent, every agent funes reads, and none for a memory without the facet", () => {
+    const agents = ["claude_code", "codex", "pi", "hermes", "gemini", "qwen", "opencode", "copilot"].map(
+      (harness, i) => ({ harness, sessions: 1000 * (8 - i) }),
+    );
+    const card = renderCard({ ...stats, agents });
+    expect(card).toContain(
+      "| Sessions by agent | claude_code 8,000, codex 7,000, pi 6,000, hermes 5,000, gemini 4,000, qwen 3,000, opencode 2,000, copilot 1,000 |",
+    );
+    expect(renderCard({ ...stats, agents: [{ harness: "", sessions: 3 }] })).not.toContain("by agent");
+    expect(renderCard({ ...stats, agents: [{ harness: "a|b c", sessions: 1 }] })).toContain("| a_b_c 1 |");
+  });
+
   it("says what was scanned for secrets and its limits, without promising that secrets are gone", () => {
     const card = renderCard(stats);
     expect(card).toContain("funes scanned this text for credentials");

@@ -13,6 +13,8 @@ export interface CardStats {
   embeddingModel: string;
   /** UTC date of the push, `YYYY-MM-DD`. */
   date: string;
+  /** Sessions per agent (the `harness` facet; a memory without it has none), most first. */
+  agents?: { harness: string; sessions: number }[];
 }
 
 const OPEN = "<!-- funes:stats -->";
@@ -42,6 +44,14 @@ export function statsBlock(s: CardStats): string {
     "| | |",
     "|---|---|",
     `| Chunks | ${s.chunks.toLocaleString("en-US")} |`,
+    ...(s.agents?.some((a) => a.harness !== "")
+      ? [
+          `| Sessions by agent | ${s.agents
+            .filter((a) => a.harness !== "")
+            .map((a) => `${a.harness.replace(/[|\s]/g, "_")} ${a.sessions.toLocaleString("en-US")}`)
+            .join(", ")} |`,
+        ]
+      : []),
     `| Embedding model | \`${s.embeddingModel}\` |`,
     `| Updated | ${s.date} |`,
     CLOSE,

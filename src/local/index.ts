@@ -48,6 +48,7 @@ export {
 } from "./named-queries.js";
 export {
   appendMissing,
+  cardCountsIn,
   countRowsIn,
   embeddedRows,
   idsIn,

@@ -9,7 +9,7 @@ import { keptSlices, type LocalRows, streamRows } from "./publish-stream.js";
 import { EXACT_SEARCH_MAX_ROWS } from "./queries.js";
 import { COLUMNS, chunkSchema, TABLE_NAME } from "./schema.js";
 import { HAS_VECTOR } from "./sql.js";
-import { LocalStore } from "./store.js";
+import { type HarnessCounts, LocalStore } from "./store.js";
 
 /** Every row that has a vector (only those are ever published), all columns, in schema order. */
 export async function embeddedRows(store: LocalStore): Promise<ArrowTable> {
@@ -41,6 +41,18 @@ export async function countRowsIn(dir: string): Promise<number> {
     return n;
   } finally {
     db.close();
+  }
+}
+
+/** The rows of the table in `dir`, and its sessions per agent (what a card counts). */
+export async function cardCountsIn(dir: string): Promise<{ chunks: number; byHarness: HarnessCounts[] }> {
+  const store = await LocalStore.open(dir);
+  if (store === null) return { chunks: 0, byHarness: [] };
+  try {
+    const s = await store.stats();
+    return { chunks: s.chunks, byHarness: s.byHarness };
+  } finally {
+    store.close();
   }
 }
 

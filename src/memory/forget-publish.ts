@@ -13,7 +13,7 @@ import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { adoptAsView, pruneCache, removeStaleStages, stageEtags, stageFrom } from "../cache/index.js";
 import {
-  countRowsIn,
+  cardCountsIn,
   deleteIdsIn,
   type ForgetCandidate,
   forgetCandidateRows,
@@ -122,7 +122,7 @@ export async function forgetRemoteRows(o: HubForgetOptions): Promise<HubForgetRe
         : [];
       for (const id of ids) forgotten.add(id);
       files.push({ path: remoteForgottenPath(o.loc), content: new Blob([renderRemoteForgotten(forgotten)]) });
-      const card = await cardFile(o, head, await countRowsIn(stage.dir));
+      const card = await cardFile(o, head, await cardCountsIn(stage.dir));
       if (card.file !== undefined) files.push(card.file);
       plan.adds = files.length;
       plan.deletes = deletions.length;

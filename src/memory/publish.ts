@@ -21,7 +21,7 @@ import { mergeCard } from "../card/index.js";
 import {
   type ArrowTable,
   appendMissing,
-  countRowsIn,
+  cardCountsIn,
   EMBEDDING_MODEL,
   type LocalRows,
   nameProject,
@@ -152,7 +152,7 @@ export interface PublishOptions extends CasOptions {
 export async function cardFile(
   o: Pick<CasOptions, "client" | "loc" | "now">,
   sha: string,
-  chunks: number,
+  counts: { chunks: number; byHarness: { harness: string; sessions: number }[] },
 ): Promise<{ state: PublishResult["card"]; file?: { path: string; content: Blob } }> {
   if (o.loc.prefix !== "") return { state: "none" };
   let current: string | null;
@@ -164,7 +164,8 @@ export async function cardFile(
   }
   const merged = mergeCard(current, {
     repo: o.loc.repo,
-    chunks,
+    chunks: counts.chunks,
+    agents: counts.byHarness,
     embeddingModel: EMBEDDING_MODEL,
     date: new Date(o.now()).toISOString().slice(0, 10),
   });
@@ -207,7 +208,7 @@ async function publishOnce(o: PublishOptions, { attempt, sha: head, view }: CasA
     await refreshTextIndex(stage.dir);
     await refreshVectorIndex(stage.dir);
     const files = await stageUploads(stage, o.loc);
-    const card = await cardFile(o, head, await countRowsIn(stage.dir));
+    const card = await cardFile(o, head, await cardCountsIn(stage.dir));
     if (card.file !== undefined) files.push(card.file);
     reachStep("push:staged");
     // Read again just before the commit: a local forget that finished meanwhile keeps its rows out too.
