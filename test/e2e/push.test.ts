@@ -82,6 +82,7 @@ describe("funes push", () => {
     const card = hub.repos.get("acme/mem")?.files.get("README.md")?.toString("utf8") ?? "";
     expect(card).toContain("tags:\n  - funes\n");
     expect(card).toContain("| Chunks | 19 |");
+    expect(card).toContain("| Sessions by agent | codex 2 |");
     expect(hub.repos.get("acme/mem")?.private).toBe(true);
     expect(hub.committedPaths.some((p) => p.endsWith("latest_version_hint.json"))).toBe(false);
     expect((await remoteIds("acme/mem")).length).toBe(19);
