@@ -24,17 +24,12 @@ export {
   deleteIdsIn,
   ensureSideIndex,
   forgetCandidateRows,
-  hasHarnessFacet,
-  hasVectors,
-  keywordLeg,
   purgeForgotten,
   purgeForgottenIn,
   type RowFilter,
   replaceChunks,
   rowFilterSql,
-  rowsInSeqRanges,
   rowsPendingVectors,
-  sessionChunks,
   sessionFacts,
   sessionIds,
   sideIndexLeg,
@@ -43,7 +38,6 @@ export {
   textsOfPending,
   unindexedTextRows,
   userPrompts,
-  vectorLeg,
 } from "./named-queries.js";
 export {
   appendMissing,
@@ -78,6 +72,7 @@ export {
   type VectorHit,
   vectorSearch,
 } from "./queries.js";
+export { ReadView } from "./read-view.js";
 export { chunksWithIds, replaceRows } from "./replace-rows.js";
 export { chunksToArrow } from "./rows.js";
 export {

@@ -5,6 +5,7 @@
  * the models live in that shared process instead: this session starts it when none answers, uses it, and
  * falls back to loading in-process whenever it cannot be reached or stops answering.
  */
+import { keepingQueryVectors, keepingScores } from "./kept-answers.js";
 import { ModelClient, ModelServerError } from "./model-client.js";
 import type { ModelRef } from "./model-server.js";
 import {
@@ -54,24 +55,24 @@ export class ModelSession {
     private readonly server: ServerLink | null = null,
   ) {}
 
-  /** The embedder (loaded on first call). */
+  /** The embedder (loaded on first call); a query asked again is answered from its kept vector. */
   embedder(): Promise<Loaded<Embedder>> {
     const fallback = this.fallback;
     this.embedderP ??= this.load(locateEmbedder(this.config), "embedder", loadEmbedder, (local, remote) => ({
       dim: remote.dim,
       embed: (texts) => remote.embed(texts).catch((err) => fallback(err, local, (m) => m.embed(texts))),
       close: () => remote.close(),
-    }));
+    })).then((l) => (l.kind === "ready" ? { ...l, model: keepingQueryVectors(l.model) } : l));
     return this.embedderP;
   }
 
-  /** The configured reranker (loaded on first call). */
+  /** The configured reranker (loaded on first call); a pair scored before is answered from its kept score. */
   reranker(): Promise<Loaded<Reranker>> {
     const fallback = this.fallback;
     this.rerankerP ??= this.load(locateReranker(this.config), "reranker", loadReranker, (local, remote) => ({
       score: (q, ps) => remote.score(q, ps).catch((err) => fallback(err, local, (m) => m.score(q, ps))),
       close: () => remote.close(),
-    }));
+    })).then((l) => (l.kind === "ready" ? { ...l, model: keepingScores(l.model, l.label) } : l));
     return this.rerankerP;
   }
 
