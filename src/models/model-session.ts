@@ -40,6 +40,13 @@ export interface ServerLink {
   waitMs: number;
   /** How long the server may stay silent while a request is out, ms (see model-client.ts). */
   answerMs?: number;
+  /**
+   * With no server running, load the models here for this process and start the server only when the
+   * session closes, for the commands after it (a shell `funes recall`: the first of the day does not wait
+   * for a server to start and load, ≈ 1 s, nor share the 2 cores with it while it answers). Off (the MCP
+   * server, which lives long): wait for the server to start and use it.
+   */
+  startAfter?: boolean;
 }
 
 /** Lazily loaded embedder and reranker. */
@@ -49,6 +56,8 @@ export class ModelSession {
   private clientP: Promise<ModelClient | null> | null = null;
   private local: Promise<unknown>[] = [];
   private notes = new Set<string>();
+  /** Set when no server answered and one is to be started once this session closes. */
+  private startOnClose = false;
 
   constructor(
     readonly config: ModelsConfig,
@@ -105,6 +114,10 @@ export class ModelSession {
       if (first.kind === "connected") return first.client;
       if (first.kind === "refused")
         return this.unserved(`the model server's socket is refused: ${first.reason}`);
+      if (link.startAfter === true) {
+        this.startOnClose = true;
+        return null;
+      }
       let ended = false;
       link.start().then(
         () => (ended = true),
@@ -182,5 +195,10 @@ export class ModelSession {
       await m?.close();
     }
     (await this.clientP?.catch(() => null))?.close();
+    // Started, not awaited: it runs detached, for the commands after this one.
+    if (this.startOnClose && this.server !== null) {
+      this.startOnClose = false;
+      this.server.start().catch(() => {});
+    }
   }
 }
