@@ -4,7 +4,7 @@
  * agent's wiring (the funes command it runs still exists, hooks trusted), the local memory (rows, vectors
  * waiting, sessions not indexed, the writer lock) and the cache. Reads only: it changes nothing.
  */
-import { type AgentWiring, inspectAgents } from "../agents/index.js";
+import type { AgentWiring } from "../agents/index.js";
 import { listCachedMemories } from "../cache/index.js";
 import {
   acquireWriterLock,
@@ -15,6 +15,7 @@ import {
 } from "../memory/index.js";
 import { ModelSession, type ModelsConfig } from "../models/index.js";
 import { fetchIdentity } from "../remote/index.js";
+import { agentsLayer } from "./agents-layer.js";
 import { modelsStatus } from "./models.js";
 import { memoryStatus } from "./status.js";
 
@@ -193,7 +194,7 @@ export async function runDoctor(ctx: DoctorContext): Promise<DoctorCheck[]> {
     nodeCheck(ctx.nodeVersion),
     ...(await modelChecks(ctx.models)),
     await hubCheck(ctx),
-    ...inspectAgents(ctx.home, ctx.env).map(agentCheck),
+    ...(await agentsLayer()).inspectAgents(ctx.home, ctx.env).map(agentCheck),
     ...(await memoryChecks(ctx)),
     cacheCheck(ctx),
   ];

@@ -4,7 +4,7 @@
  * machine is not published there yet, and why: waiting for vectors, held back by the secret gate, or the
  * agents' hooks failed to push (the last outcome in their logs).
  */
-import { type HookPushOutcome, readHookPushes } from "../agents/index.js";
+import type { HookPushOutcome } from "../agents/index.js";
 import {
   type HarnessCounts,
   LocalStore,
@@ -33,6 +33,7 @@ import {
 import { type EmbedPrecision, locateEmbedder, type ModelsConfig } from "../models/index.js";
 import { parseHubUri } from "../remote/index.js";
 import { knownSources } from "../traces/index.js";
+import { agentsLayer } from "./agents-layer.js";
 import { readReceipt } from "./push.js";
 
 /** The status of one memory, as data (rendered by the CLI or MCP). */
@@ -127,7 +128,7 @@ export async function memoryStatus(memory: SingleMemory, ctx: StatusContext): Pr
           ? await localPushStatus(store, ctx.funesHome, forgotten ?? new Set())
           : null,
       project,
-      hookPush: remote ? lastHookPush(memory.label, ctx) : null,
+      hookPush: remote ? await lastHookPush(memory.label, ctx) : null,
       forgotten: forgotten?.size ?? null,
     };
   } finally {
@@ -236,13 +237,17 @@ async function localPushStatus(
 }
 
 /** The newest hook push outcome naming this Hub memory (hooks name it as it was given to `funes add`). */
-function lastHookPush(label: string, ctx: StatusContext): HookPushOutcome | null {
+async function lastHookPush(label: string, ctx: StatusContext): Promise<HookPushOutcome | null> {
   const uriOf = (spec: string) => {
     const r = resolveMemorySpec(spec, ctx);
     return r.kind === "remote" ? r.uri.replace(/\/+$/, "") : null;
   };
   const want = label.replace(/\/+$/, "");
-  return readHookPushes({ home: ctx.home, env: ctx.env ?? {} }).find((p) => uriOf(p.memory) === want) ?? null;
+  return (
+    (await agentsLayer())
+      .readHookPushes({ home: ctx.home, env: ctx.env ?? {} })
+      .find((p) => uriOf(p.memory) === want) ?? null
+  );
 }
 
 /** Units under the known agent directories whose current signature is not recorded. */

@@ -6,11 +6,10 @@
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLI, type CliEnv, runFunes } from "../helpers/cli.js";
+import { type CliEnv, runFunes } from "../helpers/cli.js";
 import { copyFixture, TEST_HUB_CACHE, tempDir } from "../helpers/fixtures.js";
+import { connectMcp, type McpSession } from "../helpers/mcp.js";
 
 /** A phrase of one chunk of the codex fixture. */
 const PHRASE = "im a graphic designer";
@@ -18,15 +17,12 @@ const QUESTION = "graphic designer portfolio website";
 
 let t: { dir: string; cleanup: () => void };
 let env: CliEnv;
-let client: Client;
+let mcp: McpSession;
 
 async function recallText(query: string): Promise<string> {
-  const r = (await client.callTool({ name: "recall", arguments: { query, k: 10 } })) as {
-    content: { text: string }[];
-    isError?: boolean;
-  };
-  expect(r.isError, r.content[0]?.text).not.toBe(true);
-  return r.content.map((c) => c.text).join("");
+  const text = await mcp.call("recall", { query, k: 10 });
+  expect(text).not.toMatch(/^recall error/);
+  return text;
 }
 
 beforeAll(async () => {
@@ -40,26 +36,11 @@ beforeAll(async () => {
   copyFixture("codex", join(env.home, ".codex", "sessions"));
   const r = await runFunes(["index", "--yes"], env);
   expect(r.code, r.stderr).toBe(0);
-  client = new Client({ name: "funes-test", version: "0" });
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [CLI, "mcp"],
-      env: {
-        PATH: process.env.PATH ?? "",
-        HOME: env.home,
-        FUNES_HOME: env.funesHome,
-        FUNES_SERVER: "0",
-        HF_HUB_CACHE: TEST_HUB_CACHE,
-        FUNES_THREADS: "1",
-      },
-      stderr: "ignore",
-    }),
-  );
+  mcp = await connectMcp([], env);
 }, 120_000);
 
 afterAll(async () => {
-  await client?.close();
+  await mcp?.close();
   t?.cleanup();
 });
 
