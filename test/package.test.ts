@@ -54,7 +54,7 @@ describe("the package", () => {
         const p = join(dir, e.name);
         if (e.isDirectory()) walk(p);
         else if (e.name.endsWith(".js"))
-          // A bundle (scripts/bundle-mcp.mjs) carries its packages inside; it loads only what its
+          // A bundle (scripts/bundle.mjs) carries its packages inside; it loads only what its
           // top-level imports and dynamic imports name (its texts quote `require("ajv/…")` as generated code).
           for (const m of (e.name.endsWith(".bundle.js")
             ? bundleLoads(readFileSync(p, "utf8"))

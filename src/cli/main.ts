@@ -13,7 +13,7 @@ guardStream(process.stderr);
 const [, , command, ...rest] = process.argv;
 if (command === "mcp" && rest.length <= 1 && !rest.some((a) => a.startsWith("-"))) {
   try {
-    // The server with the MCP SDK in one file (scripts/bundle-mcp.mjs), when the build made it.
+    // The server with the MCP SDK in one file (scripts/bundle.mjs), when the build made it.
     const bundle = new URL("./run-mcp.bundle.js", import.meta.url);
     const [{ readConfig }, { runMcp }] = await Promise.all([
       import("./config.js"),
