@@ -13,7 +13,11 @@
  *   index (`dist/index-cli.js index-all --no-summaries`: its LLM summaries need an API and funes writes none);
  *   sessions/s, rows/s and the embedder's real tokens/s against the ≈ 4k tokens/s fp32 limit of 2 cores;
  * - warm recall through each tool's MCP server over stdio with the SDK's real client: funes keyword-only and
- *   hybrid without rerank, the peer's `text`, `vector` and default `both` searches, 10 results each.
+ *   hybrid without rerank, the peer's `text`, `vector` and default `both` searches, 10 results each; each
+ *   round asks every question anew (its words changed, so nothing kept from before answers it) and again as
+ *   asked before (a repeated question); and how long each server takes to connect and list its tools;
+ * - from a shell: the first query of the day (funes with no model server running; the peer loads its model
+ *   in every process), a query with funes's model server warm, and keyword-only queries.
  */
 import { execFileSync, spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -303,6 +307,11 @@ interface Server {
   client: Client;
   tool: string;
   args: Record<string, unknown>;
+  /** Spawn to initialized, and then to the tool list, ms. */
+  connectMs: number;
+  listMs: number;
+  /** Questions asked anew (words changed each round), and repeated questions, ms. */
+  fresh: number[];
   ms: number[];
   roundP50: number[];
   bytes: number[];
@@ -324,8 +333,44 @@ async function connect(
     stderr: "ignore",
   });
   const client = new Client({ name: "funes-peer-bench", version: "0" });
+  const t0 = performance.now();
   await client.connect(transport);
-  return { label, client, tool, args, ms: [], roundP50: [], bytes: [], found: [] };
+  const connectMs = performance.now() - t0;
+  await client.listTools();
+  const listMs = performance.now() - t0 - connectMs;
+  return {
+    label,
+    client,
+    tool,
+    args,
+    connectMs,
+    listMs,
+    fresh: [],
+    ms: [],
+    roundP50: [],
+    bytes: [],
+    found: [],
+  };
+}
+
+/** Words added to a question to make it new each round (so no tool answers it from what it kept). */
+const FRESH_WORDS = [
+  "session",
+  "file",
+  "agent",
+  "memory",
+  "index",
+  "error",
+  "test",
+  "build",
+  "server",
+  "query",
+];
+
+/** Question `j` of round `round`, changed so it was never asked before. */
+function freshQuestion(q: string, round: number, j: number): string {
+  const w = (i: number) => FRESH_WORDS[i % FRESH_WORDS.length] as string;
+  return `${q} ${w(round * 3 + j)} ${w(round * 7 + j * 3 + 1)} r${round}`;
 }
 
 async function ask(s: Server, query: string): Promise<number> {
@@ -389,6 +434,15 @@ async function benchMcp(dir: string, peer: string, copies: number, rounds: numbe
       "recall",
       { k: 10 },
     ),
+    await connect(
+      "funes recall, default (reranked)",
+      [CLI, "mcp"],
+      { ...base, HF_HUB_CACHE: BENCH_HUB },
+      "recall",
+      {
+        k: 10,
+      },
+    ),
     await connect("episodic-memory search, mode text", peerMcp, peerEnv, "search", {
       mode: "text",
       limit: 10,
@@ -412,17 +466,26 @@ async function benchMcp(dir: string, peer: string, copies: number, rounds: numbe
       // Rotate who goes first, so a neighbour's burst of load does not always land on the same server.
       const order = servers.map((_, i) => servers[(i + round) % servers.length] as Server);
       const perRound = new Map<Server, number[]>(servers.map((s) => [s, []]));
-      for (const q of QUERIES)
+      for (const [j, q] of QUERIES.entries()) {
+        for (const s of order) s.fresh.push(await ask(s, freshQuestion(q, round, j)));
         for (const s of order) {
           const ms = await ask(s, q);
           s.ms.push(ms);
           perRound.get(s)?.push(ms);
         }
+      }
       for (const [s, ms] of perRound) s.roundP50.push(median(ms));
     }
   } finally {
     for (const s of servers) await s.client.close();
   }
+  const shell = await benchShell({
+    funes: { ...base, HF_HUB_CACHE: BENCH_HUB },
+    funesKeyword: { ...base, HF_HUB_CACHE: none },
+    peer,
+    peerEnv,
+    rounds: Number(process.env.BENCH_PEER_SHELL_ROUNDS ?? 5),
+  });
   const floors: Record<string, string> = {
     "funes recall, keyword-only": "≤ 15 ms; peer text 10 ms (issue)",
     "funes recall, hybrid without rerank": "≤ 35 ms; peer vector 27 ms (issue)",
@@ -435,11 +498,96 @@ async function benchMcp(dir: string, peer: string, copies: number, rounds: numbe
     ],
     ...servers.map(
       (s): Row => [
-        `MCP ${s.label} p50 / p95`,
+        `MCP ${s.label}: connect, tool list`,
+        `${s.connectMs.toFixed(0)} ms, ${s.listMs.toFixed(0)} ms after`,
+        "",
+      ],
+    ),
+    ...servers.map(
+      (s): Row => [
+        `MCP ${s.label}, a new question p50 / p95`,
+        `${pct(s.fresh, 50).toFixed(1)} / ${pct(s.fresh, 95).toFixed(1)} ms (n=${s.fresh.length})`,
+        "",
+      ],
+    ),
+    ...servers.map(
+      (s): Row => [
+        `MCP ${s.label}, a repeated question p50 / p95`,
         `${pct(s.ms, 50).toFixed(1)} / ${pct(s.ms, 95).toFixed(1)} ms (round p50s ${Math.min(...s.roundP50).toFixed(1)}–${Math.max(...s.roundP50).toFixed(1)}, n=${s.ms.length}; ${Math.round(median(s.bytes))} B answers${s.found.length < s.ms.length ? `; ${s.found.length} found something, their p50 ${pct(s.found, 50).toFixed(1)} ms` : ""})`,
         floors[s.label] ?? "",
       ],
     ),
+    ...shell,
+  ];
+}
+
+/** Funes's model server for `env`'s FUNES_HOME stopped, and gone. */
+async function stopModelServer(env: Record<string, string>): Promise<void> {
+  const run = (args: string[]) =>
+    execFileSync(process.execPath, [CLI, "server", ...args], {
+      env: { PATH: process.env.PATH ?? "", ...env, FUNES_SERVER: "1" },
+      stdio: ["ignore", "pipe", "ignore"],
+    }).toString();
+  run(["stop"]);
+  for (let i = 0; i < 100 && (JSON.parse(run(["status", "--json"])) as { running: boolean }).running; i++)
+    await new Promise((r) => setTimeout(r, 100));
+}
+
+/**
+ * Queries from a shell, alternating the tools round by round: the first of the day (funes with no model
+ * server running, so it loads its models itself and leaves the server starting; the peer loads its model in
+ * every process), then one with funes's server warm, then keyword-only (funes without models, the peer's
+ * `--text`). 10 results; funes at its defaults otherwise (rerank on).
+ */
+async function benchShell(o: {
+  funes: Record<string, string>;
+  funesKeyword: Record<string, string>;
+  peer: string;
+  peerEnv: Record<string, string>;
+  rounds: number;
+}): Promise<Row[]> {
+  const f = { first: [] as number[], warm: [] as number[], keyword: [] as number[] };
+  const p = { both: [] as number[], keyword: [] as number[] };
+  const funesServed = { ...o.funes, FUNES_SERVER: "1" };
+  const peerSearch = join(o.peer, "dist", "search-cli.js");
+  const runFunes = async (round: number) => {
+    await stopModelServer(funesServed);
+    const q = (i: number) => QUERIES[(round + i) % QUERIES.length] as string;
+    f.first.push((await timed([CLI, "recall", q(0), "-k", "10", "--format", "agent"], funesServed)).ms);
+    // The server the first query left starting is up and loaded once a recall is served by it.
+    await timed([CLI, "recall", "warm up", "-k", "10", "--format", "agent"], funesServed);
+    await timed([CLI, "recall", "warm up again", "-k", "10", "--format", "agent"], funesServed);
+    f.warm.push((await timed([CLI, "recall", q(1), "-k", "10", "--format", "agent"], funesServed)).ms);
+    f.keyword.push((await timed([CLI, "recall", q(2), "-k", "10", "--format", "agent"], o.funesKeyword)).ms);
+  };
+  const runPeer = async (round: number) => {
+    const q = (i: number) => QUERIES[(round + i) % QUERIES.length] as string;
+    p.both.push((await timed([peerSearch, q(0)], o.peerEnv)).ms);
+    p.keyword.push((await timed([peerSearch, "--text", q(2)], o.peerEnv)).ms);
+  };
+  for (let round = 0; round < o.rounds; round++) {
+    if (round % 2 === 0) {
+      await runFunes(round);
+      await runPeer(round);
+    } else {
+      await runPeer(round);
+      await runFunes(round);
+    }
+  }
+  await stopModelServer(funesServed);
+  const fmt = (xs: number[]) =>
+    `${median(xs).toFixed(0)} ms (runs ${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)}, n=${xs.length})`;
+  const ratio = (a: number[], b: number[]) => `; funes ÷ peer ${(median(a) / median(b)).toFixed(2)}`;
+  return [
+    [
+      "shell: funes `recall`, the first of the day (no model server running)",
+      fmt(f.first) + ratio(f.first, p.both),
+      "",
+    ],
+    ["shell: funes `recall`, model server warm", fmt(f.warm) + ratio(f.warm, p.both), ""],
+    ["shell: episodic-memory `search` (loads its model every time)", fmt(p.both), ""],
+    ["shell: funes `recall`, keyword-only (no models)", fmt(f.keyword) + ratio(f.keyword, p.keyword), ""],
+    ["shell: episodic-memory `search --text`", fmt(p.keyword), ""],
   ];
 }
 

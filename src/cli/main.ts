@@ -3,7 +3,7 @@
  * The `funes` executable. `funes mcp` is started by agents, which wait for its tool list before a session
  * begins, so it is dispatched before the rest of the CLI (and every layer that loads) is imported.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { guardStream } from "./output-guard.js";
 
 // Nothing reaches the terminal (or an MCP client) with a control character funes did not put there itself.
@@ -20,7 +20,14 @@ for (const stream of [process.stdout, process.stderr])
 const [, , command, ...rest] = process.argv;
 if (command === "mcp" && rest.length <= 1 && !rest.some((a) => a.startsWith("-"))) {
   try {
-    const [{ readConfig }, { runMcp }] = await Promise.all([import("./config.js"), import("./run-mcp.js")]);
+    // The server with the MCP SDK in one file (scripts/bundle.mjs), when the build made it.
+    const bundle = new URL("./run-mcp.bundle.js", import.meta.url);
+    const [{ readConfig }, { runMcp }] = await Promise.all([
+      import("./config.js"),
+      (existsSync(bundle) ? import(bundle.href) : import("./run-mcp.js")) as Promise<
+        typeof import("./run-mcp.js")
+      >,
+    ]);
     const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
       version: string;
     };

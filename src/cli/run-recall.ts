@@ -47,7 +47,8 @@ export async function runRecall(words: unknown[], flags: RecallFlags, cfg: CliCo
     throw new FunesError("bad_input", "--json and --format both choose the output — give one of them");
   const format = outputFormat(flags.format, cfg.stdinTty && cfg.stdoutTty);
   const specs = listValues(flags.memory);
-  const models = recallModels(cfg, flags.reranker);
+  // The first recall of the day answers with models loaded here, and leaves the shared server starting.
+  const models = recallModels(cfg, flags.reranker, { startAfter: true });
   try {
     const result = await recallMemories(
       specs,

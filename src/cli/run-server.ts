@@ -56,10 +56,22 @@ export function serverLink(cfg: CliConfig): ServerLink | null {
   return { socketPath: socketPathOf(cfg), start: () => startDetached(cfg), waitMs: 3000 };
 }
 
-/** A model session for recall-like commands: through the shared server when it is on. */
-export function recallModels(cfg: CliConfig, reranker?: unknown): ModelSession {
+/**
+ * A model session for recall-like commands: through the shared server when it is on. With `startAfter`
+ * (a one-shot command), a server that is not running is not waited for: the models load in this process,
+ * and the server starts when the session closes, for the next command.
+ */
+export function recallModels(
+  cfg: CliConfig,
+  reranker?: unknown,
+  o: { startAfter?: boolean } = {},
+): ModelSession {
   const models = reranker === undefined ? cfg.models : { ...cfg.models, reranker: String(reranker) };
-  return new ModelSession(models, serverLink(cfg));
+  const link = serverLink(cfg);
+  return new ModelSession(
+    models,
+    link === null || o.startAfter !== true ? link : { ...link, startAfter: true },
+  );
 }
 
 /** Flags of `funes server`. */

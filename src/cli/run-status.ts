@@ -30,7 +30,7 @@ export async function runStatus(
     }),
   );
   const report = await memoryStatus(memory, cfg);
-  const agents = wiredAgents(cfg);
+  const agents = await wiredAgents(cfg);
   process.stdout.write(
     flags.json === true
       ? `${JSON.stringify({ ...report, agents, notes }, null, 2)}\n`

@@ -4,30 +4,7 @@
  * it ends in seconds), installs the agent's hooks and MCP registration, and does the first push. Off a
  * terminal nothing is asked: what would need an answer fails with a message naming the flag that gives it.
  */
-import {
-  AgentSetupError,
-  claudeToolsAllowed,
-  type FunesCommand,
-  inspectAgents,
-  installClaude,
-  installCodex,
-  installCopilot,
-  installGemini,
-  installHermes,
-  installOpenCode,
-  installPi,
-  installQwen,
-  removeClaude,
-  removeCodex,
-  removeCopilot,
-  removeGemini,
-  removeHermes,
-  removeOpenCode,
-  removePi,
-  removeQwen,
-  runCli,
-  type SetupReport,
-} from "../agents/index.js";
+import type { FunesCommand, SetupReport } from "../agents/index.js";
 import { storeExists } from "../local/index.js";
 import type { ReadContext } from "../memory/index.js";
 import {
@@ -39,6 +16,7 @@ import {
 } from "../memory/index.js";
 import { fetchRepoHead, HubUriError, isModelRepo, parseHubUri } from "../remote/index.js";
 import { type Harness, knownSources } from "../traces/index.js";
+import { agentsLayer } from "./agents-layer.js";
 import { describeFailure, FunesError, notAuthorizedError } from "./errors.js";
 import { DEFAULT_VECTOR_BUDGET_MS, type IndexSummary, indexSessions } from "./index-sessions.js";
 import { type PushSummary, pushMemory } from "./push.js";
@@ -100,9 +78,10 @@ export function parseAgent(name: string): AgentName {
   throw new FunesError("bad_input", `unknown agent "${name}" (expected ${AGENTS.join(", ")})`);
 }
 
-function setupError(err: unknown): never {
-  if (err instanceof AgentSetupError) throw new FunesError("unreadable_source", err.message, err);
-  throw err;
+/** What to throw for a failed agent setup: a FunesError for the agents' own failures. */
+async function setupError(err: unknown): Promise<unknown> {
+  const { AgentSetupError } = await agentsLayer();
+  return err instanceof AgentSetupError ? new FunesError("unreadable_source", err.message, err) : err;
 }
 
 /** Resolves and checks the memory to bind; creates it when asked to. */
@@ -193,7 +172,7 @@ async function firstIndex(o: AddOptions, agent: AgentName, ctx: ReadContext, not
  * off a terminal without `--yes` nothing is allowed and a note says how to.
  */
 async function allowToolsConsent(o: AddOptions, home: string, notes: string[]): Promise<boolean> {
-  if (o.yes || claudeToolsAllowed({ home, env: o.env })) return true;
+  if (o.yes || (await agentsLayer()).claudeToolsAllowed({ home, env: o.env })) return true;
   if (o.ask !== undefined)
     return o.ask(
       "Let Claude Code run funes's read-only tools (recall, get, status) without asking? Headless `claude -p` runs need it.",
@@ -205,33 +184,38 @@ async function allowToolsConsent(o: AddOptions, home: string, notes: string[]): 
   return false;
 }
 
-const INSTALL = {
-  claude: installClaude,
-  codex: installCodex,
-  hermes: installHermes,
-  pi: installPi,
-  gemini: installGemini,
-  qwen: installQwen,
-  opencode: installOpenCode,
-  copilot: installCopilot,
-};
-const REMOVE = {
-  claude: removeClaude,
-  codex: removeCodex,
-  hermes: removeHermes,
-  pi: removePi,
-  gemini: removeGemini,
-  qwen: removeQwen,
-  opencode: removeOpenCode,
-  copilot: removeCopilot,
-};
+/** Each agent's install and removal. */
+async function wiring(agent: AgentName) {
+  const a = await agentsLayer();
+  const install = {
+    claude: a.installClaude,
+    codex: a.installCodex,
+    hermes: a.installHermes,
+    pi: a.installPi,
+    gemini: a.installGemini,
+    qwen: a.installQwen,
+    opencode: a.installOpenCode,
+    copilot: a.installCopilot,
+  };
+  const remove = {
+    claude: a.removeClaude,
+    codex: a.removeCodex,
+    hermes: a.removeHermes,
+    pi: a.removePi,
+    gemini: a.removeGemini,
+    qwen: a.removeQwen,
+    opencode: a.removeOpenCode,
+    copilot: a.removeCopilot,
+  };
+  return { install: install[agent], remove: remove[agent] };
+}
 
 /** Runs `funes add`. */
 export async function addAgent(o: AddOptions, ctx: ReadContext): Promise<AddSummary> {
   const agent = parseAgent(o.agent);
   // What it needs first, before a question is asked or anything indexed: the agent's own CLI (each
   // agent's CLI has its name; its installer checks again, and says how to install it).
-  if ((await runCli(agent, ["--version"], { env: o.env })).kind === "missing")
+  if ((await (await agentsLayer()).runCli(agent, ["--version"], { env: o.env })).kind === "missing")
     throw new FunesError(
       "unreadable_source",
       `\`${agent}\` isn't on PATH, so funes can't be set up in it — install ${agent}, then run \`funes add ${agent}\` again (nothing was changed)`,
@@ -242,9 +226,15 @@ export async function addAgent(o: AddOptions, ctx: ReadContext): Promise<AddSumm
   const allowTools = agent === "claude" ? await allowToolsConsent(o, ctx.home, notes) : undefined;
   let installed: SetupReport;
   try {
-    installed = await INSTALL[agent]({ home: ctx.home, memory, funes: o.funes, env: o.env, allowTools });
+    installed = await (await wiring(agent)).install({
+      home: ctx.home,
+      memory,
+      funes: o.funes,
+      env: o.env,
+      allowTools,
+    });
   } catch (err) {
-    setupError(err);
+    throw await setupError(err);
   }
   if (agent === "gemini" && memory !== null && (o.env.HF_TOKEN ?? o.env.HUGGING_FACE_HUB_TOKEN) !== undefined)
     notes.push(
@@ -289,9 +279,9 @@ export async function removeAgent(
 ): Promise<SetupReport> {
   const agent = parseAgent(o.agent);
   try {
-    return await REMOVE[agent]({ home: ctx.home, env: o.env });
+    return await (await wiring(agent)).remove({ home: ctx.home, env: o.env });
   } catch (err) {
-    setupError(err);
+    throw await setupError(err);
   }
 }
 
@@ -312,12 +302,13 @@ export async function removeAllAgents(
   ctx: { home: string },
 ): Promise<RemovedAgent[]> {
   const out: RemovedAgent[] = [];
+  const { AgentSetupError, inspectAgents } = await agentsLayer();
   for (const w of inspectAgents(ctx.home, o.env)) {
     if (!w.installed) continue;
     try {
       out.push({
         agent: w.agent,
-        report: await REMOVE[w.agent]({ home: ctx.home, env: o.env }),
+        report: await (await wiring(w.agent)).remove({ home: ctx.home, env: o.env }),
         error: null,
       });
     } catch (err) {

@@ -4,9 +4,10 @@
  * kept — with the answer streamed back. Everything that can fail before the agent runs (the CLI, the memory, an empty
  * recall) fails first; a run past the time limit is stopped and said so.
  */
-import { type AskAgent, runAsk, runCli } from "../agents/index.js";
+import type { AskAgent } from "../agents/index.js";
 import { openReadTarget, type ReadContext, resolveMemorySpec, settledTarget } from "../memory/index.js";
 import type { ModelSession } from "../models/index.js";
+import { agentsLayer } from "./agents-layer.js";
 import { FunesError } from "./errors.js";
 import { type RecallResult, recall, recallMemories, recallOptions } from "./recall.js";
 
@@ -72,6 +73,7 @@ export async function ask(o: AskOptions, ctx: ReadContext, models: ModelSession)
   if (!Number.isFinite(o.timeoutS) || o.timeoutS <= 0)
     throw new FunesError("bad_input", "--timeout takes a number of seconds above 0");
   const other = agent === "claude" ? "codex" : "claude";
+  const { runAsk, runCli } = await agentsLayer();
   if ((await runCli(agent, ["--version"], { env: o.env })).kind === "missing")
     throw new FunesError(
       "bad_input",

@@ -4,7 +4,7 @@
  * agent's wiring (the funes command it runs still exists, hooks trusted), the local memory (rows, vectors
  * waiting, sessions not indexed, the writer lock) and the cache. Reads only: it changes nothing.
  */
-import { type AgentWiring, inspectAgents, readHookPushes } from "../agents/index.js";
+import type { AgentWiring } from "../agents/index.js";
 import { listCachedMemories } from "../cache/index.js";
 import {
   acquireWriterLock,
@@ -15,6 +15,7 @@ import {
 } from "../memory/index.js";
 import { ModelSession, type ModelsConfig } from "../models/index.js";
 import { fetchIdentity } from "../remote/index.js";
+import { agentsLayer } from "./agents-layer.js";
 import { modelsStatus } from "./models.js";
 import { memoryStatus } from "./status.js";
 
@@ -215,14 +216,15 @@ function cacheCheck(ctx: DoctorContext): DoctorCheck {
 
 /** Runs every check, in the order they are shown. */
 export async function runDoctor(ctx: DoctorContext): Promise<DoctorCheck[]> {
+  const agents = await agentsLayer();
   const usesHub =
     listCachedMemories(viewsRoot(ctx.funesHome)).length > 0 ||
-    readHookPushes({ home: ctx.home, env: ctx.env }).length > 0;
+    agents.readHookPushes({ home: ctx.home, env: ctx.env }).length > 0;
   return [
     nodeCheck(ctx.nodeVersion),
     ...(await modelChecks(ctx.models)),
     await hubCheck(ctx, usesHub),
-    ...agentChecks(inspectAgents(ctx.home, ctx.env)),
+    ...agentChecks(agents.inspectAgents(ctx.home, ctx.env)),
     ...(await memoryChecks(ctx)),
     cacheCheck(ctx),
   ];

@@ -17,6 +17,33 @@ export interface FoundRow {
   reader: MemoryReader;
 }
 
+/** A seq range of one session (ids only: rows of every agent with that session id). */
+export interface SeqRange {
+  sessionId: string;
+  from: number;
+  to: number;
+}
+
+/**
+ * The turns a recall has read around its candidates, per memory: the windows and their rows. The neighbour
+ * read of the hits reuses them where they cover it (same reader, same table version: the same rows).
+ */
+export type ReadAround = Map<MemoryReader, { windows: SeqRange[]; rows: HitRow[] }>;
+
+/** The rows of `ranges` when `read` covers every one of them, else null. */
+export function coveredRows(read: { windows: SeqRange[]; rows: HitRow[] } | undefined, ranges: SeqRange[]) {
+  if (read === undefined) return null;
+  const inside = (r: SeqRange) =>
+    read.windows.some((w) => w.sessionId === r.sessionId && w.from <= r.from && r.to <= w.to);
+  if (!ranges.every(inside)) return null;
+  // Windows read in two rounds may overlap: each row once.
+  const rows = new Map<string, HitRow>();
+  for (const row of read.rows)
+    if (ranges.some((r) => r.sessionId === row.sessionId && r.from <= row.seq && row.seq <= r.to))
+      rows.set(row.id, row);
+  return [...rows.values()];
+}
+
 /** Session key: another agent's session with the same id is another session. */
 const sessionKey = (r: HitRow) => `${r.harness}\u0000${r.sessionId}`;
 const blockKey = (r: HitRow) => `${sessionKey(r)}\u0000${r.turnUuid}\u0000${r.blockIdx}`;
@@ -32,7 +59,7 @@ function entry<K, V>(map: Map<K, V>, key: K, make: () => V): V {
 }
 
 /** Merges each session's seq windows so one query reads each turn once. */
-function windows(rows: HitRow[]): { sessionId: string; from: number; to: number }[] {
+function windows(rows: HitRow[]): SeqRange[] {
   const bySession = new Map<string, { sessionId: string; spans: [number, number][] }>();
   for (const r of rows) {
     entry(bySession, r.sessionId, () => ({
@@ -40,7 +67,7 @@ function windows(rows: HitRow[]): { sessionId: string; from: number; to: number 
       spans: [] as [number, number][],
     })).spans.push([r.seq - CONTEXT_TURNS, r.seq + CONTEXT_TURNS]);
   }
-  const out: { sessionId: string; from: number; to: number }[] = [];
+  const out: SeqRange[] = [];
   for (const { sessionId, spans } of bySession.values()) {
     spans.sort((a, b) => a[0] - b[0]);
     let cur: [number, number] | null = null;
@@ -56,9 +83,18 @@ function windows(rows: HitRow[]): { sessionId: string; from: number; to: number 
   return out;
 }
 
-/** Kinds of the rows of one memory's candidates' sessions, read around them. */
-async function kindsIn(reader: MemoryReader, rows: HitRow[], kinds: Map<string, RowKind>): Promise<void> {
-  const context = rows.length === 0 ? [] : await reader.around(windows(rows));
+/** Kinds of the rows of one memory's candidates' sessions, read around them (the read kept in `read`). */
+async function kindsIn(
+  reader: MemoryReader,
+  rows: HitRow[],
+  kinds: Map<string, RowKind>,
+  read: ReadAround,
+): Promise<void> {
+  const spans = windows(rows);
+  const context = rows.length === 0 ? [] : await reader.around(spans);
+  const kept = entry(read, reader, () => ({ windows: [] as SeqRange[], rows: [] as HitRow[] }));
+  kept.windows.push(...spans);
+  kept.rows.push(...context);
   const sessions = new Map<string, Map<string, HitRow>>();
   for (const r of [...context, ...rows]) {
     entry(sessions, sessionKey(r), () => new Map<string, HitRow>()).set(r.id, r);
@@ -76,9 +112,14 @@ async function kindsIn(reader: MemoryReader, rows: HitRow[], kinds: Map<string, 
 
 /**
  * The kind of every candidate not yet in `kinds` (which it fills, so a deeper search classifies only what
- * is new). Rows that are funes's own by their own fields need no context.
+ * is new). Rows that are funes's own by their own fields need no context. The turns read around
+ * candidates are added to `read`.
  */
-export async function classifyFound(found: FoundRow[], kinds: Map<string, RowKind>): Promise<void> {
+export async function classifyFound(
+  found: FoundRow[],
+  kinds: Map<string, RowKind>,
+  read: ReadAround,
+): Promise<void> {
   const byReader = new Map<MemoryReader, HitRow[]>();
   let echoes = 0;
   for (const { row, reader } of found) {
@@ -97,7 +138,7 @@ export async function classifyFound(found: FoundRow[], kinds: Map<string, RowKin
     for (const rows of byReader.values()) for (const r of rows) kinds.set(r.id, "original");
     return;
   }
-  await Promise.all([...byReader].map(([reader, rows]) => kindsIn(reader, rows, kinds)));
+  await Promise.all([...byReader].map(([reader, rows]) => kindsIn(reader, rows, kinds, read)));
 }
 
 /** How many of the echoes quote each turn (`session\0turn`) by a `→ get` line. */

@@ -37,7 +37,7 @@ import {
 } from "../search/index.js";
 import { type Harness, parseHarness, UnknownHarnessError } from "../traces/index.js";
 import { BadArgumentError, FunesError } from "./errors.js";
-import { classifyFound, echoCounts } from "./recall-kinds.js";
+import { classifyFound, coveredRows, echoCounts, type ReadAround } from "./recall-kinds.js";
 
 /** Block types `--type` accepts. */
 export const BLOCK_TYPES = ["text", "thinking", "tool_use", "tool_result"] as const;
@@ -403,28 +403,28 @@ type Ranked = Awaited<ReturnType<typeof rankPool>>;
 /** The kinds of a recall's own exchange: the user's and the agent's words, about what was recalled. */
 const EXCHANGE_KINDS: ReadonlySet<RowKind> = new Set(["question", "restatement"]);
 
-/** The top hits with the turns around them, read from each hit's own memory in one scan per memory. */
+/**
+ * The top hits with the turns around them, read from each hit's own memory in one scan per memory, or
+ * taken from the turns the echo classification read around them already (`read`) where those cover them.
+ */
 async function withNeighbours(
   open: MemoryReader[],
   { top, legsOf }: Ranked,
   home: Map<string, MemoryReader>,
   opts: RecallOptions,
-  kinds: { of: Map<string, RowKind>; quoted: Map<string, number> },
+  kinds: { of: Map<string, RowKind>; quoted: Map<string, number>; read: ReadAround },
 ): Promise<RecallHit[]> {
   const around: HitRow[] = [];
   if (opts.neighbors > 0)
     for (const m of open) {
       const mine = top.filter((h) => home.get(h.item.id) === m);
       if (mine.length === 0) continue;
-      around.push(
-        ...(await m.around(
-          mine.map((h) => ({
-            sessionId: h.item.sessionId,
-            from: h.item.seq - opts.neighbors,
-            to: h.item.seq + opts.neighbors,
-          })),
-        )),
-      );
+      const ranges = mine.map((h) => ({
+        sessionId: h.item.sessionId,
+        from: h.item.seq - opts.neighbors,
+        to: h.item.seq + opts.neighbors,
+      }));
+      around.push(...(coveredRows(kinds.read.get(m), ranges) ?? (await m.around(ranges))));
     }
   return top.map((h) => {
     const m = home.get(h.item.id) as MemoryReader;
@@ -474,11 +474,13 @@ async function searchClassified(
   const depth = open.length === 1 ? opts.candidates : Math.max(10, Math.ceil(opts.candidates / open.length));
   let legs = await searchLegs(open, opts, filter, models, notes, depth);
   const kinds = new Map<string, RowKind>();
+  const read: ReadAround = new Map();
   for (let round = 0; ; round++) {
     const found = gatherCandidates(open, legs);
     await classifyFound(
       [...found.byId.values()].map((row) => ({ row, reader: found.home.get(row.id) as MemoryReader })),
       kinds,
+      read,
     );
     const hidden: HitRow[] = [];
     if (opts.echoes !== true)
@@ -494,7 +496,7 @@ async function searchClassified(
       !saturated(legs) ||
       (hidden.length === 0 && originals === found.candidates.size)
     )
-      return { found, legs, kinds, hidden };
+      return { found, legs, kinds, hidden, read };
     legs = await deeperLegs(open, opts, filter, legs, legs.depth * 4);
   }
 }
@@ -516,13 +518,20 @@ export async function recall(
   try {
     const notes: string[] = [...targets.flatMap((t) => t.notes), ...warnings];
     await checkHarnessFacet(open, harness);
-    const { found, legs, kinds, hidden } = await searchClassified(open, opts, filters.filter, models, notes);
+    const { found, legs, kinds, hidden, read } = await searchClassified(
+      open,
+      opts,
+      filters.filter,
+      models,
+      notes,
+    );
     const ranked = await rankPool(found, legs, filters, opts, notes, kinds);
     // Models that ran here although a shared server was asked for: said once, with why.
     notes.push(...models.takeNotes());
     const hits = await withNeighbours(open, ranked, found.home, opts, {
       of: kinds,
       quoted: echoCounts(hidden),
+      read,
     });
     return {
       memory: open.map((m) => m.memory.label).join(", "),

@@ -4,7 +4,7 @@
  * machine is not published there yet, and why: waiting for vectors, held back by the secret gate, or the
  * agents' hooks failed to push (the last outcome in their logs).
  */
-import { type HookPushOutcome, inspectAgents, readHookPushes } from "../agents/index.js";
+import type { HookPushOutcome } from "../agents/index.js";
 import {
   type HarnessCounts,
   LocalStore,
@@ -34,6 +34,7 @@ import {
 import { type EmbedPrecision, locateEmbedder, type ModelsConfig } from "../models/index.js";
 import { parseHubUri } from "../remote/index.js";
 import { knownSources } from "../traces/index.js";
+import { agentsLayer } from "./agents-layer.js";
 import { readReceipt } from "./push.js";
 
 /** The status of one memory, as data (rendered by the CLI or MCP). */
@@ -130,7 +131,7 @@ export async function memoryStatus(memory: SingleMemory, ctx: StatusContext): Pr
           ? await localPushStatus(store, ctx.funesHome, forgotten ?? new Set())
           : null,
       project,
-      hookPush: remote ? lastHookPush(memory.label, ctx) : null,
+      hookPush: remote ? await lastHookPush(memory.label, ctx) : null,
       forgotten: forgotten?.size ?? null,
       forgetUnfinished: forgetUnfinished(memory, ctx.funesHome),
     };
@@ -256,13 +257,17 @@ async function localPushStatus(
 }
 
 /** The newest hook push outcome naming this Hub memory (hooks name it as it was given to `funes add`). */
-function lastHookPush(label: string, ctx: StatusContext): HookPushOutcome | null {
+async function lastHookPush(label: string, ctx: StatusContext): Promise<HookPushOutcome | null> {
   const uriOf = (spec: string) => {
     const r = resolveMemorySpec(spec, ctx);
     return r.kind === "remote" ? r.uri.replace(/\/+$/, "") : null;
   };
   const want = label.replace(/\/+$/, "");
-  return readHookPushes({ home: ctx.home, env: ctx.env ?? {} }).find((p) => uriOf(p.memory) === want) ?? null;
+  return (
+    (await agentsLayer())
+      .readHookPushes({ home: ctx.home, env: ctx.env ?? {} })
+      .find((p) => uriOf(p.memory) === want) ?? null
+  );
 }
 
 /** Units under the known agent directories whose current signature is not recorded. */
@@ -290,11 +295,12 @@ export interface WiredAgent {
 }
 
 /** The agents funes is set up in on this machine (files only; no agent is run). */
-export function wiredAgents(ctx: {
+export async function wiredAgents(ctx: {
   home: string;
   env?: Record<string, string | undefined> | undefined;
-}): WiredAgent[] {
-  return inspectAgents(ctx.home, ctx.env ?? {})
+}): Promise<WiredAgent[]> {
+  return (await agentsLayer())
+    .inspectAgents(ctx.home, ctx.env ?? {})
     .filter((w) => w.installed)
     .map((w) => ({ agent: w.agent, ok: w.problems.length === 0 }));
 }

@@ -25,17 +25,12 @@ export {
   deleteIdsIn,
   ensureSideIndex,
   forgetCandidateRows,
-  hasHarnessFacet,
-  hasVectors,
-  keywordLeg,
   purgeForgotten,
   purgeForgottenIn,
   type RowFilter,
   replaceChunks,
   rowFilterSql,
-  rowsInSeqRanges,
   rowsPendingVectors,
-  sessionChunks,
   sessionFacts,
   sessionIds,
   sideIndexLeg,
@@ -44,7 +39,6 @@ export {
   textsOfPending,
   unindexedTextRows,
   userPrompts,
-  vectorLeg,
 } from "./named-queries.js";
 export {
   appendMissing,
@@ -80,6 +74,7 @@ export {
   type VectorHit,
   vectorSearch,
 } from "./queries.js";
+export { ReadView } from "./read-view.js";
 export { chunksWithIds, replaceRows } from "./replace-rows.js";
 export { checkRowBounds, OversizeMemoryError } from "./row-bounds.js";
 export { chunksToArrow } from "./rows.js";

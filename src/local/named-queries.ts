@@ -13,18 +13,9 @@ import {
   purgeRows,
   withStagedTable,
 } from "./forget-rows.js";
-import {
-  type HitRow,
-  hasHarnessColumn,
-  type KeywordHit,
-  keywordSearch,
-  rowsInRanges,
-  sessionRows,
-  type VectorHit,
-  vectorSearch,
-} from "./queries.js";
+import type { VectorHit } from "./queries.js";
 import { chunksWithIds, replaceRows } from "./replace-rows.js";
-import { HAS_VECTOR, NEEDS_VECTOR, sqlString } from "./sql.js";
+import { NEEDS_VECTOR, sqlString } from "./sql.js";
 import { type LocalStore, TEXT_INDEX } from "./store.js";
 import {
   type PendingRow,
@@ -62,46 +53,6 @@ export async function countRows(store: LocalStore, o: { waitingForVectors?: bool
   return o.waitingForVectors === true ? store.table.countRows(NEEDS_VECTOR) : store.table.countRows();
 }
 
-/** Whether a memory version has any vector, remembered per process (the MCP server asks on every call). */
-const vectorsSeen = new Map<string, boolean>();
-
-/** True when at least one row has a vector (one matching row is enough: far cheaper than counting). */
-export async function hasVectors(store: LocalStore): Promise<boolean> {
-  const key = `${store.dir}@${await store.table.version()}`;
-  let seen = vectorsSeen.get(key);
-  if (seen === undefined) {
-    seen = (await store.table.query().where(HAS_VECTOR).select(["id"]).limit(1).toArray()).length > 0;
-    vectorsSeen.set(key, seen);
-  }
-  return seen;
-}
-
-/** True when the memory has the `harness` column (memories from before the facet lack it). */
-export function hasHarnessFacet(store: LocalStore): Promise<boolean> {
-  return hasHarnessColumn(store.table);
-}
-
-/** The keyword leg: BM25 over the text, filtered before ranking. */
-export function keywordLeg(
-  store: LocalStore,
-  q: { query: string; limit: number; filter?: RowFilter; vectors?: boolean },
-): Promise<KeywordHit[]> {
-  return keywordSearch(store.table, {
-    query: q.query,
-    limit: q.limit,
-    where: rowFilterSql(q.filter ?? {}),
-    ...(q.vectors === undefined ? {} : { vectors: q.vectors }),
-  });
-}
-
-/** The vector leg: nearest rows by cosine, filtered before ranking. */
-export function vectorLeg(
-  store: LocalStore,
-  q: { vector: Float32Array; limit: number; filter?: RowFilter },
-): Promise<VectorHit[]> {
-  return vectorSearch(store.table, { vector: q.vector, limit: q.limit, where: rowFilterSql(q.filter ?? {}) });
-}
-
 /**
  * Builds the side vector index of the memory (once per folder; a no-op under the size that needs one) and
  * says whether it exists.
@@ -117,19 +68,6 @@ export function sideIndexLeg(
   limit: number,
 ): Promise<VectorHit[] | null> {
   return annSearch(store.table, store.dir, vector, limit);
-}
-
-/** Every chunk of these sessions within these seq ranges, in one scan. */
-export function rowsInSeqRanges(
-  store: LocalStore,
-  ranges: { sessionId: string; from: number; to: number }[],
-): Promise<HitRow[]> {
-  return rowsInRanges(store.table, ranges);
-}
-
-/** Every chunk of one session. */
-export function sessionChunks(store: LocalStore, sessionId: string): Promise<HitRow[]> {
-  return sessionRows(store.table, sessionId);
 }
 
 /** Rows outside the text index (all of them when there is none). */

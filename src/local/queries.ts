@@ -24,6 +24,8 @@ export interface KeywordQuery {
   where?: string | undefined;
   /** Also read each hit's vector (recall scores keyword hits by similarity too). */
   vectors?: boolean;
+  /** The hit columns, when the caller knows them for this version of the table (saves a schema read). */
+  columns?: string[];
 }
 
 /** A stored chunk as recall sees it. */
@@ -104,7 +106,12 @@ export function hasHarnessColumn(table: Table): Promise<boolean> {
 
 /** The hit columns this memory has (memories from before the harness facet lack it). */
 export async function hitColumns(table: Table): Promise<string[]> {
-  return (await hasHarnessColumn(table)) ? [...HIT_COLUMNS, "harness"] : HIT_COLUMNS;
+  return hitColumnsOf(await hasHarnessColumn(table));
+}
+
+/** The hit columns of a memory with or without the `harness` column. */
+export function hitColumnsOf(harness: boolean): string[] {
+  return harness ? [...HIT_COLUMNS, "harness"] : HIT_COLUMNS;
 }
 
 /**
@@ -126,6 +133,26 @@ export interface VectorQuery {
   where?: string | undefined;
   /** Rows up to which the scan is exact whatever indexes exist (default EXACT_SEARCH_MAX_ROWS). */
   exactMaxRows?: number;
+  /** The hit columns, when the caller knows them for this version of the table (saves a schema read). */
+  columns?: string[];
+  /**
+   * The table's vector index (its type, null: none) and row count, when the caller knows them for this
+   * version of the table: saves listing the indexes and counting rows on every search.
+   */
+  layout?: VectorLayout;
+}
+
+/** What decides how a vector search runs: the vector index's type (null: none) and the rows. */
+export interface VectorLayout {
+  indexType: string | null;
+  rows: number;
+}
+
+/** The table's {@link VectorLayout}, read from Lance (two calls). */
+export async function vectorLayout(table: Table): Promise<VectorLayout> {
+  const [indices, rows] = await Promise.all([table.listIndices(), table.countRows()]);
+  const index = indices.find((i) => i.columns.includes("vector"));
+  return { indexType: index === undefined ? null : index.indexType, rows };
 }
 
 /**
@@ -135,16 +162,16 @@ export interface VectorQuery {
  */
 export async function vectorSearch(table: Table, vq: VectorQuery): Promise<VectorHit[]> {
   const { vector, limit, where } = vq;
-  const index = (await table.listIndices()).find((i) => i.columns.includes("vector"));
+  const layout = vq.layout ?? (await vectorLayout(table));
   // Our own index (IVF_RQ, re-ranked exactly) is used from LOCAL_INDEX_MIN_ROWS; another tool's (the
   // reference's IVF_PQ) only past EXACT_SEARCH_MAX_ROWS.
   const exactMax =
-    vq.exactMaxRows ?? (index?.indexType === "IvfRq" ? LOCAL_INDEX_MIN_ROWS : EXACT_SEARCH_MAX_ROWS);
-  const exact = index === undefined || (await table.countRows()) <= exactMax;
+    vq.exactMaxRows ?? (layout.indexType === "IvfRq" ? LOCAL_INDEX_MIN_ROWS : EXACT_SEARCH_MAX_ROWS);
+  const exact = layout.indexType === null || layout.rows <= exactMax;
   let q = table
     .query()
     .nearestTo(vector)
-    .select(await hitColumns(table))
+    .select(vq.columns ?? (await hitColumns(table)))
     .limit(limit);
   // An index answers only in the metric it was trained with (L2); on unit vectors L2 orders rows as dot does.
   q = exact ? q.distanceType("dot").bypassVectorIndex() : q.distanceType("l2").nprobes(32).refineFactor(10);
@@ -191,7 +218,7 @@ export async function keywordSearch(table: Table, kq: KeywordQuery): Promise<Key
     .query()
     .fullTextSearch(text, { columns: ["text"] })
     .select({
-      ...Object.fromEntries((await hitColumns(table)).map((c) => [c, c])),
+      ...Object.fromEntries((kq.columns ?? (await hitColumns(table))).map((c) => [c, c])),
       _score: "_score",
       ...(kq.vectors === true ? { vector: "vector" } : {}),
     })
@@ -213,6 +240,7 @@ function toVector(v: unknown): Float32Array | null {
 export async function rowsInRanges(
   table: Table,
   ranges: { sessionId: string; from: number; to: number }[],
+  columns?: string[],
 ): Promise<HitRow[]> {
   if (ranges.length === 0) return [];
   const where = ranges
@@ -225,18 +253,18 @@ export async function rowsInRanges(
     await table
       .query()
       .where(where)
-      .select(await hitColumns(table))
+      .select(columns ?? (await hitColumns(table)))
       .toArray()
   ).map(toHit);
 }
 
 /** Every chunk of one session. */
-export async function sessionRows(table: Table, sessionId: string): Promise<HitRow[]> {
+export async function sessionRows(table: Table, sessionId: string, columns?: string[]): Promise<HitRow[]> {
   return (
     await table
       .query()
       .where(`session_id = ${sqlString(sessionId)}`)
-      .select(await hitColumns(table))
+      .select(columns ?? (await hitColumns(table)))
       .toArray()
   ).map(toHit);
 }

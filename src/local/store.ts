@@ -179,7 +179,7 @@ export class LocalStore {
   }
 
   /** Refuses a memory whose vectors come from another model (they could not be compared with ours). */
-  private async checkCompatible(): Promise<void> {
+  async checkCompatible(): Promise<void> {
     const schema = await this.table.schema();
     const model = schema.metadata.get("embedding_model");
     if (model !== undefined && model !== EMBEDDING_MODEL)

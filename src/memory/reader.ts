@@ -10,28 +10,23 @@ import {
   EMBEDDING_MODEL,
   ensureSideIndex,
   type HitRow,
-  hasHarnessFacet,
-  hasVectors,
   IncompatibleMemoryError,
   type KeywordHit,
-  keywordLeg,
   LocalStore,
+  ReadView,
   type RowFilter,
   rowFilterSql,
-  rowsInSeqRanges,
-  sessionChunks,
   sideIndexLeg,
   type VectorHit,
-  vectorLeg,
 } from "../local/index.js";
 import { FunesError } from "./errors.js";
 import { noIndexMessage, type SingleMemory } from "./memory.js";
 import type { ReadTarget } from "./open-memory.js";
 
-/** Opens a memory's table (null when there is none); a memory from another embedding model is a FunesError. */
-export async function openStore(memory: SingleMemory): Promise<LocalStore | null> {
+/** Runs an open; a memory from another embedding model is a FunesError naming it. */
+async function opening<T>(memory: SingleMemory, open: () => Promise<T>): Promise<T> {
   try {
-    return await LocalStore.open(memory.dir);
+    return await open();
   } catch (err) {
     if (err instanceof IncompatibleMemoryError)
       throw new FunesError("incompatible_memory", `${memory.label}: ${err.message}`);
@@ -39,7 +34,15 @@ export async function openStore(memory: SingleMemory): Promise<LocalStore | null
   }
 }
 
-/** An open memory, read through named queries. Close it when done. */
+/** Opens a memory's table (null when there is none); a memory from another embedding model is a FunesError. */
+export function openStore(memory: SingleMemory): Promise<LocalStore | null> {
+  return opening(memory, () => LocalStore.open(memory.dir));
+}
+
+/**
+ * An open memory, read through named queries, at the version it had when opened (a recall's reads agree
+ * with each other). Close it when done.
+ */
 export interface MemoryReader {
   readonly memory: SingleMemory;
   /** Rows in the memory (0: a table without rows). */
@@ -59,10 +62,13 @@ export interface MemoryReader {
   close(): void;
 }
 
-/** A reader over a memory's table, or null when the memory has none. */
+/**
+ * A reader over a memory's table, or null when the memory has none. The table stays open for the next read
+ * of the same folder (local/read-view.ts: what one version answers is kept for that version only).
+ */
 export async function openReader(memory: SingleMemory): Promise<MemoryReader | null> {
-  const store = await openStore(memory);
-  return store === null ? null : readerOf(memory, store, false);
+  const view = await opening(memory, () => ReadView.open(memory.dir));
+  return view === null ? null : readerOf(memory, view, false);
 }
 
 /**
@@ -78,61 +84,60 @@ export async function forFederatedRead(
   if (memory.kind !== "hub" || !(reader instanceof StoreReader)) return { reader, note: null };
   const t0 = now();
   const existed = existsSync(annDir(memory.dir));
-  const ann = await ensureSideIndex(reader.store);
+  const ann = await ensureSideIndex(reader.view.store);
   const note =
     ann && !existed
       ? `note: indexed the vectors of ${memory.label} for searching several memories at once (${((now() - t0) / 1000).toFixed(1)} s, once per commit)`
       : null;
-  return { reader: readerOf(memory, reader.store, ann), note };
+  return { reader: readerOf(memory, reader.view, ann), note };
 }
 
-function readerOf(memory: SingleMemory, store: LocalStore, sideIndex: boolean): MemoryReader {
-  return new StoreReader(memory, store, sideIndex);
+function readerOf(memory: SingleMemory, view: ReadView, sideIndex: boolean): MemoryReader {
+  return new StoreReader(memory, view, sideIndex);
 }
 
 class StoreReader implements MemoryReader {
   constructor(
     readonly memory: SingleMemory,
-    readonly store: LocalStore,
+    readonly view: ReadView,
     private readonly sideIndex: boolean,
   ) {}
 
   rows(): Promise<number> {
-    return this.store.rowCount();
+    return this.view.rows();
   }
 
   hasVectors(): Promise<boolean> {
-    return hasVectors(this.store);
+    return this.view.hasVectors();
   }
 
   hasHarnessFacet(): Promise<boolean> {
-    return hasHarnessFacet(this.store);
+    return this.view.hasHarnessFacet();
   }
 
   keyword(q: { query: string; limit: number; filter: RowFilter; vectors: boolean }): Promise<KeywordHit[]> {
-    return keywordLeg(this.store, q);
+    return this.view.keyword(q);
   }
 
   async vector(q: { vector: Float32Array; limit: number; filter: RowFilter }): Promise<VectorHit[]> {
     // The side index holds vectors only: a filtered search scans the table.
     if (this.sideIndex && rowFilterSql(q.filter) === undefined) {
-      const hits = await sideIndexLeg(this.store, q.vector, q.limit);
+      const hits = await sideIndexLeg(this.view.store, q.vector, q.limit);
       if (hits !== null) return hits;
     }
-    return vectorLeg(this.store, q);
+    return this.view.vector(q);
   }
 
   around(ranges: { sessionId: string; from: number; to: number }[]): Promise<HitRow[]> {
-    return rowsInSeqRanges(this.store, ranges);
+    return this.view.around(ranges);
   }
 
   session(sessionId: string): Promise<HitRow[]> {
-    return sessionChunks(this.store, sessionId);
+    return this.view.session(sessionId);
   }
 
-  close(): void {
-    this.store.close();
-  }
+  /** The table stays open for the next read (it is released when no longer kept). */
+  close(): void {}
 }
 
 /**

@@ -11,6 +11,7 @@ import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { FrameReader, FrameTooLongError } from "./frames.js";
+import { KeptAnswers, scoresKept } from "./kept-answers.js";
 import { badRequest, parseRequest } from "./protocol-check.js";
 import {
   type Embedder,
@@ -188,35 +189,17 @@ export async function serveModels(o: ServeOptions): Promise<ServeOutcome> {
   };
   // Scores already computed for a query and passage (a repeated recall, an agent asking again) are kept:
   // the cross-encoder is most of a warm recall's time.
-  const scoreCache = new Map<string, number>();
+  const scoreCache = new KeptAnswers<number>(SCORE_CACHE_MAX);
   const cachedScores = async (req: Extract<ServerRequest, { op: "score" }>): Promise<number[]> => {
-    const keys = req.passages.map((p) =>
-      createHash("sha1")
-        .update(key(req.model))
-        .update("\0")
-        .update(req.query)
-        .update("\0")
-        .update(p)
-        .digest("hex"),
-    );
-    const missing = keys.flatMap((k, i) => (scoreCache.has(k) ? [] : [i]));
-    scored += missing.length;
-    reused += keys.length - missing.length;
-    if (missing.length > 0) {
-      const fresh = await (await reranker(req.model)).score(
-        req.query,
-        missing.map((i) => req.passages[i] as string),
-      );
-      missing.forEach((i, j) => {
-        scoreCache.set(keys[i] as string, fresh[j] ?? 0);
-      });
-      // Oldest first out: a Map keeps insertion order.
-      for (const k of scoreCache.keys()) {
-        if (scoreCache.size <= SCORE_CACHE_MAX) break;
-        scoreCache.delete(k);
-      }
-    }
-    return keys.map((k) => scoreCache.get(k) ?? 0);
+    const r = await scoresKept(scoreCache, {
+      model: key(req.model),
+      query: req.query,
+      passages: req.passages,
+      score: async (ps) => (await reranker(req.model)).score(req.query, ps),
+    });
+    scored += r.scored;
+    reused += r.reused;
+    return r.scores;
   };
   const handle = async (req: ServerRequest): Promise<ServerReply> => {
     requests++;

@@ -5,6 +5,7 @@
  * the models live in that shared process instead: this session starts it when none answers, uses it, and
  * falls back to loading in-process whenever it cannot be reached or stops answering.
  */
+import { keepingQueryVectors, keepingScores } from "./kept-answers.js";
 import { ModelClient, ModelServerError } from "./model-client.js";
 import type { ModelRef } from "./model-server.js";
 import {
@@ -39,6 +40,13 @@ export interface ServerLink {
   waitMs: number;
   /** How long the server may stay silent while a request is out, ms (see model-client.ts). */
   answerMs?: number;
+  /**
+   * With no server running, load the models here for this process and start the server only when the
+   * session closes, for the commands after it (a shell `funes recall`: the first of the day does not wait
+   * for a server to start and load, ≈ 1 s, nor share the 2 cores with it while it answers). Off (the MCP
+   * server, which lives long): wait for the server to start and use it.
+   */
+  startAfter?: boolean;
 }
 
 /** Lazily loaded embedder and reranker. */
@@ -48,30 +56,32 @@ export class ModelSession {
   private clientP: Promise<ModelClient | null> | null = null;
   private local: Promise<unknown>[] = [];
   private notes = new Set<string>();
+  /** Set when no server answered and one is to be started once this session closes. */
+  private startOnClose = false;
 
   constructor(
     readonly config: ModelsConfig,
     private readonly server: ServerLink | null = null,
   ) {}
 
-  /** The embedder (loaded on first call). */
+  /** The embedder (loaded on first call); a query asked again is answered from its kept vector. */
   embedder(): Promise<Loaded<Embedder>> {
     const fallback = this.fallback;
     this.embedderP ??= this.load(locateEmbedder(this.config), "embedder", loadEmbedder, (local, remote) => ({
       dim: remote.dim,
       embed: (texts) => remote.embed(texts).catch((err) => fallback(err, local, (m) => m.embed(texts))),
       close: () => remote.close(),
-    }));
+    })).then((l) => (l.kind === "ready" ? { ...l, model: keepingQueryVectors(l.model) } : l));
     return this.embedderP;
   }
 
-  /** The configured reranker (loaded on first call). */
+  /** The configured reranker (loaded on first call); a pair scored before is answered from its kept score. */
   reranker(): Promise<Loaded<Reranker>> {
     const fallback = this.fallback;
     this.rerankerP ??= this.load(locateReranker(this.config), "reranker", loadReranker, (local, remote) => ({
       score: (q, ps) => remote.score(q, ps).catch((err) => fallback(err, local, (m) => m.score(q, ps))),
       close: () => remote.close(),
-    }));
+    })).then((l) => (l.kind === "ready" ? { ...l, model: keepingScores(l.model, l.label) } : l));
     return this.rerankerP;
   }
 
@@ -104,6 +114,10 @@ export class ModelSession {
       if (first.kind === "connected") return first.client;
       if (first.kind === "refused")
         return this.unserved(`the model server's socket is refused: ${first.reason}`);
+      if (link.startAfter === true) {
+        this.startOnClose = true;
+        return null;
+      }
       let ended = false;
       link.start().then(
         () => (ended = true),
@@ -181,5 +195,10 @@ export class ModelSession {
       await m?.close();
     }
     (await this.clientP?.catch(() => null))?.close();
+    // Started, not awaited: it runs detached, for the commands after this one.
+    if (this.startOnClose && this.server !== null) {
+      this.startOnClose = false;
+      this.server.start().catch(() => {});
+    }
   }
 }

@@ -15,6 +15,8 @@ import {
   recall,
   recallOptions,
 } from "../../src/commands/index.js";
+import { openReader } from "../../src/memory/index.js";
+import { pickNeighbors } from "../../src/search/index.js";
 import { type Decision, type LoopCheckpoint, localLoopDeps, runEchoLoop } from "../helpers/echo-loop.js";
 import { TEST_HUB_CACHE, tempDir } from "../helpers/fixtures.js";
 
@@ -152,5 +154,28 @@ describe("a memory that recalls from itself keeps its originals first", () => {
       bare,
     );
     expect(again.hits.filter((h) => h.text.includes(d.answer)).map((h) => h.text)).toEqual([]);
+  });
+});
+
+describe("neighbours in a memory that recalls from itself", () => {
+  it("shows each hit's neighbour turns as a direct read of them does (taken from the turns the echo check read)", async () => {
+    const reader = await openReader(localMemoryFor(undefined, ctx));
+    if (reader === null) throw new Error("no memory");
+    let hidden = 0;
+    for (const d of decisions) {
+      const r = await recall(target(), recallOptions(d.query, now, { rerankBudgetMs: 0 }), bare);
+      hidden += r.hiddenEchoes ?? 0;
+      for (const h of r.hits) {
+        const rows = await reader.around([{ sessionId: h.sessionId, from: h.seq - 1, to: h.seq + 1 }]);
+        const direct = pickNeighbors(
+          h,
+          rows.filter((n) => n.harness === h.harness),
+          1,
+        ).map((n) => ({ role: n.role, blockType: n.blockType, seq: n.seq, text: n.text }));
+        expect(h.neighbors).toEqual(direct);
+      }
+    }
+    // Echoes were among the candidates, so the turns around them were read to classify them.
+    expect(hidden).toBeGreaterThan(0);
   });
 });

@@ -197,8 +197,9 @@ describe.skipIf(!ROOT)("a stranger on the same machine (needs root to act as uid
     const rt: CliEnv = { ...env, extra: { ...env.extra, XDG_RUNTIME_DIR: runtime } };
     const r = await recallJson(rt);
     expect(r.notes.join("\n")).not.toContain("models run in this process");
+    // The recall answered with its own models and left the server starting.
+    expect(await until(async () => (await status(rt)).running, 30_000)).toBe(true);
     const s = await status(rt);
-    expect(s.running).toBe(true);
     expect(dirname(s.socket as string)).toBe(runtime);
     pids.push(s.pid as number);
     expect((await runFunes(["server", "stop"], rt)).stdout).toContain("stopped");
@@ -264,7 +265,8 @@ describe("the model server under faults", () => {
     try {
       expect(await mcp.call("recall", { query: QUERY })).not.toContain("models run in this process");
       process.kill(pid, "SIGSTOP");
-      const warm = await mcp.call("recall", { query: QUERY });
+      // Another question: the one asked before is answered from what the session kept, without the server.
+      const warm = await mcp.call("recall", { query: `${QUERY} again` });
       expect(warm).toContain("model server did not answer within");
       expect(warm).toMatch(/get /);
     } finally {
@@ -283,8 +285,8 @@ describe("the model server under faults", () => {
     process.kill(pid, "SIGCONT");
     expect(await until(() => !alive(pid), 30_000)).toBe(true);
     expect((await recallJson(env)).notes.join("\n")).not.toContain("models run in this process");
+    expect(await until(async () => (await status(env)).running, 30_000)).toBe(true);
     const again = await status(env);
-    expect(again.running).toBe(true);
     expect(again.pid).not.toBe(pid);
     pids.push(again.pid as number);
   });
@@ -299,8 +301,8 @@ describe("the model server under faults", () => {
     writeFileSync(`${sock}.pid`, String(process.pid));
     const r = await recallJson(env);
     expect(r.notes.join("\n")).not.toContain("models run in this process");
+    expect(await until(async () => (await status(env)).running, 30_000)).toBe(true);
     const s = await status(env);
-    expect(s.running).toBe(true);
     expect(s.pid).not.toBe(killed);
     pids.push(s.pid as number);
     expect(readFileSync(join(env.funesHome, "logs", "model-server.log"), "utf8")).not.toContain(

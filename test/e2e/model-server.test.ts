@@ -1,5 +1,5 @@
 /**
- * The shared model server: started on demand by `funes recall`, answering later recalls with the same
+ * The shared model server: started on demand by `funes recall` (after it answered), answering later recalls with the same
  * results as in-process models, owner-only, stopped by `funes server stop` or when idle, and never needed:
  * with a dead or broken server the CLI answers in-process.
  */
@@ -82,15 +82,17 @@ afterAll(async () => {
 });
 
 describe("funes server", () => {
-  it("starts on the first recall that needs models, then answers later recalls with in-process results", async () => {
+  it("starts after the first recall that needs models (which answers in-process), then answers later recalls with in-process results", async () => {
     expect((await status(on())).running).toBe(false);
     const local = await hits(u, "three.js earth textures");
+    // No server yet: this recall loads its models itself, and leaves one starting for the next.
     const first = await hits(on(), "three.js earth textures");
+    expect(await until(async () => (await status(on())).running, 30_000)).toBe(true);
+    const second = await hits(on(), "three.js earth textures");
     const s1 = await status(on());
-    expect(s1.running).toBe(true);
     expect(s1.models?.some((m) => m.startsWith("embedder "))).toBe(true);
     expect(s1.models?.some((m) => m.startsWith("reranker "))).toBe(true);
-    const second = await hits(on(), "three.js earth textures");
+    const third = await hits(on(), "three.js earth textures");
     const s2 = await status(on());
     expect(s2.pid).toBe(s1.pid);
     expect(s2.requests).toBeGreaterThan(s1.requests ?? 0);
@@ -98,9 +100,9 @@ describe("funes server", () => {
     expect(s1.scored).toBeGreaterThan(0);
     expect(s2.scored).toBe(s1.scored);
     expect(s2.reused).toBeGreaterThan(s1.reused ?? 0);
-    for (const served of [first, second]) {
-      expect(served.map((h) => h.id)).toEqual(local.map((h) => h.id));
-      served.forEach((h, i) => {
+    for (const answered of [first, second, third]) {
+      expect(answered.map((h) => h.id)).toEqual(local.map((h) => h.id));
+      answered.forEach((h, i) => {
         expect(h.score).toBeCloseTo(local[i]?.score ?? -1, 5);
       });
     }

@@ -1,5 +1,5 @@
 /**
- * Vitest global setup: the end-to-end tests spawn the built CLI, so build it once first; and generate the
+ * Vitest global setup: the end-to-end tests spawn the built CLI, so build (and bundle) it once first; and generate the
  * tiny test models into a Hugging Face cache folder (test/fixtures/models/hub), as the tests load them.
  */
 import { execFileSync } from "node:child_process";
@@ -19,6 +19,8 @@ export default function setup(): void {
       stdio: "inherit",
     },
   );
+  // As `npm run build` does after tsc: the CLI and the MCP server's start bundled, so the tests run what ships.
+  execFileSync(process.execPath, [join(ROOT, "scripts", "bundle.mjs")], { stdio: "inherit" });
   rmSync(TEST_HUB_CACHE, { recursive: true, force: true });
   writeTestModels(TEST_HUB_CACHE);
 }
