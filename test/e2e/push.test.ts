@@ -283,9 +283,11 @@ describe("funes push", () => {
       commit: "0".repeat(40),
       files: new Map([[".gitattributes", Buffer.from("")]]),
     });
+    // --yes: whichever push reads the repo after the other published finds a remote that shares no chunk
+    // with its memory, which is refused off a terminal without it (the race is the point here, not that).
     const runs = [
-      startFunes(["push", "acme/race", "--json"], p),
-      startFunes(["push", "acme/race", "--json"], q),
+      startFunes(["push", "acme/race", "--json", "--yes"], p),
+      startFunes(["push", "acme/race", "--json", "--yes"], q),
     ];
     const outs = await Promise.all(
       runs.map(
