@@ -319,7 +319,10 @@ describe("the model server under faults", () => {
     c.on("data", (d: string) => {
       got += d;
     });
-    c.on("error", () => {});
+    let failure = "";
+    c.on("error", (err: NodeJS.ErrnoException) => {
+      failure = err.code ?? err.message;
+    });
     const closed = new Promise<void>((r) => c.on("close", () => r()));
     await new Promise<void>((r) => c.once("connect", () => r()));
     const lines = [
@@ -345,7 +348,9 @@ describe("the model server under faults", () => {
     const mib = Buffer.alloc(1024 * 1024, 0x61);
     for (let i = 0; i < 20 && !c.destroyed; i++) await new Promise<void>((r) => c.write(mib, () => r()));
     await closed;
-    expect(got).toContain("without ending");
+    // The server says why and closes; when the client is still writing as it closes, the kernel may reset
+    // the connection and drop that last line before it is read (seen under load): then the reset is the answer.
+    if (!got.includes("without ending")) expect(["ECONNRESET", "EPIPE"]).toContain(failure);
     const after = await status(env);
     expect(after).toMatchObject({ running: true, pid: before.pid });
   });
