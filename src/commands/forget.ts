@@ -89,7 +89,7 @@ export async function forgetRows(opts: ForgetOptions, ctx: ReadContext): Promise
         "bad_input",
         "--allow-reindex is about this machine's memory; a Hub memory's forgotten ids stay (every push leaves them out) — drop --allow-reindex",
       );
-    return forgetOnHub(opts, ctx, (rows) => withCopies(rows, select).rows);
+    return forgetOnHub(opts, ctx, select);
   }
   if (opts.purgeHistory)
     throw new FunesError(
@@ -110,13 +110,8 @@ export async function forgetRows(opts: ForgetOptions, ctx: ReadContext): Promise
 function withCopies(all: ForgetCandidate[], select: (r: ForgetCandidate) => boolean) {
   const picked = all.filter(select);
   const copies = copiesOf(all, picked);
-  for (const c of copies) COPIES.add(c);
   return { rows: [...picked, ...copies], copies: copies.length };
 }
-
-/** Rows `withCopies` took as copies (a Hub forget's plan holds them among the rest). */
-const COPIES = new WeakSet<ForgetCandidate>();
-const copyIds = (rows: ForgetCandidate[]) => rows.filter((r) => COPIES.has(r));
 
 function blank(memory: string, preview: ForgetPreview): ForgetSummary {
   return {
@@ -230,7 +225,7 @@ function releasable(known: Map<string, ForgottenEntry>, s: ForgetSelectors): str
 async function forgetOnHub(
   opts: ForgetOptions,
   ctx: ReadContext,
-  select: (rows: ForgetCandidate[]) => ForgetCandidate[],
+  select: (r: ForgetCandidate) => boolean,
 ): Promise<ForgetSummary> {
   const loc = hubLocation(opts.memory ?? "", ctx, "forget");
   const { client, head } = await openHubForWrite(loc, "forget", ctx);
@@ -241,7 +236,8 @@ async function forgetOnHub(
     );
   const proposal = (plan: HubForgetPlan): ForgetProposal => ({
     memory: loc.uri,
-    preview: previewOf(plan.selected, opts.selectors, copyIds(plan.selected).length),
+    // The plan holds the selected rows and their copies: the copies are those the selectors did not take.
+    preview: previewOf(plan.selected, opts.selectors, plan.selected.filter((r) => !select(r)).length),
     hub: {
       adds: plan.adds,
       deletes: plan.deletes,
@@ -257,7 +253,7 @@ async function forgetOnHub(
       client,
       hubCache: ctx.models.hubCache,
       funesHome: ctx.funesHome,
-      select,
+      select: (rows) => withCopies(rows, select).rows,
       purgeHistory: opts.purgeHistory,
       confirm: (plan) => opts.confirm(proposal(plan)),
       now: opts.now,

@@ -6,7 +6,7 @@
  */
 import type { HitRow } from "../local/index.js";
 import type { MemoryReader } from "../memory/index.js";
-import { echoOf, exchangeKinds, quotedTurns, type RowKind } from "../search/index.js";
+import { echoOf, quotedTurns, type RowKind, sessionKinds } from "../search/index.js";
 
 /** Turns read either side of a candidate: far enough to reach the prompt before a call in one agent turn. */
 export const CONTEXT_TURNS = 8;
@@ -46,7 +46,6 @@ export function coveredRows(read: { windows: SeqRange[]; rows: HitRow[] } | unde
 
 /** Session key: another agent's session with the same id is another session. */
 const sessionKey = (r: HitRow) => `${r.harness}\u0000${r.sessionId}`;
-const blockKey = (r: HitRow) => `${sessionKey(r)}\u0000${r.turnUuid}\u0000${r.blockIdx}`;
 
 /** The value under `key`, made and stored first when absent. */
 function entry<K, V>(map: Map<K, V>, key: K, make: () => V): V {
@@ -101,9 +100,7 @@ async function kindsIn(
   }
   for (const s of sessions.values()) {
     const all = [...s.values()];
-    // A block is funes's own when any of its pieces shows it (the first names the tool; a middle one may not).
-    const echoBlocks = new Set(all.filter((r) => echoOf(r) !== null).map(blockKey));
-    const k = exchangeKinds(all, (r) => echoBlocks.has(blockKey(r as HitRow)));
+    const k = sessionKinds(all);
     all.forEach((r, i) => {
       kinds.set(r.id, k[i] as RowKind);
     });

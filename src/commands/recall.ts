@@ -379,8 +379,10 @@ async function rankPool(
   // reranked passages only where the cross-encoder, too, finds them close, and never replaces a passage
   // relevance alone keeps on the page.
   // (`relevance` is the passage's own again once ordered: the weight shows in its `score`.)
-  const exchange = ranked.filter((r) => EXCHANGE_KINDS.has(kinds.get(r.item.id) ?? "original"));
-  for (const r of exchange) r.relevance *= EXCHANGE_WEIGHT;
+  const exchange = new Set(
+    ranked.filter((r) => EXCHANGE_KINDS.has(kinds.get(r.item.id) ?? "original")).map((r) => r.item.id),
+  );
+  for (const r of ranked) if (exchange.has(r.item.id)) r.relevance *= EXCHANGE_WEIGHT;
   const tier = (r: { item: HitRow }) => (kinds.get(r.item.id) === "echo" ? 1 : 0);
   const top = topByRelevance(
     orderByScore(ranked, (g) =>
@@ -394,7 +396,7 @@ async function rankPool(
     tier,
     (r) => parseTimestamp(r.item.ts) ?? Number.POSITIVE_INFINITY,
   );
-  for (const r of top) if (exchange.some((x) => x.item.id === r.item.id)) r.relevance /= EXCHANGE_WEIGHT;
+  for (const r of top) if (exchange.has(r.item.id)) r.relevance /= EXCHANGE_WEIGHT;
   return { top, legsOf: new Map(evidence.map((e) => [e.id, e.foundBy])) };
 }
 

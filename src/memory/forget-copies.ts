@@ -8,7 +8,7 @@
  * same lines (the same command's output) is not a copy.
  */
 import type { ForgetCandidate } from "../local/index.js";
-import { echoOf, exchangeKinds, quotedTurns } from "../search/index.js";
+import { quotedTurns, sessionKinds } from "../search/index.js";
 
 /** Words in a row that must follow a forgotten row's words one for one to make it a copy. */
 export const COPY_RUN = 16;
@@ -54,10 +54,7 @@ function echoRows(rows: ForgetCandidate[]): ForgetCandidate[] {
   }
   const out: ForgetCandidate[] = [];
   for (const list of sessions.values()) {
-    const block = (r: ForgetCandidate) => `${r.turnUuid}\u0000${r.blockIdx}`;
-    const own = new Set(list.filter((r) => echoOf(r) !== null).map(block));
-    if (own.size === 0) continue;
-    const kinds = exchangeKinds(list, (r) => own.has(block(r as ForgetCandidate)));
+    const kinds = sessionKinds(list);
     list.forEach((r, i) => {
       if (kinds[i] === "echo" || kinds[i] === "restatement") out.push(r);
     });

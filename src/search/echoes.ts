@@ -163,6 +163,23 @@ export function exchangeKinds(rows: SessionRow[], echo: (r: SessionRow) => boole
   return kinds;
 }
 
+/** A stored row with its place in its session: what `sessionKinds` reads. */
+export interface PlacedRow extends SessionRow {
+  turnUuid: string;
+  blockIdx: number;
+}
+
+/**
+ * The kind of each row of one session (all of it, or a window of it): a block is funes's own when any of its
+ * pieces shows it (the first piece names the tool; one from the middle of a long output may not), and the
+ * exchange around funes's rows is read as `exchangeKinds` reads it.
+ */
+export function sessionKinds(rows: PlacedRow[]): RowKind[] {
+  const block = (r: PlacedRow) => `${r.turnUuid}\u0000${r.blockIdx}`;
+  const own = new Set(rows.filter((r) => echoOf(r) !== null).map(block));
+  return exchangeKinds(rows, (r) => own.has(block(r as PlacedRow)));
+}
+
 /**
  * The turns a text quotes by funes's `→ get <session> <turn>` lines (agent format and terminal view): the
  * originals an echo is a copy of.

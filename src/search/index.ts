@@ -10,10 +10,12 @@ export {
   type FunesTool,
   funesToolOfName,
   hasFunesOutput,
+  type PlacedRow,
   quotedTurns,
   type RowKind,
   type SessionRow,
   type StoredRow,
+  sessionKinds,
 } from "./echoes.js";
 export { pickNeighbors, type SeqRow } from "./neighbors.js";
 export {

@@ -22,7 +22,7 @@ import {
 import { formatRecallAgent } from "../../src/format/index.js";
 import { forgetCandidateRows, LocalStore } from "../../src/local/index.js";
 import type { ModelsConfig } from "../../src/models/index.js";
-import { echoOf } from "../../src/search/index.js";
+import { sessionKinds } from "../../src/search/index.js";
 import { COMMON, claudeSession, Gen, rng } from "./heldout-corpus.js";
 
 const DAY = 86_400_000;
@@ -317,9 +317,13 @@ export interface SessionRowKey {
 
 /** Rows of `rows` that are funes's own outputs read back (a block is when any of its pieces shows it). */
 export function countEchoRows(rows: SessionRowKey[]): number {
-  const key = (r: SessionRowKey) => `${r.sessionId}\u0000${r.turnUuid}\u0000${r.blockIdx}`;
-  const own = new Set(rows.filter((r) => echoOf(r) !== null).map(key));
-  return rows.filter((r) => own.has(key(r))).length;
+  const sessions = new Map<string, SessionRowKey[]>();
+  for (const r of rows) {
+    const list = sessions.get(r.sessionId) ?? [];
+    list.push(r);
+    sessions.set(r.sessionId, list);
+  }
+  return [...sessions.values()].reduce((n, s) => n + sessionKinds(s).filter((k) => k === "echo").length, 0);
 }
 
 /**
