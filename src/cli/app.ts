@@ -114,8 +114,8 @@ function checkFirstWord(cli: ReturnType<typeof cac>): void {
   if (message !== null) throw new UsageError(message);
 }
 
-async function main(argv: string[]): Promise<number> {
-  const cfg = readConfig();
+async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const cfg = readConfig(env);
   // Before any request: HF_HUB_OFFLINE and HTTPS_PROXY/HTTP_PROXY/NO_PROXY for every connection.
   await applyNetworkEnv(networkEnv(cfg.env));
   // `funes help recall` is `funes recall --help`; a pasted `→ get <session> <turn>` line is read as typed.
@@ -187,7 +187,7 @@ async function main(argv: string[]): Promise<number> {
     .example('funes recall "why did the lance fts build hang"')
     .example("funes recall deadlock --type tool_result --since 7d")
     .example('funes recall "release checklist" --memory local --memory acme/team-memory')
-    .action((query, flags) => runRecall(query, flags, cfg));
+    .action((query, flags) => runRecall(query, flags, cfg, args));
   cli
     .command(
       "models [action]",
@@ -286,7 +286,7 @@ async function main(argv: string[]): Promise<number> {
     .example('funes forget --match "sk-live-1234" --yes')
     .example("funes forget --session 019ef2fb-6574-7f83-bd99-9118713271f2 --memory acme/team-memory")
     .example('funes forget --match "ghp_" --memory acme/team-memory --purge-history')
-    .action((turn, flags) => runForget(turn, flags, process.argv.slice(2), cfg));
+    .action((turn, flags) => runForget(turn, flags, args, cfg));
   cli
     .command("get <session_id> <turn_uuid>", "Read a turn and the turns around it")
     .option("--window <n>", "Turns either side (default 3)")
@@ -380,18 +380,21 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-main(process.argv).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  async (err: unknown) => {
-    // One line by meaning and its exit code (cli/error-policy.ts); the stack only with FUNES_DEBUG=1.
+/**
+ * Runs the command line on `argv` (as `process.argv`: node, script, words) and returns the exit code; a failure
+ * is printed as one line by meaning (cli/error-policy.ts), the stack only with FUNES_DEBUG=1. Tests of help,
+ * usage errors and rendering call it in-process.
+ */
+export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  try {
+    return await main(argv, env);
+  } catch (err) {
     const { failureReport } = await import("./error-policy.js");
     const report = failureReport(err, {
-      debug: process.env.FUNES_DEBUG === "1",
-      home: (await import("./home.js")).funesHomeOf(process.env),
+      debug: env.FUNES_DEBUG === "1",
+      home: (await import("./home.js")).funesHomeOf(env),
     });
     process.stderr.write(report.text);
-    process.exitCode = report.exitCode;
-  },
-);
+    return report.exitCode;
+  }
+}

@@ -53,5 +53,5 @@ if (command === "mcp" && rest.length <= 1 && !rest.some((a) => a.startsWith("-")
   const capped = await import("./capped-arenas.js");
   if (capped.wantsCappedArenas(command, process.env))
     process.exitCode = await capped.runWithCappedArenas(process.env);
-  else await import("./app.js");
+  else process.exitCode = await (await import("./app.js")).runCli(process.argv);
 }

@@ -39,7 +39,13 @@ const str = (v: unknown): string | undefined => (v === undefined ? undefined : S
  * Recalls and prints: for people on a terminal a readable view (notes on stderr), else the agent format
  * (the reference's bytes, notes first, ended by a newline), or JSON.
  */
-export async function runRecall(words: unknown[], flags: RecallFlags, cfg: CliConfig): Promise<void> {
+/** `typed`: the words as typed, to name -k as the user spelled it. */
+export async function runRecall(
+  words: unknown[],
+  flags: RecallFlags,
+  cfg: CliConfig,
+  typed: readonly string[],
+): Promise<void> {
   const query = [...words, ...(flags["--"] ?? [])].map(String).join(" ").trim();
   if (query === "")
     throw new FunesError("bad_input", 'recall needs a query, e.g. funes recall "why did we pick lance"');
@@ -58,7 +64,7 @@ export async function runRecall(words: unknown[], flags: RecallFlags, cfg: CliCo
         k:
           flags.k === undefined
             ? 8
-            : positiveInt(flags.k, process.argv.some((a) => a.startsWith("--limit")) ? "--limit" : "-k"),
+            : positiveInt(flags.k, typed.some((a) => a.startsWith("--limit")) ? "--limit" : "-k"),
         candidates: flags.candidates === undefined ? 30 : positiveInt(flags.candidates, "--candidates"),
         blockType: str(flags.type),
         harness: str(flags.harness),

@@ -12,6 +12,7 @@ import { LocalStore } from "../../src/local/index.js";
 import { type CliEnv, runFunes } from "../helpers/cli.js";
 import { ROOT, readTree, TEST_HUB_CACHE, TRACES, tempDir } from "../helpers/fixtures.js";
 import { codexStubArgs, type ModelStub, startModelStub } from "../helpers/model-stubs.js";
+import { until } from "../helpers/wait.js";
 
 const BIN = join(ROOT, "node_modules", ".bin");
 let t: { dir: string; cleanup: () => void };
@@ -38,12 +39,6 @@ async function rows(funesHome: string): Promise<number> {
   } finally {
     store?.close();
   }
-}
-
-async function until(check: () => boolean, ms: number): Promise<boolean> {
-  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 200)))
-    if (check()) return true;
-  return check();
 }
 
 beforeAll(async () => {

@@ -14,6 +14,7 @@ import { type CliEnv, runFunes } from "../helpers/cli.js";
 import { copyFixture, ROOT, readTree, TEST_HUB_CACHE, tempDir } from "../helpers/fixtures.js";
 import { type HubStandin, startHubStandin } from "../helpers/hub-standin.js";
 import { startModelStub } from "../helpers/model-stubs.js";
+import { until } from "../helpers/wait.js";
 
 const BIN = join(ROOT, "node_modules", ".bin");
 const TOKEN = "hf_standintokenforgeminiqwen";
@@ -32,12 +33,6 @@ function user(name: string): CliEnv & { env: Record<string, string> } {
   };
   const funesHome = join(home, ".funes");
   return { home, funesHome, extra, env: { ...extra, HOME: home, FUNES_HOME: funesHome } };
-}
-
-async function until(check: () => boolean, ms: number): Promise<boolean> {
-  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 250)))
-    if (check()) return true;
-  return check();
 }
 
 /** What a second home bound to the same Hub memory recalls for `query` (agent format). */

@@ -9,6 +9,7 @@ import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CliEnv, runFunes } from "../helpers/cli.js";
 import { TEST_HUB_CACHE, TRACES, tempDir } from "../helpers/fixtures.js";
+import { until } from "../helpers/wait.js";
 
 let t: { dir: string; cleanup: () => void };
 
@@ -38,13 +39,6 @@ function user(name: string): CliEnv & { bin: string } {
     funesHome: join(home, ".funes"),
     extra: { PATH: `${bin}:/usr/bin:/bin`, HF_HUB_CACHE: TEST_HUB_CACHE },
   };
-}
-
-/** Polls `check` every 100 ms for up to 30 s; returns whether it held. */
-async function until(check: () => boolean): Promise<boolean> {
-  for (const end = Date.now() + 30_000; Date.now() < end; await new Promise((r) => setTimeout(r, 100)))
-    if (check()) return true;
-  return check();
 }
 
 beforeAll(() => {

@@ -22,6 +22,7 @@ import { type CliEnv, runFunes } from "../helpers/cli.js";
 import { ROOT, readTree, TEST_HUB_CACHE, TRACES, tempDir } from "../helpers/fixtures.js";
 import { type HubStandin, startHubStandin } from "../helpers/hub-standin.js";
 import { type ModelStub, type StubToolCall, startModelStub } from "../helpers/model-stubs.js";
+import { until } from "../helpers/wait.js";
 
 const BIN = join(ROOT, "node_modules", ".bin");
 const TOKEN = "hf_standintokenforagenttests";
@@ -49,13 +50,6 @@ function user(name: string): CliEnv & { env: Record<string, string> } {
   };
   const funesHome = join(home, ".funes");
   return { home, funesHome, extra, env: { ...extra, HOME: home, FUNES_HOME: funesHome } };
-}
-
-/** Polls `check` every 250 ms until it holds or `ms` pass; returns whether it held. */
-async function until(check: () => Promise<boolean> | boolean, ms: number): Promise<boolean> {
-  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 250)))
-    if (await check()) return true;
-  return check();
 }
 
 /** The tool results the model was sent (OpenAI chat `role: "tool"` messages), as text. */

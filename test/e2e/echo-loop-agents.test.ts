@@ -16,6 +16,7 @@ import { writeDecisions } from "../helpers/echo-loop.js";
 import { ROOT, tempDir } from "../helpers/fixtures.js";
 import { type HubStandin, startHubStandin } from "../helpers/hub-standin.js";
 import { startModelStub } from "../helpers/model-stubs.js";
+import { until } from "../helpers/wait.js";
 
 const BIN = join(ROOT, "node_modules", ".bin");
 const TOKEN = "hf_standintokenforecholoop";
@@ -31,12 +32,6 @@ function user(name: string): CliEnv & { env: Record<string, string> } {
     FUNES_SERVER: "0",
   };
   return { ...u, extra, env: { ...extra, HOME: u.home, FUNES_HOME: u.funesHome } };
-}
-
-async function until(check: () => boolean, ms: number): Promise<boolean> {
-  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 200)))
-    if (check()) return true;
-  return check();
 }
 
 beforeAll(async () => {

@@ -29,6 +29,7 @@ import { modelSocketPath } from "../../src/models/index.js";
 import { type CliEnv, runFunes } from "../helpers/cli.js";
 import { TEST_HUB_CACHE, TRACES, tempDir } from "../helpers/fixtures.js";
 import { connectMcp } from "../helpers/mcp.js";
+import { until } from "../helpers/wait.js";
 
 const ROOT = process.getuid?.() === 0;
 const STRANGER = 65534;
@@ -85,15 +86,6 @@ async function status(env: CliEnv): Promise<Status> {
   const r = await runFunes(["server", "status", "--json"], env);
   expect(r.code, r.stderr).toBe(0);
   return JSON.parse(r.stdout) as Status;
-}
-
-async function until(cond: () => boolean | Promise<boolean>, ms: number): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await cond()) return true;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return cond();
 }
 
 const alive = (pid: number) => {

@@ -21,6 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { modelSocketPath } from "../../src/models/index.js";
 import { type CliEnv, runFunes } from "../helpers/cli.js";
 import { ROOT, TEST_HUB_CACHE, TRACES, tempDir } from "../helpers/fixtures.js";
+import { until } from "../helpers/wait.js";
 
 let t: { dir: string; cleanup: () => void };
 let u: CliEnv;
@@ -56,15 +57,6 @@ function exited(pid: number): boolean {
   } catch {
     return true;
   }
-}
-
-async function until(cond: () => Promise<boolean>, ms: number): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await cond()) return true;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return cond();
 }
 
 beforeAll(async () => {

@@ -20,6 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CliEnv, runFunes } from "../helpers/cli.js";
 import { ROOT, TEST_HUB_CACHE, TRACES, tempDir } from "../helpers/fixtures.js";
 import { startModelStub } from "../helpers/model-stubs.js";
+import { until } from "../helpers/wait.js";
 
 const PI_BIN = join(ROOT, "node_modules", ".bin", "pi");
 const HAS_PI = existsSync(join(ROOT, "node_modules", "@mariozechner", "pi-coding-agent", "package.json"));
@@ -104,12 +105,6 @@ function funesChildren(funesHome: string): number[] {
     }
   }
   return found;
-}
-
-async function until(check: () => boolean, ms: number): Promise<boolean> {
-  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 100)))
-    if (check()) return true;
-  return check();
 }
 
 /** A Node host that loads the extension the way pi does, calls `recall`, and then (maybe) shuts down. */

@@ -38,6 +38,51 @@ export function startFunes(args: string[], env: CliEnv): ChildProcess {
   });
 }
 
+/**
+ * Runs `funes …` inside this process (`runCli`, what the executable calls), with what it prints captured: for
+ * help, usage errors and rendering, where no process boundary is under test. The environment is the test user's
+ * only; one call at a time (stdout and stderr are the process's own).
+ */
+export async function runFunesHere(args: string[], env: CliEnv): Promise<CliResult> {
+  const { runCli } = await import("../../src/cli/app.js");
+  let stdout = "";
+  let stderr = "";
+  const out = process.stdout.write;
+  const err = process.stderr.write;
+  const con = { log: console.log, info: console.info, warn: console.warn, error: console.error };
+  const toOut = (...a: unknown[]) => {
+    stdout += `${a.join(" ")}\n`;
+  };
+  const toErr = (...a: unknown[]) => {
+    stderr += `${a.join(" ")}\n`;
+  };
+  process.stdout.write = ((chunk: string | Uint8Array) => {
+    stdout += typeof chunk === "string" ? chunk : Buffer.from(chunk).toString();
+    return true;
+  }) as typeof process.stdout.write;
+  process.stderr.write = ((chunk: string | Uint8Array) => {
+    stderr += typeof chunk === "string" ? chunk : Buffer.from(chunk).toString();
+    return true;
+  }) as typeof process.stderr.write;
+  Object.assign(console, { log: toOut, info: toOut, warn: toErr, error: toErr });
+  try {
+    const code = await runCli([process.execPath, CLI, ...args], {
+      PATH: process.env.PATH ?? "",
+      HOME: env.home,
+      FUNES_HOME: env.funesHome,
+      NO_COLOR: "1",
+      FUNES_THREADS: "1",
+      FUNES_SERVER: "0",
+      ...env.extra,
+    });
+    return { code, stdout, stderr };
+  } finally {
+    process.stdout.write = out;
+    process.stderr.write = err;
+    Object.assign(console, con);
+  }
+}
+
 /** Runs `funes …` to completion. */
 export function runFunes(args: string[], env: CliEnv): Promise<CliResult> {
   const child = startFunes(args, env);
