@@ -5,7 +5,7 @@ import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CliEnv, runFunesHere } from "./helpers/cli.js";
+import { type CliEnv, runFunes } from "./helpers/cli.js";
 import { ROOT, tempDir } from "./helpers/fixtures.js";
 
 let t: { dir: string; cleanup: () => void };
@@ -36,11 +36,11 @@ const COMMANDS = [
 
 describe("help", () => {
   it("every command says what it does, shows examples, fits 80 columns and wraps between words", async () => {
-    const main = await runFunesHere(["--help"], env);
+    const main = await runFunes(["--help"], env);
     expect(main.code).toBe(0);
     for (const c of COMMANDS) expect(main.stdout, c).toMatch(new RegExp(`^  ${c} `, "m"));
     for (const c of COMMANDS) {
-      const r = await runFunesHere([c, "--help"], env);
+      const r = await runFunes([c, "--help"], env);
       expect(r.code, c).toBe(0);
       const lines = r.stdout.trimEnd().split("\n");
       // The first line is the description, not a version banner.
@@ -53,31 +53,31 @@ describe("help", () => {
       // A wrapped description continues with a whole word: no line ends or starts inside one.
       expect(r.stdout, c).not.toMatch(/[a-z]-\n\s+[a-z]/);
     }
-    const index = await runFunesHere(["index", "--help"], env);
+    const index = await runFunes(["index", "--help"], env);
     expect(index.stdout).toMatch(/--no-thinking +Leave out thinking blocks\n/);
     expect(index.stdout).not.toContain("(default: true)");
     for (const c of ["models", "cache"]) {
-      const r = await runFunesHere([c, "--help"], env);
+      const r = await runFunes([c, "--help"], env);
       expect(r.stdout, c).toMatch(/\nActions:\n {2}status .*\n {2}(pull|prune) /);
     }
   });
 
   it("prints the version, and suggests the closest command or flag, named as typed", async () => {
-    const v = await runFunesHere(["--version"], env);
+    const v = await runFunes(["--version"], env);
     expect(v.stdout).toBe(
       `${JSON.parse(spawnSync("cat", [join(ROOT, "package.json")]).stdout.toString()).version}\n`,
     );
-    const cmd = await runFunesHere(["recal", "x"], env);
+    const cmd = await runFunes(["recal", "x"], env);
     expect(cmd.code).toBe(2);
     expect(cmd.stderr).toBe(
       'funes: unknown command "recal" — did you mean `funes recall`? (see funes --help)\n',
     );
-    const flag = await runFunesHere(["recall", "x", "--half-lif", "3"], env);
+    const flag = await runFunes(["recall", "x", "--half-lif", "3"], env);
     expect(flag.code).toBe(2);
     expect(flag.stderr).toBe(
       "funes: unknown option --half-lif — did you mean --half-life? (see funes recall --help)\n",
     );
-    const kebab = await runFunesHere(["status", "--no-such-thing"], env);
+    const kebab = await runFunes(["status", "--no-such-thing"], env);
     expect(kebab.stderr).toContain("unknown option --no-such-thing");
   });
 });
@@ -85,7 +85,7 @@ describe("help", () => {
 describe("mistyped commands, flags and values", () => {
   /** One line on stderr, exit 2, nothing on stdout. */
   async function usage(args: string[]): Promise<string> {
-    const r = await runFunesHere(args, env);
+    const r = await runFunes(args, env);
     expect(r.code, r.stderr).toBe(2);
     expect(r.stdout).toBe("");
     expect(r.stderr.trimEnd().split("\n"), r.stderr).toHaveLength(1);
@@ -96,7 +96,7 @@ describe("mistyped commands, flags and values", () => {
     expect(await usage(["RECALL", "x"])).toContain("did you mean `funes recall`?");
     expect(await usage(["serach", "x"])).toContain("did you mean `funes recall`?");
     expect(await usage(["publish", "a/b"])).toContain("did you mean `funes push`?");
-    const help = await runFunesHere(["help", "recall"], env);
+    const help = await runFunes(["help", "recall"], env);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^Find past passages/);
     expect(await usage(["--hepl"])).toBe(
@@ -156,7 +156,7 @@ describe("mistyped commands, flags and values", () => {
 
 describe("funes completion", () => {
   it("completes commands, flags and agents in bash, and writes zsh and fish scripts", async () => {
-    const bash = await runFunesHere(["completion", "bash"], env);
+    const bash = await runFunes(["completion", "bash"], env);
     expect(bash.code, bash.stderr).toBe(0);
     const script = join(t.dir, "funes.bash");
     writeFileSync(script, bash.stdout);
@@ -176,12 +176,12 @@ describe("funes completion", () => {
     expect(complete(["funes", "server", "sto"])).toBe("stop");
     expect(complete(["funes", "recall", "--lim"])).toBe("--limit");
     expect(complete(["funes", "get", "--js"])).toBe("--json");
-    const zsh = await runFunesHere(["completion", "zsh"], env);
+    const zsh = await runFunes(["completion", "zsh"], env);
     expect(zsh.stdout).toMatch(/^#compdef funes\n/);
     expect(zsh.stdout).toContain("compdef _funes funes");
-    const fish = await runFunesHere(["completion", "fish"], env);
+    const fish = await runFunes(["completion", "fish"], env);
     expect(fish.stdout).toContain("complete -c funes -n '__fish_seen_subcommand_from recall' -l half-life");
-    const bad = await runFunesHere(["completion", "tcsh"], env);
+    const bad = await runFunes(["completion", "tcsh"], env);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('completion takes a shell: bash, zsh, fish, not "tcsh"');
   });

@@ -115,7 +115,7 @@ function checkFirstWord(cli: ReturnType<typeof cac>): void {
 }
 
 async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  const cfg = readConfig(env);
+  const cfg = readConfig(env, argv[1]);
   // Before any request: HF_HUB_OFFLINE and HTTPS_PROXY/HTTP_PROXY/NO_PROXY for every connection.
   await applyNetworkEnv(networkEnv(cfg.env));
   // `funes help recall` is `funes recall --help`; a pasted `→ get <session> <turn>` line is read as typed.

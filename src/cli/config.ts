@@ -42,6 +42,8 @@ export interface CliConfig {
   models: ModelsConfig;
   /** How agents' hooks and MCP registrations run this funes: `$FUNES_BIN`, else this Node and this script. */
   funesCommand: string[];
+  /** This funes's own script (argv[1]), which its workers and its model server run; undefined in a REPL. */
+  script: string | undefined;
   /** The environment agent CLIs run in. */
   env: Record<string, string | undefined>;
   /**
@@ -58,10 +60,9 @@ export interface CliConfig {
  * path, e.g. npm's global bin link, stays valid when the package is reinstalled or the checkout it links to
  * moves); else this Node and this script.
  */
-function funesCommand(env: NodeJS.ProcessEnv): string[] {
+function funesCommand(env: NodeJS.ProcessEnv, script: string | undefined): string[] {
   const bin = nonEmpty(env.FUNES_BIN);
   if (bin !== undefined) return [bin];
-  const script = process.argv[1];
   if (script === undefined) return ["funes"];
   let real: string;
   try {
@@ -215,8 +216,11 @@ function terminalSize(reported: number | undefined, variable: string | undefined
   return Number.isInteger(n) && n > 0 ? n : null;
 }
 
-/** Reads the environment. */
-export function readConfig(env: NodeJS.ProcessEnv = process.env): CliConfig {
+/** Reads the environment; `script` is the funes being run (`process.argv[1]`). */
+export function readConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  script: string | undefined = process.argv[1],
+): CliConfig {
   const home = homeOf(env);
   const funesHome = funesHomeOf(env);
   if (existsSync(funesHome) && !statSync(funesHome).isDirectory())
@@ -237,7 +241,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): CliConfig {
     quiet: false,
     now: () => Date.now(),
     models: readModels(env, home),
-    funesCommand: funesCommand(env),
+    funesCommand: funesCommand(env, script),
+    script,
     env: { ...env },
     server: {
       enabled: serverEnabled(env),

@@ -29,7 +29,7 @@ type WorkerMessage =
 
 /** How `funes index` runs isolated steps: this Node and this script, glibc's arenas capped (see README). */
 export function indexIsolation(cfg: CliConfig): Isolation | undefined {
-  const script = process.argv[1];
+  const script = cfg.script;
   if (script === undefined) return undefined;
   return {
     fromRows: cfg.indexWorkerRows,

@@ -34,7 +34,7 @@ function socketPathOf(cfg: CliConfig): string {
 function startDetached(cfg: CliConfig): Promise<void> {
   mkdirSync(join(cfg.funesHome, "logs"), { recursive: true });
   const out = openSync(logPath(cfg), "a");
-  const script = process.argv[1];
+  const script = cfg.script;
   if (script === undefined) return Promise.resolve();
   const child = spawn(process.execPath, [script, "server", "run"], {
     detached: true,

@@ -25,66 +25,81 @@ export interface CliEnv {
 /** Starts `funes …` without waiting. */
 export function startFunes(args: string[], env: CliEnv): ChildProcess {
   return spawn(process.execPath, [CLI, ...args], {
-    env: {
-      PATH: process.env.PATH ?? "",
-      HOME: env.home,
-      FUNES_HOME: env.funesHome,
-      NO_COLOR: "1",
-      FUNES_THREADS: "1",
-      FUNES_SERVER: "0",
-      ...env.extra,
-    },
+    env: childEnv(env),
     stdio: ["ignore", "pipe", "pipe"],
   });
 }
 
+let running = false;
+
 /**
- * Runs `funes …` inside this process (`runCli`, what the executable calls), with what it prints captured: for
- * help, usage errors and rendering, where no process boundary is under test. The environment is the test user's
- * only; one call at a time (stdout and stderr are the process's own).
+ * Runs `funes …` to completion inside this process (`runCli`, what the executable calls) with what it prints
+ * captured: for what a command says and does, where no process boundary is under test (kills, signals, locks,
+ * hooks, MCP over stdio and concurrent runs use `spawnFunes`). The environment is the test user's only. A call
+ * made while another is running (two at once) runs in a child process, as stdout is the process's own.
  */
-export async function runFunesHere(args: string[], env: CliEnv): Promise<CliResult> {
+export async function runFunes(args: string[], env: CliEnv): Promise<CliResult> {
+  if (running) return spawnFunes(args, env);
+  running = true;
   const { runCli } = await import("../../src/cli/app.js");
   let stdout = "";
   let stderr = "";
   const out = process.stdout.write;
   const err = process.stderr.write;
   const con = { log: console.log, info: console.info, warn: console.warn, error: console.error };
-  const toOut = (...a: unknown[]) => {
-    stdout += `${a.join(" ")}\n`;
-  };
-  const toErr = (...a: unknown[]) => {
-    stderr += `${a.join(" ")}\n`;
-  };
-  process.stdout.write = ((chunk: string | Uint8Array) => {
+  const text = (a: unknown[]) => `${a.map((x) => (typeof x === "string" ? x : String(x))).join(" ")}\n`;
+  process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
     stdout += typeof chunk === "string" ? chunk : Buffer.from(chunk).toString();
+    const done = rest.find((r) => typeof r === "function") as (() => void) | undefined;
+    if (done !== undefined) process.nextTick(done);
     return true;
   }) as typeof process.stdout.write;
-  process.stderr.write = ((chunk: string | Uint8Array) => {
+  process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
     stderr += typeof chunk === "string" ? chunk : Buffer.from(chunk).toString();
+    const done = rest.find((r) => typeof r === "function") as (() => void) | undefined;
+    if (done !== undefined) process.nextTick(done);
     return true;
   }) as typeof process.stderr.write;
-  Object.assign(console, { log: toOut, info: toOut, warn: toErr, error: toErr });
+  Object.assign(console, {
+    log: (...a: unknown[]) => {
+      stdout += text(a);
+    },
+    info: (...a: unknown[]) => {
+      stdout += text(a);
+    },
+    warn: (...a: unknown[]) => {
+      stderr += text(a);
+    },
+    error: (...a: unknown[]) => {
+      stderr += text(a);
+    },
+  });
   try {
-    const code = await runCli([process.execPath, CLI, ...args], {
-      PATH: process.env.PATH ?? "",
-      HOME: env.home,
-      FUNES_HOME: env.funesHome,
-      NO_COLOR: "1",
-      FUNES_THREADS: "1",
-      FUNES_SERVER: "0",
-      ...env.extra,
-    });
+    const code = await runCli([process.execPath, CLI, ...args], childEnv(env));
     return { code, stdout, stderr };
   } finally {
     process.stdout.write = out;
     process.stderr.write = err;
     Object.assign(console, con);
+    running = false;
   }
 }
 
-/** Runs `funes …` to completion. */
-export function runFunes(args: string[], env: CliEnv): Promise<CliResult> {
+/** The whole environment of a run of `funes` for a test user. */
+function childEnv(env: CliEnv): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH ?? "",
+    HOME: env.home,
+    FUNES_HOME: env.funesHome,
+    NO_COLOR: "1",
+    FUNES_THREADS: "1",
+    FUNES_SERVER: "0",
+    ...env.extra,
+  };
+}
+
+/** Runs `funes …` to completion in a child process: where a process boundary is what a test is about. */
+export function spawnFunes(args: string[], env: CliEnv): Promise<CliResult> {
   const child = startFunes(args, env);
   let stdout = "";
   let stderr = "";
