@@ -3,8 +3,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    testTimeout: 180_000,
+    hookTimeout: 180_000,
     pool: "forks",
     // Three workers on two cores: most end-to-end time is spent waiting on child processes (whole suite on a
     // quiet 2-core machine: 411 s with two, 332 s with three).

@@ -49,7 +49,7 @@ beforeAll(async () => {
   await server.connect(serverSide);
   client = new Client({ name: "test", version: "0.0.0" });
   await client.connect(clientSide);
-}, 60_000);
+});
 
 afterAll(async () => {
   await client?.close();

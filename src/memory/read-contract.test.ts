@@ -60,7 +60,7 @@ beforeAll(async () => {
     threads: 1,
     hubUrl: "",
   });
-}, 120_000);
+});
 
 afterAll(async () => {
   await models?.close();

@@ -63,7 +63,7 @@ describe("funes add, first run", () => {
     expect(hub.repos.get("acme/team-memory")?.private).toBe(true);
     expect(await rows(u.funesHome)).toBeGreaterThan(0);
     expect(r.stdout).toMatch(/published \d+ chunks to hf:\/\/datasets\/acme\/team-memory/);
-  }, 60_000);
+  });
 
   it("checks for the agent's CLI before it asks or indexes, and says what it did when it stops half way", async () => {
     const u = user("no-cli");
@@ -94,7 +94,7 @@ describe("funes add, first run", () => {
     );
     // The lines above it name what was installed.
     expect(out.slice(0, out.lastIndexOf("funes: funes is set up"))).toMatch(/codex/);
-  }, 90_000);
+  });
 
   it("off a terminal never asks: it names the flag, and with the flags does everything", async () => {
     const u = user("script");
@@ -117,5 +117,5 @@ describe("funes add, first run", () => {
     expect(bad.stderr).toContain(
       'funes add takes an agent: claude, codex, hermes, pi, gemini, qwen, opencode, copilot, not "vim" — see funes add --help',
     );
-  }, 60_000);
+  });
 });

@@ -149,7 +149,7 @@ describe("funes add claude", () => {
     expect(existsSync(join(u.home, ".funes", "integrations"))).toBe(false);
     expect(allowed()).toEqual(["Bash(ls)"]);
     expect((await runFunes(["remove", "claude"], u)).code).toBe(0);
-  }, 120_000);
+  });
 
   it("remove leaves Claude's files as add found them: the same bytes, or the user's later edits in their layout", async () => {
     const u = user("claude-restore");
@@ -176,7 +176,7 @@ describe("funes add claude", () => {
       '{\n    "permissions": {\n        "allow": [\n            "Bash(ls)"\n        ]\n    },\n    "theme": "dark",\n    "env": {\n        "FOO": "1"\n    },\n    "model": "opus"\n}\n',
     );
     expect(existsSync(join(dir, "plugins"))).toBe(false);
-  }, 120_000);
+  });
 
   it("with CLAUDE_CONFIG_DIR set, indexes, registers and allows in that folder, as Claude reads it", async () => {
     const u = user("claude-moved");
@@ -210,7 +210,7 @@ describe("funes add claude", () => {
     expect(allowed()).toEqual(["Bash(ls)"]);
     const after = await runCli("claude", ["mcp", "list"], { env: cliEnv, cwd: u.home });
     expect(after.kind === "ran" && after.stdout).not.toContain("funes:");
-  }, 120_000);
+  });
 
   it("fails before changing anything when claude is not installed", async () => {
     const u = user("no-claude");
@@ -304,7 +304,7 @@ describe("funes add codex", () => {
     // Codex's own `mcp add`/`mcp remove` and funes's trust edits all undone: the user's bytes remain.
     expect(readFileSync(join(codexDir, "config.toml"), "utf8")).toBe(userConfig);
     expect(existsSync(join(codexDir, "hooks"))).toBe(false);
-  }, 120_000);
+  });
 
   it("refuses hooks files Codex itself would skip, leaving them as they are", async () => {
     const u = user("codex-bad");

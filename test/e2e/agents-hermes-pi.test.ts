@@ -201,5 +201,5 @@ describe("funes add pi", () => {
     expect(rm.code, rm.stderr).toBe(0);
     expect(readFileSync(log, "utf8")).toContain(`remove ${dir}`);
     expect(existsSync(dir)).toBe(false);
-  }, 60_000);
+  });
 });

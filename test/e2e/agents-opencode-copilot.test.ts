@@ -75,7 +75,7 @@ async function readableElsewhere(
   return until(async () => {
     const r = await runFunes(["recall", query, "--memory", spec, "--rerank-budget", "0", "-k", "50"], reader);
     return r.code === 0 && r.stdout.includes(text);
-  }, 90_000);
+  });
 }
 
 /**

@@ -13,6 +13,7 @@ import { type CliEnv, runFunes } from "../helpers/cli.js";
 import { ROOT, TEST_HUB_CACHE, tempDir } from "../helpers/fixtures.js";
 import { type HubStandin, startHubStandin } from "../helpers/hub-standin.js";
 import { codexStubArgs, type ModelStub, startModelStub } from "../helpers/model-stubs.js";
+import { until } from "../helpers/wait.js";
 
 const BIN = join(ROOT, "node_modules", ".bin");
 const TOKEN = "hf_standintokenforboundarytests";
@@ -44,13 +45,6 @@ function user(name: string): CliEnv & { env: Record<string, string> } {
   };
   const funesHome = join(home, ".funes");
   return { home, funesHome, extra, env: { ...extra, HOME: home, FUNES_HOME: funesHome } };
-}
-
-/** Polls `check` every 250 ms until it holds or `ms` pass; returns whether it held. */
-async function until(check: () => Promise<boolean> | boolean, ms: number): Promise<boolean> {
-  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 250)))
-    if (await check()) return true;
-  return check();
 }
 
 /** Every committed path is the card or a file of the table's own folders. */
@@ -104,7 +98,7 @@ describe("publishing at a session boundary", () => {
         r.stdout.includes("the nebula cluster uses port 47888") &&
         r.stdout.includes("Noted: port 47888.")
       );
-    }, 60_000);
+    });
     const log = join(u.home, ".funes", "integrations", "claude-plugin", "funes", "scripts", "funes-sync.log");
     expect(
       readable,
@@ -120,7 +114,7 @@ describe("publishing at a session boundary", () => {
     expect(status.stdout).toMatch(/\nlocal push: up to date \(1 session\)\n/);
     expect(status.stdout).toMatch(/\nlast hook push: ok, /);
     expect(readFileSync(log, "utf8")).not.toContain("FAILED");
-  }, 150_000);
+  });
 
   it("codex publishes from its Stop hook; status names what waits and the hook's last failure", async () => {
     const u = user("codex-boundary");
@@ -148,7 +142,7 @@ describe("publishing at a session boundary", () => {
         reader,
       );
       return r.code === 0 && r.stdout.includes("the aurora service listens on port 52119");
-    }, 60_000);
+    });
     expect(readable, logText()).toBe(true);
     expect(await until(idle, 60_000)).toBe(true);
 

@@ -57,7 +57,7 @@ beforeAll(async () => {
       ["chunks.lance/data/a.lance", Buffer.from("junk")],
     ]),
   });
-}, 120_000);
+});
 afterAll(async () => {
   hub.fault = null;
   await hub.close();

@@ -71,7 +71,7 @@ describe("Gemini CLI and Qwen Code sessions, indexed", () => {
     );
     expect(hits.code, hits.stderr).toBe(0);
     expect(hits.stdout).toMatch(/\] gemini -tmp-gemini-fixture-home-app\/b5c61e55/);
-  }, 120_000);
+  });
 
   it("finds Gemini CLI's and Qwen Code's sessions where GEMINI_CLI_HOME and QWEN_HOME moved them", async () => {
     const home = join(t.dir, "moved");
@@ -89,5 +89,5 @@ describe("Gemini CLI and Qwen Code sessions, indexed", () => {
     });
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).sessions).toBe(4);
-  }, 60_000);
+  });
 });

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeHookScripts } from "../../src/agents/hook-scripts.js";
 import { tempDir } from "../helpers/fixtures.js";
+import { until } from "../helpers/wait.js";
 
 let t: { dir: string; cleanup: () => void };
 let calls: string;
@@ -31,12 +32,6 @@ function runHook(script: string, arg: string | string[], payload: string, env: R
   return new Promise<{ code: number | null; out: string; ms: number }>((resolve) =>
     child.on("close", (code) => resolve({ code, out, ms: performance.now() - t0 })),
   );
-}
-
-async function until(check: () => boolean, ms: number): Promise<boolean> {
-  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 100)))
-    if (check()) return true;
-  return check();
 }
 
 beforeAll(() => {
@@ -123,11 +118,9 @@ describe("hook scripts", () => {
     const log = join(t.dir, "hooks", "funes-sync.log");
     const has = (s: string) => existsSync(log) && readFileSync(log, "utf8").includes(s);
     expect((await runHook(script, "x/held", "{}")).out).toBe("");
-    expect(await until(() => has("push[x/held]: WARN — nothing was published: held back"), 10_000)).toBe(
-      true,
-    );
+    expect(await until(() => has("push[x/held]: WARN — nothing was published: held back"))).toBe(true);
     expect((await runHook(script, "", "{}")).out).toBe("");
-    expect(await until(() => has("push: skipped (no memory bound to this hook)"), 10_000)).toBe(true);
+    expect(await until(() => has("push: skipped (no memory bound to this hook)"))).toBe(true);
     expect((await runHook(script, ["x/fail", "codex"], "{}")).out).toBe("");
     expect(
       await until(
@@ -142,7 +135,7 @@ describe("hook scripts", () => {
     const script = join(t.dir, "hooks", "funes-push.sh");
     const log = join(t.dir, "hooks", "funes-sync.log");
     expect((await runHook(script, ["x/more", "claude"], "{}")).out).toBe("");
-    expect(await until(() => readFileSync(log, "utf8").includes("push[x/more]: ok"), 15_000)).toBe(true);
+    expect(await until(() => readFileSync(log, "utf8").includes("push[x/more]: ok"))).toBe(true);
     const outcomes = readFileSync(log, "utf8")
       .split("\n")
       .filter((l) => l.includes("push[x/more]: ") && !l.endsWith(": start"))
@@ -159,7 +152,7 @@ describe("hook scripts", () => {
     const log = join(t.dir, "hooks", "funes-sync.log");
     const before = readFileSync(calls, "utf8").length;
     expect((await runHook(script, ["codex", "x/pub"], "{}")).out).toBe("");
-    expect(await until(() => readFileSync(log, "utf8").includes("push[x/pub]: ok"), 15_000)).toBe(true);
+    expect(await until(() => readFileSync(log, "utf8").includes("push[x/pub]: ok"))).toBe(true);
     expect(readFileSync(calls, "utf8").slice(before).trim().split("\n")).toEqual([
       "start index --harness codex",
       "end index --harness codex",

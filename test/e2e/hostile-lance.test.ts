@@ -100,7 +100,7 @@ describe("manifests outside _versions/", () => {
     );
     expect(plain.code, plain.stderr).toBe(0);
     expect(plain.stdout).toContain("zebrafish notes");
-  }, 60_000);
+  });
 });
 
 describe("columns of another type", () => {
@@ -121,5 +121,5 @@ describe("columns of another type", () => {
         expect(out.stderr).not.toContain("unexpected error");
       }
     }
-  }, 60_000);
+  });
 });

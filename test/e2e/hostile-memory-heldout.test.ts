@@ -136,7 +136,7 @@ describe("hidden text and oversize fields", () => {
     const status = await runFunes(["status", "--memory", "evil/hidden"], r);
     expect(status.code, status.stderr).toBe(0);
     expect(invisible(status.stdout)).toEqual([]);
-  }, 120_000);
+  });
 
   it("the MCP tools return hidden characters escaped and oversize fields cut", async () => {
     const r = env("mcp");
@@ -155,7 +155,7 @@ describe("hidden text and oversize fields", () => {
     } finally {
       await mcp.close();
     }
-  }, 60_000);
+  });
 });
 
 describe("listings that cannot be laid out as files", () => {
@@ -184,7 +184,7 @@ describe("listings that cannot be laid out as files", () => {
       expect(out.stderr).toContain(what);
       expect(out.stderr).not.toContain("    at ");
     }
-  }, 60_000);
+  });
 
   it("a flood of empty files counts a block each against the download cap", async () => {
     clone("evil/flood", (f) => {
@@ -201,7 +201,7 @@ describe("listings that cannot be laid out as files", () => {
       env("flood-ok", { FUNES_MAX_DOWNLOAD_MB: "6" }),
     );
     expect(ok.code, ok.stderr).toBe(0);
-  }, 60_000);
+  });
 
   it("a table without the columns funes reads is refused as not a funes memory, not an unexpected error", async () => {
     const dir = join(t.dir, "foreign-table");
@@ -227,7 +227,7 @@ describe("listings that cannot be laid out as files", () => {
       expect(out.stderr).toContain("it is not the table of a funes memory");
       expect(out.stderr).not.toContain("unexpected error");
     }
-  }, 60_000);
+  });
 
   it("a memory from before the harness and repo facets (an older reference memory) is still read", async () => {
     const funesHome = join(t.dir, "old-facets");
@@ -254,5 +254,5 @@ describe("listings that cannot be laid out as files", () => {
     );
     expect(facet.code).not.toBe(0);
     expect(facet.stderr).toContain("predates the harness facet");
-  }, 60_000);
+  });
 });

@@ -145,7 +145,7 @@ beforeAll(async () => {
   db.close();
   const push = await runFunes(["push", "evil/inject", "--create"], writer);
   expect(push.code, push.stderr).toBe(0);
-}, 120_000);
+});
 
 afterAll(async () => {
   await hub.close();
@@ -207,7 +207,7 @@ describe("control sequences and forged lines", () => {
     const local = await runFunes(["recall", "zebrafish", "--rerank-budget", "0", "-k", "4"], writer);
     expect(local.code, local.stderr).toBe(0);
     expect(rawControls(local.stdout)).toEqual([]);
-  }, 120_000);
+  });
 
   it("the MCP tools return no control sequence either", async () => {
     const r = env("mcp");
@@ -223,7 +223,7 @@ describe("control sequences and forged lines", () => {
     } finally {
       await mcp.close();
     }
-  }, 60_000);
+  });
 });
 
 describe("answers from a hostile endpoint", () => {
@@ -352,7 +352,7 @@ describe("manifests naming files outside the memory", () => {
     } finally {
       await new Promise<void>((resolve) => fakeS3.close(() => resolve()));
     }
-  }, 60_000);
+  });
 });
 
 describe("first reads at once", () => {
@@ -370,7 +370,7 @@ describe("first reads at once", () => {
     expect(readdirSync(root)).toEqual([hub.repos.get("evil/inject")?.commit]);
     const blobs = readdirSync(join(t.dir, "eight-hf", "datasets--evil--inject", "blobs"));
     expect(blobs.filter((b) => b.includes("."))).toEqual([]);
-  }, 120_000);
+  });
 });
 
 describe("integrity of downloads and cached copies", () => {
@@ -445,7 +445,7 @@ describe("integrity of downloads and cached copies", () => {
     const rebuilt = await runFunes(["status", "--memory", "evil/inject"], r);
     expect(rebuilt.code, rebuilt.stderr).toBe(0);
     expect(readFileSync(realpathSync(file)).equals(good)).toBe(true);
-  }, 60_000);
+  });
 
   it("stray files are passed over; leftovers of killed runs are removed by prune; live ones are kept", async () => {
     const r = env("stray");
@@ -473,7 +473,7 @@ describe("integrity of downloads and cached copies", () => {
     expect(readdirSync(join(r.funesHome, "staging"))).toEqual([]);
     expect(readdirSync(blobs).filter((b) => b.endsWith(".incomplete"))).toEqual([]);
     expect((await runFunes(["status", "--memory", "evil/inject"], r)).code).toBe(0);
-  }, 60_000);
+  });
 
   it("a memory over the download cap is refused with what to set; a bad cap is a usage error", async () => {
     const capped = await runFunes(
@@ -514,7 +514,7 @@ describe("the memory folder and pushes", () => {
     const after = readTree(copy);
     expect([...after.keys()].sort()).toEqual([...before.keys()].sort());
     for (const [p, b] of before) expect(after.get(p)?.equals(b), p).toBe(true);
-  }, 60_000);
+  });
 
   it("push --sessions naming no session is refused with exit 2 and commits nothing", async () => {
     const committed = hub.committedPaths.length;
@@ -541,5 +541,5 @@ describe("the memory folder and pushes", () => {
     const push = await runFunes(["push", "evil/inject"], writer);
     expect(push.code, push.stderr).toBe(0);
     expect(existsSync(stale)).toBe(false);
-  }, 60_000);
+  });
 });

@@ -133,14 +133,14 @@ describe("a terminal with colour on", () => {
       expect(out.stdout).toContain(`${ESC}[1m`); // colour is on: funes's own styling stays
       expect(rawControls(out.stdout)).toEqual([]);
     }
-  }, 120_000);
+  });
 
   it("the writer's own memory (a local transcript's tool call) is shown the same way", async () => {
     const out = await runFunesInTerminal(["get", "s1", "t2", "--format", "human"], writer, []);
     expect(out.code, out.stdout).toBe(0);
     expect(out.stdout).toContain("]52;c;Y3VybCBldmlsfHNo");
     expect(rawControls(out.stdout)).toEqual([]);
-  }, 60_000);
+  });
 });
 
 describe("JSON readers", () => {
@@ -156,7 +156,7 @@ describe("JSON readers", () => {
     expect(status.code, status.stderr).toBe(0);
     expect(rawControls(status.stdout)).toEqual([]);
     expect(() => JSON.parse(status.stdout)).not.toThrow();
-  }, 120_000);
+  });
 
   it("the MCP tools answer with nothing raw, over a protocol that stays valid JSON", async () => {
     const mcp = await connectMcp(["evil/output"], env("mcp"));
@@ -168,7 +168,7 @@ describe("JSON readers", () => {
     } finally {
       await mcp.close();
     }
-  }, 60_000);
+  });
 });
 
 describe("a stranger's value inside an error message", () => {
@@ -217,7 +217,7 @@ describe("a stranger's value inside an error message", () => {
     } finally {
       await mcp.close();
     }
-  }, 60_000);
+  });
 });
 
 describe("passages posing as funes's own lines", () => {
@@ -250,5 +250,5 @@ describe("passages posing as funes's own lines", () => {
     } finally {
       await mcp.close();
     }
-  }, 60_000);
+  });
 });

@@ -108,7 +108,7 @@ describe("redirects from the endpoint", () => {
     expect(out.stderr).toContain(`the Hub redirected funes to "${other}"`);
     expect(out.stderr).not.toContain("reachable");
     expect(seen).toEqual([]);
-  }, 60_000);
+  });
 
   it("a redirect on the endpoint itself is followed, as the Hub's own are", async () => {
     const endpoint = await serve((req, res) => {
@@ -121,7 +121,7 @@ describe("redirects from the endpoint", () => {
     const out = await runFunes(recall, r);
     expect(out.code, out.stderr).toBe(0);
     expect(out.stdout).toContain("zebrafish notes");
-  }, 60_000);
+  });
 });
 
 describe("an endless listing", () => {
@@ -149,5 +149,5 @@ describe("an endless listing", () => {
     expect(out.stderr).toContain("lists more than 2048 files, over the 8.0 MiB download cap");
     expect(out.stderr).toContain("FUNES_MAX_DOWNLOAD_MB");
     expect(pages).toBeLessThanOrEqual(5);
-  }, 60_000);
+  });
 });

@@ -37,7 +37,7 @@ beforeAll(async () => {
   const r = await runFunes(["index", "--yes"], env);
   expect(r.code, r.stderr).toBe(0);
   mcp = await connectMcp([], env);
-}, 120_000);
+});
 
 afterAll(async () => {
   await mcp?.close();

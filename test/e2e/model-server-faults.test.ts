@@ -190,7 +190,7 @@ describe.skipIf(!ROOT)("a stranger on the same machine (needs root to act as uid
     const r = await recallJson(rt);
     expect(r.notes.join("\n")).not.toContain("models run in this process");
     // The recall answered with its own models and left the server starting.
-    expect(await until(async () => (await status(rt)).running, 30_000)).toBe(true);
+    expect(await until(async () => (await status(rt)).running)).toBe(true);
     const s = await status(rt);
     expect(dirname(s.socket as string)).toBe(runtime);
     pids.push(s.pid as number);
@@ -275,9 +275,9 @@ describe("the model server under faults", () => {
     expect(existsSync(sock)).toBe(false);
     // Running again, it finds its socket gone and exits; the next recall starts a new server.
     process.kill(pid, "SIGCONT");
-    expect(await until(() => !alive(pid), 30_000)).toBe(true);
+    expect(await until(() => !alive(pid))).toBe(true);
     expect((await recallJson(env)).notes.join("\n")).not.toContain("models run in this process");
-    expect(await until(async () => (await status(env)).running, 30_000)).toBe(true);
+    expect(await until(async () => (await status(env)).running)).toBe(true);
     const again = await status(env);
     expect(again.pid).not.toBe(pid);
     pids.push(again.pid as number);
@@ -293,7 +293,7 @@ describe("the model server under faults", () => {
     writeFileSync(`${sock}.pid`, String(process.pid));
     const r = await recallJson(env);
     expect(r.notes.join("\n")).not.toContain("models run in this process");
-    expect(await until(async () => (await status(env)).running, 30_000)).toBe(true);
+    expect(await until(async () => (await status(env)).running)).toBe(true);
     const s = await status(env);
     expect(s.pid).not.toBe(killed);
     pids.push(s.pid as number);

@@ -79,7 +79,7 @@ describe("funes server", () => {
     const local = await hits(u, "three.js earth textures");
     // No server yet: this recall loads its models itself, and leaves one starting for the next.
     const first = await hits(on(), "three.js earth textures");
-    expect(await until(async () => (await status(on())).running, 30_000)).toBe(true);
+    expect(await until(async () => (await status(on())).running)).toBe(true);
     const second = await hits(on(), "three.js earth textures");
     const s1 = await status(on());
     expect(s1.models?.some((m) => m.startsWith("embedder "))).toBe(true);
@@ -109,7 +109,7 @@ describe("funes server", () => {
   it("stops when asked, and recall still answers with it gone or broken", async () => {
     const stop = await runFunes(["server", "stop"], on());
     expect(stop.stdout).toContain("stopped");
-    expect(await until(async () => !(await status(on())).running, 5000)).toBe(true);
+    expect(await until(async () => !(await status(on())).running)).toBe(true);
     // Something that accepts connections and hangs up: the CLI falls back to its own models.
     const sock = modelSocketPath(u.funesHome, { tmpDir: tmpdir() });
     rmSync(sock, { force: true });
@@ -130,7 +130,7 @@ describe("funes server", () => {
     const pid = (JSON.parse(started.stdout) as Status).pid as number;
     expect(pid).toBeGreaterThan(0);
     rmSync(modelSocketPath(u.funesHome, { tmpDir: tmpdir() }), { force: true });
-    expect(await until(async () => exited(pid), 20_000)).toBe(true);
+    expect(await until(async () => exited(pid))).toBe(true);
   });
 
   it("exits when its program files are gone (funes uninstalled), so none serves from deleted files", async () => {
@@ -153,7 +153,7 @@ describe("funes server", () => {
     const pid = (JSON.parse(started.stdout) as Status).pid as number;
     expect(pid).toBeGreaterThan(0);
     rmSync(join(pkg, "dist"), { recursive: true });
-    expect(await until(async () => exited(pid), 20_000)).toBe(true);
+    expect(await until(async () => exited(pid))).toBe(true);
     expect(readFileSync(join(funesHome, "logs", "model-server.log"), "utf8")).toMatch(
       /stopping: its program files were removed/,
     );

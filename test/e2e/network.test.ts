@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLI, type CliEnv, runFunes } from "../helpers/cli.js";
+import { CLI, type CliEnv, spawnFunes } from "../helpers/cli.js";
 import { TEST_HUB_CACHE, tempDir } from "../helpers/fixtures.js";
 import { type HubStandin, startHubStandin } from "../helpers/hub-standin.js";
 
@@ -66,7 +66,7 @@ describe("network environment", () => {
   it("tunnels every Hub request through HTTP_PROXY, unless NO_PROXY names the host", async () => {
     tunnels.length = 0;
     const before = hub.requests.length;
-    const r = await runFunes(["recall", "x", "--memory", "acme/nope"], env({ HTTP_PROXY: proxyUrl }));
+    const r = await spawnFunes(["recall", "x", "--memory", "acme/nope"], env({ HTTP_PROXY: proxyUrl }));
     // The Hub's answer came back through the proxy.
     expect(r.stderr).toContain("hf://datasets/acme/nope doesn't exist on the Hub");
     expect(tunnels.length).toBeGreaterThan(0);
@@ -74,7 +74,7 @@ describe("network environment", () => {
     expect(hub.requests.length).toBeGreaterThan(before);
 
     tunnels.length = 0;
-    const bypass = await runFunes(
+    const bypass = await spawnFunes(
       ["recall", "x", "--memory", "acme/nope"],
       env({ HTTP_PROXY: proxyUrl, NO_PROXY: "localhost,127.0.0.1" }),
     );
@@ -85,7 +85,7 @@ describe("network environment", () => {
   it("says when the proxy refuses, naming the host and the cause", async () => {
     refuse = true;
     try {
-      const r = await runFunes(["recall", "x", "--memory", "acme/nope"], env({ http_proxy: proxyUrl }));
+      const r = await spawnFunes(["recall", "x", "--memory", "acme/nope"], env({ http_proxy: proxyUrl }));
       expect(r.code).toBe(1);
       expect(r.stderr).toContain(`(127.0.0.1:${hubPort()}: the proxy refused the tunnel)`);
     } finally {
@@ -96,13 +96,13 @@ describe("network environment", () => {
   it("makes no request at all with HF_HUB_OFFLINE=1", async () => {
     tunnels.length = 0;
     const before = hub.requests.length;
-    const r = await runFunes(
+    const r = await spawnFunes(
       ["recall", "x", "--memory", "acme/kb"],
       env({ HF_HUB_OFFLINE: "1", HTTP_PROXY: proxyUrl }),
     );
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("HF_HUB_OFFLINE is set, so no request was made");
-    const push = await runFunes(["push", "acme/kb"], env({ HF_HUB_OFFLINE: "1", HF_TOKEN: "hf_x" }));
+    const push = await spawnFunes(["push", "acme/kb"], env({ HF_HUB_OFFLINE: "1", HF_TOKEN: "hf_x" }));
     expect(push.code).toBe(1);
     expect(hub.requests.length).toBe(before);
     expect(tunnels).toEqual([]);
@@ -110,7 +110,7 @@ describe("network environment", () => {
 
   it("catches a missing token before any write, with how to log in", async () => {
     const before = hub.requests.length;
-    const r = await runFunes(["push", "acme/new", "--create"], env({}));
+    const r = await spawnFunes(["push", "acme/new", "--create"], env({}));
     expect(r.code).toBe(1);
     expect(r.stderr).toBe(
       "funes: writing to hf://datasets/acme/new needs a Hugging Face token with write access — run `hf auth login` (or set HF_TOKEN), then try again\n",
@@ -193,14 +193,14 @@ describe("network environment", () => {
       const port = (front.address() as AddressInfo).port;
       tunnels.length = 0;
       try {
-        const r = await runFunes(
+        const r = await spawnFunes(
           ["recall", "x", "--memory", "acme/nope"],
           env({ HF_ENDPOINT: `https://127.0.0.1:${port}`, HTTPS_PROXY: proxyUrl, NODE_EXTRA_CA_CERTS: cert }),
         );
         expect(r.stderr).toContain("hf://datasets/acme/nope doesn't exist on the Hub");
         expect(tunnels).toContain(`127.0.0.1:${port}`);
         // Without the certificate trusted, the TLS failure is named.
-        const untrusted = await runFunes(
+        const untrusted = await spawnFunes(
           ["recall", "x", "--memory", "acme/nope"],
           env({ HF_ENDPOINT: `https://127.0.0.1:${port}`, HTTPS_PROXY: proxyUrl }),
         );

@@ -140,7 +140,7 @@ describe("the pi extension's funes child", () => {
       expect(r.stdout, mode).toMatch(/^ {2}→ get \S+ \S+/);
       expect(await until(() => funesChildren(u.funesHome).length === 0, 10_000), mode).toBe(true);
     }
-  }, 120_000);
+  });
 });
 
 describe.skipIf(!HAS_PI)("a real pi -p turn (needs @mariozechner/pi-coding-agent)", () => {
@@ -187,9 +187,9 @@ describe.skipIf(!HAS_PI)("a real pi -p turn (needs @mariozechner/pi-coding-agent
         .map((q) => JSON.stringify(q.body.messages ?? []))
         .filter((m) => m.includes('"type":"tool_result"'));
       expect(results.at(-1)).toContain("→ get ");
-      expect(await until(() => funesChildren(u.funesHome).length === 0, 10_000)).toBe(true);
+      expect(await until(() => funesChildren(u.funesHome).length === 0)).toBe(true);
     } finally {
       await stub.close();
     }
-  }, 120_000);
+  });
 });

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CliEnv, hubUser, runFunes, runFunesInTerminal, startFunes } from "../helpers/cli.js";
+import { type CliEnv, hubUser, runFunes, runFunesInTerminal, spawnFunes, startFunes } from "../helpers/cli.js";
 import { commitIds } from "../helpers/commit-table.js";
 import { copyFixture, TEST_HUB_CACHE, tempDir } from "../helpers/fixtures.js";
 import { type HubStandin, startHubStandin } from "../helpers/hub-standin.js";
@@ -232,14 +232,14 @@ describe("funes push", () => {
 
     // A refusal keeps its words (once) and its exit code.
     const missing = probed(true);
-    const refused = await runFunes(["push", "acme/cap"], missing.env);
+    const refused = await spawnFunes(["push", "acme/cap"], missing.env);
     expect(refused.code).toBe(1);
     expect(refused.stderr.split("doesn't exist on the Hub")).toHaveLength(2);
     cappedChild(missing.processes());
 
     // The child's output is the run's: the JSON summary parses, the rows are on the Hub.
     const created = probed(true);
-    const push = await runFunes(["push", "acme/cap", "--create", "--json"], created.env);
+    const push = await spawnFunes(["push", "acme/cap", "--create", "--json"], created.env);
     expect(push.code, push.stderr).toBe(0);
     const published = (JSON.parse(push.stdout) as { published: number }).published;
     expect(published).toBeGreaterThan(0);
@@ -260,7 +260,7 @@ describe("funes push", () => {
 
     // A memory below the size (the default of 200k rows) is pushed in one process.
     const small = probed(false);
-    expect((await runFunes(["push", "acme/cap", "--json"], small.env)).code).toBe(0);
+    expect((await spawnFunes(["push", "acme/cap", "--json"], small.env)).code).toBe(0);
     expect(small.processes()).toHaveLength(1);
   });
 

@@ -99,7 +99,7 @@ describe("an old answer, before any model is present", () => {
     u = { home, funesHome: join(home, ".funes"), extra: { HF_HUB_CACHE: join(t.dir, "no-models") } };
     const r = await runFunes(["index"], u);
     expect(r.code, r.stderr).toBe(0);
-  }, 60_000);
+  });
 
   it("comes first from the CLI, with a score that is not 0 and JSON that says how it was found", async () => {
     const r = await runFunes(["recall", question, "--json"], u);

@@ -174,7 +174,7 @@ beforeAll(async () => {
   const r = await runFunes(["index", "--yes", "--json"], env);
   expect(r.code, r.stderr).toBe(0);
   expect(JSON.parse(r.stdout).vectors.remaining).toBe(0);
-}, 120_000);
+});
 
 afterAll(async () => {
   await session.close();

@@ -75,7 +75,7 @@ beforeAll(async () => {
     },
   };
   mkdirSync(reader.home);
-}, 120_000);
+});
 
 afterAll(async () => {
   await hub.close();

@@ -39,7 +39,7 @@ describe("the secret corpus, end to end", () => {
     expect(Object.keys(run.push.heldBack).length).toBeGreaterThan(50);
     // Scrub redacted every sample's block in place: a redacted block rescans clean.
     expect(run.scrub).toMatchObject({ redactedBlocks: samples.length, droppedBlocks: 0 });
-  }, 120_000);
+  });
 });
 
 describe("the held-out secret catalogue, end to end", () => {
@@ -53,5 +53,5 @@ describe("the held-out secret catalogue, end to end", () => {
     expect(leaks(run, "scrub")).toEqual([]);
     // Only the clean rows planted beside the samples were published.
     expect(run.push.published).toBe(run.cleanRows);
-  }, 120_000);
+  });
 });

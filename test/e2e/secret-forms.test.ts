@@ -103,7 +103,7 @@ describe("secrets as agents display them, end to end", () => {
     const kept = kinds.filter((k, i) => (byTurn.get(`result-${i}`) ?? "").includes(values[i] ?? k.id));
     expect(kept.map((k) => k.id)).toEqual([]);
     for (let i = 0; i < kinds.length; i++) expect(byTurn.get(`result-${i}`)).toContain("[REDACTED:");
-  }, 120_000);
+  });
 });
 
 describe("the false-positive guard on real transcripts", () => {
@@ -118,5 +118,5 @@ describe("the false-positive guard on real transcripts", () => {
     // Measured before issue 33's forms: 14 findings, each the password of a local RabbitMQ URL.
     expect(found.length).toBeLessThanOrEqual(14);
     expect(new Set(found)).toEqual(new Set(["url-credentials guest"]));
-  }, 120_000);
+  });
 });

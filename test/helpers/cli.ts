@@ -41,7 +41,10 @@ let running = false;
 export async function runFunes(args: string[], env: CliEnv): Promise<CliResult> {
   if (running) return spawnFunes(args, env);
   running = true;
-  const { runCli } = await import("../../src/cli/app.js");
+  const [{ runCli }, { guardStream }] = await Promise.all([
+    import("../../src/cli/app.js"),
+    import("../../src/cli/output-guard.js"),
+  ]);
   let stdout = "";
   let stderr = "";
   const out = process.stdout.write;
@@ -60,20 +63,13 @@ export async function runFunes(args: string[], env: CliEnv): Promise<CliResult> 
     if (done !== undefined) process.nextTick(done);
     return true;
   }) as typeof process.stderr.write;
-  Object.assign(console, {
-    log: (...a: unknown[]) => {
-      stdout += text(a);
-    },
-    info: (...a: unknown[]) => {
-      stdout += text(a);
-    },
-    warn: (...a: unknown[]) => {
-      stderr += text(a);
-    },
-    error: (...a: unknown[]) => {
-      stderr += text(a);
-    },
-  });
+  // As the executable does before it runs the command line (cli/main.ts).
+  guardStream(process.stdout);
+  guardStream(process.stderr);
+  // console's output goes where a process's would: through the (guarded) streams.
+  const toOut = (...a: unknown[]) => process.stdout.write(text(a));
+  const toErr = (...a: unknown[]) => process.stderr.write(text(a));
+  Object.assign(console, { log: toOut, info: toOut, warn: toErr, error: toErr });
   try {
     const code = await runCli([process.execPath, CLI, ...args], childEnv(env));
     return { code, stdout, stderr };
