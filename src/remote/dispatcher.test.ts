@@ -2,6 +2,7 @@ import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { getGlobalDispatcher, setGlobalDispatcher } from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hubParams } from "./access.js";
 import { applyNetworkEnv, networkEnv } from "./dispatcher.js";
 import { describeNetworkError } from "./network-error.js";
 
@@ -40,13 +41,15 @@ describe("applyNetworkEnv", () => {
     await new Promise((r) => proxy.close(r));
   });
 
-  /** What Node's own fetch gets for the target: its text, or the failure in funes's words. */
+  /** What a Hub request (Node's own fetch) gets from the target: its text, or the failure in funes's words. */
   const get = async () => {
     const url = `http://127.0.0.1:${port(target)}/`;
-    return fetch(url).then(
-      (r) => r.text(),
-      (err: unknown) => describeNetworkError(err, url),
-    );
+    return hubParams({ hubUrl: url })
+      .fetch(url)
+      .then(
+        (r) => r.text(),
+        (err: unknown) => describeNetworkError(err, url),
+      );
   };
 
   it("sends the proxy's credentials with the CONNECT, and names a refused tunnel", async () => {
@@ -58,11 +61,16 @@ describe("applyNetworkEnv", () => {
     );
   });
 
-  it("goes direct to a NO_PROXY host", async () => {
+  it("goes direct to a NO_PROXY host, and to every host once the environment names no proxy", async () => {
     const before = connects.length;
     await applyNetworkEnv(networkEnv({ HTTP_PROXY: `127.0.0.1:${port(proxy)}`, NO_PROXY: "127.0.0.1" }));
     expect(await get()).toBe("hello");
     expect(connects.length).toBe(before);
+    await applyNetworkEnv(networkEnv({ HTTP_PROXY: `127.0.0.1:${port(proxy)}` }));
+    expect(await get()).toContain("the proxy refused the tunnel");
+    await applyNetworkEnv(networkEnv({}));
+    expect(await get()).toBe("hello");
+    expect(getGlobalDispatcher()).toBe(node);
   });
 
   it("refuses every connection under a proxy setting that is not a URL, or HF_HUB_OFFLINE", async () => {

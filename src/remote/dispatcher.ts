@@ -4,8 +4,10 @@
  * tools' environment: `HF_HUB_OFFLINE=1` refuses every connection (so no request is ever made), and
  * `HTTPS_PROXY`/`HTTP_PROXY` (and lowercase) tunnel connections through a proxy with CONNECT, except to hosts
  * in `NO_PROXY` — undici's `EnvHttpProxyAgent`, installed with undici's `setGlobalDispatcher`, which writes
- * the global slot Node's own fetch reads.
+ * the global slot Node's own fetch reads. undici takes about as long to load as a quick command takes to
+ * run, so it is loaded before the first request (each goes through `hubParams`), not at start.
  */
+import type { Dispatcher } from "undici";
 
 /** The network settings read from the environment (by cli/). */
 export interface NetworkEnv {
@@ -36,13 +38,34 @@ export function networkEnv(env: Record<string, string | undefined>): NetworkEnv 
   };
 }
 
+/** The environment a dispatcher is owed for, until the first request installs it. */
+let owed: NetworkEnv | null = null;
+let installed: Promise<void> = Promise.resolve();
+/** Node's own dispatcher, while ours replaces it. */
+let nodes: Dispatcher | null = null;
+
 /**
- * Installs the dispatcher when the environment asks for one (offline, or a proxy); otherwise leaves Node's
- * own (and does not load undici). Call once, before any request.
+ * Sets the network environment for the requests to come: a dispatcher when it asks for one (offline, or a
+ * proxy), else Node's own (put back if an earlier call replaced it). Call before any request.
  */
 export async function applyNetworkEnv(net: NetworkEnv): Promise<void> {
-  if (!net.offline && net.httpsProxy === null && net.httpProxy === null) return;
-  const { Agent, EnvHttpProxyAgent, setGlobalDispatcher } = await import("undici");
+  owed = net.offline || net.httpsProxy !== null || net.httpProxy !== null ? net : null;
+  if (owed === null && nodes !== null) (await import("undici")).setGlobalDispatcher(nodes);
+  if (owed === null) nodes = null;
+}
+
+/** Resolves once the dispatcher the environment asks for is in place; awaited before every request. */
+export function networkReady(): Promise<void> {
+  if (owed !== null) {
+    installed = install(owed);
+    owed = null;
+  }
+  return installed;
+}
+
+async function install(net: NetworkEnv): Promise<void> {
+  const { Agent, EnvHttpProxyAgent, getGlobalDispatcher, setGlobalDispatcher } = await import("undici");
+  nodes ??= getGlobalDispatcher();
   // A dispatcher whose every connection fails with `code` (read by network-error.ts): nothing is sent.
   const refusing = (code: string, message: string) =>
     new Agent({ connect: (_o, cb) => cb(Object.assign(new Error(message), { code }), null) });
