@@ -17,7 +17,6 @@ import {
   EMBEDDER_SPEC,
   type Embedder,
   embedBatches,
-  isInt8Stamped,
   loadEmbedder,
   loadReranker,
   type ModelSpec,
@@ -232,7 +231,6 @@ export async function benchRealChunks(embDir: string): Promise<Row[]> {
   const fp32 = await embedCorpus(embDir, EMBEDDER_SPEC, c);
   const int8 = await embedCorpus(embDir, EMBEDDER_INT8_SPEC, c);
   const tps = useful / fp32.secs;
-  const stamped = (v: CorpusVectors) => v.docs.filter(isInt8Stamped).length;
   return [
     [
       "backfill embedding, real chunks (fp32, 2 threads, 128 a call)",
@@ -258,11 +256,6 @@ export async function benchRealChunks(embDir: string): Promise<Row[]> {
       "  fp32 queries over int8 vectors (a mixed memory, the reference reading ours)",
       agreementText(topTenAgreement(fp32, { ...int8, q: fp32.q })),
       "≥ 0.95",
-    ],
-    [
-      "  vectors stamped int8: int8 run, fp32 run",
-      `${stamped(int8)} of ${int8.docs.length}, ${stamped(fp32)} of ${fp32.docs.length}`,
-      "all, none",
     ],
   ];
 }

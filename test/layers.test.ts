@@ -39,6 +39,7 @@ const LAYER: Record<string, number> = {
  */
 const PACKAGE_HOME: Record<string, string[]> = {
   "@huggingface/hub": ["remote/"],
+  undici: ["remote/"],
   "@lancedb/lancedb": ["local/"],
   "apache-arrow": ["local/"],
   // `funes mcp` wires the SDK's stdio transport to the server; everything else about MCP is in mcp/.

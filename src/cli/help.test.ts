@@ -18,5 +18,9 @@ describe("help layout", () => {
     expect(closest("recal", ["recall", "index"])).toBe("recall");
     expect(closest("--half", ["--half-life", "--harness"])).toBe("--half-life");
     expect(closest("frobnicate", ["recall", "index"])).toBeNull();
+    // Two swapped neighbours are one edit, alone or beside another typo.
+    expect(closest("idnex", ["index", "recall"])).toBe("index");
+    expect(closest("--dyr-runn", ["--dry-run", "--json"])).toBe("--dry-run");
+    expect(closest("vim", ["pi", "codex"])).toBeNull();
   });
 });

@@ -3,6 +3,7 @@
  * sections; this reshapes them: a command's own `--help` opens with what it does and lists its actions,
  * descriptions wrap at word boundaries under their column, defaults are shown only where they are true, and
  * examples read as commands. Unknown commands and flags get the closest known one as a suggestion.
+ * By hand because cac, whose help callback this is, neither wraps, nor suggests, nor words errors so.
  */
 import type { CAC, Command } from "cac";
 import { wrapText } from "./terminal-text.js";
@@ -90,32 +91,39 @@ export function reshapeHelp(cli: CAC, extras: HelpExtras) {
   };
 }
 
-/** Edit distance (insertions, deletions, substitutions), for suggestions. */
+/**
+ * Edit distance (insertions, deletions, substitutions, and two swapped neighbours as one edit: `serach`),
+ * for suggestions.
+ */
 function distance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  const rows = [Array.from({ length: b.length + 1 }, (_, j) => j)];
   for (let i = 1; i <= a.length; i++) {
+    const prev = rows[i - 1] ?? [];
     const cur = [i];
-    for (let j = 1; j <= b.length; j++)
+    for (let j = 1; j <= b.length; j++) {
       cur[j] = Math.min(
         (prev[j] ?? 0) + 1,
         (cur[j - 1] ?? 0) + 1,
         (prev[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
       );
-    prev = cur;
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        cur[j] = Math.min(cur[j] ?? 0, (rows[i - 2]?.[j - 2] ?? 0) + 1);
+    }
+    rows.push(cur);
   }
-  return prev[b.length] ?? 0;
+  return rows[a.length]?.[b.length] ?? 0;
 }
 
 /**
  * The known word closest to `typed`, when it is close enough to be a likely typo (or a prefix of one).
- * Case is ignored (`RECALL`), and two swapped neighbours (`serach`) count as one edit.
+ * Case is ignored (`RECALL`).
  */
 export function closest(typed: string, known: readonly string[]): string | null {
   let best: string | null = null;
   let bestD = Number.POSITIVE_INFINITY;
   const t = typed.toLowerCase();
   for (const k of known) {
-    const d = k.startsWith(t) && t.length >= 2 ? 0.5 : Math.min(distance(t, k), swapDistance(t, k));
+    const d = k.startsWith(t) && t.length >= 2 ? 0.5 : distance(t, k);
     if (d < bestD) {
       best = k;
       bestD = d;
@@ -124,16 +132,6 @@ export function closest(typed: string, known: readonly string[]): string | null 
   // A short word two edits away is another word, not a typo of it (`vim` is not `pi`, `tcsh` not `bash`).
   const allowed = t.length <= 4 ? 1 : Math.max(2, Math.floor(t.length / 3));
   return best !== null && bestD <= allowed ? best : null;
-}
-
-/** 1 when `a` is `b` with two neighbouring letters swapped, else infinity. */
-function swapDistance(a: string, b: string): number {
-  if (a.length !== b.length) return Number.POSITIVE_INFINITY;
-  const diff = [...a].flatMap((c, i) => (c === b[i] ? [] : [i]));
-  const [i, j] = diff;
-  return diff.length === 2 && i !== undefined && j === i + 1 && a[i] === b[j] && a[j] === b[i]
-    ? 1
-    : Number.POSITIVE_INFINITY;
 }
 
 /** Words people type for a funes command they mean (suggestions only; never run). */
@@ -161,10 +159,13 @@ const SYNONYMS: Record<string, string> = {
 
 const camel = (s: string) => s.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase());
 
+/** The flags an option's usage names, as typed: `-k, --k <n>` → `-k`, `--k`. */
+export const flagsIn = (usage: string): string[] => usage.match(/--?[A-Za-z][\w-]*/g) ?? [];
+
 /** The long and short flags a command takes (as typed: `--dry-run`, `-k`), global ones included. */
 export function flagsOf(cli: CAC, command: Command | undefined): string[] {
   const options = [...(command?.options ?? []), ...cli.globalCommand.options];
-  return [...new Set(options.flatMap((o) => o.rawName.match(/--?[A-Za-z][\w-]*/g) ?? []))];
+  return [...new Set(options.flatMap((o) => flagsIn(o.rawName)))];
 }
 
 /**
@@ -218,7 +219,7 @@ export function cacErrorMessage(message: string, argv: string[], cli: CAC): stri
   const missingValue = /^option `(.+?)` value is missing$/.exec(message);
   if (missingValue !== null) {
     const raw = missingValue[1] ?? "";
-    const flags: string[] = raw.match(/--?[A-Za-z][\w-]*/g) ?? [];
+    const flags = flagsIn(raw);
     const typed = argv.find((a) => flags.includes(a.split("=")[0] ?? a)) ?? flags.at(-1) ?? raw;
     const value = /<([^>]+)>/.exec(raw)?.[1] ?? "value";
     return `${typed} needs a value: ${typed} <${value}> — see ${where}`;

@@ -5,8 +5,10 @@
  * `--match 1e3` 1000, `--session 0x1f` 31 and `--memory ""` 0 — a forget or a recall of something the
  * user never typed. This restores each value-taking option's raw strings from argv, then applies the rules
  * every command shares: a value is never blank, and an option that is not repeatable is given once.
+ * By hand: cac gives mri no string options (`type: [String]` makes "7" of `007`); parseArgs takes `-x` as a value.
  */
 import type { CAC } from "cac";
+import { flagsIn } from "./help.js";
 import { UsageError } from "./usage-error.js";
 
 /** Options a command takes more than once (each value, or a comma-separated list, adds to the others). */
@@ -33,7 +35,7 @@ function valueOptions(cli: CAC): ValueOption[] {
   const options = [...(cli.matchedCommand?.options ?? []), ...cli.globalCommand.options];
   return options
     .filter((o) => o.isBoolean !== true)
-    .map((o) => ({ keys: o.names, flags: o.rawName.match(/--?[A-Za-z][\w-]*/g) ?? [] }));
+    .map((o) => ({ keys: o.names, flags: flagsIn(o.rawName) }));
 }
 
 /**

@@ -3,6 +3,7 @@
  * generation grow to several times what is live before it collects it: a push's secret gate at a million
  * chunks left ≈ 900 MB of dead strings (each group's texts) resident before the first full collection.
  * A loop that makes garbage in rounds calls a bound's `check` once a round. Knows nothing of funes.
+ * By hand: a full GC needs `--expose-gc`, which a bin cannot pass itself; npm's expose-gc is these lines.
  */
 import { getHeapStatistics, setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";

@@ -28,7 +28,6 @@ export {
   UnknownRerankerError,
 } from "./models-config.js";
 export { type OpenedEmbedder, openEmbedder } from "./open-embedder.js";
-export { isInt8Stamped } from "./precision-stamp.js";
 export {
   EMBED_MAX_TOKENS,
   type Embedder,

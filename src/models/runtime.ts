@@ -9,7 +9,6 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { InferenceSession, Tensor } from "onnxruntime-node";
 import { type DerivedModel, forgetInt8Model, int8Model } from "./derived-model.js";
-import { stampInt8 } from "./precision-stamp.js";
 import type { ModelSpec } from "./specs.js";
 import { type BatchTokenizer, type Encoded, loadBatchTokenizer, type TokenBatch } from "./tokenize.js";
 
@@ -215,8 +214,7 @@ async function openEmbedderFile(
   // A derived model's failures are loadInt8Embedder's to word: re-pulling the files would not help.
   const guarded = <T>(fn: () => Promise<T>): Promise<T> => (int8 ? fn() : guard(dir, "embedder", fn));
   const model = await guarded(() => loadModel(dir, spec, opts, file));
-  // One padded batch to vectors: CLS pooling (position 0 of each row), L2-normalised; the int8 model's
-  // vectors stamped as its own.
+  // One padded batch to vectors: CLS pooling (position 0 of each row), L2-normalised.
   const run = async (batch: TokenBatch): Promise<Float32Array[]> => {
     const hidden = await model.run(batch, "last_hidden_state");
     const [b = 0, s = 0, h = 0] = hidden.dims;
@@ -232,7 +230,7 @@ async function openEmbedderFile(
         throw new ModelLoadError(
           `the ${int8 ? "int8 " : ""}embedder in "${dir}" made vectors that are not finite (NaN or infinity) — ${int8 ? UNSET_INT8 : "delete the folder and run `funes models pull`"}`,
         );
-      vecs.push(int8 ? stampInt8(v) : v);
+      vecs.push(v);
     }
     return vecs;
   };

@@ -32,7 +32,7 @@ export const EMBEDDER_SPEC: ModelSpec = {
 /**
  * The embedder in int8, opt-in (`FUNES_EMBED_PRECISION=int8`): the same downloaded fp32 file, quantized by
  * funes (models/quantize.ts), ≈ 2x faster to backfill. Its vectors keep ≥ 0.95 of fp32's top 10
- * on the bench and carry a stamp in their lowest bits (models/precision-stamp.ts).
+ * on the bench, and mix with fp32 ones in one memory.
  */
 export const EMBEDDER_INT8_SPEC: ModelSpec = {
   ...EMBEDDER_SPEC,

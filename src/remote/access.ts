@@ -3,6 +3,7 @@
  * endpoint explicitly (the client itself does not read `HF_ENDPOINT`).
  */
 import { withoutDebugOutput } from "../quiet/index.js";
+import { networkReady } from "./dispatcher.js";
 import { isNetworkFailure } from "./network-error.js";
 import { quoteForMessage, UnsafeHubAnswerError } from "./validate.js";
 
@@ -16,10 +17,11 @@ export interface HubClient {
 /** The credentials/endpoint fields @huggingface/hub calls take. */
 export function hubParams(c: HubClient, timeoutMs?: number) {
   const base = c.fetch ?? fetch;
-  const f: typeof fetch =
-    timeoutMs === undefined
-      ? base
-      : (input, init) => base(input, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+  // Every request waits for the proxy/offline dispatcher the environment asks for (dispatcher.ts).
+  const f: typeof fetch = async (input, init) => {
+    await networkReady();
+    return base(input, timeoutMs === undefined ? init : { ...init, signal: AbortSignal.timeout(timeoutMs) });
+  };
   return { hubUrl: c.hubUrl, fetch: f, ...(c.token !== undefined ? { accessToken: c.token } : {}) };
 }
 

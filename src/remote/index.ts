@@ -12,7 +12,7 @@ export {
   type UploadProgress,
 } from "./commit-files.js";
 export { createPrivateDataset } from "./create-repo.js";
-export { applyNetworkEnv, bypassesProxy, type NetworkEnv, networkEnv } from "./dispatcher.js";
+export { applyNetworkEnv, type NetworkEnv, networkEnv } from "./dispatcher.js";
 export { openDownload } from "./fetch-file.js";
 export { type HubFailure, hubFailure } from "./hub-failure.js";
 export { type HubLocation, HubUriError, lancePath, parseHubUri } from "./hub-uri.js";

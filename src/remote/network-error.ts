@@ -7,6 +7,8 @@ const CODES: Record<string, string> = {
   HF_HUB_OFFLINE: "HF_HUB_OFFLINE is set, so no request was made",
   PROXY_REFUSED: "the proxy refused the tunnel",
   PROXY_INVALID: "the proxy setting is not a URL",
+  // undici's wrapper for the one TLS failure it renames at the end of a proxy tunnel.
+  UND_ERR_PRX_TLS: "TLS: certificate is for another host",
   ENOTFOUND: "DNS lookup failed",
   EAI_AGAIN: "DNS lookup failed (temporary)",
   ECONNREFUSED: "connection refused",
@@ -29,6 +31,9 @@ const CODES: Record<string, string> = {
 function codeOf(err: unknown, depth = 0): { code: string | null; message: string | null } {
   if (err === null || typeof err !== "object" || depth > 4) return { code: null, message: null };
   const e = err as { code?: unknown; cause?: unknown; errors?: unknown[]; name?: unknown; message?: unknown };
+  // undici's ProxyAgent words a refused CONNECT only in an abort's message.
+  if (e.code === "UND_ERR_ABORTED" && /^Proxy response \(\d+\)/.test(String(e.message)))
+    return { code: "PROXY_REFUSED", message: null };
   if (e.name === "TimeoutError" || e.name === "AbortError") return { code: "ETIMEDOUT", message: null };
   if (typeof e.code === "string") return { code: e.code, message: String(e.message ?? "") };
   const inner = codeOf(e.cause, depth + 1);

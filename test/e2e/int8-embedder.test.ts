@@ -1,8 +1,8 @@
 /**
  * The opt-in int8 embedder as a user runs it (`FUNES_EMBED_PRECISION=int8`), with a BERT-shaped model
- * folder through the production loading path: every row gets a stamped vector, status and the index
- * summary say int8, the stamp travels into the published memory, and a second machine embedding in fp32
- * recalls from it. A model funes cannot derive an int8 file from leaves the index keyword-only, saying
+ * folder through the production loading path: every row gets an int8 vector (close to, but not, the one
+ * an fp32 machine computes for the same chunk), status and the index summary say int8, the vectors are
+ * published as computed, and a second machine embedding in fp32 recalls from it. A model funes cannot derive an int8 file from leaves the index keyword-only, saying
  * what to do.
  */
 import { mkdirSync } from "node:fs";
@@ -11,7 +11,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testVocab } from "../../scripts/make-models.js";
 import { writeBertEmbedder } from "../../scripts/model-gen/models.js";
 import { LocalStore } from "../../src/local/index.js";
-import { isInt8Stamped } from "../../src/models/index.js";
 import { type CliEnv, hubUser, runFunes } from "../helpers/cli.js";
 import { commitRows } from "../helpers/commit-table.js";
 import { copyFixture, TEST_HUB_CACHE, tempDir } from "../helpers/fixtures.js";
@@ -47,22 +46,39 @@ function user(name: string, extra: Record<string, string>): CliEnv {
   return { ...e, extra: { ...e.extra, FUNES_EMBED_MODEL_DIR: model, FUNES_SERVER: "0", ...extra } };
 }
 
-const stamps = (rows: Record<string, unknown>[]) =>
-  rows.map((r) => isInt8Stamped((r.vector as { toArray(): Float32Array }).toArray()));
+/** Each row's vector by chunk id. */
+const vectors = (rows: Record<string, unknown>[]) =>
+  new Map(rows.map((r) => [String(r.id), Array.from((r.vector as { toArray(): Float32Array }).toArray())]));
+
+const cosine = (a: number[], b: number[]) => a.reduce((s, x, i) => s + x * (b[i] ?? 0), 0);
+
+async function localVectors(funesHome: string): Promise<Map<string, number[]>> {
+  const store = await LocalStore.open(join(funesHome, "memory"));
+  const rows = (await store?.table.query().select(["id", "vector"]).toArray()) ?? [];
+  store?.close();
+  return vectors(rows);
+}
 
 describe("FUNES_EMBED_PRECISION=int8", () => {
-  it("embeds every row in int8, stamped; the stamp is published; an fp32 machine recalls from it", async () => {
+  it("embeds every row in int8, publishes those vectors, and an fp32 machine recalls from them", async () => {
     const a = user("a", { FUNES_EMBED_PRECISION: "int8" });
     const index = await runFunes(["index", "--yes", "--json"], a);
     expect(index.code, index.stderr).toBe(0);
     const s = JSON.parse(index.stdout);
     expect(s.vectors.model).toBe(`BAAI/bge-small-en-v1.5@FUNES_EMBED_MODEL_DIR=${model} int8`);
     expect(s.vectors).toMatchObject({ embedded: s.chunksAdded, remaining: 0 });
-    const store = await LocalStore.open(join(a.funesHome, "memory"));
-    const local = (await store?.table.query().select(["vector"]).toArray()) ?? [];
-    store?.close();
-    expect(local).toHaveLength(s.chunksAdded);
-    expect(stamps(local).every(Boolean)).toBe(true);
+    const local = await localVectors(a.funesHome);
+    expect(local.size).toBe(s.chunksAdded);
+    // The same sessions embedded in fp32 elsewhere: every int8 vector is near its fp32 one, and none is it.
+    const f = user("f", {});
+    expect((await runFunes(["index", "--yes"], f)).code).toBe(0);
+    const fp32 = await localVectors(f.funesHome);
+    expect([...fp32.keys()].sort()).toEqual([...local.keys()].sort());
+    for (const [id, v] of local) {
+      const w = fp32.get(id) ?? [];
+      expect(v).not.toEqual(w);
+      expect(cosine(v, w)).toBeGreaterThan(0.9);
+    }
 
     const models = await runFunes(["models"], a);
     expect(models.stdout).toContain(
@@ -76,9 +92,11 @@ describe("FUNES_EMBED_PRECISION=int8", () => {
 
     const push = await runFunes(["push", "acme/int8", "--create", "--json"], a);
     expect(push.code, push.stderr).toBe(0);
-    const published = await commitRows(hub.repos.get("acme/int8")?.files ?? new Map(), t.dir, ["vector"]);
-    expect(published).toHaveLength(s.chunksAdded);
-    expect(stamps(published).every(Boolean)).toBe(true);
+    const published = await commitRows(hub.repos.get("acme/int8")?.files ?? new Map(), t.dir, [
+      "id",
+      "vector",
+    ]);
+    expect(vectors(published)).toEqual(local);
 
     // A teammate on the default (fp32) embedder: its query vectors search the int8 ones.
     const b = user("b", {});
