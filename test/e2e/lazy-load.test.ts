@@ -59,6 +59,12 @@ function loadedFrom(file: string): Loaded {
 /** The layers (folders) of a set of `layer/file` names. */
 const layersOf = (modules: Set<string>) => new Set([...modules].map((m) => m.split("/")[0]));
 
+/** The agents layer's light part: its index and what that loads at once (agents/index.ts says why). */
+const AGENTS_INDEX = ["agents/index", "agents/registry", "agents/run-cli"];
+
+/** The agents layer's modules a process loaded, sorted. */
+const agentModules = (loaded: Loaded) => [...loaded.modules].filter((m) => m.startsWith("agents/")).sort();
+
 /** Packages no shell recall or MCP start may load: each belongs to another command or a later step. */
 const HEAVY = [
   "@huggingface/hub",
@@ -117,7 +123,7 @@ describe("what a process loads", () => {
     return { loaded: loadedFrom(out), stdout };
   }
 
-  it("a keyword recall in a shell loads Lance and funes's layers but agents/ and mcp/, no other package", async () => {
+  it("a keyword recall in a shell loads Lance and funes's layers (agents/ only as its registry) but mcp/, no other package", async () => {
     const { loaded, stdout } = await recordRun(["recall", "files", "--format", "agent"], "recall");
     expect(stdout).toContain("List files in working directory");
     expect([...loaded.packages].sort()).toEqual([
@@ -132,10 +138,12 @@ describe("what a process loads", () => {
     ]);
     for (const pkg of HEAVY) expect(loaded.packages).not.toContain(pkg);
     const layers = layersOf(loaded.modules);
-    expect(layers).not.toContain("agents");
     expect(layers).not.toContain("mcp");
+    // The agents layer as its index: the registry of agents (help, checks) and running an agent's CLI.
+    expect(agentModules(loaded)).toEqual(AGENTS_INDEX);
     // Every other layer: the commands layer is one module graph, so recall brings the others' modules.
     expect([...layers].sort()).toEqual([
+      "agents",
       "cache",
       "card",
       "chunk",
@@ -197,6 +205,15 @@ describe("what a process loads", () => {
       expect(loaded.packages).not.toContain(pkg);
     // The server and the settings it is started with (cli/config.ts names the model defaults, so models/'s
     // modules come too, without their runtime); the commands layer loads on the first tool call.
-    expect([...layersOf(loaded.modules)].sort()).toEqual(["cli", "format", "mcp", "models", "protobuf"]);
+    expect([...layersOf(loaded.modules)].sort()).toEqual([
+      "agents",
+      "cli",
+      "format",
+      "mcp",
+      "models",
+      "protobuf",
+    ]);
+    // The registry names the agents in the recall tool's description.
+    expect(agentModules(loaded)).toEqual(AGENTS_INDEX);
   });
 });
