@@ -4,17 +4,20 @@
  * (test/helpers/load-recorder.mjs): packages by their node_modules folder, funes's own modules by the
  * `// dist/<layer>/<file>.js` marks esbuild leaves in each bundled file.
  */
-import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, type CliEnv, runFunes } from "../helpers/cli.js";
 import { copyFixture, ROOT, tempDir } from "../helpers/fixtures.js";
 
-const RECORDER = join(ROOT, "test", "helpers", "load-recorder.mjs");
+/** The variables that run a funes process under the recorder, writing what it loads to `out`. */
+const recorderEnv = (out: string) => ({
+  NODE_OPTIONS: `--import ${pathToFileURL(join(ROOT, "test", "helpers", "load-recorder.mjs")).href}`,
+  FUNES_TEST_LOADS: out,
+});
 
 /** What one process loaded: package names, and funes's modules as `layer/file` (without `.js`). */
 interface Loaded {
@@ -98,29 +101,9 @@ describe("what a process loads", () => {
   /** Runs `funes <args>` under the recorder; what it loaded. */
   async function recordRun(args: string[], name: string): Promise<{ loaded: Loaded; stdout: string }> {
     const out = join(t.dir, `${name}.loads`);
-    const child = spawn(process.execPath, ["--import", RECORDER, CLI, ...args], {
-      env: {
-        PATH: process.env.PATH ?? "",
-        HOME: env.home,
-        FUNES_HOME: env.funesHome,
-        FUNES_SERVER: "0",
-        NO_COLOR: "1",
-        ...env.extra,
-        FUNES_TEST_LOADS: out,
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr.on("data", (d) => {
-      stderr += d;
-    });
-    const code = await new Promise((resolve) => child.on("close", resolve));
-    expect(code, stderr).toBe(0);
-    return { loaded: loadedFrom(out), stdout };
+    const r = await runFunes(args, { ...env, extra: { ...env.extra, ...recorderEnv(out) } });
+    expect(r.code, r.stderr).toBe(0);
+    return { loaded: loadedFrom(out), stdout: r.stdout };
   }
 
   it("a keyword recall in a shell loads Lance and funes's layers (agents/ only as its registry) but mcp/, no other package", async () => {
@@ -172,14 +155,14 @@ describe("what a process loads", () => {
     const out = join(t.dir, "mcp.loads");
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: ["--import", RECORDER, CLI, "mcp"],
+      args: [CLI, "mcp"],
       env: {
         PATH: process.env.PATH ?? "",
         HOME: env.home,
         FUNES_HOME: env.funesHome,
         FUNES_SERVER: "0",
         ...env.extra,
-        FUNES_TEST_LOADS: out,
+        ...recorderEnv(out),
       },
       stderr: "pipe",
     });
