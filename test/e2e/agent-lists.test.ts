@@ -3,12 +3,11 @@
  * help, completion words, refusals of an unknown agent, and the MCP recall tool's harness argument. A new
  * registry entry shows up in each; a list kept by hand elsewhere would fail here.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { AGENT_NAMES, ASK_AGENTS, orList } from "../../src/agents/index.js";
-import { CLI, type CliEnv, runFunes } from "../helpers/cli.js";
+import { type CliEnv, runFunes } from "../helpers/cli.js";
 import { tempDir } from "../helpers/fixtures.js";
+import { connectMcp } from "../helpers/mcp.js";
 
 describe("lists of agents", () => {
   const t = tempDir("funes-agent-lists-");
@@ -44,21 +43,14 @@ describe("lists of agents", () => {
   });
 
   it("the MCP recall tool's harness argument names every agent", async () => {
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [CLI, "mcp"],
-      env: { PATH: process.env.PATH ?? "", HOME: env.home, FUNES_HOME: env.funesHome, FUNES_SERVER: "0" },
-      stderr: "pipe",
-    });
-    const client = new Client({ name: "funes-test", version: "0" });
-    await client.connect(transport);
+    const mcp = await connectMcp([], env);
     try {
-      const recall = (await client.listTools()).tools.find((x) => x.name === "recall");
+      const recall = (await mcp.tools()).tools.find((x) => x.name === "recall");
       const harness = (recall?.inputSchema.properties?.harness as { description?: string } | undefined)
         ?.description;
       for (const name of AGENT_NAMES) expect(harness).toMatch(new RegExp(`\\b${name}\\b`));
     } finally {
-      await client.close();
+      await mcp.close();
     }
   });
 });

@@ -4,14 +4,13 @@
  * (test/helpers/load-recorder.mjs): packages by their node_modules folder, funes's own modules by the
  * `// dist/<layer>/<file>.js` marks esbuild leaves in each bundled file.
  */
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLI, type CliEnv, runFunes } from "../helpers/cli.js";
+import { type CliEnv, runFunes } from "../helpers/cli.js";
 import { copyFixture, ROOT, tempDir } from "../helpers/fixtures.js";
+import { connectMcp } from "../helpers/mcp.js";
 
 /** The variables that run a funes process under the recorder, writing what it loads to `out`. */
 const recorderEnv = (out: string) => ({
@@ -23,6 +22,8 @@ const recorderEnv = (out: string) => ({
 interface Loaded {
   packages: Set<string>;
   modules: Set<string>;
+  /** The process ended normally, so its CommonJS modules (written at exit) are on file too. */
+  exited: boolean;
 }
 
 /** The package a path inside node_modules belongs to. */
@@ -30,12 +31,8 @@ const PACKAGE = /node_modules\/((?:@[^/]+\/)?[^/]+)\//;
 
 /** Reads the recorder's file: each URL once. */
 function loadedFrom(file: string): Loaded {
-  const paths = new Set(
-    readFileSync(file, "utf8")
-      .split("\n")
-      .filter((u) => u.startsWith("file:"))
-      .map((u) => fileURLToPath(u)),
-  );
+  const lines = readFileSync(file, "utf8").split("\n");
+  const paths = new Set(lines.filter((u) => u.startsWith("file:")).map((u) => fileURLToPath(u)));
   const packages = new Set<string>();
   const modules = new Set<string>();
   const addPackage = (pkg: string) =>
@@ -56,7 +53,7 @@ function loadedFrom(file: string): Loaded {
         addPackage(PACKAGE.exec(m[1] ?? "")?.[1] ?? "");
     }
   }
-  return { packages, modules };
+  return { packages, modules, exited: lines.includes("exited") };
 }
 
 /** The layers (folders) of a set of `layer/file` names. */
@@ -108,6 +105,7 @@ describe("what a process loads", () => {
 
   it("a keyword recall in a shell loads Lance and funes's layers (agents/ only as its registry) but mcp/, no other package", async () => {
     const { loaded, stdout } = await recordRun(["recall", "files", "--format", "agent"], "recall");
+    expect(loaded.exited).toBe(true);
     expect(stdout).toContain("List files in working directory");
     expect([...loaded.packages].sort()).toEqual([
       "@lancedb/lancedb",
@@ -153,30 +151,12 @@ describe("what a process loads", () => {
 
   it("funes mcp lists its tools before Lance or a model runtime loads", async () => {
     const out = join(t.dir, "mcp.loads");
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [CLI, "mcp"],
-      env: {
-        PATH: process.env.PATH ?? "",
-        HOME: env.home,
-        FUNES_HOME: env.funesHome,
-        FUNES_SERVER: "0",
-        ...env.extra,
-        ...recorderEnv(out),
-      },
-      stderr: "pipe",
-    });
-    const client = new Client({ name: "funes-test", version: "0" });
-    await client.connect(transport);
-    const tools = await client.listTools();
+    const mcp = await connectMcp([], { ...env, extra: { ...env.extra, ...recorderEnv(out) } });
+    const tools = await mcp.tools();
     expect(tools.tools.map((x) => x.name).sort()).toEqual(["get", "recall", "status"]);
-    // What loaded up to here is on file already, but for require's cache, which is written at exit: the
-    // server exits when its input ends.
-    const exited = new Promise((resolve) => (transport.onclose = () => resolve(null)));
-    await client.close();
-    await exited;
-    expect(existsSync(out)).toBe(true);
+    await mcp.close();
     const loaded = loadedFrom(out);
+    expect(loaded.exited).toBe(true);
     expect(loaded.packages).toContain("@modelcontextprotocol/sdk");
     for (const pkg of [
       "@lancedb/lancedb",

@@ -13,6 +13,9 @@ if (out !== undefined && out !== "") {
   const cache = createRequire(import.meta.url).cache;
   process.on("exit", () => {
     const urls = Object.keys(cache).map((p) => pathToFileURL(p).href);
-    appendFileSync(out, urls.map((u) => `${u}\n`).join(""));
+    // The last line says the process ended normally, so its CommonJS modules are on file too.
+    appendFileSync(out, `${urls.map((u) => `${u}\n`).join("")}exited\n`);
   });
+  // A client that stops waiting sends SIGTERM (the MCP SDK's after 2 s): end as the signal would, on file.
+  process.once("SIGTERM", () => process.exit(143));
 }
