@@ -43,9 +43,9 @@ const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.ur
   version: string;
 };
 
-/** The agents `add`, `remove` and `--harness` take (agents/registry.ts), and those `ask` runs. */
-const AGENTS = orList(AGENT_NAMES);
-const ASKED = orList(ASK_AGENTS);
+/** The agents `add`, `remove` and `--harness` take (agents/registry.ts), and those `ask` runs, for help. */
+const AGENT_LIST = orList(AGENT_NAMES);
+const ASK_LIST = orList(ASK_AGENTS);
 
 /** The actions of commands that take one, for their --help and shell completion. */
 const ACTIONS: Record<string, [string, string][]> = {
@@ -132,7 +132,7 @@ async function main(argv: string[]): Promise<number> {
       "index [path]",
       "Index agent transcripts into the local memory (text first: keyword-searchable at once)",
     )
-    .option("--harness <agent>", `Only this agent: ${AGENTS} (with a path: its format)`)
+    .option("--harness <agent>", `Only this agent: ${AGENT_LIST} (with a path: its format)`)
     .option("--limit <n>", "Only the newest N sessions of each source")
     .option("--no-thinking", "Leave out thinking blocks")
     .option("--yes", "Never ask; embed every waiting row (default: about a minute of embedding per run)")
@@ -163,7 +163,7 @@ async function main(argv: string[]): Promise<number> {
     .option("-k, --k, --limit <n>", "Number of results (default 8)")
     .option("--candidates <n>", "Candidates from each of vector and keyword search (default 30)")
     .option("--type <block_type>", "Only text, thinking, tool_use or tool_result")
-    .option("--harness <agent>", `Only ${AGENTS}`)
+    .option("--harness <agent>", `Only ${AGENT_LIST}`)
     .option("--since <when>", "Only turns at or after a date, timestamp or span back (7d, 12h, 2w)")
     .option("--until <when>", "Only turns at or before a date, timestamp or span back")
     .option("--half-life <days>", "Recency half-life in days (default 30; 0 turns recency off)")
@@ -206,13 +206,13 @@ async function main(argv: string[]): Promise<number> {
       "--hook",
       "As an agent's hook at a session boundary: index that agent's new turns (--harness) and embed waiting rows first; exit 75 when more remains",
     )
-    .option("--harness <agent>", `With --hook: the agent whose session ended (${AGENTS})`)
+    .option("--harness <agent>", `With --hook: the agent whose session ended (${AGENT_LIST})`)
     .option("--json", "Print the summary as JSON")
     .example("funes push acme/funes-memory --create")
     .example("funes push acme/funes-memory --dry-run")
     .action((memory, flags) => runPush(memory, flags, cfg));
   cli
-    .command("add <agent> [memory]", `Set funes up in ${AGENTS}: recall tools, per-turn indexing, publishing`)
+    .command("add <agent> [memory]", `Set funes up in ${AGENT_LIST}: recall tools, per-turn indexing, publishing`)
     .option("--yes", "Never ask: index first, install, and push once (a missing memory still needs --create)")
     .option("--create", "Create the Hub memory (a private dataset) if it does not exist")
     .option("--json", "Print what was done as JSON")
@@ -229,7 +229,7 @@ async function main(argv: string[]): Promise<number> {
     .example("funes remove --all")
     .action((agent, flags) => runRemove(agent, flags, cfg));
   cli
-    .command("ask <agent> [...question]", `Have ${ASKED} answer from your recalled passages only (no tools)`)
+    .command("ask <agent> [...question]", `Have ${ASK_LIST} answer from your recalled passages only (no tools)`)
     .option(
       "--memory <spec>",
       "org/repo, hf://datasets/org/repo[/path], a memory directory, or local (default); repeat or comma-separate to search several",
