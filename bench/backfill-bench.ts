@@ -4,6 +4,7 @@
  * embedder costs against this machine's arithmetic limit (≈ 4k tokens/s fp32 on 2 cores,
  * shared/spec/model-speed.md). Works on a copy, so the memory under test is left as it was.
  */
+import "./native-env.js";
 import { cpSync, rmSync } from "node:fs";
 import { LocalStore, pendingTexts, pendingVectorRows, vectorSearch } from "../src/local/index.js";
 import { backfillVectors } from "../src/memory/backfill.js";

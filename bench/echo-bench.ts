@@ -5,6 +5,7 @@
  * 0, 1, 3 and 10 rounds (goal: unchanged), and the share of the memory's rows that are echoes. Then the
  * milder case: decisions 1–2 years old with newer look-alikes, answers in the top 5 beside plain BM25.
  */
+import "./native-env.js";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { writeTestModels } from "../scripts/make-models.js";

@@ -5,6 +5,7 @@
  * deletion files and a manifest; a purge (and every local forget) writes the touched fragments again and
  * removes old files. Prints one line per figure; not a pass/fail test.
  */
+import "./native-env.js";
 import { cpSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";

@@ -5,6 +5,7 @@
  * of the real fixture transcripts: backfill throughput against the machine's ≈ 4k tokens/s, the padding
  * its batches compute, and int8's speed and top-10 agreement with fp32.
  */
+import "./native-env.js";
 import { copyFileSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import * as ort from "onnxruntime-node";

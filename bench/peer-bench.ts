@@ -19,6 +19,7 @@
  * - from a shell: the first query of the day (funes with no model server running; the peer loads its model
  *   in every process), a query with funes's model server warm, and keyword-only queries.
  */
+import "./native-env.js";
 import { execFileSync, spawn } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -14,6 +14,7 @@
  * one generated 50 MB transcript's peak RSS (goal < 500 MiB). Secret scan alone (the text pass's
  * redaction, in process): chunks/s (goal ≥ 10,000) and findings on clean text.
  */
+import "./native-env.js";
 import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

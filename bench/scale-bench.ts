@@ -9,6 +9,7 @@
  * shell, recall's peak RSS, and against the loopback Hub a first push of the whole memory (time, peak RSS)
  * and push bytes per new chunk (`BENCH_SCALE_PUSH=0` skips both).
  */
+import "./native-env.js";
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";

@@ -7,6 +7,7 @@
  * The table holds only ids and clustered unit vectors (the stand-in for bge-small's), so the figures are
  * Lance's own; each step runs in its own process so its peak RSS is its own.
  */
+import "./native-env.js";
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -111,6 +111,26 @@ function layerViolations(files: { path: string; text: string }[]): string[] {
   return out;
 }
 
+/**
+ * Files outside cli/ that may name `process.env`, with the reason. The environment is read once in `cli/`
+ * (`config.ts`, and `native-env.ts` for the native libraries' own variables) and handed down as values.
+ */
+const ENV_ALLOWED: Record<string, string> = {
+  "agents/pi-extension.ts":
+    "the text of the pi extension funes writes: pi runs it in its own process, where it reads FUNES_MEMORY",
+};
+
+/** Every file outside cli/ that reads or writes `process.env` (outside comments) and is not allowed to. */
+function envViolations(files: { path: string; text: string }[]): string[] {
+  return files
+    .map(({ path, text }) => ({ file: relative(SRC, path), text }))
+    .filter(({ file }) => !file.startsWith("cli/") && !(file in ENV_ALLOWED))
+    .filter(({ text }) =>
+      /\bprocess\s*\.\s*env\b|\bprocess\s*\[\s*["']env["']\s*\]/.test(stripComments(text)),
+    )
+    .map(({ file }) => `${file}: process.env (read it in cli/config.ts and pass the value down)`);
+}
+
 /** The text without comments, so prose ("the table") does not count as code. */
 function stripComments(text: string): string {
   return text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:])\/\/.*$/gm, "$1");
@@ -121,6 +141,31 @@ describe("layering", () => {
     const files = sourceFiles(SRC).map((path) => ({ path, text: readFileSync(path, "utf8") }));
     expect(files.length).toBeGreaterThan(20);
     expect(layerViolations(files)).toEqual([]);
+  });
+
+  it("reads the environment only in cli/", () => {
+    const files = sourceFiles(SRC).map((path) => ({ path, text: readFileSync(path, "utf8") }));
+    expect(envViolations(files)).toEqual([]);
+    // Each allowed file still names it (else its entry is stale).
+    for (const file of Object.keys(ENV_ALLOWED))
+      expect(readFileSync(join(SRC, file), "utf8")).toMatch(/process\.env/);
+  });
+
+  it("catches process.env outside cli/, however it is spelled", () => {
+    const files = [
+      { path: join(SRC, "local/x.ts"), text: 'process.env.LANCE_CPU_THREADS ??= "2";' },
+      { path: join(SRC, "models/x.ts"), text: "const t = process['env'].ORT;" },
+      { path: join(SRC, "memory/x.ts"), text: "const { HOME } = process.env;" },
+      // Allowed: cli/, a comment, and the generated pi extension.
+      { path: join(SRC, "cli/x.ts"), text: "const h = process.env.HOME;" },
+      { path: join(SRC, "commands/x.ts"), text: "// reads process.env in cli/\n/* process.env */" },
+      { path: join(SRC, "agents/pi-extension.ts"), text: "const env = process.env.FUNES_MEMORY;" },
+    ];
+    expect(envViolations(files)).toEqual([
+      "local/x.ts: process.env (read it in cli/config.ts and pass the value down)",
+      "models/x.ts: process.env (read it in cli/config.ts and pass the value down)",
+      "memory/x.ts: process.env (read it in cli/config.ts and pass the value down)",
+    ]);
   });
 
   it("catches an upward, a sideways and a deep import", () => {

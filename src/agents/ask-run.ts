@@ -25,10 +25,8 @@ import { join } from "node:path";
 import { copilotHome, copilotMcpServers } from "./copilot.js";
 import { geminiDir } from "./gemini.js";
 import { openCodeMcpServers } from "./opencode.js";
+import type { AskAgent } from "./registry.js";
 import { runCli } from "./run-cli.js";
-
-/** The agents `ask` can run. */
-export type AskAgent = "claude" | "codex" | "gemini" | "qwen" | "opencode" | "copilot";
 
 /**
  * The MCP servers Codex has configured. `-c mcp_servers={}` does not remove them (0.171 merges the

@@ -3,31 +3,34 @@
  * their configuration files, the hook scripts they run, their CLIs (registrations, and the one-shot runs
  * `ask` makes). Knows nothing of memories, Lance or the Hub: it is told which memory to bind and how to run
  * funes.
+ *
+ * This index is what every run loads: the registry of agents (registry.ts) and running an agent's CLI.
+ * The rest (Hermes's YAML parser alone ≈ 45 ms of CPU) loads through `agentsLayer()`, and an agent's
+ * install and removal through its registry entry's `setup()`.
  */
-export { type AskAgent, type AskOutcome, askArgs, parseAskLine, runAsk } from "./ask-run.js";
-export { claudePluginRoot, installClaude, removeClaude } from "./claude.js";
-export { claudeToolsAllowed } from "./claude-permissions.js";
-export { codexHome, installCodex, removeCodex } from "./codex.js";
-export { installCopilot, removeCopilot } from "./copilot.js";
-export { geminiDir, installGemini, removeGemini } from "./gemini.js";
-export { installHermes, removeHermes } from "./hermes-entry.js";
+export type {
+  AgentWiring,
+  AskOutcome,
+  FunesCommand,
+  HookPushOutcome,
+  HookPushState,
+  InstallOptions,
+  RemoveOptions,
+  SetupReport,
+} from "./layer.js";
 export {
-  type HookPushOutcome,
-  type HookPushState,
-  hookLogPaths,
-  lastPushOutcomes,
-  readHookPushes,
-} from "./hook-log.js";
-export { type FunesCommand, INDEX_SCRIPT, PUSH_SCRIPT, SYNC_LOG } from "./hook-scripts.js";
-export { type AgentWiring, inspectAgents } from "./inspect.js";
-export { installOpenCode, removeOpenCode } from "./opencode.js";
-export { installPi, piExtensionDir, removePi } from "./pi.js";
-export { installQwen, qwenDir, removeQwen } from "./qwen.js";
+  AGENT_NAMES,
+  AGENTS,
+  type AgentInfo,
+  type AgentName,
+  type AgentSetup,
+  ASK_AGENTS,
+  type AskAgent,
+  agentNamed,
+  agentOfHarness,
+  orList,
+} from "./registry.js";
 export { type AgentEnv, type CliOutcome, runCli } from "./run-cli.js";
-export {
-  AgentSetupError,
-  type InstallOptions,
-  integrationsRoot,
-  type RemoveOptions,
-  type SetupReport,
-} from "./setup.js";
+
+/** The agents layer's modules (layer.ts), loaded on first use. */
+export const agentsLayer = () => import("./layer.js");

@@ -16,10 +16,11 @@ import { INDEX_SCRIPT } from "./hook-scripts.js";
 import { openCodeWiring } from "./opencode.js";
 import { piExtensionDir } from "./pi.js";
 import { qwenDir } from "./qwen.js";
+import type { AgentName } from "./registry.js";
 
 /** What was found for one agent. */
 export interface AgentWiring {
-  agent: "claude" | "codex" | "hermes" | "pi" | "gemini" | "qwen" | "opencode" | "copilot";
+  agent: AgentName;
   /** Whether funes left anything in this agent. */
   installed: boolean;
   /** Problems, each a sentence; empty when the wiring would run. */
@@ -208,7 +209,7 @@ function jsonAgent(
   return { agent, installed: true, problems };
 }
 
-/** The wiring of every agent funes integrates with. */
+/** The wiring of every agent funes integrates with, in the registry's order (registry.test.ts checks). */
 export function inspectAgents(home: string, env: Record<string, string | undefined>): AgentWiring[] {
   const gemini = geminiDir({ home, env });
   const qwen = qwenDir({ home, env });

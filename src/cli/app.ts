@@ -3,6 +3,7 @@
  */
 import { readFileSync } from "node:fs";
 import { cac } from "cac";
+import { AGENT_NAMES, ASK_AGENTS, orList } from "../agents/index.js";
 import { applyNetworkEnv, networkEnv } from "../remote/index.js";
 import { completionScript, SHELLS, type Shell } from "./completion.js";
 import { readConfig } from "./config.js";
@@ -42,9 +43,9 @@ const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.ur
   version: string;
 };
 
-/** The agents `add` and `remove` take, and those `ask` runs. */
-const AGENTS = ["claude", "codex", "hermes", "pi", "gemini", "qwen", "opencode", "copilot"];
-const ASK_AGENTS = ["claude", "codex", "gemini", "qwen", "opencode", "copilot"];
+/** The agents `add`, `remove` and `--harness` take (agents/registry.ts), and those `ask` runs, for help. */
+const AGENT_LIST = orList(AGENT_NAMES);
+const ASK_LIST = orList(ASK_AGENTS);
 
 /** The actions of commands that take one, for their --help and shell completion. */
 const ACTIONS: Record<string, [string, string][]> = {
@@ -72,9 +73,9 @@ function runCompletion(shell: unknown, cli: ReturnType<typeof cac>): void {
       `completion takes ${SHELLS.join(", ")}${shell === undefined ? "" : `, not "${name}"`} — e.g. eval "$(funes completion bash)"`,
     );
   const words: Record<string, string[]> = {
-    add: AGENTS,
-    remove: AGENTS,
-    ask: ASK_AGENTS,
+    add: [...AGENT_NAMES],
+    remove: [...AGENT_NAMES],
+    ask: [...ASK_AGENTS],
     completion: [...SHELLS],
     models: (ACTIONS.models ?? []).map(([a]) => a),
     cache: (ACTIONS.cache ?? []).map(([a]) => a),
@@ -98,8 +99,8 @@ const FIRST_WORDS: Record<string, { what: string; known: readonly string[] }> = 
   models: { what: "an action:", known: ["status", "pull"] },
   cache: { what: "an action:", known: ["status", "prune"] },
   server: { what: "an action:", known: (ACTIONS.server ?? []).map(([a]) => a) },
-  add: { what: "an agent:", known: AGENTS },
-  remove: { what: "an agent:", known: AGENTS },
+  add: { what: "an agent:", known: AGENT_NAMES },
+  remove: { what: "an agent:", known: AGENT_NAMES },
   ask: { what: "an agent:", known: ASK_AGENTS },
   completion: { what: "a shell:", known: SHELLS },
 };
@@ -131,10 +132,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
       "index [path]",
       "Index agent transcripts into the local memory (text first: keyword-searchable at once)",
     )
-    .option(
-      "--harness <agent>",
-      "Only this agent: claude, codex, pi, hermes, gemini, qwen, opencode or copilot (with a path: its format)",
-    )
+    .option("--harness <agent>", `Only this agent: ${AGENT_LIST} (with a path: its format)`)
     .option("--limit <n>", "Only the newest N sessions of each source")
     .option("--no-thinking", "Leave out thinking blocks")
     .option("--yes", "Never ask; embed every waiting row (default: about a minute of embedding per run)")
@@ -165,7 +163,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
     .option("-k, --k, --limit <n>", "Number of results (default 8)")
     .option("--candidates <n>", "Candidates from each of vector and keyword search (default 30)")
     .option("--type <block_type>", "Only text, thinking, tool_use or tool_result")
-    .option("--harness <agent>", "Only claude, codex, pi, hermes, gemini, qwen, opencode or copilot")
+    .option("--harness <agent>", `Only ${AGENT_LIST}`)
     .option("--since <when>", "Only turns at or after a date, timestamp or span back (7d, 12h, 2w)")
     .option("--until <when>", "Only turns at or before a date, timestamp or span back")
     .option("--half-life <days>", "Recency half-life in days (default 30; 0 turns recency off)")
@@ -208,19 +206,13 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
       "--hook",
       "As an agent's hook at a session boundary: index that agent's new turns (--harness) and embed waiting rows first; exit 75 when more remains",
     )
-    .option(
-      "--harness <agent>",
-      "With --hook: the agent whose session ended (claude, codex, pi, hermes, gemini, qwen, opencode or copilot)",
-    )
+    .option("--harness <agent>", `With --hook: the agent whose session ended (${AGENT_LIST})`)
     .option("--json", "Print the summary as JSON")
     .example("funes push acme/funes-memory --create")
     .example("funes push acme/funes-memory --dry-run")
     .action((memory, flags) => runPush(memory, flags, cfg));
   cli
-    .command(
-      "add <agent> [memory]",
-      "Set funes up in claude, codex, hermes, pi, gemini, qwen, opencode or copilot: recall tools, per-turn indexing, publishing",
-    )
+    .command("add <agent> [memory]", `Set funes up in ${AGENT_LIST}: recall tools, per-turn indexing, publishing`)
     .option("--yes", "Never ask: index first, install, and push once (a missing memory still needs --create)")
     .option("--create", "Create the Hub memory (a private dataset) if it does not exist")
     .option("--json", "Print what was done as JSON")
@@ -237,10 +229,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
     .example("funes remove --all")
     .action((agent, flags) => runRemove(agent, flags, cfg));
   cli
-    .command(
-      "ask <agent> [...question]",
-      "Have claude, codex, gemini, qwen, opencode or copilot answer from your recalled passages only (no tools)",
-    )
+    .command("ask <agent> [...question]", `Have ${ASK_LIST} answer from your recalled passages only (no tools)`)
     .option(
       "--memory <spec>",
       "org/repo, hf://datasets/org/repo[/path], a memory directory, or local (default); repeat or comma-separate to search several",

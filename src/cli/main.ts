@@ -4,7 +4,11 @@
  * begins, so it is dispatched before the rest of the CLI (and every layer that loads) is imported.
  */
 import { existsSync, readFileSync } from "node:fs";
+import { setNativeEnv } from "./native-env.js";
 import { guardStream } from "./output-guard.js";
+
+// Before Lance or onnxruntime can load, in every process funes starts (each runs this file).
+setNativeEnv(process.env);
 
 // Nothing reaches the terminal (or an MCP client) with a control character funes did not put there itself.
 guardStream(process.stdout);

@@ -5,6 +5,7 @@
  * on the get line); the full view (`--full`) shows passages whole and each neighbour on one line. Notes
  * are not part of it: they go to stderr.
  */
+import { agentOfHarness } from "../agents/index.js";
 import type { RecallHit, RecallResult } from "../commands/index.js";
 import {
   clip,
@@ -19,17 +20,6 @@ import {
 /** Most lines of one passage in the compact view (also when the terminal's height is not known: 6). */
 const COMPACT_MAX_LINES = 12;
 const COMPACT_UNKNOWN_LINES = 6;
-
-const AGENT: Record<string, string> = {
-  claude_code: "claude",
-  codex: "codex",
-  pi: "pi",
-  hermes: "hermes",
-  gemini: "gemini",
-  qwen: "qwen",
-  opencode: "opencode",
-  copilot: "copilot",
-};
 
 /** `2026-11-02T10:00:05.000Z` → `2026-11-02 10:00` (as stored: UTC). */
 function when(ts: string): string {
@@ -66,7 +56,7 @@ export function compactLines(hits: number, rows: number | null | undefined): num
  * way from its start (`…dev-funes/planted`): the session and the block type always show.
  */
 function header(h: RecallHit, label: string, room: number): string {
-  const head = `${when(h.ts)} · ${AGENT[h.harness] ?? h.harness} · `;
+  const head = `${when(h.ts)} · ${agentOfHarness(h.harness) ?? h.harness} · `;
   const tail = `/${label} · ${h.blockType}`;
   const full = `${head}${h.workdir}${tail}`;
   if (Array.from(full).length <= room) return full;

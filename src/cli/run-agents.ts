@@ -1,6 +1,7 @@
 /**
  * `funes add <agent> [memory]` and `funes remove <agent>`.
  */
+import { AGENT_NAMES, orList } from "../agents/index.js";
 import {
   addAgent,
   describeFailure,
@@ -91,10 +92,7 @@ export async function runAdd(
 export async function runRemove(agent: unknown, flags: { all?: boolean }, cfg: CliConfig): Promise<void> {
   if (flags.all !== true) {
     if (agent === undefined)
-      throw new FunesError(
-        "bad_input",
-        "remove needs an agent (claude, codex, hermes, pi, gemini, qwen, opencode or copilot), or --all",
-      );
+      throw new FunesError("bad_input", `remove needs an agent (${orList(AGENT_NAMES)}), or --all`);
     const report = await removeAgent({ agent: String(agent), env: cfg.env }, cfg);
     process.stdout.write(`${report.join("\n")}\n`);
     return;

@@ -4,7 +4,16 @@
  * it ends in seconds), installs the agent's hooks and MCP registration, and does the first push. Off a
  * terminal nothing is asked: what would need an answer fails with a message naming the flag that gives it.
  */
-import type { FunesCommand, SetupReport } from "../agents/index.js";
+import {
+  AGENT_NAMES,
+  type AgentInfo,
+  type AgentName,
+  agentNamed,
+  agentsLayer,
+  type FunesCommand,
+  runCli,
+  type SetupReport,
+} from "../agents/index.js";
 import { storeExists } from "../local/index.js";
 import type { ReadContext } from "../memory/index.js";
 import {
@@ -15,26 +24,10 @@ import {
   resolveMemorySpec,
 } from "../memory/index.js";
 import { fetchRepoHead, HubUriError, isModelRepo, parseHubUri } from "../remote/index.js";
-import { type Harness, knownSources } from "../traces/index.js";
-import { agentsLayer } from "./agents-layer.js";
+import { knownSources } from "../traces/index.js";
 import { describeFailure, FunesError, notAuthorizedError } from "./errors.js";
 import { DEFAULT_VECTOR_BUDGET_MS, type IndexSummary, indexSessions } from "./index-sessions.js";
 import { type PushSummary, pushMemory } from "./push.js";
-
-/** The agents funes integrates with. */
-export const AGENTS = ["claude", "codex", "hermes", "pi", "gemini", "qwen", "opencode", "copilot"] as const;
-export type AgentName = (typeof AGENTS)[number];
-
-const HARNESS: Record<AgentName, Harness> = {
-  claude: "claude_code",
-  codex: "codex",
-  hermes: "hermes",
-  pi: "pi",
-  gemini: "gemini",
-  qwen: "qwen",
-  opencode: "opencode",
-  copilot: "copilot",
-};
 
 /** Options of `funes add`. */
 export interface AddOptions {
@@ -72,10 +65,10 @@ export interface AddSummary {
 }
 
 /** The agent named on the command line. */
-export function parseAgent(name: string): AgentName {
-  const n = name.trim().toLowerCase();
-  if ((AGENTS as readonly string[]).includes(n)) return n as AgentName;
-  throw new FunesError("bad_input", `unknown agent "${name}" (expected ${AGENTS.join(", ")})`);
+function parseAgent(name: string) {
+  const agent = agentNamed(name);
+  if (agent !== null) return agent;
+  throw new FunesError("bad_input", `unknown agent "${name}" (expected ${AGENT_NAMES.join(", ")})`);
 }
 
 /** What to throw for a failed agent setup: a FunesError for the agents' own failures. */
@@ -135,9 +128,13 @@ async function bindMemory(
 }
 
 /** The first index, when there is no local memory yet; null when nothing was indexed. */
-async function firstIndex(o: AddOptions, agent: AgentName, ctx: ReadContext, notes: string[]) {
+async function firstIndex(
+  o: AddOptions,
+  { name: agent, harness }: AgentInfo,
+  ctx: ReadContext,
+  notes: string[],
+) {
   if (storeExists(funesPaths(ctx.funesHome).memory)) return null;
-  const harness = HARNESS[agent];
   if (knownSources(ctx.home, harness, ctx.agentDirs).length === 0) {
     notes.push(`no ${agent} sessions found yet — the hooks index them from your next turn on`);
     return null;
@@ -184,49 +181,24 @@ async function allowToolsConsent(o: AddOptions, home: string, notes: string[]): 
   return false;
 }
 
-/** Each agent's install and removal. */
-async function wiring(agent: AgentName) {
-  const a = await agentsLayer();
-  const install = {
-    claude: a.installClaude,
-    codex: a.installCodex,
-    hermes: a.installHermes,
-    pi: a.installPi,
-    gemini: a.installGemini,
-    qwen: a.installQwen,
-    opencode: a.installOpenCode,
-    copilot: a.installCopilot,
-  };
-  const remove = {
-    claude: a.removeClaude,
-    codex: a.removeCodex,
-    hermes: a.removeHermes,
-    pi: a.removePi,
-    gemini: a.removeGemini,
-    qwen: a.removeQwen,
-    opencode: a.removeOpenCode,
-    copilot: a.removeCopilot,
-  };
-  return { install: install[agent], remove: remove[agent] };
-}
-
 /** Runs `funes add`. */
 export async function addAgent(o: AddOptions, ctx: ReadContext): Promise<AddSummary> {
-  const agent = parseAgent(o.agent);
+  const info = parseAgent(o.agent);
+  const agent = info.name;
   // What it needs first, before a question is asked or anything indexed: the agent's own CLI (each
   // agent's CLI has its name; its installer checks again, and says how to install it).
-  if ((await (await agentsLayer()).runCli(agent, ["--version"], { env: o.env })).kind === "missing")
+  if ((await runCli(agent, ["--version"], { env: o.env })).kind === "missing")
     throw new FunesError(
       "unreadable_source",
       `\`${agent}\` isn't on PATH, so funes can't be set up in it — install ${agent}, then run \`funes add ${agent}\` again (nothing was changed)`,
     );
   const notes: string[] = [];
   const { memory, created } = await bindMemory(o, ctx, notes);
-  const indexed = agent === "pi" ? null : await firstIndex(o, agent, ctx, notes);
+  const indexed = info.firstRun ? await firstIndex(o, info, ctx, notes) : null;
   const allowTools = agent === "claude" ? await allowToolsConsent(o, ctx.home, notes) : undefined;
   let installed: SetupReport;
   try {
-    installed = await (await wiring(agent)).install({
+    installed = await (await info.setup()).install({
       home: ctx.home,
       memory,
       funes: o.funes,
@@ -242,7 +214,7 @@ export async function addAgent(o: AddOptions, ctx: ReadContext): Promise<AddSumm
     );
   let pushed: PushSummary | null = null;
   let stopped: AddSummary["stopped"] = null;
-  if (memory !== null && agent !== "pi") {
+  if (memory !== null && info.firstRun) {
     if (!storeExists(funesPaths(ctx.funesHome).memory))
       notes.push(
         `nothing indexed yet, so nothing to publish to ${memory} yet — the hooks keep it current from here`,
@@ -279,7 +251,7 @@ export async function removeAgent(
 ): Promise<SetupReport> {
   const agent = parseAgent(o.agent);
   try {
-    return await (await wiring(agent)).remove({ home: ctx.home, env: o.env });
+    return await (await agent.setup()).remove({ home: ctx.home, env: o.env });
   } catch (err) {
     throw await setupError(err);
   }
@@ -308,7 +280,7 @@ export async function removeAllAgents(
     try {
       out.push({
         agent: w.agent,
-        report: await (await wiring(w.agent)).remove({ home: ctx.home, env: o.env }),
+        report: await (await parseAgent(w.agent).setup()).remove({ home: ctx.home, env: o.env }),
         error: null,
       });
     } catch (err) {

@@ -4,10 +4,9 @@
  * kept — with the answer streamed back. Everything that can fail before the agent runs (the CLI, the memory, an empty
  * recall) fails first; a run past the time limit is stopped and said so.
  */
-import type { AskAgent } from "../agents/index.js";
+import { ASK_AGENTS, type AskAgent, agentsLayer, orList, runCli } from "../agents/index.js";
 import { openReadTarget, type ReadContext, resolveMemorySpec, settledTarget } from "../memory/index.js";
 import type { ModelSession } from "../models/index.js";
-import { agentsLayer } from "./agents-layer.js";
 import { FunesError } from "./errors.js";
 import { type RecallResult, recall, recallMemories, recallOptions } from "./recall.js";
 
@@ -53,16 +52,11 @@ export function askPrompt(question: string, passages: string): string {
   ].join("\n");
 }
 
-const ASK_AGENTS: readonly AskAgent[] = ["claude", "codex", "gemini", "qwen", "opencode", "copilot"];
-
 function askAgent(name: string): AskAgent {
   const n = name.trim().toLowerCase();
   const agent = ASK_AGENTS.find((a) => a === n);
   if (agent !== undefined) return agent;
-  throw new FunesError(
-    "bad_input",
-    `funes ask runs claude, codex, gemini, qwen, opencode or copilot, not "${name}"`,
-  );
+  throw new FunesError("bad_input", `funes ask runs ${orList(ASK_AGENTS)}, not "${name}"`);
 }
 
 /** Runs an ask. */
@@ -73,7 +67,7 @@ export async function ask(o: AskOptions, ctx: ReadContext, models: ModelSession)
   if (!Number.isFinite(o.timeoutS) || o.timeoutS <= 0)
     throw new FunesError("bad_input", "--timeout takes a number of seconds above 0");
   const other = agent === "claude" ? "codex" : "claude";
-  const { runAsk, runCli } = await agentsLayer();
+  const { runAsk } = await agentsLayer();
   if ((await runCli(agent, ["--version"], { env: o.env })).kind === "missing")
     throw new FunesError(
       "bad_input",

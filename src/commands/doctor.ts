@@ -4,7 +4,7 @@
  * agent's wiring (the funes command it runs still exists, hooks trusted), the local memory (rows, vectors
  * waiting, sessions not indexed, the writer lock) and the cache. Reads only: it changes nothing.
  */
-import type { AgentWiring } from "../agents/index.js";
+import { type AgentWiring, agentsLayer } from "../agents/index.js";
 import { listCachedMemories } from "../cache/index.js";
 import {
   acquireWriterLock,
@@ -15,7 +15,6 @@ import {
 } from "../memory/index.js";
 import { ModelSession, type ModelsConfig } from "../models/index.js";
 import { fetchIdentity } from "../remote/index.js";
-import { agentsLayer } from "./agents-layer.js";
 import { modelsStatus } from "./models.js";
 import { memoryStatus } from "./status.js";
 

@@ -32,10 +32,7 @@ export {
 export {
   type AddOptions,
   type AddSummary,
-  AGENTS,
-  type AgentName,
   addAgent,
-  parseAgent,
   type RemovedAgent,
   removeAgent,
   removeAllAgents,

@@ -4,7 +4,7 @@
  * machine is not published there yet, and why: waiting for vectors, held back by the secret gate, or the
  * agents' hooks failed to push (the last outcome in their logs).
  */
-import type { HookPushOutcome } from "../agents/index.js";
+import { agentsLayer, type HookPushOutcome } from "../agents/index.js";
 import {
   type HarnessCounts,
   LocalStore,
@@ -34,7 +34,6 @@ import {
 import { type EmbedPrecision, locateEmbedder, type ModelsConfig } from "../models/index.js";
 import { parseHubUri } from "../remote/index.js";
 import { knownSources } from "../traces/index.js";
-import { agentsLayer } from "./agents-layer.js";
 import { readReceipt } from "./push.js";
 
 /** The status of one memory, as data (rendered by the CLI or MCP). */

@@ -5,6 +5,7 @@
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
+import { AGENT_NAMES, orList } from "../agents/index.js";
 import type { ModelSession, ModelsConfig, ReadContext } from "../commands/index.js";
 import { formatGetAgent, formatRecallAgent, formatStatus, messageLine, safeText } from "../format/index.js";
 
@@ -150,7 +151,7 @@ export function createMcpServer(ctx: McpContext): McpServer {
         harness: z
           .string()
           .optional()
-          .describe("Only claude, codex, pi, hermes, gemini, qwen, opencode or copilot"),
+          .describe(`Only ${orList(AGENT_NAMES)}`),
         since: z
           .string()
           .optional()

@@ -78,17 +78,14 @@ type Ort = typeof import("onnxruntime-node");
 let ortLoaded: Promise<Ort> | null = null;
 
 async function ort(): Promise<Ort> {
-  ortLoaded ??= (() => {
-    // onnxruntime 1.30's Linux and macOS builds carry a telemetry client that this switches off when set
-    // before the native library loads; transformers.js, which funes ran on before, set it the same way.
-    process.env.ORT_DISABLE_TELEMETRY = "1";
-    return import("onnxruntime-node").then((o) => {
-      // Fatal only: its own log lines (`[E:onnxruntime:…]`, colour codes included) would reach stderr raw
-      // beside funes's one line; every failure still comes back as an exception that funes reports itself.
-      o.env.logLevel = "fatal";
-      return o;
-    });
-  })();
+  // Its telemetry is switched off by `ORT_DISABLE_TELEMETRY`, which the process's entry point sets before
+  // this loads (cli/native-env.ts).
+  ortLoaded ??= import("onnxruntime-node").then((o) => {
+    // Fatal only: its own log lines (`[E:onnxruntime:…]`, colour codes included) would reach stderr raw
+    // beside funes's one line; every failure still comes back as an exception that funes reports itself.
+    o.env.logLevel = "fatal";
+    return o;
+  });
   return ortLoaded;
 }
 

@@ -10,6 +10,9 @@ export interface McpSession {
   call(name: string, args: Record<string, unknown>): Promise<string>;
   /** The tool's result: its first text part and whether it is an error. */
   result(name: string, args: Record<string, unknown>): Promise<{ text: string; isError: boolean }>;
+  /** The server's tool list, as the SDK returns it. */
+  tools(): ReturnType<Client["listTools"]>;
+  /** Closes the client; the server exits when its input ends. */
   close(): Promise<void>;
 }
 
@@ -42,6 +45,7 @@ export async function connectMcp(args: string[], env: CliEnv): Promise<McpSessio
       };
       return { text: res.content[0]?.text ?? "", isError: res.isError === true };
     },
+    tools: () => client.listTools(),
     close: () => client.close(),
   };
 }
