@@ -8,7 +8,7 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CliEnv, runFunes } from "../helpers/cli.js";
+import { type CliEnv, runFunes, spawnFunes } from "../helpers/cli.js";
 import { copyFixture, ROOT, tempDir } from "../helpers/fixtures.js";
 import { connectMcp } from "../helpers/mcp.js";
 
@@ -98,7 +98,7 @@ describe("what a process loads", () => {
   /** Runs `funes <args>` under the recorder; what it loaded. */
   async function recordRun(args: string[], name: string): Promise<{ loaded: Loaded; stdout: string }> {
     const out = join(t.dir, `${name}.loads`);
-    const r = await runFunes(args, { ...env, extra: { ...env.extra, ...recorderEnv(out) } });
+    const r = await spawnFunes(args, { ...env, extra: { ...env.extra, ...recorderEnv(out) } });
     expect(r.code, r.stderr).toBe(0);
     return { loaded: loadedFrom(out), stdout: r.stdout };
   }
