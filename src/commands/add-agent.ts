@@ -18,7 +18,8 @@ import { fetchRepoHead, HubUriError, isModelRepo, parseHubUri } from "../remote/
 import { type Harness, knownSources } from "../traces/index.js";
 import { agentsLayer } from "./agents-layer.js";
 import { describeFailure, FunesError, notAuthorizedError } from "./errors.js";
-import { DEFAULT_VECTOR_BUDGET_MS, type IndexSummary, indexSessions } from "./index-sessions.js";
+import { indexSessions } from "./index-sessions.js";
+import { DEFAULT_VECTOR_BUDGET_MS, type IndexSummary } from "./index-types.js";
 import { type PushSummary, pushMemory } from "./push.js";
 
 /** The agents funes integrates with. */

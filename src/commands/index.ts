@@ -60,6 +60,7 @@ export {
 } from "./errors.js";
 export { type ForgetOptions, type ForgetProposal, type ForgetSummary, forgetRows } from "./forget.js";
 export { assembleTurns, getTurn, type TurnView } from "./get.js";
+export { indexSessions, runIsolatedStep } from "./index-sessions.js";
 export {
   DEFAULT_VECTOR_BUDGET_MS,
   type IndexEvent,
@@ -68,10 +69,8 @@ export {
   type IsolatedResult,
   type IsolatedStep,
   type Isolation,
-  indexSessions,
-  runIsolatedStep,
   type VectorSummary,
-} from "./index-sessions.js";
+} from "./index-types.js";
 export { type ModelReport, modelsStatus, pullModels } from "./models.js";
 export { type PushOptions, type PushSummary, pushMemory, readReceipt } from "./push.js";
 export {
