@@ -9,7 +9,8 @@ import { openReadTarget, type ReadContext, resolveMemorySpec, settledTarget } fr
 import type { ModelSession } from "../models/index.js";
 import { agentsLayer } from "./agents-layer.js";
 import { FunesError } from "./errors.js";
-import { type RecallResult, recall, recallMemories, recallOptions } from "./recall.js";
+import { type RecallResult, recall, recallMemories } from "./recall.js";
+import { recallOptions } from "./recall-options.js";
 
 /** Default time for the agent to answer, seconds. */
 export const DEFAULT_ASK_TIMEOUT_S = 300;

@@ -74,15 +74,17 @@ export {
 export { type ModelReport, modelsStatus, pullModels } from "./models.js";
 export { type PushOptions, type PushSummary, pushMemory, readReceipt } from "./push.js";
 export {
-  BLOCK_TYPES,
-  DEFAULT_RERANK_BUDGET_MS,
   type RecallHit,
   type RecallNeighbor,
-  type RecallOptions,
   type RecallResult,
   recall,
   recallMemories,
-  recallOptions,
 } from "./recall.js";
+export {
+  BLOCK_TYPES,
+  DEFAULT_RERANK_BUDGET_MS,
+  type RecallOptions,
+  recallOptions,
+} from "./recall-options.js";
 export { type ScrubOptions, type ScrubSummary, scrubMemory } from "./scrub.js";
 export { memoryStatus, type StatusReport, type WiredAgent, wiredAgents } from "./status.js";
