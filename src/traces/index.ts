@@ -19,6 +19,7 @@ export {
 } from "./hermes-legacy.js";
 export { compactLossless, parseLossless, ryuFormat, serdeNumber } from "./json-compact.js";
 export { SKIP_MALFORMED, SKIP_NOT_OBJECT, SKIP_SURROGATE } from "./jsonl.js";
+export { JsonlTreeSource } from "./jsonl-tree.js";
 export { ParquetLayoutError, ParquetSource, parseTraceRows, readTraceParquet } from "./parquet.js";
 export { SKIP_PERSISTED_MISSING } from "./persisted-output.js";
 export { parsePiSession } from "./pi.js";
@@ -28,7 +29,6 @@ export {
   type AgentDirs,
   agentFolders,
   detectHarness,
-  JsonlTreeSource,
   knownRoots,
   knownSources,
   parseHarness,
