@@ -72,7 +72,7 @@ export {
   type VectorSummary,
 } from "./index-types.js";
 export { type ModelReport, modelsStatus, pullModels } from "./models.js";
-export { type PushOptions, type PushSummary, pushMemory, readReceipt } from "./push.js";
+export { type PushOptions, type PushSummary, pushMemory } from "./push.js";
 export {
   type RecallHit,
   type RecallNeighbor,

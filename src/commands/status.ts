@@ -27,6 +27,7 @@ import {
   readDecisions,
   readForgotten,
   readPendingForget,
+  readReceipt,
   remoteForgottenIds,
   resolveMemorySpec,
   type SingleMemory,
@@ -35,7 +36,6 @@ import { type EmbedPrecision, locateEmbedder, type ModelsConfig } from "../model
 import { parseHubUri } from "../remote/index.js";
 import { knownSources } from "../traces/index.js";
 import { agentsLayer } from "./agents-layer.js";
-import { readReceipt } from "./push.js";
 
 /** The status of one memory, as data (rendered by the CLI or MCP). */
 export type StatusReport =

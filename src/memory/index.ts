@@ -109,6 +109,18 @@ export {
 export { type FunesPaths, funesPaths, remoteFileName } from "./paths.js";
 export { type PublishOptions, type PublishResult, publishRows } from "./publish.js";
 export { PublishConflictError, PublishUnreachableError } from "./publish-errors.js";
+export {
+  type ComparedWith,
+  type PushBase,
+  type PushRemote,
+  probePushRemote,
+  publishPush,
+  pushBase,
+  type RowsGoing,
+  rowsGoing,
+  withPinnedLocal,
+} from "./push-plan.js";
+export { readReceipt, writeReceipt } from "./push-receipt.js";
 export { forFederatedRead, type MemoryReader, openReader, openReaders, openStore } from "./reader.js";
 export { remoteForgottenIds } from "./remote-forgotten.js";
 export { type RemoteReadState, readRemote, viewsRoot } from "./remote-memory.js";
