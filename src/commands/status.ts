@@ -33,7 +33,7 @@ import {
   type SingleMemory,
 } from "../memory/index.js";
 import { type EmbedPrecision, locateEmbedder, type ModelsConfig } from "../models/index.js";
-import { parseHubUri } from "../remote/index.js";
+import { hubClient, parseHubUri } from "../remote/index.js";
 import { knownSources } from "../traces/index.js";
 import { agentsLayer } from "./agents-layer.js";
 
@@ -177,7 +177,7 @@ async function remoteForgotten(
 ): Promise<Set<string> | null> {
   if (models === undefined) return null;
   try {
-    const client = { hubUrl: models.hubUrl, token: models.token };
+    const client = hubClient(models);
     return await remoteForgottenIds(client, parseHubUri(memory.label), memory.sha);
   } catch {
     return null;

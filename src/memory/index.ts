@@ -34,6 +34,7 @@ export {
   FunesError,
   type FunesErrorCode,
   hubOfflineError,
+  modelRepoError,
   notAuthorizedError,
   readOnlyError,
 } from "./errors.js";
@@ -96,7 +97,6 @@ export {
   type FederatedMemory,
   type HomeContext,
   localMemoryFor,
-  modelRepoMessage,
   openFederated,
   openReadTarget,
   type ReadContext,

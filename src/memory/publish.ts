@@ -110,7 +110,7 @@ export async function compareAndSwap<T>(o: CasOptions, attempt: (a: CasAttempt) 
 
 /** The remote's head now and this machine's view of it; an unreachable or vanished remote fails the publish. */
 async function headView(o: CasOptions): Promise<{ sha: string; view: SnapshotView | null }> {
-  const head = await fetchRepoHead(o.client, o.loc.repo);
+  const head = await fetchRepoHead({ client: o.client, repo: o.loc.repo });
   if (head.kind !== "found")
     throw new PublishUnreachableError(head.kind === "offline" ? head.reason : head.kind);
   const view = await materializeView({
@@ -168,7 +168,7 @@ export async function cardFile(
   if (o.loc.prefix !== "") return { state: "none" };
   let current: string | null;
   try {
-    current = await readRepoText(o.client, o.loc.repo, sha, "README.md");
+    current = await readRepoText({ client: o.client, repo: o.loc.repo, sha, path: "README.md" });
   } catch {
     // An unreadable card cannot be told from a hand-written one: leave it alone.
     return { state: "unreadable" };

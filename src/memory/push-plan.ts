@@ -95,7 +95,7 @@ export async function pushBase(
     return { view, remoteIds: await idsOf(view), comparedWith, sha: null };
   }
   // Only a repo just created needs a second look at its head.
-  const fresh = head.kind === "found" ? head : await fetchRepoHead(client, loc.repo);
+  const fresh = head.kind === "found" ? head : await fetchRepoHead({ client, repo: loc.repo });
   if (fresh.kind !== "found")
     throw new FunesError(
       "unreachable",

@@ -2,19 +2,18 @@
  * remote: Hub transport over @huggingface/hub. Dataset URIs, the head probe (the one place a remote's state
  * is decided from HTTP answers), tree listings and cached downloads. Knows the Hub; knows nothing of Lance.
  */
-export { type HubClient, hubParams, isUnreachable } from "./access.js";
-export {
-  commitFiles,
-  HubCommitUnreachableError,
-  HubConflictError,
-  HubReadOnlyError,
-  type NewFile,
-  type UploadProgress,
-} from "./commit-files.js";
+export { type HubClient, hubClient, hubParams, isUnreachable } from "./access.js";
+export { commitFiles, type NewFile, type UploadProgress } from "./commit-files.js";
 export { createPrivateDataset } from "./create-repo.js";
 export { applyNetworkEnv, bypassesProxy, type NetworkEnv, networkEnv } from "./dispatcher.js";
 export { openDownload } from "./fetch-file.js";
-export { type HubFailure, hubFailure } from "./hub-failure.js";
+export {
+  HubCommitUnreachableError,
+  HubConflictError,
+  type HubFailure,
+  HubReadOnlyError,
+  hubFailure,
+} from "./hub-failure.js";
 export { type HubLocation, HubUriError, lancePath, parseHubUri } from "./hub-uri.js";
 export { ListingTooLongError, listTree, type RemoteFile } from "./list-tree.js";
 export { modelHub } from "./model-files.js";
