@@ -4,10 +4,9 @@
  * cli/ and mcp/.
  */
 
-export type { ForgetPreview, ForgetSelectors, PreviewSession } from "../memory/index.js";
+export type { ForgetPreview, PreviewSession } from "../memory/index.js";
 export {
   type BackfillResult,
-  backfillOrder,
   type FederatedMemory,
   type HomeContext,
   listValues,
@@ -22,8 +21,6 @@ export {
 export {
   DEFAULT_RERANKER,
   type Loaded,
-  locateEmbedder,
-  locateReranker,
   type ModelLocation,
   ModelSession,
   type ModelsConfig,
@@ -32,17 +29,14 @@ export {
 export {
   type AddOptions,
   type AddSummary,
-  AGENTS,
   type AgentName,
   addAgent,
-  parseAgent,
   type RemovedAgent,
   removeAgent,
   removeAllAgents,
 } from "./add-agent.js";
 export { type AskOptions, type AskResult, ask, askPrompt, DEFAULT_ASK_TIMEOUT_S } from "./ask.js";
 export {
-  BOUNDARY_WAIT_MS,
   type BoundaryPushOptions,
   type BoundaryPushResult,
   pushAtBoundary,
@@ -59,7 +53,7 @@ export {
   NEXT_STEP,
 } from "./errors.js";
 export { type ForgetOptions, type ForgetProposal, type ForgetSummary, forgetRows } from "./forget.js";
-export { assembleTurns, getTurn, type TurnView } from "./get.js";
+export { getTurn, type TurnView } from "./get.js";
 export { indexSessions, runIsolatedStep } from "./index-sessions.js";
 export {
   DEFAULT_VECTOR_BUDGET_MS,
@@ -80,11 +74,6 @@ export {
   recall,
   recallMemories,
 } from "./recall.js";
-export {
-  BLOCK_TYPES,
-  DEFAULT_RERANK_BUDGET_MS,
-  type RecallOptions,
-  recallOptions,
-} from "./recall-options.js";
+export { DEFAULT_RERANK_BUDGET_MS, type RecallOptions, recallOptions } from "./recall-options.js";
 export { type ScrubOptions, type ScrubSummary, scrubMemory } from "./scrub.js";
 export { memoryStatus, type StatusReport, type WiredAgent, wiredAgents } from "./status.js";
