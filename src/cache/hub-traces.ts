@@ -45,11 +45,11 @@ export class HubTraceSource implements TraceSource {
   /** The conversion's shards in path order; `limit` keeps the first N. */
   async listUnits(limit?: number): Promise<Unit[]> {
     const { client, repo } = this.o;
-    const main = await fetchRepoHead(client, repo);
+    const main = await fetchRepoHead({ client, repo });
     switch (main.kind) {
       case "missing":
         throw new Error(
-          (await isModelRepo(client, repo))
+          (await isModelRepo({ client, repo }))
             ? `${repo} is a model repo, not a dataset — funes indexes agent-traces datasets`
             : `${repo} doesn't exist on the Hub (or isn't visible to your token)`,
         );
@@ -62,7 +62,7 @@ export class HubTraceSource implements TraceSource {
       case "found":
         break;
     }
-    const conv = await fetchRepoHead(client, repo, CONVERT_REF);
+    const conv = await fetchRepoHead({ client, repo, revision: CONVERT_REF });
     if (conv.kind !== "found")
       throw new Error(
         conv.kind === "offline"
@@ -71,14 +71,18 @@ export class HubTraceSource implements TraceSource {
       );
     this.sha = conv.sha;
     // As many files as a memory may hold (cache/snapshot-view.ts): an endpoint cannot page on forever.
-    const listed = await listTree(client, repo, conv.sha, "", { maxEntries: MAX_LISTED_FILES }).catch(
-      (err) => {
-        if (!(err instanceof ListingTooLongError)) throw err;
-        throw new Error(
-          `${repo} lists more than ${MAX_LISTED_FILES} files at ${CONVERT_REF} — funes reads agent traces from a repo of fewer`,
-        );
-      },
-    );
+    const listed = await listTree({
+      client,
+      repo,
+      sha: conv.sha,
+      folder: "",
+      maxEntries: MAX_LISTED_FILES,
+    }).catch((err) => {
+      if (!(err instanceof ListingTooLongError)) throw err;
+      throw new Error(
+        `${repo} lists more than ${MAX_LISTED_FILES} files at ${CONVERT_REF} — funes reads agent traces from a repo of fewer`,
+      );
+    });
     this.files = new Map(listed.map((f) => [f.path, f]));
     const shards = listed
       .map((f) => f.path)

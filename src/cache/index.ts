@@ -3,8 +3,8 @@
  * per-commit folders of hard links Lance opens read-only. Fetches through remote/; knows nothing of commands.
  */
 
-export { cachedBlob, DownloadCapError, IntegrityError } from "./blob-store.js";
-export { CONVERT_REF, HubTraceSource, type HubTracesOptions } from "./hub-traces.js";
+export { DownloadCapError, IntegrityError } from "./blob-store.js";
+export { HubTraceSource, type HubTracesOptions } from "./hub-traces.js";
 export {
   type CachedMemory,
   listCachedMemories,

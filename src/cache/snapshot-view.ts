@@ -154,7 +154,7 @@ export async function materializeView(o: {
   const maxEntries = Math.floor(cap / MIN_FILE_BYTES);
   let files: Awaited<ReturnType<typeof listTree>>;
   try {
-    files = await listTree(o.client, o.loc.repo, o.sha, base, { maxEntries });
+    files = await listTree({ client: o.client, repo: o.loc.repo, sha: o.sha, folder: base, maxEntries });
   } catch (err) {
     if (!(err instanceof ListingTooLongError)) throw err;
     throw new DownloadCapError(

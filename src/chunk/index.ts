@@ -6,13 +6,4 @@
 export { ALL_TIERS, type Chunk, type ChunkOptions, chunkTurns, injectedChunkIds } from "./chunks.js";
 export { elideDataUris } from "./elide.js";
 export { chunkId } from "./ids.js";
-export {
-  MAX_CHARS,
-  OVERLAP,
-  renderBlock,
-  splitText,
-  stitch,
-  stitchPair,
-  type Tier,
-  tierOf,
-} from "./split.js";
+export { splitText, stitch, type Tier } from "./split.js";

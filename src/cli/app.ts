@@ -212,7 +212,10 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
     .example("funes push acme/funes-memory --dry-run")
     .action((memory, flags) => runPush(memory, flags, cfg));
   cli
-    .command("add <agent> [memory]", `Set funes up in ${AGENT_LIST}: recall tools, per-turn indexing, publishing`)
+    .command(
+      "add <agent> [memory]",
+      `Set funes up in ${AGENT_LIST}: recall tools, per-turn indexing, publishing`,
+    )
     .option("--yes", "Never ask: index first, install, and push once (a missing memory still needs --create)")
     .option("--create", "Create the Hub memory (a private dataset) if it does not exist")
     .option("--json", "Print what was done as JSON")
@@ -229,7 +232,10 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
     .example("funes remove --all")
     .action((agent, flags) => runRemove(agent, flags, cfg));
   cli
-    .command("ask <agent> [...question]", `Have ${ASK_LIST} answer from your recalled passages only (no tools)`)
+    .command(
+      "ask <agent> [...question]",
+      `Have ${ASK_LIST} answer from your recalled passages only (no tools)`,
+    )
     .option(
       "--memory <spec>",
       "org/repo, hf://datasets/org/repo[/path], a memory directory, or local (default); repeat or comma-separate to search several",

@@ -19,14 +19,15 @@ import type { ReadContext } from "../memory/index.js";
 import {
   createDataset,
   funesPaths,
-  modelRepoMessage,
+  modelRepoError,
   requireToken,
   resolveMemorySpec,
 } from "../memory/index.js";
-import { fetchRepoHead, HubUriError, isModelRepo, parseHubUri } from "../remote/index.js";
+import { fetchRepoHead, HubUriError, hubClient, isModelRepo, parseHubUri } from "../remote/index.js";
 import { knownSources } from "../traces/index.js";
 import { describeFailure, FunesError, notAuthorizedError } from "./errors.js";
-import { DEFAULT_VECTOR_BUDGET_MS, type IndexSummary, indexSessions } from "./index-sessions.js";
+import { indexSessions } from "./index-sessions.js";
+import { DEFAULT_VECTOR_BUDGET_MS, type IndexSummary } from "./index-types.js";
 import { type PushSummary, pushMemory } from "./push.js";
 
 /** Options of `funes add`. */
@@ -98,8 +99,8 @@ async function bindMemory(
     if (err instanceof HubUriError) throw new FunesError("bad_input", err.message);
     throw err;
   }
-  const client = { hubUrl: ctx.models.hubUrl, token: ctx.models.token };
-  const head = await fetchRepoHead(client, repo);
+  const client = hubClient(ctx.models);
+  const head = await fetchRepoHead({ client, repo });
   switch (head.kind) {
     case "found":
       return { memory: spec, created: false };
@@ -109,7 +110,7 @@ async function bindMemory(
     case "unauthorized":
       throw notAuthorizedError(r.uri, "write");
     case "missing": {
-      if (await isModelRepo(client, repo)) throw new FunesError("bad_input", modelRepoMessage(repo));
+      if (await isModelRepo({ client, repo })) throw modelRepoError(repo);
       const consent =
         o.create ||
         (o.ask !== undefined &&

@@ -8,7 +8,8 @@ import { ASK_AGENTS, type AskAgent, agentsLayer, orList, runCli } from "../agent
 import { openReadTarget, type ReadContext, resolveMemorySpec, settledTarget } from "../memory/index.js";
 import type { ModelSession } from "../models/index.js";
 import { FunesError } from "./errors.js";
-import { type RecallResult, recall, recallMemories, recallOptions } from "./recall.js";
+import { type RecallResult, recall, recallMemories } from "./recall.js";
+import { recallOptions } from "./recall-options.js";
 
 /** Default time for the agent to answer, seconds. */
 export const DEFAULT_ASK_TIMEOUT_S = 300;

@@ -12,14 +12,13 @@ import type { ReadContext } from "../memory/index.js";
 import { funesPaths, hubLocation } from "../memory/index.js";
 import { type Harness, knownSources } from "../traces/index.js";
 import { FunesError } from "./errors.js";
+import { embedWaiting, indexSessions } from "./index-sessions.js";
 import {
   DEFAULT_VECTOR_BUDGET_MS,
-  embedWaiting,
   type IndexEvent,
   type Isolation,
-  indexSessions,
   type VectorSummary,
-} from "./index-sessions.js";
+} from "./index-types.js";
 import { MemoryMissingError, type PushSummary, pushMemory } from "./push.js";
 
 /** How long a boundary push waits for another funes run holding the memory, ms. */

@@ -26,7 +26,7 @@ import {
   requireToken,
   viewsRoot,
 } from "../memory/index.js";
-import { fetchRepoHead, type HubLocation, type RepoHead } from "../remote/index.js";
+import { fetchRepoHead, type HubLocation, hubClient, type RepoHead } from "../remote/index.js";
 import { FunesError } from "./errors.js";
 
 /** An answer of the interactive review. */
@@ -65,7 +65,7 @@ const PROJECT = /^[\w.-]+\/[\w.-]+$/;
 
 /** The project memory a remote is, or null (personal); "empty" when it holds no memory yet. */
 async function remoteProject(loc: HubLocation, ctx: ReadContext, sha: string) {
-  const client = { hubUrl: ctx.models.hubUrl, token: ctx.models.token };
+  const client = hubClient(ctx.models);
   const view = await materializeView({
     client,
     hubCache: ctx.models.hubCache,
@@ -145,7 +145,7 @@ async function remoteHead(loc: HubLocation, o: CurateOptions, ctx: ReadContext):
       );
     requireToken(ctx.models.token, loc.uri);
     await createDataset(client, loc.repo, loc.uri);
-    head = await fetchRepoHead(client, loc.repo);
+    head = await fetchRepoHead({ client, repo: loc.repo });
     if (head.kind !== "found")
       throw new FunesError(
         "unreachable",
@@ -194,7 +194,7 @@ async function nameProject(
   if (before.kind === "memory" && before.project !== null) return { project: o.project, named: "unchanged" };
   await publishRows({
     loc,
-    client: { hubUrl: ctx.models.hubUrl, token: ctx.models.token },
+    client: hubClient(ctx.models),
     hubCache: ctx.models.hubCache,
     funesHome: ctx.funesHome,
     rows: new arrow.Table(chunkSchema()),

@@ -14,7 +14,7 @@ import {
   WriterBusyError,
 } from "../memory/index.js";
 import { ModelSession, type ModelsConfig } from "../models/index.js";
-import { fetchIdentity } from "../remote/index.js";
+import { fetchIdentity, hubClient } from "../remote/index.js";
 import { modelsStatus } from "./models.js";
 import { memoryStatus } from "./status.js";
 
@@ -104,7 +104,7 @@ async function hubFinding(ctx: DoctorContext): Promise<DoctorCheck> {
   const host = ctx.models.hubUrl;
   if (ctx.offline)
     return { name: "hub", status: "skip", detail: `HF_HUB_OFFLINE is set: ${host} not asked`, fix: null };
-  const who = await fetchIdentity({ hubUrl: host, token: ctx.models.token });
+  const who = await fetchIdentity(hubClient(ctx.models));
   switch (who.kind) {
     case "user":
       return { name: "hub", status: "ok", detail: `${host} reachable; token of ${who.name}`, fix: null };

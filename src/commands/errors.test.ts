@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ROOT } from "../../test/helpers/fixtures.js";
-import { modelRepoMessage, noIndexMessage } from "../memory/index.js";
+import { modelRepoError, noIndexMessage } from "../memory/index.js";
 import {
   BadArgumentError,
   describeFailure,
@@ -57,7 +57,7 @@ describe("error messages keep one written style", () => {
       [notAuthorizedError(uri, "write").message, "no_access"],
       [readOnlyError(uri, "publishing").message, "no_access"],
       [hubOfflineError(uri, "push", "huggingface.co: ECONNREFUSED").message, "unreachable"],
-      [modelRepoMessage("acme/model"), "no_memory"],
+      [modelRepoError("acme/model").message, "bad_input"],
       [noIndexMessage({ kind: "local", dir: "/m", label: "/m", isDefault: true }), "no_memory"],
       [describeFailure(new Error("boom")).message, "unexpected"],
       [

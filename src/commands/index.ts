@@ -4,10 +4,9 @@
  * cli/ and mcp/.
  */
 
-export type { ForgetPreview, ForgetSelectors, PreviewSession } from "../memory/index.js";
+export type { ForgetPreview, PreviewSession } from "../memory/index.js";
 export {
   type BackfillResult,
-  backfillOrder,
   type FederatedMemory,
   type HomeContext,
   listValues,
@@ -22,8 +21,6 @@ export {
 export {
   DEFAULT_RERANKER,
   type Loaded,
-  locateEmbedder,
-  locateReranker,
   type ModelLocation,
   ModelSession,
   type ModelsConfig,
@@ -39,7 +36,6 @@ export {
 } from "./add-agent.js";
 export { type AskOptions, type AskResult, ask, askPrompt, DEFAULT_ASK_TIMEOUT_S } from "./ask.js";
 export {
-  BOUNDARY_WAIT_MS,
   type BoundaryPushOptions,
   type BoundaryPushResult,
   pushAtBoundary,
@@ -56,7 +52,8 @@ export {
   NEXT_STEP,
 } from "./errors.js";
 export { type ForgetOptions, type ForgetProposal, type ForgetSummary, forgetRows } from "./forget.js";
-export { assembleTurns, getTurn, type TurnView } from "./get.js";
+export { getTurn, type TurnView } from "./get.js";
+export { indexSessions, runIsolatedStep } from "./index-sessions.js";
 export {
   DEFAULT_VECTOR_BUDGET_MS,
   type IndexEvent,
@@ -65,22 +62,17 @@ export {
   type IsolatedResult,
   type IsolatedStep,
   type Isolation,
-  indexSessions,
-  runIsolatedStep,
   type VectorSummary,
-} from "./index-sessions.js";
+} from "./index-types.js";
 export { type ModelReport, modelsStatus, pullModels } from "./models.js";
-export { type PushOptions, type PushSummary, pushMemory, readReceipt } from "./push.js";
+export { type PushOptions, type PushSummary, pushMemory } from "./push.js";
 export {
-  BLOCK_TYPES,
-  DEFAULT_RERANK_BUDGET_MS,
   type RecallHit,
   type RecallNeighbor,
-  type RecallOptions,
   type RecallResult,
   recall,
   recallMemories,
-  recallOptions,
 } from "./recall.js";
+export { DEFAULT_RERANK_BUDGET_MS, type RecallOptions, recallOptions } from "./recall-options.js";
 export { type ScrubOptions, type ScrubSummary, scrubMemory } from "./scrub.js";
 export { memoryStatus, type StatusReport, type WiredAgent, wiredAgents } from "./status.js";

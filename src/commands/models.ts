@@ -11,7 +11,7 @@ import {
   type ModelSpec,
   type ModelsConfig,
 } from "../models/index.js";
-import { hubFailure, modelHub } from "../remote/index.js";
+import { hubClient, hubFailure, modelHub } from "../remote/index.js";
 import { FunesError } from "./errors.js";
 
 /** One model's state. */
@@ -51,9 +51,7 @@ export async function pullModels(
     // A folder variable that names no model is the user's to fix: pulling into the cache would not be used.
     if (loc.kind === "found" || loc.folder === true) continue;
     try {
-      await downloadModel(cfg.hubCache, loc.spec, modelHub({ hubUrl: cfg.hubUrl, token: cfg.token }), (p) =>
-        onProgress?.(loc.spec, p),
-      );
+      await downloadModel(cfg.hubCache, loc.spec, modelHub(hubClient(cfg)), (p) => onProgress?.(loc.spec, p));
     } catch (err) {
       // fetch says only "fetch failed": remote/ names the host and the cause (DNS, refused, TLS,
       // HF_HUB_OFFLINE…), or the Hub's status and words.

@@ -5,7 +5,7 @@
  * the top k with their neighbour turns. Rows still waiting for a vector are found by
  * BM25; a memory with no vectors, or a machine without the models, still answers (and says how).
  */
-import type { HitRow, KeywordHit, RowFilter, VectorHit } from "../local/index.js";
+import type { HitRow } from "../local/index.js";
 import {
   type FederatedMemory,
   type MemoryReader,
@@ -19,13 +19,10 @@ import {
 } from "../memory/index.js";
 import type { ModelSession } from "../models/index.js";
 import {
-  type Candidate,
-  dot,
   EXCHANGE_WEIGHT,
   fuseEvidence,
   type Leg,
   orderByScore,
-  parseTimeBound,
   parseTimestamp,
   pickNeighbors,
   poolOf,
@@ -35,52 +32,15 @@ import {
   topByRelevance,
   withinTime,
 } from "../search/index.js";
-import { type Harness, parseHarness, UnknownHarnessError } from "../traces/index.js";
-import { BadArgumentError, FunesError } from "./errors.js";
-import { classifyFound, coveredRows, echoCounts, type ReadAround } from "./recall-kinds.js";
-
-/** Block types `--type` accepts. */
-export const BLOCK_TYPES = ["text", "thinking", "tool_use", "tool_result"] as const;
-
-/** Default time for reranking one recall, ms: 30 MiniLM-int8 pairs take ≈ 0.3 s on 2 cores. */
-export const DEFAULT_RERANK_BUDGET_MS = 500;
-
-/** What to recall and how. */
-export interface RecallOptions {
-  query: string;
-  k: number;
-  candidates: number;
-  blockType?: string | undefined;
-  harness?: string | undefined;
-  /** `--since` / `--until`: dates, timestamps or spans like `7d`. */
-  since?: string | undefined;
-  until?: string | undefined;
-  /** Days; 0 turns recency off. */
-  halfLifeDays: number;
-  neighbors: number;
-  /** ms; 0 turns rerank off. */
-  rerankBudgetMs: number;
-  now: number;
-  /**
-   * Show funes's own outputs read back (recall results, calls, `ask` prompts) as hits of their own; by
-   * default they are left out and counted on the passages they quote (search/echoes.ts).
-   */
-  echoes?: boolean | undefined;
-}
-
-/** Recall options with the defaults (k 8, 30 candidates, 30-day half-life, 1 neighbour, default budget). */
-export function recallOptions(query: string, now: number, more: Partial<RecallOptions> = {}): RecallOptions {
-  return {
-    query,
-    k: 8,
-    candidates: 30,
-    halfLifeDays: 30,
-    neighbors: 1,
-    rerankBudgetMs: DEFAULT_RERANK_BUDGET_MS,
-    now,
-    ...more,
-  };
-}
+import { coveredRows, echoCounts, type ReadAround } from "./recall-kinds.js";
+import { type Found, type Legs, searchClassified } from "./recall-legs.js";
+import {
+  buildFilters,
+  checkHarnessFacet,
+  checkOptions,
+  type Filters,
+  type RecallOptions,
+} from "./recall-options.js";
 
 /** A chunk shown under a hit. */
 export interface RecallNeighbor {
@@ -125,222 +85,6 @@ export interface RecallResult {
   hits: RecallHit[];
   /** Candidates left out as funes's own outputs read back (0 with `echoes`). */
   hiddenEchoes?: number;
-}
-
-/** What a recall keeps: the filter the legs apply, and the exact time bounds (ms, UTC) applied after. */
-interface Filters {
-  filter: RowFilter;
-  since: number | null;
-  until: number | null;
-}
-
-function buildFilters(opts: RecallOptions, harness: Harness | null): Filters {
-  const bound = (v: string | undefined, arg: "since" | "until"): number | null => {
-    if (v === undefined) return null;
-    const t = parseTimeBound(v, opts.now);
-    if (t === null)
-      throw new BadArgumentError({
-        arg,
-        flag: `--${arg}`,
-        value: v,
-        problem:
-          "is not a date (2026-06-01), a timestamp (2026-06-01T12:00:00Z) or a span back from now (90m, 12h, 7d, 2w)",
-      });
-    return t;
-  };
-  const since = bound(opts.since, "since");
-  const until = bound(opts.until, "until");
-  // An empty window is a mistake (the two swapped), not a question whose answer is "no results".
-  if (since !== null && until !== null && since > until)
-    throw new BadArgumentError({
-      arg: "since",
-      flag: "--since",
-      value: opts.since ?? "",
-      problem: `is later than until "${opts.until ?? ""}", so nothing can match — swap the two`,
-      message: `--since "${opts.since ?? ""}" is later than --until "${opts.until ?? ""}", so nothing can match — swap the two`,
-    });
-  const filter: RowFilter = { since, until };
-  if (opts.blockType !== undefined) filter.blockType = opts.blockType;
-  if (harness !== null) filter.harness = harness;
-  return { filter, since, until };
-}
-
-function checkOptions(opts: RecallOptions): Harness | null {
-  if (opts.query.trim() === "")
-    throw new BadArgumentError({
-      arg: "query",
-      flag: "query",
-      value: opts.query,
-      problem: 'is empty: say what to recall, e.g. "why did we pick lance"',
-      message: 'recall needs a query, e.g. funes recall "why did we pick lance"',
-    });
-  if (opts.blockType !== undefined && !(BLOCK_TYPES as readonly string[]).includes(opts.blockType))
-    throw new BadArgumentError({
-      arg: "block_type",
-      flag: "--type",
-      value: opts.blockType,
-      problem: `is not a block type (expected ${BLOCK_TYPES.join(", ")})`,
-    });
-  if (opts.harness === undefined) return null;
-  try {
-    return parseHarness(opts.harness);
-  } catch (err) {
-    if (err instanceof UnknownHarnessError)
-      throw new BadArgumentError({
-        arg: "harness",
-        flag: "--harness",
-        value: opts.harness,
-        problem: "is not a harness (expected claude, codex, pi, hermes, gemini, qwen, opencode or copilot)",
-      });
-    throw err;
-  }
-}
-
-/** A `--harness` filter needs every memory to carry the agent of its rows. */
-async function checkHarnessFacet(open: MemoryReader[], harness: Harness | null): Promise<void> {
-  if (harness === null) return;
-  for (const m of open)
-    if (!(await m.hasHarnessFacet()))
-      throw new FunesError(
-        "bad_input",
-        `${open.length > 1 ? `${m.memory.label}: ` : ""}this memory predates the harness facet — reindex it, or drop --harness`,
-      );
-}
-
-/** Both legs of every memory, the query vector they were scored with, and the reranker (loading). */
-interface Legs {
-  keyword: KeywordHit[][];
-  vector: (VectorHit[] | null)[];
-  queryVector: Float32Array | null;
-  reranker: ReturnType<ModelSession["reranker"]> | null;
-  withVectors: boolean[];
-  /** How deep each leg searched. */
-  depth: number;
-}
-
-/**
- * Runs both legs on every memory. Everything that needs no query vector starts first and overlaps loading
- * the embedder and embedding the query: the keyword legs (Lance works on its own threads) and loading the
- * reranker. A memory without vectors, or a machine without the embedder, is searched by keyword only (and
- * a note says so).
- */
-async function searchLegs(
-  open: MemoryReader[],
-  opts: RecallOptions,
-  filter: RowFilter,
-  models: ModelSession,
-  notes: string[],
-  depth: number,
-): Promise<Legs> {
-  const withVectors = await Promise.all(open.map((m) => m.hasVectors()));
-  const reranker = opts.rerankBudgetMs > 0 ? models.reranker() : null;
-  const canEmbed = withVectors.some((v) => v) && models.hasEmbedder();
-  const keywordP = Promise.all(
-    open.map((m, i) =>
-      m.keyword({
-        query: opts.query,
-        limit: depth,
-        filter,
-        // Keyword hits' vectors score them on the vector leg too; useless without an embedder.
-        vectors: withVectors[i] === true && canEmbed,
-      }),
-    ),
-  );
-  // Awaited later; marked handled so a failure while the embedder loads is not reported twice.
-  for (const p of [reranker, keywordP]) p?.catch(() => {});
-  let queryVector: Float32Array | null = null;
-  if (withVectors.some((v) => v)) {
-    const emb = await models.embedder();
-    if (emb.kind === "ready")
-      queryVector = ((await emb.model.embed([opts.query]))[0] as Float32Array) ?? null;
-    else notes.push(`note: keyword-only recall — ${emb.reason}`);
-  }
-  const [keyword, vector] = await Promise.all([
-    keywordP,
-    Promise.all(
-      open.map((m, i) =>
-        withVectors[i] === true && queryVector !== null
-          ? m.vector({ vector: queryVector, limit: depth, filter })
-          : null,
-      ),
-    ),
-  ]);
-  return { keyword, vector, queryVector, reranker, withVectors, depth };
-}
-
-/** The legs again, `depth` deep, with the query vector and reranker of the first search. */
-async function deeperLegs(
-  open: MemoryReader[],
-  opts: RecallOptions,
-  filter: RowFilter,
-  legs: Legs,
-  depth: number,
-) {
-  const qv = legs.queryVector;
-  const [keyword, vector] = await Promise.all([
-    Promise.all(
-      open.map((m, i) =>
-        m.keyword({
-          query: opts.query,
-          limit: depth,
-          filter,
-          vectors: legs.withVectors[i] === true && qv !== null,
-        }),
-      ),
-    ),
-    Promise.all(
-      open.map((m, i) =>
-        legs.withVectors[i] === true && qv !== null ? m.vector({ vector: qv, limit: depth, filter }) : null,
-      ),
-    ),
-  ]);
-  return { ...legs, keyword, vector, depth };
-}
-
-/** Whether some leg returned all it was asked for, so a deeper search may find more. */
-function saturated(legs: Legs): boolean {
-  return [...legs.keyword, ...legs.vector].some((hits) => hits !== null && hits.length >= legs.depth);
-}
-
-/** Every hit of every leg as one candidate per chunk, remembering the memory that first found it. */
-interface Found {
-  candidates: Map<string, Candidate>;
-  byId: Map<string, HitRow>;
-  home: Map<string, MemoryReader>;
-}
-
-/**
- * Merges the legs: each chunk once, under the first memory (in the order given) that holds it, with the
- * best score each leg gave it. A keyword hit that carries its vector is scored on the vector leg too.
- */
-function gatherCandidates(open: MemoryReader[], legs: Legs): Found {
-  const found: Found = { candidates: new Map(), byId: new Map(), home: new Map() };
-  const candidate = (r: HitRow, m: MemoryReader, rank: number): Candidate => {
-    let c = found.candidates.get(r.id);
-    if (c === undefined) {
-      c = { id: r.id, bm25: null, similarity: null, foundBy: [], bestRank: rank };
-      found.candidates.set(r.id, c);
-      found.byId.set(r.id, r);
-      found.home.set(r.id, m);
-    }
-    c.bestRank = Math.min(c.bestRank, rank);
-    return c;
-  };
-  const qv = legs.queryVector;
-  for (const [i, m] of open.entries()) {
-    for (const [rank, r] of (legs.vector[i] ?? []).entries()) {
-      const c = candidate(r, m, rank);
-      c.similarity = Math.max(c.similarity ?? -1, r.similarity);
-      if (!c.foundBy.includes("vector")) c.foundBy.push("vector");
-    }
-    for (const [rank, r] of (legs.keyword[i] ?? []).entries()) {
-      const c = candidate(r, m, rank);
-      c.bm25 = Math.max(c.bm25 ?? 0, r.bm25);
-      if (qv !== null && r.vector !== null && c.similarity === null) c.similarity = dot(qv, r.vector);
-      if (!c.foundBy.includes("keyword")) c.foundBy.push("keyword");
-    }
-  }
-  return found;
 }
 
 /**
@@ -454,53 +198,6 @@ async function withNeighbours(
       })),
     });
   });
-}
-
-/** How many times the legs may search deeper when echoes crowd out originals (each time 4× as deep). */
-const DEEPER_ROUNDS = 2;
-
-/**
- * The legs' candidates with the kind of each (recall-kinds.ts). Echoes are left out unless asked for; when
- * they and a recall's own exchanges crowd the candidates (a memory whose recalls were indexed again and
- * again), the legs search deeper, so the originals they quote still reach the pool.
- */
-async function searchClassified(
-  open: MemoryReader[],
-  opts: RecallOptions,
-  filter: RowFilter,
-  models: ModelSession,
-  notes: string[],
-) {
-  // With several memories each leg goes less deep (candidates / memories, at least 10): the pool still
-  // holds `candidates` rows across all of them.
-  const depth = open.length === 1 ? opts.candidates : Math.max(10, Math.ceil(opts.candidates / open.length));
-  let legs = await searchLegs(open, opts, filter, models, notes, depth);
-  const kinds = new Map<string, RowKind>();
-  const read: ReadAround = new Map();
-  for (let round = 0; ; round++) {
-    const found = gatherCandidates(open, legs);
-    await classifyFound(
-      [...found.byId.values()].map((row) => ({ row, reader: found.home.get(row.id) as MemoryReader })),
-      kinds,
-      read,
-    );
-    const hidden: HitRow[] = [];
-    if (opts.echoes !== true)
-      for (const [id, row] of found.byId)
-        if (kinds.get(id) === "echo") {
-          hidden.push(row);
-          found.candidates.delete(id);
-        }
-    const originals = [...found.candidates.keys()].filter((id) => kinds.get(id) === "original").length;
-    if (
-      originals >= opts.candidates ||
-      round >= DEEPER_ROUNDS ||
-      !saturated(legs) ||
-      (hidden.length === 0 && originals === found.candidates.size)
-    )
-      return { found, legs, kinds, hidden, read };
-    legs = await deeperLegs(open, opts, filter, legs, legs.depth * 4);
-  }
 }
 
 /**

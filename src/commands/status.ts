@@ -27,14 +27,14 @@ import {
   readDecisions,
   readForgotten,
   readPendingForget,
+  readReceipt,
   remoteForgottenIds,
   resolveMemorySpec,
   type SingleMemory,
 } from "../memory/index.js";
 import { type EmbedPrecision, locateEmbedder, type ModelsConfig } from "../models/index.js";
-import { parseHubUri } from "../remote/index.js";
+import { hubClient, parseHubUri } from "../remote/index.js";
 import { knownSources } from "../traces/index.js";
-import { readReceipt } from "./push.js";
 
 /** The status of one memory, as data (rendered by the CLI or MCP). */
 export type StatusReport =
@@ -176,7 +176,7 @@ async function remoteForgotten(
 ): Promise<Set<string> | null> {
   if (models === undefined) return null;
   try {
-    const client = { hubUrl: models.hubUrl, token: models.token };
+    const client = hubClient(models);
     return await remoteForgottenIds(client, parseHubUri(memory.label), memory.sha);
   } catch {
     return null;

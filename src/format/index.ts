@@ -9,10 +9,8 @@ export {
   oneLine,
   outputGuard,
   safeText,
-  shellId,
-  shellMemory,
   terminalLine,
   terminalSafeRecall,
   terminalText,
 } from "./safe-text.js";
-export { formatAge, formatStatus } from "./status-format.js";
+export { formatStatus } from "./status-format.js";

@@ -13,7 +13,7 @@ import { lancedb } from "./arrow.js";
 import { VECTOR_INDEX } from "./publish-rows.js";
 import { COLUMNS, TABLE_NAME } from "./schema.js";
 import { HAS_VECTOR, sqlString } from "./sql.js";
-import { TEXT_INDEX } from "./store.js";
+import { type LocalStore, TEXT_INDEX } from "./store.js";
 
 /** What a selector looks at in one row (no vector). */
 export interface ForgetCandidate {
@@ -37,8 +37,9 @@ const IDS_PER_QUERY = 2_000;
 
 const idFilter = (ids: string[]) => `id IN (${ids.map(sqlString).join(", ")})`;
 
-/** Every row of the table, with what selectors need. */
-export async function forgetCandidates(table: Table): Promise<ForgetCandidate[]> {
+/** Every row, with what forget's selectors need. */
+export async function forgetCandidateRows(store: LocalStore): Promise<ForgetCandidate[]> {
+  const { table } = store;
   const cols = [
     "id",
     "session_id",

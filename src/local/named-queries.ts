@@ -4,17 +4,9 @@
  * quoted by `sqlString` (the one escaping function).
  */
 
-import type { Chunk } from "../chunk/index.js";
 import { annSearch, buildAnnIndex } from "./ann.js";
-import {
-  deleteIds,
-  type ForgetCandidate,
-  forgetCandidates,
-  purgeRows,
-  withStagedTable,
-} from "./forget-rows.js";
+import { deleteIds, purgeRows, withStagedTable } from "./forget-rows.js";
 import type { VectorHit } from "./queries.js";
-import { chunksWithIds, replaceRows } from "./replace-rows.js";
 import { NEEDS_VECTOR, sqlString } from "./sql.js";
 import { type LocalStore, TEXT_INDEX } from "./store.js";
 import {
@@ -114,16 +106,6 @@ export async function userPrompts(
   return rows.map((r) => ({ sessionId: String(r.session_id), seq: Number(r.seq), text: String(r.text) }));
 }
 
-/** The stored rows with these ids, as chunks (vectors left out); missing ids are absent. */
-export function chunksById(store: LocalStore, ids: string[]): Promise<Chunk[]> {
-  return chunksWithIds(store.table, ids);
-}
-
-/** Removes rows by id and writes replacements (vectors null), as one commit. */
-export function replaceChunks(store: LocalStore, remove: string[], replacements: Chunk[]): Promise<void> {
-  return replaceRows(store.table, remove, replacements);
-}
-
 /** Every row waiting for a vector (ids and ordering keys only). */
 export function rowsPendingVectors(store: LocalStore): Promise<PendingRow[]> {
   return pendingVectorRows(store.table);
@@ -146,11 +128,6 @@ export function storePendingVectors(
   vectors: Map<string, Float32Array>,
 ): Promise<number> {
   return writePendingVectors(store.table, rows, vectors);
-}
-
-/** Every row, with what forget's selectors need. */
-export function forgetCandidateRows(store: LocalStore): Promise<ForgetCandidate[]> {
-  return forgetCandidates(store.table);
 }
 
 /**

@@ -2,10 +2,10 @@
  * Rewriting stored chunks in place (scrub): read rows whole as chunks, and swap a set of rows for their
  * replacements in a single commit, so an interrupted rewrite leaves either the old rows or the new ones.
  */
-import type { Table } from "@lancedb/lancedb";
 import type { Chunk } from "../chunk/index.js";
 import { chunksToArrow } from "./rows.js";
 import { sqlString } from "./sql.js";
+import type { LocalStore } from "./store.js";
 
 /** Ids per filter when reading rows by id (keeps each SQL filter a reasonable size). */
 const IDS_PER_QUERY = 2_000;
@@ -37,7 +37,8 @@ function toChunk(r: Record<string, unknown>): Chunk {
 }
 
 /** The stored rows with these ids, as chunks (vectors left out); missing ids are absent. */
-export async function chunksWithIds(table: Table, ids: string[]): Promise<Chunk[]> {
+export async function chunksById(store: LocalStore, ids: string[]): Promise<Chunk[]> {
+  const { table } = store;
   const names = new Set((await table.schema()).fields.map((f) => f.name));
   const columns = [...names].filter((n) => n !== "vector");
   const out: Chunk[] = [];
@@ -57,7 +58,12 @@ export async function chunksWithIds(table: Table, ids: string[]): Promise<Chunk[
  * one commit: a merge on `id` that updates ids present in both, inserts new ones, and deletes the removed
  * rows the replacements do not bring back.
  */
-export async function replaceRows(table: Table, remove: string[], replacements: Chunk[]): Promise<void> {
+export async function replaceChunks(
+  store: LocalStore,
+  remove: string[],
+  replacements: Chunk[],
+): Promise<void> {
+  const { table } = store;
   if (remove.length === 0 && replacements.length === 0) return;
   if (replacements.length === 0) {
     await table.delete(idFilter(remove));

@@ -64,6 +64,17 @@ export function readOnlyError(uri: string, doing: string): FunesError {
 }
 
 /**
+ * A memory names a model repo: the same bad input whether it was to be read or written (a memory lives in
+ * a dataset repo).
+ */
+export function modelRepoError(repo: string): FunesError {
+  return new FunesError(
+    "bad_input",
+    `${repo} is a model repo, not a dataset — a funes memory lives in a dataset repo (create one at https://huggingface.co/new-dataset)`,
+  );
+}
+
+/**
  * The Hub did not answer about `uri` (`reason`: the host and the cause), so `doing` ("push", "forget")
  * cannot start: said once, for every command that writes.
  */

@@ -116,7 +116,7 @@ export async function forgetRemoteRows(o: HubForgetOptions): Promise<HubForgetRe
       // Against the repo's listing, not the cached copy: a pruned cache may lack files the repo still has.
       const base = lancePath(o.loc);
       const deletions = o.purgeHistory
-        ? (await listTree(o.client, o.loc.repo, head, base))
+        ? (await listTree({ client: o.client, repo: o.loc.repo, sha: head, folder: base }))
             .map((f) => f.path)
             .filter((p) => !existsSync(join(stage.dir, "chunks.lance", p.slice(base.length + 1))))
         : [];
@@ -164,6 +164,6 @@ export async function forgetRemoteRows(o: HubForgetOptions): Promise<HubForgetRe
 }
 
 async function headSha(client: HubClient, repo: string): Promise<string | null> {
-  const h = await fetchRepoHead(client, repo);
+  const h = await fetchRepoHead({ client, repo });
   return h.kind === "found" ? h.sha : null;
 }

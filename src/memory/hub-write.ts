@@ -11,12 +11,13 @@ import {
   type HubLocation,
   HubReadOnlyError,
   HubUriError,
+  hubClient,
   isModelRepo,
   parseHubUri,
   type RepoHead,
 } from "../remote/index.js";
-import { FunesError, hubOfflineError, notAuthorizedError } from "./errors.js";
-import { modelRepoMessage, type ReadContext } from "./open-memory.js";
+import { FunesError, hubOfflineError, modelRepoError, notAuthorizedError } from "./errors.js";
+import type { ReadContext } from "./open-memory.js";
 import { resolveMemorySpec } from "./spec.js";
 
 /** A Hub memory about to be written: its head was read (it exists) or it is missing (a dataset to create). */
@@ -65,11 +66,11 @@ export async function openHubOrOffline(
   loc: HubLocation,
   ctx: ReadContext,
 ): Promise<Omit<WritableHub, "head"> & { head: Exclude<RepoHead, { kind: "unauthorized" }> }> {
-  const client = { hubUrl: ctx.models.hubUrl, token: ctx.models.token };
-  const head = await fetchRepoHead(client, loc.repo);
+  const client = hubClient(ctx.models);
+  const head = await fetchRepoHead({ client, repo: loc.repo });
   if (head.kind === "unauthorized") throw notAuthorizedError(loc.uri, "write");
-  if (head.kind === "missing" && (await isModelRepo(client, loc.repo)))
-    throw new FunesError("bad_input", modelRepoMessage(loc.repo));
+  if (head.kind === "missing" && (await isModelRepo({ client, repo: loc.repo })))
+    throw modelRepoError(loc.repo);
   return { loc, client, head };
 }
 
@@ -85,7 +86,7 @@ export function requireToken(token: string | undefined, uri: string): void {
 /** Creates `repo` as a private dataset; a refusal (HTTP 401/403) is a FunesError saying what to do. */
 export async function createDataset(client: HubClient, repo: string, uri: string): Promise<boolean> {
   try {
-    return await createPrivateDataset(client, repo);
+    return await createPrivateDataset({ client, repo });
   } catch (err) {
     if (err instanceof HubReadOnlyError)
       throw new FunesError(

@@ -6,6 +6,7 @@
 import { existsSync } from "node:fs";
 import { HubTraceSource } from "../cache/index.js";
 import type { ModelsConfig } from "../models/index.js";
+import { hubClient } from "../remote/index.js";
 import {
   type AgentDirs,
   type Harness,
@@ -56,7 +57,7 @@ export function resolveSources(opts: SourceOptions): Resolved {
         "bad_input",
         `can't reach the Hub to index ${repo} — run it from the funes CLI, which gives the Hub's settings`,
       );
-    const client = { hubUrl: opts.models.hubUrl, token: opts.models.token };
+    const client = hubClient(opts.models);
     const hubGuess = opts.path?.startsWith("hf://") ? null : repo;
     return {
       kind: "sources",

@@ -13,14 +13,7 @@ export {
   backfillOrder,
   backfillVectors,
 } from "./backfill.js";
-export {
-  curationPath,
-  type Decision,
-  type Decisions,
-  decisionLine,
-  readDecisions,
-  recordDecisions,
-} from "./curation.js";
+export { curationPath, type Decision, type Decisions, readDecisions, recordDecisions } from "./curation.js";
 export {
   decisionComment,
   gateProject,
@@ -34,16 +27,12 @@ export {
   FunesError,
   type FunesErrorCode,
   hubOfflineError,
+  modelRepoError,
   notAuthorizedError,
   readOnlyError,
 } from "./errors.js";
-export { COPY_RUN, copiesOf } from "./forget-copies.js";
-export {
-  finishForget,
-  locallyForgottenIds,
-  markForget,
-  readPendingForget,
-} from "./forget-pending.js";
+export { copiesOf } from "./forget-copies.js";
+export { finishForget, markForget, readPendingForget } from "./forget-pending.js";
 export {
   forgetRemoteRows,
   HistoryNotSquashedError,
@@ -58,45 +47,22 @@ export {
   type PreviewSession,
   previewOf,
 } from "./forget-select.js";
-export {
-  type ForgottenEntry,
-  ForgottenFileError,
-  forgottenPath,
-  readForgotten,
-  writeForgotten,
-} from "./forgotten.js";
-export {
-  createDataset,
-  hubLocation,
-  openHubForWrite,
-  openHubOrOffline,
-  requireToken,
-  type WritableHub,
-} from "./hub-write.js";
+export { type ForgottenEntry, ForgottenFileError, readForgotten, writeForgotten } from "./forgotten.js";
+export { createDataset, hubLocation, openHubForWrite, requireToken, type WritableHub } from "./hub-write.js";
 export { type Resolved, resolveSources, type SourceOptions } from "./index-sources.js";
 export {
   isUnitCurrent,
-  LEVELS,
   type Level,
   type LoadedState,
   loadIndexState,
   saveIndexState,
   type UnitState,
 } from "./index-state.js";
+export { type HubMemory, type LocalMemory, noIndexMessage, type SingleMemory } from "./memory.js";
 export {
-  type HubMemory,
-  hubMemory,
-  type LocalMemory,
-  localMemory,
-  noIndexMessage,
-  type SingleMemory,
-} from "./memory.js";
-export {
-  downloadCap,
   type FederatedMemory,
   type HomeContext,
   localMemoryFor,
-  modelRepoMessage,
   openFederated,
   openReadTarget,
   type ReadContext,
@@ -106,12 +72,24 @@ export {
   refusedRemote,
   settledTarget,
 } from "./open-memory.js";
-export { type FunesPaths, funesPaths, remoteFileName } from "./paths.js";
+export { type FunesPaths, funesPaths } from "./paths.js";
 export { type PublishOptions, type PublishResult, publishRows } from "./publish.js";
 export { PublishConflictError, PublishUnreachableError } from "./publish-errors.js";
-export { forFederatedRead, type MemoryReader, openReader, openReaders, openStore } from "./reader.js";
+export {
+  type ComparedWith,
+  type PushBase,
+  type PushRemote,
+  probePushRemote,
+  publishPush,
+  pushBase,
+  type RowsGoing,
+  rowsGoing,
+  withPinnedLocal,
+} from "./push-plan.js";
+export { readReceipt, writeReceipt } from "./push-receipt.js";
+export { type MemoryReader, openReader, openReaders, openStore } from "./reader.js";
 export { remoteForgottenIds } from "./remote-forgotten.js";
-export { type RemoteReadState, readRemote, viewsRoot } from "./remote-memory.js";
+export { type RemoteReadState, viewsRoot } from "./remote-memory.js";
 export {
   type BlockChunk,
   type BlockKey,

@@ -14,9 +14,9 @@ import {
 } from "../cache/index.js";
 import { storeExists } from "../local/index.js";
 import type { ModelsConfig } from "../models/index.js";
-import { HubUriError, isModelRepo, parseHubUri, UnsafeHubAnswerError } from "../remote/index.js";
+import { HubUriError, hubClient, isModelRepo, parseHubUri, UnsafeHubAnswerError } from "../remote/index.js";
 import type { AgentDirs } from "../traces/index.js";
-import { FunesError, notAuthorizedError } from "./errors.js";
+import { FunesError, modelRepoError, notAuthorizedError } from "./errors.js";
 import { hubMemory, type LocalMemory, type SingleMemory } from "./memory.js";
 import { type RemoteReadState, readRemote, viewsRoot } from "./remote-memory.js";
 import { resolveMemorySpec } from "./spec.js";
@@ -84,7 +84,7 @@ export async function openReadTarget(spec: string | undefined | null, ctx: ReadC
     if (err instanceof HubUriError) throw new FunesError("bad_input", err.message);
     throw err;
   }
-  const client = { hubUrl: ctx.models.hubUrl, token: ctx.models.token };
+  const client = hubClient(ctx.models);
   const label = r.uri;
   const rctx = {
     funesHome: ctx.funesHome,
@@ -102,8 +102,8 @@ export async function openReadTarget(spec: string | undefined | null, ctx: ReadC
     if ("error" in s) {
       throw refusedRemote(s.error, label) ?? s.error;
     }
-    if (s.state.kind === "missing" && (await isModelRepo(client, loc.repo)))
-      throw new FunesError("no_memory", modelRepoMessage(loc.repo));
+    if (s.state.kind === "missing" && (await isModelRepo({ client, repo: loc.repo })))
+      throw modelRepoError(loc.repo);
     return remoteTarget(s.state, label, ctx);
   };
   // With a copy of this memory cached, read it while the head is checked: the usual case (nothing
@@ -146,11 +146,6 @@ export function refusedRemote(err: unknown, label: string): FunesError | null {
   )
     return new FunesError("refused_memory", `${label}: ${err.message}`, err);
   return null;
-}
-
-/** What to say when a memory names a model repo. */
-export function modelRepoMessage(repo: string): string {
-  return `${repo} is a model repo, not a dataset — a funes memory lives in a dataset repo (create one at https://huggingface.co/new-dataset)`;
 }
 
 /** The read target for a remote's state, or the FunesError that explains it. */

@@ -68,6 +68,11 @@ export interface CasOptions {
   sleep?: (ms: number) => Promise<void>;
   /** ms since the epoch (the card's date). */
   now: () => number;
+  /**
+   * The head the caller read already and its view: the first try starts from it instead of reading the
+   * head again (a conflict's retry reads the new head).
+   */
+  start?: { sha: string; view: SnapshotView | null } | undefined;
 }
 
 /** One try of a compare-and-swap commit: the head it starts from and this machine's view of it. */
@@ -81,8 +86,8 @@ export interface CasAttempt {
 const wait = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 /**
- * The compare-and-swap every publishing commit goes through (push, curate, forget): resolve the head, read
- * it, run `attempt` against it (which commits with `parentCommit` = that head). A 412 means someone
+ * The compare-and-swap every publishing commit goes through (push, curate, forget): resolve the head (or
+ * take the one the caller read, `start`), read it, run `attempt` against it (which commits with `parentCommit` = that head). A 412 means someone
  * published in between: wait (jittered, capped exponential backoff, so concurrent publishers spread out)
  * and run it again on the new head, up to `maxAttempts` times.
  */
@@ -90,18 +95,9 @@ export async function compareAndSwap<T>(o: CasOptions, attempt: (a: CasAttempt) 
   const max = o.maxAttempts ?? 12;
   const sleep = o.sleep ?? wait;
   for (let n = 1; ; n++) {
-    const head = await fetchRepoHead(o.client, o.loc.repo);
-    if (head.kind !== "found")
-      throw new PublishUnreachableError(head.kind === "offline" ? head.reason : head.kind);
-    const view = await materializeView({
-      client: o.client,
-      hubCache: o.hubCache,
-      viewsRoot: viewsRoot(o.funesHome),
-      loc: o.loc,
-      sha: head.sha,
-    });
+    const { sha, view } = n === 1 && o.start !== undefined ? o.start : await headView(o);
     try {
-      return await attempt({ attempt: n, sha: head.sha, view });
+      return await attempt({ attempt: n, sha, view });
     } catch (err) {
       if (err instanceof HubCommitUnreachableError)
         throw new PublishUnreachableError(err.message, { cause: err });
@@ -110,6 +106,21 @@ export async function compareAndSwap<T>(o: CasOptions, attempt: (a: CasAttempt) 
       await sleep(Math.random() * Math.min(4000, 100 * 2 ** n));
     }
   }
+}
+
+/** The remote's head now and this machine's view of it; an unreachable or vanished remote fails the publish. */
+async function headView(o: CasOptions): Promise<{ sha: string; view: SnapshotView | null }> {
+  const head = await fetchRepoHead({ client: o.client, repo: o.loc.repo });
+  if (head.kind !== "found")
+    throw new PublishUnreachableError(head.kind === "offline" ? head.reason : head.kind);
+  const view = await materializeView({
+    client: o.client,
+    hubCache: o.hubCache,
+    viewsRoot: viewsRoot(o.funesHome),
+    loc: o.loc,
+    sha: head.sha,
+  });
+  return { sha: head.sha, view };
 }
 
 /**
@@ -157,7 +168,7 @@ export async function cardFile(
   if (o.loc.prefix !== "") return { state: "none" };
   let current: string | null;
   try {
-    current = await readRepoText(o.client, o.loc.repo, sha, "README.md");
+    current = await readRepoText({ client: o.client, repo: o.loc.repo, sha, path: "README.md" });
   } catch {
     // An unreadable card cannot be told from a hand-written one: leave it alone.
     return { state: "unreadable" };

@@ -22,7 +22,7 @@ export async function remoteForgottenIds(
 ): Promise<Set<string>> {
   let text: string | null;
   try {
-    text = await readRepoText(client, loc.repo, sha, remoteForgottenPath(loc));
+    text = await readRepoText({ client, repo: loc.repo, sha, path: remoteForgottenPath(loc) });
   } catch (err) {
     // Fail closed: without the list, a push could bring forgotten rows back.
     const why = hubFailure(err, client.hubUrl)?.detail ?? (err instanceof Error ? err.message : String(err));

@@ -26,7 +26,7 @@ export async function readRemote(
   ctx: { funesHome: string; hubCache: string; client: HubClient; maxDownloadBytes?: number | undefined },
 ): Promise<RemoteReadState> {
   const root = viewsRoot(ctx.funesHome);
-  const head = await fetchRepoHead(ctx.client, loc.repo);
+  const head = await fetchRepoHead({ client: ctx.client, repo: loc.repo });
   switch (head.kind) {
     case "missing":
     case "unauthorized":

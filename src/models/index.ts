@@ -10,8 +10,8 @@ export {
   type ModelFileDownload,
   type ModelSource,
 } from "./download.js";
-export { cachedCommit, cachedModelDir, missingFiles, repoCacheDir } from "./hf-cache.js";
-export { type Connected, ModelClient, ModelServerError } from "./model-client.js";
+export { cachedModelDir } from "./hf-cache.js";
+export { ModelClient, ModelServerError } from "./model-client.js";
 export {
   type ModelRef,
   type ServeOptions,
@@ -29,14 +29,11 @@ export {
 } from "./models-config.js";
 export { type OpenedEmbedder, openEmbedder } from "./open-embedder.js";
 export {
-  EMBED_MAX_TOKENS,
   type Embedder,
   embedBatches,
   type LoadOptions,
   loadEmbedder,
   loadReranker,
-  ModelLoadError,
-  RERANK_MAX_TOKENS,
   type Reranker,
 } from "./runtime.js";
 export { releaseSocket } from "./socket-claim.js";
@@ -49,5 +46,4 @@ export {
   type ModelSpec,
   RERANKER_SPECS,
   type RerankerKey,
-  rerankerSpec,
 } from "./specs.js";

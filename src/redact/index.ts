@@ -12,6 +12,5 @@ export {
   findingsPerText,
   type Redaction,
   redactTexts,
-  scanPatterns,
   scanSecrets,
 } from "./scanner.js";

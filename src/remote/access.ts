@@ -14,6 +14,14 @@ export interface HubClient {
   fetch?: typeof fetch | undefined;
 }
 
+/**
+ * The Hub client for a config's endpoint and token (the CLI reads both once: `HF_ENDPOINT`, the token
+ * variables and file): the one place a client is built, so every call reaches the same Hub the same way.
+ */
+export function hubClient(c: { hubUrl: string; token?: string | undefined }): HubClient {
+  return { hubUrl: c.hubUrl, token: c.token };
+}
+
 /** The credentials/endpoint fields @huggingface/hub calls take. */
 export function hubParams(c: HubClient, timeoutMs?: number) {
   const base = c.fetch ?? fetch;

@@ -1,18 +1,10 @@
 /**
  * One Hub commit adding files, guarded by the parent commit it was computed from: if anyone committed
  * since, the Hub answers 412 and nothing is written (HubConflictError; the caller refreshes and retries).
+ * Its failures are classified in hub-failure.ts.
  */
-import { type HubClient, httpStatus, hubLibrary, hubParams, isUnreachable, quietly } from "./access.js";
-import { describeNetworkError } from "./network-error.js";
-
-/** The head moved between reading it and committing. */
-export class HubConflictError extends Error {}
-
-/** The token may read but not write this repo. */
-export class HubReadOnlyError extends Error {}
-
-/** The Hub could not be reached while committing (network, timeout, 5xx): nothing was committed. */
-export class HubCommitUnreachableError extends Error {}
+import { type HubClient, hubLibrary, hubParams, quietly } from "./access.js";
+import { writeFailure } from "./hub-failure.js";
 
 /** A file to add. */
 export interface NewFile {
@@ -71,15 +63,6 @@ export async function commitFiles(o: {
     if (typeof oid !== "string") throw new Error("the Hub did not return the new commit");
     return oid;
   } catch (err) {
-    const status = httpStatus(err);
-    if (status === 412 || status === 409) throw new HubConflictError("the remote moved while publishing");
-    if (status === 401 || status === 403) throw new HubReadOnlyError("the token cannot write this repo");
-    if (isUnreachable(err))
-      // fetch says only "fetch failed": name the host and the cause (reset, refused, DNS, TLS, timeout).
-      throw new HubCommitUnreachableError(
-        httpStatus(err) === null ? describeNetworkError(err, o.client.hubUrl) : `HTTP ${httpStatus(err)}`,
-        { cause: err },
-      );
-    throw err;
+    throw writeFailure(err, { hubUrl: o.client.hubUrl, readOnly: "the token cannot write this repo" }) ?? err;
   }
 }

@@ -6,6 +6,36 @@
 import { httpStatus, isUnreachable } from "./access.js";
 import { describeNetworkError } from "./network-error.js";
 
+/** The head moved between reading it and committing. */
+export class HubConflictError extends Error {}
+
+/** The token may read but not write this repo. */
+export class HubReadOnlyError extends Error {}
+
+/** The Hub could not be reached while committing (network, timeout, 5xx): nothing was committed. */
+export class HubCommitUnreachableError extends Error {}
+
+/**
+ * What a failed write (a commit, a squash, a repo creation) means, as the error its callers catch: the
+ * head moved (412, or 409 on a commit), the token cannot write (401/403: `readOnly` says it), or no answer
+ * (network, timeout, 5xx: nothing was written); null for anything else, which the caller throws as it is.
+ */
+export function writeFailure(
+  err: unknown,
+  o: { hubUrl: string; readOnly: string },
+): HubConflictError | HubReadOnlyError | HubCommitUnreachableError | null {
+  const status = httpStatus(err);
+  if (status === 412 || status === 409) return new HubConflictError("the remote moved while publishing");
+  if (status === 401 || status === 403) return new HubReadOnlyError(o.readOnly);
+  if (isUnreachable(err))
+    // fetch says only "fetch failed": name the host and the cause (reset, refused, DNS, TLS, timeout).
+    return new HubCommitUnreachableError(
+      status === null ? describeNetworkError(err, o.hubUrl) : `HTTP ${status}`,
+      { cause: err },
+    );
+  return null;
+}
+
 /** A Hub failure by meaning, with what the Hub or the network said. */
 export interface HubFailure {
   /** offline: no answer (or a 5xx); no_access: the token is missing or wrong; hub_refused: the Hub said no. */

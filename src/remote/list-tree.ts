@@ -54,15 +54,16 @@ export class ListingTooLongError extends Error {
  * listing that names more files throws ListingTooLongError as soon as it does: an endpoint can page on
  * forever, and each entry is held in memory until the listing ends.
  */
-export async function listTree(
-  client: HubClient,
-  repo: string,
-  sha: string,
-  folder: string,
-  opts: { maxEntries?: number } = {},
-): Promise<RemoteFile[]> {
+export async function listTree(o: {
+  client: HubClient;
+  repo: string;
+  sha: string;
+  folder: string;
+  maxEntries?: number | undefined;
+}): Promise<RemoteFile[]> {
+  const { client, repo, sha, folder } = o;
   const out: RemoteFile[] = [];
-  const max = opts.maxEntries ?? Number.POSITIVE_INFINITY;
+  const max = o.maxEntries ?? Number.POSITIVE_INFINITY;
   try {
     for await (const e of (await hubLibrary()).listFiles({
       repo: { type: "dataset", name: repo },

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { isUnreachable } from "./access.js";
-import { hubFailure } from "./hub-failure.js";
+import {
+  HubCommitUnreachableError,
+  HubConflictError,
+  HubReadOnlyError,
+  hubFailure,
+  writeFailure,
+} from "./hub-failure.js";
 import { describeNetworkError, HubConnectionLostError, isNetworkFailure } from "./network-error.js";
 
 const withCause = (code: string) =>
@@ -56,5 +62,27 @@ describe("hubFailure", () => {
       detail: "hub.example: DNS lookup failed",
     });
     expect(hubFailure(new RangeError("bug"))).toBeNull();
+  });
+});
+
+describe("writeFailure", () => {
+  it("says what a failed commit, squash or creation means, once for all of them", () => {
+    const status = (statusCode: number) => Object.assign(new Error("said no"), { statusCode });
+    const o = { hubUrl: "https://hub.example", readOnly: "the token cannot write this repo" };
+    expect(writeFailure(status(412), o)).toBeInstanceOf(HubConflictError);
+    expect(writeFailure(status(409), o)).toBeInstanceOf(HubConflictError);
+    const denied = writeFailure(status(403), o);
+    expect(denied).toBeInstanceOf(HubReadOnlyError);
+    expect(denied?.message).toBe("the token cannot write this repo");
+    expect(writeFailure(status(401), { ...o, readOnly: "HTTP 401" })?.message).toBe("HTTP 401");
+    const down = writeFailure(status(503), o);
+    expect(down).toBeInstanceOf(HubCommitUnreachableError);
+    expect(down?.message).toBe("HTTP 503");
+    const refused = writeFailure(withCause("ECONNREFUSED"), o);
+    expect(refused).toBeInstanceOf(HubCommitUnreachableError);
+    expect(refused?.message).toBe("hub.example: connection refused");
+    // Anything else is the caller's to throw as it is.
+    expect(writeFailure(status(400), o)).toBeNull();
+    expect(writeFailure(new RangeError("bug"), o)).toBeNull();
   });
 });

@@ -5,17 +5,17 @@
 import { type HubClient, hubLibrary, hubParams } from "./access.js";
 
 /** The file's text, or null when the repo has no such file. Other failures throw. */
-export async function readRepoText(
-  client: HubClient,
-  repo: string,
-  sha: string,
-  path: string,
-): Promise<string | null> {
+export async function readRepoText(o: {
+  client: HubClient;
+  repo: string;
+  sha: string;
+  path: string;
+}): Promise<string | null> {
   const blob = await (await hubLibrary()).downloadFile({
-    repo: { type: "dataset", name: repo },
-    path,
-    revision: sha,
-    ...hubParams(client),
+    repo: { type: "dataset", name: o.repo },
+    path: o.path,
+    revision: o.sha,
+    ...hubParams(o.client),
   });
   return blob === null ? null : await blob.text();
 }

@@ -22,16 +22,21 @@ export const PROBE_TIMEOUT_MS = 5000;
  * parquet conversion). A connection dropped without an answer (a kept-alive socket the server closed as it
  * was reused) is tried once more before the Hub counts as unreachable. A missing revision is `missing`.
  */
-export async function fetchRepoHead(client: HubClient, repo: string, revision = "main"): Promise<RepoHead> {
-  const first = await probeOnce(client, repo, revision);
-  if (first.kind === "offline" && first.dropped) return probeOnce(client, repo, revision);
+export async function fetchRepoHead(o: {
+  client: HubClient;
+  repo: string;
+  revision?: string | undefined;
+}): Promise<RepoHead> {
+  const revision = o.revision ?? "main";
+  const first = await probeOnce(o.client, o.repo, revision);
+  if (first.kind === "offline" && first.dropped) return probeOnce(o.client, o.repo, revision);
   return first;
 }
 
 /** True when `repo` is a model repo (for saying so when a dataset of that name is missing). */
-export async function isModelRepo(client: HubClient, repo: string): Promise<boolean> {
+export async function isModelRepo(o: { client: HubClient; repo: string }): Promise<boolean> {
   try {
-    await (await hubLibrary()).modelInfo({ name: repo, ...hubParams(client, PROBE_TIMEOUT_MS) });
+    await (await hubLibrary()).modelInfo({ name: o.repo, ...hubParams(o.client, PROBE_TIMEOUT_MS) });
     return true;
   } catch {
     return false;

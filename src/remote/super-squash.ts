@@ -5,8 +5,7 @@
  * leave the repo. Forks, PR refs, downloads and other machines' caches are out of its reach.
  */
 import { type HubClient, httpStatus, hubParams, isUnreachable } from "./access.js";
-import { HubCommitUnreachableError, HubReadOnlyError } from "./commit-files.js";
-import { describeNetworkError } from "./network-error.js";
+import { HubCommitUnreachableError, writeFailure } from "./hub-failure.js";
 
 /** Squashes `main` of a dataset repo; returns the new head's sha, or null when the Hub did not say. */
 export async function superSquash(o: {
@@ -26,18 +25,15 @@ export async function superSquash(o: {
       body: JSON.stringify({ message: o.message }),
     });
   } catch (err) {
-    if (isUnreachable(err))
-      // fetch says only "fetch failed": name the host and the cause (reset, refused, DNS, TLS, timeout).
-      throw new HubCommitUnreachableError(
-        httpStatus(err) === null ? describeNetworkError(err, o.client.hubUrl) : `HTTP ${httpStatus(err)}`,
-        { cause: err },
-      );
-    throw err;
+    // No answer: the request never reached a status.
+    throw (
+      writeFailure(err, { hubUrl: o.client.hubUrl, readOnly: "the token cannot squash this repo" }) ?? err
+    );
   }
+  const status = { statusCode: res.status };
   if (res.status === 401 || res.status === 403)
-    throw new HubReadOnlyError("the token cannot squash this repo");
+    throw writeFailure(status, { hubUrl: o.client.hubUrl, readOnly: "the token cannot squash this repo" });
   if (!res.ok) {
-    const status = { statusCode: res.status };
     if (isUnreachable(status) || httpStatus(status) === 429)
       throw new HubCommitUnreachableError(`the Hub answered ${res.status} to the squash`);
     throw new Error(

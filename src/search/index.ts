@@ -26,21 +26,11 @@ export {
   recencyFactors,
   withinTime,
 } from "./recency.js";
+export { type Candidate, dot, type Evidence, fuseEvidence, type Leg, poolOf } from "./relevance.js";
 export {
-  type Candidate,
-  dot,
-  type Evidence,
-  fuseEvidence,
-  type Leg,
-  MIN_RELEVANCE,
-  poolOf,
-} from "./relevance.js";
-export {
-  blendRelevance,
   orderByScore,
   type PoolItem,
   type Ranked,
-  RERANK_WEIGHT,
   type RerankOptions,
   rerankWithinBudget,
   topByRelevance,

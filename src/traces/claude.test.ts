@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { traceSourceContract } from "../../test/contract/trace-source.js";
 import { copyFixture, TRACES, tempDir } from "../../test/helpers/fixtures.js";
 import { parseClaudeTranscript } from "./claude.js";
-import { JsonlTreeSource } from "./sources.js";
+import { JsonlTreeSource } from "./jsonl-tree.js";
 
 const read = (rel: string) => {
   const path = join(TRACES, rel);

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { traceSourceContract } from "../../test/contract/trace-source.js";
 import { copyFixture, TRACES, tempDir } from "../../test/helpers/fixtures.js";
 import { parseCodexRollout } from "./codex.js";
-import { JsonlTreeSource } from "./sources.js";
+import { JsonlTreeSource } from "./jsonl-tree.js";
 
 const parse = (text: string, path = "/h/.codex/sessions/2026/06/23/rollout-x.jsonl") =>
   parseCodexRollout(text, { path });

@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { traceSourceContract } from "../../test/contract/trace-source.js";
 import { TRACES, tempDir } from "../../test/helpers/fixtures.js";
 import { parseCopilotEvents } from "./copilot.js";
-import { detectHarness, JsonlTreeSource, knownSources, sourcesForPath } from "./sources.js";
+import { JsonlTreeSource } from "./jsonl-tree.js";
+import { detectHarness, knownSources, sourcesForPath } from "./sources.js";
 
 const SESSION = "27ab96b9-efd4-4f49-8105-e53f62549377";
 /** The real session log `copilot -p` and `copilot --resume -p` (1.0.102) wrote, in BYOK mode. */

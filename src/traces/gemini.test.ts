@@ -6,7 +6,8 @@ import { copyFixture, TRACES, tempDir } from "../../test/helpers/fixtures.js";
 import { ALL_TIERS, chunkTurns } from "../chunk/index.js";
 import { sniffFile } from "./detect.js";
 import { parseGeminiSession } from "./gemini.js";
-import { JsonlTreeSource, knownSources, sourcesForPath } from "./sources.js";
+import { JsonlTreeSource } from "./jsonl-tree.js";
+import { knownSources, sourcesForPath } from "./sources.js";
 
 /** Real sessions Gemini CLI 0.61.0 wrote (test/fixtures/traces/README.md). */
 const CHATS = join(TRACES, "gemini", "tmp", "app", "chats");

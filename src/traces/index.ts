@@ -4,31 +4,22 @@
  * nothing of chunks, Lance or the Hub.
  */
 
-export { injectedReason } from "./boilerplate.js";
-export { isSubagentId, type ParseContext, parseClaudeTranscript } from "./claude.js";
+export { type ParseContext, parseClaudeTranscript } from "./claude.js";
 export { parseCodexRollout } from "./codex.js";
 export { parseCopilotEvents } from "./copilot.js";
 export { sniffFile } from "./detect.js";
 export { parseGeminiSession } from "./gemini.js";
-export { epochToRfc3339, HermesSource, parseHermesRows } from "./hermes.js";
-export {
-  HermesFilesSource,
-  parseHermesSessionFile,
-  SKIP_IN_STATE_DB,
-  SKIP_SNAPSHOT_DUPLICATE,
-} from "./hermes-legacy.js";
-export { compactLossless, parseLossless, ryuFormat, serdeNumber } from "./json-compact.js";
+export { parseHermesSessionFile } from "./hermes-legacy.js";
 export { SKIP_MALFORMED, SKIP_NOT_OBJECT, SKIP_SURROGATE } from "./jsonl.js";
-export { ParquetLayoutError, ParquetSource, parseTraceRows, readTraceParquet } from "./parquet.js";
-export { SKIP_PERSISTED_MISSING } from "./persisted-output.js";
+export { JsonlTreeSource } from "./jsonl-tree.js";
+export { readTraceParquet } from "./parquet.js";
 export { parsePiSession } from "./pi.js";
 export { parseQwenSession } from "./qwen.js";
-export { RepoFacets, remoteToOwnerName, repoFacetOf } from "./repo.js";
+export { RepoFacets } from "./repo.js";
 export {
   type AgentDirs,
   agentFolders,
   detectHarness,
-  JsonlTreeSource,
   knownRoots,
   knownSources,
   parseHarness,
@@ -37,11 +28,10 @@ export {
   TracePathError,
   UnknownHarnessError,
 } from "./sources.js";
-export { fallbackWorkdir, fileStem, isBlank, mungeCwd, rustTrim } from "./text.js";
+export { rustTrim } from "./text.js";
 export {
   type Block,
   type BlockType,
-  countSkip,
   type Harness,
   mergeSkips,
   type Session,

@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../test/helpers/fixtures.js";
 import { ALL_TIERS, chunkTurns } from "../chunk/index.js";
+import { JsonlTreeSource } from "./jsonl-tree.js";
 import { SKIP_PERSISTED_MISSING } from "./persisted-output.js";
-import { JsonlTreeSource } from "./sources.js";
 
 const SID = "046765e9-1878-49aa-b195-de74c14c3930";
 

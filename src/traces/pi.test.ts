@@ -4,8 +4,8 @@ import { describe, expect, it } from "vitest";
 import { traceSourceContract } from "../../test/contract/trace-source.js";
 import { copyFixture, TRACES, tempDir } from "../../test/helpers/fixtures.js";
 import { ALL_TIERS, chunkTurns } from "../chunk/index.js";
+import { JsonlTreeSource } from "./jsonl-tree.js";
 import { parsePiSession } from "./pi.js";
-import { JsonlTreeSource } from "./sources.js";
 
 const read = (rel: string) => {
   const path = join(TRACES, rel);

@@ -4,8 +4,9 @@ import { describe, expect, it } from "vitest";
 import { traceSourceContract } from "../../test/contract/trace-source.js";
 import { copyFixture, TRACES, tempDir } from "../../test/helpers/fixtures.js";
 import { sniffFile } from "./detect.js";
+import { JsonlTreeSource } from "./jsonl-tree.js";
 import { parseQwenSession } from "./qwen.js";
-import { JsonlTreeSource, knownSources } from "./sources.js";
+import { knownSources } from "./sources.js";
 
 /** Real sessions Qwen Code 0.24.4 wrote (test/fixtures/traces/README.md). */
 const CHATS = join(TRACES, "qwen", "projects", "-tmp-qwen-fixture-home-app", "chats");

@@ -6,7 +6,14 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CliEnv, hubUser, runFunes, runFunesInTerminal, spawnFunes, startFunes } from "../helpers/cli.js";
+import {
+  type CliEnv,
+  hubUser,
+  runFunes,
+  runFunesInTerminal,
+  spawnFunes,
+  startFunes,
+} from "../helpers/cli.js";
 import { commitIds } from "../helpers/commit-table.js";
 import { copyFixture, TEST_HUB_CACHE, tempDir } from "../helpers/fixtures.js";
 import { type HubStandin, startHubStandin } from "../helpers/hub-standin.js";
@@ -48,6 +55,16 @@ async function idsAt(files: Map<string, Buffer>): Promise<string[]> {
   return commitIds(files, t.dir);
 }
 
+/**
+ * The head reads of `repo` among the stand-in's requests since `from` (the info at `main`: the probe and
+ * the head resolution in one request).
+ */
+function headReads(repo: string, from: number): number {
+  return hub.requests
+    .slice(from)
+    .filter((q) => q.method === "GET" && q.path.startsWith(`/api/datasets/${repo}/revision/`)).length;
+}
+
 beforeAll(async () => {
   t = tempDir();
   hub = await startHubStandin(new Map());
@@ -68,8 +85,11 @@ describe("funes push", () => {
     expect(refused.stderr).toContain(
       "hf://datasets/acme/mem doesn't exist on the Hub — run `funes push acme/mem --create`",
     );
+    const before = hub.requests.length;
     const push = await runFunes(["push", "acme/mem", "--create", "--json"], a);
     expect(push.code, push.stderr).toBe(0);
+    // One probe finds no repo; once created, one read of its head, which the publish starts from.
+    expect(headReads("acme/mem", before)).toBe(2);
     const s = JSON.parse(push.stdout);
     // The two Codex fixtures give 19 chunks (the catalog's 7 developer-instruction blocks are not indexed).
     expect(s).toMatchObject({
@@ -141,9 +161,12 @@ describe("funes push", () => {
       `${JSON.stringify({ type: "session_meta", timestamp: "2026-06-24T00:00:00Z", payload: { id: "extra-session", cwd: "/w" } })}\n${JSON.stringify({ timestamp: "2026-06-24T00:00:01Z", type: "response_item", payload: { type: "message", role: "user", content: [{ type: "input_text", text: "one more question about the portfolio" }] } })}\n`,
     );
     expect((await runFunes(["index", "--yes"], a)).code).toBe(0);
+    const before = hub.requests.length;
     const push = await runFunes(["push", "acme/mem", "--json"], a);
     const s = JSON.parse(push.stdout);
     expect(s).toMatchObject({ published: 1, present: 19, card: "refreshed" });
+    // The head is read once: what the push compares with is what its publish commits on.
+    expect(headReads("acme/mem", before)).toBe(1);
     expect(hub.repos.get("acme/mem")?.files.get("README.md")?.toString("utf8")).toContain("| Chunks | 20 |");
     expect(s.bytes).toBeLessThan(20_000);
     expect((await remoteIds("acme/mem")).length).toBe(20);
@@ -324,9 +347,12 @@ describe("funes push", () => {
     hub.conflicts = 2;
     const handWritten = Buffer.from("# Our memory\n\nWritten by hand; funes must not touch it.\n");
     hub.repos.get("acme/mem")?.files.set("README.md", handWritten);
+    const before = hub.requests.length;
     const r = await runFunes(["push", "acme/mem", "--json"], a);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ published: 1, attempts: 3, card: "hand-written" });
+    // One head read per try: the first, then one after each conflict.
+    expect(headReads("acme/mem", before)).toBe(3);
     expect(hub.repos.get("acme/mem")?.files.get("README.md")).toEqual(handWritten);
     const ids = await remoteIds("acme/mem");
     expect(ids.length).toBe(21);
@@ -402,6 +428,7 @@ describe("push downloads", () => {
     const r = await runFunes(["push", "acme/dl", "--json"], d);
     expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).published).toBe(1);
+    expect(headReads("acme/dl", before)).toBe(1);
     const fileGets = hub.requests
       .slice(before)
       .filter((q) => q.method === "GET" && q.path.includes("/resolve/") && q.path.includes("chunks.lance"));

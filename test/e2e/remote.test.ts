@@ -190,8 +190,9 @@ describe("reading a Hub memory", () => {
     const blank = await runFunes([...recallArgs, "--memory", "acme/blank"], reader);
     expect(blank.code).toBe(1);
     expect(blank.stderr).toContain("hf://datasets/acme/blank exists on the Hub but holds no index yet");
+    // A model repo is the same bad input to read as to write.
     const model = await runFunes([...recallArgs, "--memory", "acme/a-model"], reader);
-    expect(model.code).toBe(1);
+    expect(model.code).toBe(2);
     expect(model.stderr).toContain("acme/a-model is a model repo, not a dataset");
     const pushModel = await runFunes(["push", "acme/a-model", "--create"], reader);
     expect(pushModel.code).toBe(2);

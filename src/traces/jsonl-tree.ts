@@ -1,0 +1,164 @@
+/**
+ * The JSONL tree source shared by Claude Code, Codex, pi, Gemini CLI, Qwen Code and Copilot CLI: a folder
+ * (or one file) of one agent's transcripts, one unit per file, read by that agent's parser
+ * (shared/spec/core.md §1.2–1.3).
+ */
+import { readFileSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { isSubagentId, type ParseContext, parseClaudeTranscript } from "./claude.js";
+import { parseCodexRollout } from "./codex.js";
+import { parseCopilotEvents } from "./copilot.js";
+import { parseGeminiSession } from "./gemini.js";
+import { parseJsonl, readTextLossy } from "./jsonl.js";
+import { parsePiSession } from "./pi.js";
+import { parseQwenSession } from "./qwen.js";
+import { fileStem } from "./text.js";
+import type { Harness, TraceSource, Unit, UnitRead } from "./types.js";
+import { stampFiles, walkFiles } from "./walk.js";
+
+/** Parser versions recorded in state.json: bump when a parser would now read a file differently. */
+const PARSER_VERSIONS: Record<JsonlHarness, number> = {
+  // 2: externalised tool results, agent-injected reminders left out. 3: prompts queued while busy. 4: a
+  // sub-agent's copies of its parent's records left out.
+  claude_code: 4,
+  // 2: developer instructions and environment context left out.
+  codex: 2,
+  pi: 1,
+  gemini: 1,
+  qwen: 1,
+  copilot: 1,
+};
+
+/** The agents whose transcripts are JSONL (or JSON) files, read by a {@link JsonlTreeSource}. */
+export type JsonlHarness = Exclude<Harness, "hermes" | "opencode">;
+
+const PARSERS: Record<JsonlHarness, (text: string, ctx: ParseContext) => UnitRead> = {
+  claude_code: parseClaudeTranscript,
+  codex: parseCodexRollout,
+  pi: parsePiSession,
+  gemini: parseGeminiSession,
+  qwen: parseQwenSession,
+  copilot: parseCopilotEvents,
+};
+
+/** A directory (or one file) of JSONL transcripts of one harness: one unit per file. */
+export class JsonlTreeSource implements TraceSource {
+  readonly description: string;
+  readonly parserVersion: number;
+
+  /**
+   * @param only in a folder holding several agents' transcripts, the files this source reads (the others
+   *   belong to the sources of their own agents); every transcript-named file when absent.
+   */
+  constructor(
+    readonly kind: JsonlHarness,
+    private readonly root: string,
+    private readonly only?: ReadonlySet<string>,
+  ) {
+    this.description = `scanning ${kind} transcripts under ${root}`;
+    this.parserVersion = PARSER_VERSIONS[kind];
+  }
+
+  async listUnits(limit?: number): Promise<Unit[]> {
+    const named = await walkFiles(this.root, (n) => isTranscriptName(n, this.kind));
+    const files = await stampFiles(this.only === undefined ? named : named.filter((f) => this.only?.has(f)));
+    const kept = limit === undefined ? files : files.slice(0, limit);
+    const units = kept.map((f) => ({
+      key: f.path,
+      signature: f.signature,
+      isSubagent: isSubagentId(fileStem(f.path)),
+      bytes: f.bytes,
+    }));
+    // Sub-agent sessions go last: the main conversations are what recall needs first.
+    return [...units.filter((u) => !u.isSubagent), ...units.filter((u) => u.isSubagent)];
+  }
+
+  async readUnit(unit: Unit): Promise<UnitRead> {
+    const ctx: ParseContext = { path: unit.key };
+    if (this.kind === "claude_code") {
+      ctx.readToolResult = toolResultReader(unit.key);
+      const parent = unit.isSubagent ? await this.parentUuids(unit.key) : null;
+      if (parent !== null) ctx.parentUuids = parent;
+    }
+    if (this.kind === "gemini") ctx.cwd = geminiProjectRoot(unit.key);
+    return PARSERS[this.kind](await readTextLossy(unit.key), ctx);
+  }
+
+  /** Parents' record uuids by transcript path, read once per run: a session can have dozens of sub-agents. */
+  private readonly parents = new Map<string, ReadonlySet<string> | null>();
+
+  /**
+   * The record uuids of the main transcript a sub-agent file at `<session>/subagents/agent-….jsonl` belongs
+   * to (`<session>.jsonl` beside the `<session>` folder); null when that file is not there.
+   */
+  private async parentUuids(subagent: string): Promise<ReadonlySet<string> | null> {
+    const folder = dirname(subagent);
+    if (basename(folder) !== "subagents") return null;
+    const session = dirname(folder);
+    const parent = join(dirname(session), `${basename(session)}.jsonl`);
+    let uuids = this.parents.get(parent);
+    if (uuids === undefined) {
+      uuids = null;
+      try {
+        const text = await readTextLossy(parent);
+        const found = new Set<string>();
+        for (const rec of parseJsonl(text, {})) {
+          const id = rec.value.uuid;
+          if (typeof id === "string") found.add(id);
+        }
+        uuids = found;
+      } catch {
+        // No parent beside it (a sub-agent folder copied alone): nothing is taken for a copy.
+      }
+      this.parents.set(parent, uuids);
+    }
+    return uuids;
+  }
+}
+
+/**
+ * The folder a Gemini CLI session was run in: the `.project_root` file of its project folder
+ * (`tmp/<project>/chats/…`, a sub-agent one level deeper); null when none is found.
+ */
+function geminiProjectRoot(transcript: string): string | null {
+  for (let dir = dirname(dirname(transcript)), i = 0; i < 3; dir = dirname(dir), i++) {
+    try {
+      const root = readFileSync(join(dir, ".project_root"), "utf8").trim();
+      if (root !== "") return root;
+    } catch {}
+  }
+  return null;
+}
+
+/**
+ * A transcript file name for a harness: `*.jsonl`, plus Codex's 2025 `rollout-*.json` and Gemini CLI's
+ * older whole-file `session-*.json`.
+ */
+function isTranscriptName(name: string, harness: JsonlHarness): boolean {
+  // Copilot keeps other JSON beside each session's log (checkpoints, snapshots).
+  if (harness === "copilot") return name === "events.jsonl";
+  return (
+    name.endsWith(".jsonl") ||
+    (harness === "codex" && /^rollout-.*\.json$/.test(name)) ||
+    (harness === "gemini" && /^session-.*\.json$/.test(name))
+  );
+}
+
+const lossy = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
+
+/**
+ * Reads `<session>/tool-results/<file>` beside a Claude transcript: next to the main transcript, or two
+ * levels up from a sub-agent's (`<session>/subagents/agent-….jsonl`).
+ */
+function toolResultReader(transcript: string): (folder: string, file: string) => string | null {
+  const here = dirname(transcript);
+  const bases = [here, dirname(dirname(here))];
+  return (folder, file) => {
+    for (const base of bases) {
+      try {
+        return lossy.decode(readFileSync(join(base, folder, "tool-results", file)));
+      } catch {}
+    }
+    return null;
+  };
+}
