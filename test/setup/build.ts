@@ -3,7 +3,7 @@
  * tiny test models into a Hugging Face cache folder (test/fixtures/models/hub), as the tests load them.
  */
 import { execFileSync } from "node:child_process";
-import { rmSync } from "node:fs";
+import { chmodSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { writeTestModels } from "../../scripts/make-models.js";
 import { ROOT } from "../helpers/fixtures.js";
@@ -21,6 +21,7 @@ export default function setup(): void {
   );
   // As `npm run build` does after tsc: the CLI and the MCP server's start bundled, so the tests run what ships.
   execFileSync(process.execPath, [join(ROOT, "scripts", "bundle.mjs")], { stdio: "inherit" });
+  chmodSync(join(ROOT, "dist", "cli", "main.js"), 0o755);
   rmSync(TEST_HUB_CACHE, { recursive: true, force: true });
   writeTestModels(TEST_HUB_CACHE);
 }
