@@ -2,6 +2,7 @@
  * What a recall is asked: its options and their defaults, checked once (an empty query, an unknown block
  * type or agent, a time window that cannot match), and the filter the search legs apply.
  */
+import { AGENT_NAMES, orList } from "../agents/index.js";
 import type { RowFilter } from "../local/index.js";
 import type { MemoryReader } from "../memory/index.js";
 import { parseTimeBound } from "../search/index.js";
@@ -116,7 +117,7 @@ export function checkOptions(opts: RecallOptions): Harness | null {
         arg: "harness",
         flag: "--harness",
         value: opts.harness,
-        problem: "is not a harness (expected claude, codex, pi, hermes, gemini, qwen, opencode or copilot)",
+        problem: `is not a harness (expected ${orList(AGENT_NAMES)})`,
       });
     throw err;
   }

@@ -427,7 +427,7 @@ describe("funes mcp", () => {
       });
       expect(await failed({ query: "x", harness: "cursor" })).toEqual({
         isError: true,
-        text: 'recall error: harness "cursor" is not a harness (expected claude, codex, pi, hermes, gemini, qwen, opencode or copilot)',
+        text: 'recall error: harness "cursor" is not a harness (expected claude, codex, hermes, pi, gemini, qwen, opencode or copilot)',
       });
       expect((await failed({ query: " " })).text).toMatch(/^recall error: query " " is empty/);
       const viaMcp = await call("recall", { query: "writer lock flock", k: 3 });
