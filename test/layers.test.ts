@@ -7,6 +7,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
+import { AGENTS } from "../src/agents/index.js";
 import { ROOT } from "./helpers/fixtures.js";
 
 /** Height of each layer; a folder may import only strictly lower ones. */
@@ -76,6 +77,23 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
+/**
+ * An agent's folder (`agents/<name>/`) is part of the agents layer, and holds everything about that agent:
+ * the rest of the layer reaches it only through the registry (registry.ts imports its index.ts, the
+ * descriptor), and it reaches the shared machinery at `agents/` top level, never another agent's folder.
+ * `from` and `to` are paths relative to src/, split; the reason, or null when the import is fine.
+ */
+function agentFolderViolation(from: string[], to: string[]): string | null {
+  if (from[0] !== "agents" || to[0] !== "agents") return null;
+  const agentOf = (p: string[]) => (p.length > 2 ? (p[1] ?? null) : null);
+  const [a, b] = [agentOf(from), agentOf(to)];
+  if (b === null || a === b) return null;
+  if (a !== null) return `agents/${a}/ may not reach another agent's folder`;
+  if (to.length !== 3 || to[2] !== "index.js") return `not through agents/${b}/index.ts`;
+  if (from.join("/") !== "agents/registry.ts") return `agents/${b}/ is reached only through registry.ts`;
+  return null;
+}
+
 /** Every violation in a set of files: `file: import` strings. */
 function layerViolations(files: { path: string; text: string }[]): string[] {
   const out: string[] = [];
@@ -97,7 +115,11 @@ function layerViolations(files: { path: string; text: string }[]): string[] {
       const target = join(path, "..", spec);
       const to = relative(SRC, target).split("/");
       const toFolder = to[0] ?? "";
-      if (toFolder === from) continue;
+      if (toFolder === from) {
+        const inside = agentFolderViolation(rel, to);
+        if (inside !== null) out.push(`${file}: ${spec} (${inside})`);
+        continue;
+      }
       if (to.length !== 2 || to[1] !== "index.js")
         out.push(`${file}: ${spec} (not through ${toFolder}/index.ts)`);
       else if ((LAYER[toFolder] ?? 99) >= (LAYER[from] ?? -1))
@@ -116,7 +138,7 @@ function layerViolations(files: { path: string; text: string }[]): string[] {
  * (`config.ts`, and `native-env.ts` for the native libraries' own variables) and handed down as values.
  */
 const ENV_ALLOWED: Record<string, string> = {
-  "agents/pi-extension.ts":
+  "agents/pi/extension.ts":
     "the text of the pi extension funes writes: pi runs it in its own process, where it reads FUNES_MEMORY",
 };
 
@@ -129,6 +151,41 @@ function envViolations(files: { path: string; text: string }[]): string[] {
       /\bprocess\s*\.\s*env\b|\bprocess\s*\[\s*["']env["']\s*\]/.test(stripComments(text)),
     )
     .map(({ file }) => `${file}: process.env (read it in cli/config.ts and pass the value down)`);
+}
+
+/**
+ * Where an agent's name or harness may be spelled out in the generic code, with the reason. Everything
+ * else about an agent is its folder's (`agents/<name>/`) or, for what its transcripts say, `traces/`'s.
+ */
+const AGENT_NAMES_ALLOWED: Record<string, string> = {
+  "cli/config.ts":
+    "OpenCode's sessions are under $XDG_DATA_HOME/opencode: traces/' AgentDirs, and cli/ alone reads the environment",
+};
+
+/** Files of the generic code: agents/ top level (not its agents' folders), and every layer above it. */
+const GENERIC = (file: string) =>
+  (file.startsWith("agents/") && file.split("/").length === 2) ||
+  ["commands/", "cli/", "mcp/", "format/", "memory/"].some((f) => file.startsWith(f));
+
+/** Every agent name or harness spelled as a string in the generic code (outside comments), not allowed. */
+function agentNameViolations(files: { path: string; text: string }[]): string[] {
+  const agentOf = new Map<string, string>(
+    AGENTS.flatMap((a) => [
+      [a.name, a.name],
+      [a.harness, a.name],
+    ]),
+  );
+  const out: string[] = [];
+  for (const { path, text } of files) {
+    const file = relative(SRC, path);
+    if (!GENERIC(file) || file in AGENT_NAMES_ALLOWED) continue;
+    for (const m of stripComments(text).matchAll(/(["'`])([\w-]+)\1/g)) {
+      const agent = agentOf.get(m[2] ?? "");
+      if (agent !== undefined)
+        out.push(`${file}: ${m[0]} (say it in agents/${agent}/ or derive it from the registry)`);
+    }
+  }
+  return out;
 }
 
 /** The text without comments, so prose ("the table") does not count as code. */
@@ -205,7 +262,7 @@ describe("layering", () => {
       // Allowed: cli/, a comment, and the generated pi extension.
       { path: join(SRC, "cli/x.ts"), text: "const h = process.env.HOME;" },
       { path: join(SRC, "commands/x.ts"), text: "// reads process.env in cli/\n/* process.env */" },
-      { path: join(SRC, "agents/pi-extension.ts"), text: "const env = process.env.FUNES_MEMORY;" },
+      { path: join(SRC, "agents/pi/extension.ts"), text: "const env = process.env.FUNES_MEMORY;" },
     ];
     expect(envViolations(files)).toEqual([
       "local/x.ts: process.env (read it in cli/config.ts and pass the value down)",
@@ -246,6 +303,56 @@ describe("layering", () => {
       "chunk/x.ts: ../local/index.js (chunk may not import local)",
       "search/x.ts: ../cache/index.js (search may not import cache)",
       "redact/x.ts: ../card/index.js (redact may not import card)",
+    ]);
+  });
+
+  it("reaches an agent's folder only through the registry, and no agent's folder from another's", () => {
+    const files = [
+      { path: join(SRC, "agents/inspect.ts"), text: 'import { inspectClaude } from "./claude/agent.js";' },
+      { path: join(SRC, "agents/hook-log.ts"), text: 'import { codex } from "./codex/index.js";' },
+      { path: join(SRC, "agents/qwen/agent.ts"), text: 'import { claudeAsk } from "../claude/ask.js";' },
+      { path: join(SRC, "commands/x.ts"), text: 'import { pi } from "../agents/pi/index.js";' },
+      // Allowed: the registry's entries, a folder's own files, the shared machinery.
+      { path: join(SRC, "agents/registry.ts"), text: 'import { claude } from "./claude/index.js";' },
+      { path: join(SRC, "agents/claude/index.ts"), text: 'const m = () => import("./agent.js");' },
+      { path: join(SRC, "agents/claude/agent.ts"), text: 'import { SYNC_LOG } from "../hook-scripts.js";' },
+    ];
+    expect(layerViolations(files)).toEqual([
+      "agents/inspect.ts: ./claude/agent.js (not through agents/claude/index.ts)",
+      "agents/hook-log.ts: ./codex/index.js (agents/codex/ is reached only through registry.ts)",
+      "agents/qwen/agent.ts: ../claude/ask.js (agents/qwen/ may not reach another agent's folder)",
+      "commands/x.ts: ../agents/pi/index.js (not through agents/index.ts)",
+    ]);
+  });
+
+  it("names no agent in the generic code: each agent's specifics are in its folder", () => {
+    const files = sourceFiles(SRC).map((path) => ({ path, text: readFileSync(path, "utf8") }));
+    expect(agentNameViolations(files)).toEqual([]);
+    // Each allowed file still names one (else its entry is stale).
+    const words = AGENTS.map((a) => a.name);
+    for (const file of Object.keys(AGENT_NAMES_ALLOWED)) {
+      const text = stripComments(readFileSync(join(SRC, file), "utf8"));
+      expect(
+        words.some((w) => text.includes(`"${w}"`)),
+        file,
+      ).toBe(true);
+    }
+  });
+
+  it("catches an agent's name in a comparison, an argument or a harness, but not in prose or its folder", () => {
+    const files = [
+      { path: join(SRC, "commands/x.ts"), text: 'if (agent === "claude") allow();' },
+      { path: join(SRC, "agents/inspect.ts"), text: "const dir = home(`codex`);" },
+      { path: join(SRC, "cli/x.ts"), text: "const h = 'claude_code';" },
+      // Allowed: comments, longer words, the agent's own folder, traces/.
+      { path: join(SRC, "commands/y.ts"), text: '// as "claude" does\nconst s = "claude-plugin";' },
+      { path: join(SRC, "agents/claude/agent.ts"), text: 'runCli("claude", []);' },
+      { path: join(SRC, "traces/x.ts"), text: 'const h = "codex";' },
+    ];
+    expect(agentNameViolations(files)).toEqual([
+      'commands/x.ts: "claude" (say it in agents/claude/ or derive it from the registry)',
+      "agents/inspect.ts: `codex` (say it in agents/codex/ or derive it from the registry)",
+      "cli/x.ts: 'claude_code' (say it in agents/claude/ or derive it from the registry)",
     ]);
   });
 

@@ -1,5 +1,18 @@
-import { describe, expect, it } from "vitest";
-import { parseAskLine } from "./ask-run.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { AskEvent } from "./agent.js";
+import { askSpec, parseAskLine as parseWith } from "./ask-run.js";
+import type { AskAgent } from "./registry.js";
+
+/** Each agent's parser, as `funes ask` loads it from the agent's folder. */
+const parsers = new Map<AskAgent, (e: Record<string, unknown>) => AskEvent>();
+const parseAskLine = (agent: AskAgent, line: string) => {
+  const parse = parsers.get(agent);
+  if (parse === undefined) throw new Error(`no parser loaded for ${agent}`);
+  return parseWith(parse, line);
+};
+beforeAll(async () => {
+  for (const agent of ["claude", "codex"] as const) parsers.set(agent, (await askSpec(agent)).parse);
+});
 
 // Lines as claude 2.1.197 and codex 0.171 print them (trimmed to the fields read).
 describe("an agent's event stream", () => {

@@ -71,3 +71,22 @@ export function restoreOriginal(
   } else writeIfChanged(path, edited);
   rmSync(record, { force: true });
 }
+
+/**
+ * JSON with object keys sorted at every level and no whitespace: Codex's canonical form, and how funes tells
+ * whether a config it edited changed otherwise.
+ */
+export function canonicalJson(v: unknown): string {
+  return JSON.stringify(sortKeys(v));
+}
+
+function sortKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortKeys);
+  if (typeof v === "object" && v !== null)
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]),
+    );
+  return v;
+}

@@ -4,16 +4,8 @@
  * `<stamp> push[<memory>]: <outcome> — <reason>` line per push run, written by the push script.
  */
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { claudePluginRoot } from "./claude.js";
-import { codexHome } from "./codex.js";
-import { copilotScriptsDir } from "./copilot.js";
-import { geminiDir } from "./gemini.js";
-import { hermesHome } from "./hermes.js";
-import { SYNC_LOG } from "./hook-scripts.js";
-import { openCodeScriptsDir } from "./opencode.js";
-import { piExtensionDir } from "./pi.js";
-import { qwenDir } from "./qwen.js";
+import type { Env } from "./agent.js";
+import { AGENTS } from "./registry.js";
 
 /** How a hook's push run ended. */
 export type HookPushState = "ok" | "again" | "warn" | "failed";
@@ -31,18 +23,9 @@ export interface HookPushOutcome {
   log: string;
 }
 
-/** The hook logs of every agent funes can wire (those that exist are read). */
-export function hookLogPaths(o: { home: string; env: Record<string, string | undefined> }): string[] {
-  return [
-    join(claudePluginRoot(o.home), "funes", "scripts", SYNC_LOG),
-    join(codexHome(o), "hooks", SYNC_LOG),
-    join(hermesHome(o), "hooks", SYNC_LOG),
-    join(piExtensionDir(o.home), SYNC_LOG),
-    join(geminiDir(o), "hooks", SYNC_LOG),
-    join(qwenDir(o), "hooks", SYNC_LOG),
-    join(openCodeScriptsDir(o.home), SYNC_LOG),
-    join(copilotScriptsDir(o.home), SYNC_LOG),
-  ];
+/** The hook logs of every agent funes can wire (those that exist are read), from each agent's folder. */
+export async function hookLogPaths(o: { home: string; env: Env }): Promise<string[]> {
+  return Promise.all(AGENTS.map(async (a) => (await a.load()).hookLog(o)));
 }
 
 const LINE = /^(\S+) push\[(.+)\]: (ok|again|WARN|FAILED)(?: \(exit \d+\))?(?: — (.*))?$/;
@@ -63,12 +46,9 @@ export function lastPushOutcomes(text: string, log: string): HookPushOutcome[] {
 }
 
 /** The last push outcome per memory across every agent's hook log, newest first. */
-export function readHookPushes(o: {
-  home: string;
-  env: Record<string, string | undefined>;
-}): HookPushOutcome[] {
+export async function readHookPushes(o: { home: string; env: Env }): Promise<HookPushOutcome[]> {
   const all: HookPushOutcome[] = [];
-  for (const log of hookLogPaths(o)) {
+  for (const log of await hookLogPaths(o)) {
     let text: string;
     try {
       text = readFileSync(log, "utf8");

@@ -4,10 +4,14 @@
  * `ask` makes). Knows nothing of memories, Lance or the Hub: it is told which memory to bind and how to run
  * funes.
  *
- * This index is what every run loads: the registry of agents (registry.ts) and running an agent's CLI.
- * The rest (Hermes's YAML parser alone ≈ 45 ms of CPU) loads through `agentsLayer()`, and an agent's
- * install and removal through its registry entry's `setup()`.
+ * One folder per agent (`agents/<name>/`) holds everything about it; its `index.ts` is its entry in the
+ * registry, reached only through registry.ts. This index is what every run loads: the registry of agents
+ * (their descriptors) and running an agent's CLI. The rest loads through `agentsLayer()`, and an agent's
+ * own module through its registry entry's `load()` (Hermes's YAML parser, ≈ 45 ms of CPU, only for its
+ * install and removal).
  */
+
+export type { AgentInfo, AgentModule, Env, ToolConsent, Where } from "./agent.js";
 export type {
   AgentWiring,
   AskOutcome,
@@ -21,9 +25,7 @@ export type {
 export {
   AGENT_NAMES,
   AGENTS,
-  type AgentInfo,
   type AgentName,
-  type AgentSetup,
   ASK_AGENTS,
   type AskAgent,
   agentNamed,

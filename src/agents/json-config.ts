@@ -6,8 +6,7 @@
  */
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { canonicalJson } from "./codex-trust.js";
-import { readTextOrNull, rememberOriginal, restoreOriginal, writeIfChanged } from "./files.js";
+import { canonicalJson, readTextOrNull, rememberOriginal, restoreOriginal, writeIfChanged } from "./files.js";
 import { type FunesCommand, INDEX_SCRIPT, removeHookScripts, writeHookScripts } from "./hook-scripts.js";
 import { AgentSetupError, pruneIntegrations, type SetupReport } from "./setup.js";
 

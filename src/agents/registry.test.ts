@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { knownRoots, parseHarness } from "../traces/index.js";
-import { askArgs } from "./ask-run.js";
+import { askSpec } from "./ask-run.js";
 import { hookLogPaths } from "./hook-log.js";
 import { inspectAgents } from "./inspect.js";
 import { AGENT_NAMES, AGENTS, ASK_AGENTS, agentNamed, agentOfHarness, orList } from "./registry.js";
@@ -30,21 +30,39 @@ describe("the agent registry", () => {
     expect(walked).toEqual(new Set(AGENTS.map((a) => a.harness)));
   });
 
-  it("has each agent's inspection and hook log, in the registry's order", () => {
-    expect(inspectAgents(home, { PATH: "" }).map((w) => w.agent)).toEqual([...AGENT_NAMES]);
-    expect(new Set(hookLogPaths({ home, env: {} })).size).toBe(AGENTS.length);
+  it("has each agent's inspection and a hook log of its own, in the registry's order", async () => {
+    const wiring = await inspectAgents(home, { PATH: "" });
+    expect(wiring.map((w) => w.agent)).toEqual([...AGENT_NAMES]);
+    // Nothing is installed in an empty home.
+    expect(wiring.filter((w) => w.installed || w.problems.length > 0)).toEqual([]);
+    const logs = await hookLogPaths({ home, env: {} });
+    expect(new Set(logs).size).toBe(AGENTS.length);
+    for (const log of logs) expect(log.startsWith(home), log).toBe(true);
   });
 
   it("loads each agent's install and removal", async () => {
     for (const a of AGENTS) {
-      const setup = await a.setup();
-      expect([typeof setup.install, typeof setup.remove], a.name).toEqual(["function", "function"]);
+      const m = await a.load();
+      expect([typeof m.install, typeof m.remove], a.name).toEqual(["function", "function"]);
     }
   });
 
-  it("builds a one-shot command line for every agent ask runs, and only those are askable", () => {
+  it("has a one-shot run for every agent ask runs, and only those: its command line holds the prompt", async () => {
     expect(ASK_AGENTS).toEqual(AGENTS.filter((a) => a.ask).map((a) => a.name));
-    for (const name of ASK_AGENTS) expect(askArgs(name, "why?").join(" "), name).toContain("why?");
+    for (const a of AGENTS) expect((await a.load()).ask !== undefined, a.name).toBe(a.ask);
+    for (const name of ASK_AGENTS) {
+      // An empty PATH: no agent CLI is asked for its MCP servers.
+      const run = await (await askSpec(name)).prepare({
+        prompt: "why?",
+        home,
+        env: { PATH: "", HOME: home },
+      });
+      try {
+        expect(run.args, name).toContain("why?");
+      } finally {
+        run.cleanup?.();
+      }
+    }
   });
 
   it("finds an agent by its name as typed, and lists names as a sentence does", () => {

@@ -1,117 +1,29 @@
 /**
  * Every agent funes wires into, in one list: what the CLI, the MCP tool descriptions, `add`/`remove`,
- * `ask`, the recall view and the completion words derive their agent lists from. Data and lazy loaders
- * only: the CLI reads it on every run, and an agent's own modules load when its setup is asked for.
+ * `ask`, `doctor`'s and `status`'s wiring checks, the hook logs, the recall view and the completion words
+ * derive their agent lists from. Each entry is an agent folder's descriptor (agent.ts says what it holds):
+ * data and a lazy loader, so the CLI reads it on every run and an agent's own modules load when needed.
  */
-import type { Harness } from "../traces/index.js";
-import type { InstallOptions, RemoveOptions, SetupReport } from "./setup.js";
+import type { AgentInfo } from "./agent.js";
+import { claude } from "./claude/index.js";
+import { codex } from "./codex/index.js";
+import { copilot } from "./copilot/index.js";
+import { gemini } from "./gemini/index.js";
+import { hermes } from "./hermes/index.js";
+import { opencode } from "./opencode/index.js";
+import { pi } from "./pi/index.js";
+import { qwen } from "./qwen/index.js";
 
-/** How funes is put into one agent and taken out again, exactly. */
-export interface AgentSetup {
-  install(o: InstallOptions): Promise<SetupReport>;
-  remove(o: RemoveOptions): Promise<SetupReport>;
-}
-
-/** One agent funes integrates with. */
-export interface AgentInfo {
-  /** Its word on the command line (`funes add <name>`, `--harness <name>`), which is also its CLI's name. */
-  name: string;
-  /** The trace harness its sessions are stored under (the recall facet; `traces/` parses it). */
-  harness: Harness;
-  /** Whether `funes ask` can run it (a one-shot run with a JSON event stream and tools off). */
-  ask: boolean;
-  /**
-   * Whether `funes add` indexes its sessions first and pushes once: not for pi, whose extension indexes
-   * and pushes when a pi session shuts down.
-   */
-  firstRun: boolean;
-  /** Its install and removal, loaded on first use. */
-  setup: () => Promise<AgentSetup>;
-}
-
-/** The agents, in the order help and lists name them. */
+/** The agents, in the order help and lists name them: each one's folder, `agents/<name>/`. */
 export const AGENTS = [
-  {
-    name: "claude",
-    harness: "claude_code",
-    ask: true,
-    firstRun: true,
-    setup: async () => {
-      const m = await import("./claude.js");
-      return { install: m.installClaude, remove: m.removeClaude };
-    },
-  },
-  {
-    name: "codex",
-    harness: "codex",
-    ask: true,
-    firstRun: true,
-    setup: async () => {
-      const m = await import("./codex.js");
-      return { install: m.installCodex, remove: m.removeCodex };
-    },
-  },
-  {
-    name: "hermes",
-    harness: "hermes",
-    ask: false,
-    firstRun: true,
-    setup: async () => {
-      // Its YAML library costs ~30 ms to import: only `add hermes` and `remove hermes` pay it here.
-      const m = await import("./hermes.js");
-      return { install: m.installHermes, remove: m.removeHermes };
-    },
-  },
-  {
-    name: "pi",
-    harness: "pi",
-    ask: false,
-    firstRun: false,
-    setup: async () => {
-      const m = await import("./pi.js");
-      return { install: m.installPi, remove: m.removePi };
-    },
-  },
-  {
-    name: "gemini",
-    harness: "gemini",
-    ask: true,
-    firstRun: true,
-    setup: async () => {
-      const m = await import("./gemini.js");
-      return { install: m.installGemini, remove: m.removeGemini };
-    },
-  },
-  {
-    name: "qwen",
-    harness: "qwen",
-    ask: true,
-    firstRun: true,
-    setup: async () => {
-      const m = await import("./qwen.js");
-      return { install: m.installQwen, remove: m.removeQwen };
-    },
-  },
-  {
-    name: "opencode",
-    harness: "opencode",
-    ask: true,
-    firstRun: true,
-    setup: async () => {
-      const m = await import("./opencode.js");
-      return { install: m.installOpenCode, remove: m.removeOpenCode };
-    },
-  },
-  {
-    name: "copilot",
-    harness: "copilot",
-    ask: true,
-    firstRun: true,
-    setup: async () => {
-      const m = await import("./copilot.js");
-      return { install: m.installCopilot, remove: m.removeCopilot };
-    },
-  },
+  claude,
+  codex,
+  hermes,
+  pi,
+  gemini,
+  qwen,
+  opencode,
+  copilot,
 ] as const satisfies readonly AgentInfo[];
 
 type Agent = (typeof AGENTS)[number];

@@ -13,6 +13,7 @@ import {
   type FunesCommand,
   runCli,
   type SetupReport,
+  type ToolConsent,
 } from "../agents/index.js";
 import { storeExists } from "../local/index.js";
 import type { ReadContext } from "../memory/index.js";
@@ -166,19 +167,18 @@ async function firstIndex(
 }
 
 /**
- * Whether Claude Code may run funes's read-only tools without asking: `--yes` takes it, a terminal asks, and
- * off a terminal without `--yes` nothing is allowed and a note says how to.
+ * Whether the agent may run funes's read-only tools without asking (its `toolConsent`): `--yes` takes it, a
+ * terminal asks, and off a terminal without `--yes` nothing is allowed and a note says how to.
  */
-async function allowToolsConsent(o: AddOptions, home: string, notes: string[]): Promise<boolean> {
-  if (o.yes || (await agentsLayer()).claudeToolsAllowed({ home, env: o.env })) return true;
-  if (o.ask !== undefined)
-    return o.ask(
-      "Let Claude Code run funes's read-only tools (recall, get, status) without asking? Headless `claude -p` runs need it.",
-      true,
-    );
-  notes.push(
-    "Claude Code will ask before each funes tool call, and headless `claude -p` runs can't use them — `funes add claude --yes` allows the three read-only tools",
-  );
+async function allowToolsConsent(
+  o: AddOptions,
+  consent: ToolConsent,
+  home: string,
+  notes: string[],
+): Promise<boolean> {
+  if (o.yes || consent.allowed({ home, env: o.env })) return true;
+  if (o.ask !== undefined) return o.ask(consent.question, true);
+  notes.push(consent.unasked);
   return false;
 }
 
@@ -196,10 +196,14 @@ export async function addAgent(o: AddOptions, ctx: ReadContext): Promise<AddSumm
   const notes: string[] = [];
   const { memory, created } = await bindMemory(o, ctx, notes);
   const indexed = info.firstRun ? await firstIndex(o, info, ctx, notes) : null;
-  const allowTools = agent === "claude" ? await allowToolsConsent(o, ctx.home, notes) : undefined;
+  const setup = await info.load();
+  const allowTools =
+    setup.toolConsent === undefined
+      ? undefined
+      : await allowToolsConsent(o, setup.toolConsent, ctx.home, notes);
   let installed: SetupReport;
   try {
-    installed = await (await info.setup()).install({
+    installed = await setup.install({
       home: ctx.home,
       memory,
       funes: o.funes,
@@ -209,10 +213,7 @@ export async function addAgent(o: AddOptions, ctx: ReadContext): Promise<AddSumm
   } catch (err) {
     throw await setupError(err);
   }
-  if (agent === "gemini" && memory !== null && (o.env.HF_TOKEN ?? o.env.HUGGING_FACE_HUB_TOKEN) !== undefined)
-    notes.push(
-      "Gemini CLI withholds variables named like *TOKEN* from MCP servers, so its recall of a private memory reads the token `hf auth login` saved, not HF_TOKEN (the hooks see HF_TOKEN)",
-    );
+  notes.push(...(setup.installNotes?.({ memory, env: o.env }) ?? []));
   let pushed: PushSummary | null = null;
   let stopped: AddSummary["stopped"] = null;
   if (memory !== null && info.firstRun) {
@@ -252,7 +253,7 @@ export async function removeAgent(
 ): Promise<SetupReport> {
   const agent = parseAgent(o.agent);
   try {
-    return await (await agent.setup()).remove({ home: ctx.home, env: o.env });
+    return await (await agent.load()).remove({ home: ctx.home, env: o.env });
   } catch (err) {
     throw await setupError(err);
   }
@@ -276,12 +277,12 @@ export async function removeAllAgents(
 ): Promise<RemovedAgent[]> {
   const out: RemovedAgent[] = [];
   const { AgentSetupError, inspectAgents } = await agentsLayer();
-  for (const w of inspectAgents(ctx.home, o.env)) {
+  for (const w of await inspectAgents(ctx.home, o.env)) {
     if (!w.installed) continue;
     try {
       out.push({
         agent: w.agent,
-        report: await (await parseAgent(w.agent).setup()).remove({ home: ctx.home, env: o.env }),
+        report: await (await parseAgent(w.agent).load()).remove({ home: ctx.home, env: o.env }),
         error: null,
       });
     } catch (err) {

@@ -67,7 +67,7 @@ export async function ask(o: AskOptions, ctx: ReadContext, models: ModelSession)
     throw new FunesError("bad_input", 'ask needs a question, e.g. funes ask claude "why did we pick lance?"');
   if (!Number.isFinite(o.timeoutS) || o.timeoutS <= 0)
     throw new FunesError("bad_input", "--timeout takes a number of seconds above 0");
-  const other = agent === "claude" ? "codex" : "claude";
+  const other = ASK_AGENTS.find((a) => a !== agent) ?? agent;
   const { runAsk } = await agentsLayer();
   if ((await runCli(agent, ["--version"], { env: o.env })).kind === "missing")
     throw new FunesError(

@@ -218,12 +218,12 @@ export async function runDoctor(ctx: DoctorContext): Promise<DoctorCheck[]> {
   const agents = await agentsLayer();
   const usesHub =
     listCachedMemories(viewsRoot(ctx.funesHome)).length > 0 ||
-    agents.readHookPushes({ home: ctx.home, env: ctx.env }).length > 0;
+    (await agents.readHookPushes({ home: ctx.home, env: ctx.env })).length > 0;
   return [
     nodeCheck(ctx.nodeVersion),
     ...(await modelChecks(ctx.models)),
     await hubCheck(ctx, usesHub),
-    ...agentChecks(agents.inspectAgents(ctx.home, ctx.env)),
+    ...agentChecks(await agents.inspectAgents(ctx.home, ctx.env)),
     ...(await memoryChecks(ctx)),
     cacheCheck(ctx),
   ];

@@ -262,11 +262,8 @@ async function lastHookPush(label: string, ctx: StatusContext): Promise<HookPush
     return r.kind === "remote" ? r.uri.replace(/\/+$/, "") : null;
   };
   const want = label.replace(/\/+$/, "");
-  return (
-    (await agentsLayer())
-      .readHookPushes({ home: ctx.home, env: ctx.env ?? {} })
-      .find((p) => uriOf(p.memory) === want) ?? null
-  );
+  const pushes = await (await agentsLayer()).readHookPushes({ home: ctx.home, env: ctx.env ?? {} });
+  return pushes.find((p) => uriOf(p.memory) === want) ?? null;
 }
 
 /** Units under the known agent directories whose current signature is not recorded. */
@@ -298,8 +295,7 @@ export async function wiredAgents(ctx: {
   home: string;
   env?: Record<string, string | undefined> | undefined;
 }): Promise<WiredAgent[]> {
-  return (await agentsLayer())
-    .inspectAgents(ctx.home, ctx.env ?? {})
+  return (await (await agentsLayer()).inspectAgents(ctx.home, ctx.env ?? {}))
     .filter((w) => w.installed)
     .map((w) => ({ agent: w.agent, ok: w.problems.length === 0 }));
 }

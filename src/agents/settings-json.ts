@@ -4,8 +4,7 @@
  * file is remembered before funes first edits it, so `remove` puts the user's bytes back when nothing else
  * changed in it.
  */
-import { canonicalJson } from "./codex-trust.js";
-import { readTextOrNull, rememberOriginal, restoreOriginal, writeIfChanged } from "./files.js";
+import { canonicalJson, readTextOrNull, rememberOriginal, restoreOriginal, writeIfChanged } from "./files.js";
 import {
   formatHooksFile,
   type HookSpec,

@@ -8,16 +8,16 @@
  * else in it changed, and deletes funes's hooks file.
  */
 import { join } from "node:path";
-import { hookCommand, INDEX_SCRIPT } from "./hook-scripts.js";
-import { installJsonWiring, jsonEntryNames, jsonWiring, removeJsonWiring } from "./json-config.js";
-import { runCli } from "./run-cli.js";
+import { hookCommand, INDEX_SCRIPT } from "../hook-scripts.js";
+import { installJsonWiring, jsonEntryNames, jsonWiring, removeJsonWiring } from "../json-config.js";
+import { runCli } from "../run-cli.js";
 import {
   AgentSetupError,
   type InstallOptions,
   integrationsRoot,
   type RemoveOptions,
   type SetupReport,
-} from "./setup.js";
+} from "../setup.js";
 
 /** Copilot CLI's folder: `$COPILOT_HOME`, else `~/.copilot`. */
 export function copilotHome(o: { home: string; env: Record<string, string | undefined> }): string {

@@ -6,8 +6,8 @@
  */
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { readTextOrNull, writeIfChanged } from "./files.js";
-import { AgentSetupError, integrationsRoot } from "./setup.js";
+import { readTextOrNull, writeIfChanged } from "../files.js";
+import { AgentSetupError, integrationsRoot } from "../setup.js";
 
 /** The permission rules of funes's three tools (`mcp__<server>__<tool>`, Claude's naming). */
 export const CLAUDE_FUNES_TOOLS = ["mcp__funes__recall", "mcp__funes__get", "mcp__funes__status"] as const;

@@ -11,17 +11,17 @@
  */
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { readTextOrNull, rememberOriginal, restoreOriginal, writeIfChanged } from "./files.js";
-import { funesServer, installSettings, removeSettings, type SettingsPlan } from "./gemini-settings.js";
+import { readTextOrNull, rememberOriginal, restoreOriginal, writeIfChanged } from "../files.js";
 import {
   hookCommand,
   INDEX_SCRIPT,
   PUSH_SCRIPT,
   removeHookFolder,
   writeHookScripts,
-} from "./hook-scripts.js";
-import type { HookSpec } from "./json-hooks.js";
-import { runCli } from "./run-cli.js";
+} from "../hook-scripts.js";
+import type { HookSpec } from "../json-hooks.js";
+import { runCli } from "../run-cli.js";
+import { funesServer, installSettings, removeSettings, type SettingsPlan } from "../settings-json.js";
 import {
   AgentSetupError,
   type InstallOptions,
@@ -29,7 +29,7 @@ import {
   pruneIntegrations,
   type RemoveOptions,
   type SetupReport,
-} from "./setup.js";
+} from "../setup.js";
 
 /** Gemini CLI's folder: `$GEMINI_CLI_HOME/.gemini`, else `~/.gemini`. */
 export function geminiDir(o: { home: string; env: Record<string, string | undefined> }): string {

@@ -8,10 +8,10 @@
  * servers its whole environment (less its own internal tokens), so funes reads `HF_TOKEN` and the rest.
  */
 import { join } from "node:path";
-import { funesServer, installSettings, removeSettings, type SettingsPlan } from "./gemini-settings.js";
-import { removeHookFolder, writeHookScripts } from "./hook-scripts.js";
-import { stopHookSpecs } from "./json-hooks.js";
-import { runCli } from "./run-cli.js";
+import { removeHookFolder, writeHookScripts } from "../hook-scripts.js";
+import { stopHookSpecs } from "../json-hooks.js";
+import { runCli } from "../run-cli.js";
+import { funesServer, installSettings, removeSettings, type SettingsPlan } from "../settings-json.js";
 import {
   AgentSetupError,
   type InstallOptions,
@@ -19,7 +19,7 @@ import {
   pruneIntegrations,
   type RemoveOptions,
   type SetupReport,
-} from "./setup.js";
+} from "../setup.js";
 
 /** Qwen Code's folder: `$QWEN_HOME`, else `~/.qwen`. */
 export function qwenDir(o: { home: string; env: Record<string, string | undefined> }): string {

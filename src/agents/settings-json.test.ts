@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../test/helpers/fixtures.js";
-import { funesServer, installSettings, removeSettings, type SettingsPlan } from "./gemini-settings.js";
+import { funesServer, installSettings, removeSettings, type SettingsPlan } from "./settings-json.js";
 import { AgentSetupError } from "./setup.js";
 
 function planIn(dir: string): SettingsPlan {

@@ -7,17 +7,10 @@
  */
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import {
-  claudeFilesUntouched,
-  recordClaudeFilesAfter,
-  recordClaudeFilesBefore,
-  restoreClaudeFiles,
-} from "./claude-files.js";
-import { allowClaudeTools, claudeSettingsPath, disallowClaudeTools } from "./claude-permissions.js";
-import { writeIfChanged } from "./files.js";
-import { hookCommand, INDEX_SCRIPT, PUSH_SCRIPT, writeHookScripts } from "./hook-scripts.js";
-import { formatHooksFile, type HookSpec, mergeFunesHooks } from "./json-hooks.js";
-import { type CliOutcome, lastLine, runCli } from "./run-cli.js";
+import { writeIfChanged } from "../files.js";
+import { hookCommand, INDEX_SCRIPT, PUSH_SCRIPT, writeHookScripts } from "../hook-scripts.js";
+import { formatHooksFile, type HookSpec, mergeFunesHooks } from "../json-hooks.js";
+import { type CliOutcome, lastLine, runCli } from "../run-cli.js";
 import {
   AgentSetupError,
   cliMissingOnRemove,
@@ -26,7 +19,14 @@ import {
   pruneIntegrations,
   type RemoveOptions,
   type SetupReport,
-} from "./setup.js";
+} from "../setup.js";
+import {
+  claudeFilesUntouched,
+  recordClaudeFilesAfter,
+  recordClaudeFilesBefore,
+  restoreClaudeFiles,
+} from "./files.js";
+import { allowClaudeTools, claudeSettingsPath, disallowClaudeTools } from "./permissions.js";
 
 const MARKETPLACE = "huggingface";
 const PLUGIN = `funes@${MARKETPLACE}`;

@@ -6,9 +6,14 @@
  * The user's hooks are kept; `remove` restores the file byte for byte when nothing else changed in it.
  */
 import { join } from "node:path";
-import { canonicalJson, editTrust, trustEntries } from "./codex-trust.js";
-import { readTextOrNull, rememberOriginal, restoreOriginal, writeIfChanged } from "./files.js";
-import { removeHookFolder, writeHookScripts } from "./hook-scripts.js";
+import {
+  canonicalJson,
+  readTextOrNull,
+  rememberOriginal,
+  restoreOriginal,
+  writeIfChanged,
+} from "../files.js";
+import { removeHookFolder, writeHookScripts } from "../hook-scripts.js";
 import {
   formatHooksFile,
   funesPositions,
@@ -17,9 +22,9 @@ import {
   parseHooksFile,
   stopHookSpecs,
   stripFunesHooks,
-} from "./json-hooks.js";
-import { withCodexEnvVars } from "./mcp-env.js";
-import { lastLine, runCli } from "./run-cli.js";
+} from "../json-hooks.js";
+import { withCodexEnvVars } from "../mcp-env.js";
+import { lastLine, runCli } from "../run-cli.js";
 import {
   AgentSetupError,
   cliMissingOnRemove,
@@ -27,7 +32,8 @@ import {
   integrationsRoot,
   type RemoveOptions,
   type SetupReport,
-} from "./setup.js";
+} from "../setup.js";
+import { editTrust, trustEntries } from "./trust.js";
 
 /** Where Codex keeps its configuration: `$CODEX_HOME`, else `~/.codex`. */
 export function codexHome(o: { home: string; env: Record<string, string | undefined> }): string {

@@ -10,10 +10,9 @@
  */
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { claudeConfigDir, claudeSettingsPath, claudeStatePath } from "./claude-permissions.js";
-import { canonicalJson } from "./codex-trust.js";
-import { readTextOrNull, writeIfChanged } from "./files.js";
-import { integrationsRoot } from "./setup.js";
+import { canonicalJson, readTextOrNull, writeIfChanged } from "../files.js";
+import { integrationsRoot } from "../setup.js";
+import { claudeConfigDir, claudeSettingsPath, claudeStatePath } from "./permissions.js";
 
 type Json = Record<string, unknown>;
 type Where = { home: string; env: Record<string, string | undefined> };

@@ -6,7 +6,8 @@
  * trusted or untrusted as they were.
  */
 import { createHash } from "node:crypto";
-import type { HookPosition } from "./json-hooks.js";
+import { canonicalJson } from "../files.js";
+import type { HookPosition } from "../json-hooks.js";
 
 /** A trust entry: its table key and hash. */
 export interface TrustEntry {
@@ -17,22 +18,6 @@ export interface TrustEntry {
 /** `SessionStart` → `session_start`. */
 export function snakeEvent(event: string): string {
   return event.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toLowerCase();
-}
-
-/** JSON with object keys sorted at every level and no whitespace (Codex's canonical form). */
-export function canonicalJson(v: unknown): string {
-  return JSON.stringify(sortKeys(v));
-}
-
-function sortKeys(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(sortKeys);
-  if (typeof v === "object" && v !== null)
-    return Object.fromEntries(
-      Object.keys(v)
-        .sort()
-        .map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]),
-    );
-  return v;
 }
 
 /** The hash Codex records for a trusted command handler of `event` (in a group without a matcher). */
@@ -47,9 +32,7 @@ export function trustHash(event: string, handler: Record<string, unknown>, match
   if (typeof handler.statusMessage === "string") normal.statusMessage = handler.statusMessage;
   const identity: Record<string, unknown> = { event_name: snakeEvent(event), hooks: [normal] };
   if (matcher !== undefined) identity.matcher = matcher;
-  const hex = createHash("sha256")
-    .update(JSON.stringify(sortKeys(identity)))
-    .digest("hex");
+  const hex = createHash("sha256").update(canonicalJson(identity)).digest("hex");
   return `sha256:${hex}`;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { editTrust, snakeEvent, trustHash } from "./codex-trust.js";
+import { editTrust, snakeEvent, trustHash } from "./trust.js";
 
 describe("codex hook trust", () => {
   it("names events as Codex does", () => {

@@ -6,10 +6,9 @@
  */
 import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { writeIfChanged } from "./files.js";
-import { writeHookScripts } from "./hook-scripts.js";
-import { piExtensionSource } from "./pi-extension.js";
-import { lastLine, runCli } from "./run-cli.js";
+import { writeIfChanged } from "../files.js";
+import { writeHookScripts } from "../hook-scripts.js";
+import { lastLine, runCli } from "../run-cli.js";
 import {
   AgentSetupError,
   cliMissingOnRemove,
@@ -18,7 +17,8 @@ import {
   pruneIntegrations,
   type RemoveOptions,
   type SetupReport,
-} from "./setup.js";
+} from "../setup.js";
+import { piExtensionSource } from "./extension.js";
 
 /** Where the extension lives. */
 export function piExtensionDir(home: string): string {

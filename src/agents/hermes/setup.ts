@@ -8,8 +8,13 @@
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { type Document, isAlias, isMap, isSeq, parseDocument } from "yaml";
-import { canonicalJson } from "./codex-trust.js";
-import { readTextOrNull, rememberOriginal, restoreOriginal, writeIfChanged } from "./files.js";
+import {
+  canonicalJson,
+  readTextOrNull,
+  rememberOriginal,
+  restoreOriginal,
+  writeIfChanged,
+} from "../files.js";
 import {
   hookCommand,
   INDEX_SCRIPT,
@@ -17,8 +22,8 @@ import {
   PUSH_SCRIPT,
   removeHookScripts,
   writeHookScripts,
-} from "./hook-scripts.js";
-import { lastLine, runCli } from "./run-cli.js";
+} from "../hook-scripts.js";
+import { lastLine, runCli } from "../run-cli.js";
 import {
   AgentSetupError,
   cliMissingOnRemove,
@@ -26,17 +31,12 @@ import {
   integrationsRoot,
   type RemoveOptions,
   type SetupReport,
-} from "./setup.js";
+} from "../setup.js";
+import { hermesHome } from "./home.js";
 
 interface HermesHook {
   event: string;
   command: string;
-}
-
-/** Where Hermes keeps its configuration and sessions: `$HERMES_HOME`, else `~/.hermes`. */
-export function hermesHome(o: { home: string; env: Record<string, string | undefined> }): string {
-  const set = o.env.HERMES_HOME;
-  return set !== undefined && set.trim() !== "" ? set : join(o.home, ".hermes");
 }
 
 function hooksFor(hermesDir: string, memory: string | null): HermesHook[] {

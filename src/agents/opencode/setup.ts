@@ -8,16 +8,16 @@
  * `remove` restores the config's exact bytes when nothing else in it changed.
  */
 import { join } from "node:path";
-import { INDEX_SCRIPT } from "./hook-scripts.js";
-import { installJsonWiring, jsonEntryNames, jsonWiring, removeJsonWiring } from "./json-config.js";
-import { runCli } from "./run-cli.js";
+import { INDEX_SCRIPT } from "../hook-scripts.js";
+import { installJsonWiring, jsonEntryNames, jsonWiring, removeJsonWiring } from "../json-config.js";
+import { runCli } from "../run-cli.js";
 import {
   AgentSetupError,
   type InstallOptions,
   integrationsRoot,
   type RemoveOptions,
   type SetupReport,
-} from "./setup.js";
+} from "../setup.js";
 
 /** OpenCode's global config folder: `$XDG_CONFIG_HOME/opencode`, else `~/.config/opencode`. */
 export function openCodeConfigDir(o: { home: string; env: Record<string, string | undefined> }): string {

@@ -1,0 +1,13 @@
+/**
+ * Codex: its entry in the registry (agent.ts says what a descriptor holds). Everything else about it is in
+ * this folder and loads through `load()`.
+ */
+import type { AgentInfo } from "../agent.js";
+
+export const codex = {
+  name: "codex",
+  harness: "codex",
+  ask: true,
+  firstRun: true,
+  load: async () => (await import("./agent.js")).codexAgent,
+} as const satisfies AgentInfo;

@@ -1,0 +1,13 @@
+/**
+ * GitHub Copilot CLI: its entry in the registry (agent.ts says what a descriptor holds). Everything else about it is in
+ * this folder and loads through `load()`.
+ */
+import type { AgentInfo } from "../agent.js";
+
+export const copilot = {
+  name: "copilot",
+  harness: "copilot",
+  ask: true,
+  firstRun: true,
+  load: async () => (await import("./agent.js")).copilotAgent,
+} as const satisfies AgentInfo;

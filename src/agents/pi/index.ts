@@ -1,0 +1,13 @@
+/**
+ * pi: its entry in the registry (agent.ts says what a descriptor holds). Everything else about it is in
+ * this folder and loads through `load()`.
+ */
+import type { AgentInfo } from "../agent.js";
+
+export const pi = {
+  name: "pi",
+  harness: "pi",
+  ask: false,
+  firstRun: false,
+  load: async () => (await import("./agent.js")).piAgent,
+} as const satisfies AgentInfo;
