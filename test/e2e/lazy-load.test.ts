@@ -8,6 +8,7 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AGENTS } from "../../src/agents/index.js";
 import { type CliEnv, runFunes, spawnFunes } from "../helpers/cli.js";
 import { copyFixture, ROOT, tempDir } from "../helpers/fixtures.js";
 import { connectMcp } from "../helpers/mcp.js";
@@ -59,8 +60,16 @@ function loadedFrom(file: string): Loaded {
 /** The layers (folders) of a set of `layer/file` names. */
 const layersOf = (modules: Set<string>) => new Set([...modules].map((m) => m.split("/")[0]));
 
-/** The agents layer's light part: its index and what that loads at once (agents/index.ts says why). */
-const AGENTS_INDEX = ["agents/index", "agents/registry", "agents/run-cli"];
+/**
+ * The agents layer's light part: its index and what that loads at once (agents/index.ts says why): the
+ * registry with each agent's descriptor (its folder's index), none of an agent's own module.
+ */
+const AGENTS_INDEX = [
+  "agents/index",
+  "agents/registry",
+  "agents/run-cli",
+  ...AGENTS.map((a) => `agents/${a.name}/index`),
+].sort();
 
 /** The agents layer's modules a process loaded, sorted. */
 const agentModules = (loaded: Loaded) => [...loaded.modules].filter((m) => m.startsWith("agents/")).sort();
@@ -178,5 +187,17 @@ describe("what a process loads", () => {
     ]);
     // The registry names the agents in the recall tool's description.
     expect(agentModules(loaded)).toEqual(AGENTS_INDEX);
+  });
+
+  it("status reads every agent's wiring and hook log from its folder, without Hermes's YAML library", async () => {
+    const { loaded, stdout } = await recordRun(["status"], "status");
+    expect(loaded.exited).toBe(true);
+    expect(stdout).not.toBe("");
+    expect(loaded.packages).not.toContain("yaml");
+    const modules = agentModules(loaded);
+    // Each agent's module (its wiring check and hook log), and of Hermes's folder not its setup.
+    for (const a of AGENTS) expect(modules, a.name).toContain(`agents/${a.name}/agent`);
+    expect(modules).toContain("agents/hermes/home");
+    expect(modules).not.toContain("agents/hermes/setup");
   });
 });
