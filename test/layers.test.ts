@@ -49,6 +49,8 @@ const PACKAGE_HOME: Record<string, string[]> = {
   "@huggingface/transformers": ["models/"],
   "@huggingface/tokenizers": ["models/"],
   "onnxruntime-node": ["models/"],
+  // Only Hermes's install and removal parse YAML, and they load on `add hermes`/`remove hermes` alone.
+  yaml: ["agents/hermes/setup.ts"],
 };
 
 const SRC = join(ROOT, "src");

@@ -1,7 +1,7 @@
 /**
  * Hermes: its entry in the registry (agent.ts says what a descriptor holds). Everything else about it is in
- * this folder and loads through `load()`.
- * Its module leaves Hermes's YAML library to `add hermes` and `remove hermes` (setup.ts).
+ * this folder and loads through `load()`; Hermes's YAML library loads with its install and removal alone
+ * (setup.ts), for `funes add hermes` and `funes remove hermes`.
  */
 import type { AgentInfo } from "../agent.js";
 

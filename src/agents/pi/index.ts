@@ -8,6 +8,7 @@ export const pi = {
   name: "pi",
   harness: "pi",
   ask: false,
+  // No first index and push from `funes add`: the extension indexes and pushes when a pi session shuts down.
   firstRun: false,
   load: async () => (await import("./agent.js")).piAgent,
 } as const satisfies AgentInfo;
