@@ -153,7 +153,7 @@ describe("funes add opencode", () => {
       const results = toolResults(stub);
       expect(
         results.some((r) => r.includes("The build uses esbuild with a custom banner.")),
-        results.join("\n"),
+        `${results.join("\n")}\n--- funes add said:\n${add.stdout}${add.stderr}`,
       ).toBe(true);
       expect(results.some((r) => r.includes("→ get "))).toBe(true);
 
