@@ -35,11 +35,15 @@ function user(name: string): CliEnv & { env: Record<string, string> } {
   return { home, funesHome, extra, env: { ...extra, HOME: home, FUNES_HOME: funesHome } };
 }
 
-/** What a second home bound to the same Hub memory recalls for `query` (agent format). */
+/**
+ * What a second home bound to the same Hub memory recalls for `query` (agent format). The turn it looks for
+ * is itself a recall (its prompt is a question put to memory, which ranks at a quarter of its relevance), so
+ * it reads deep enough to find it whatever else the memory holds.
+ */
 async function recallElsewhere(memory: string, query: string): Promise<string> {
   const other = user(`other-${memory.replace("/", "-")}`);
   const r = await runFunes(
-    ["recall", query, "--memory", memory, "--format", "agent", "--rerank-budget", "0"],
+    ["recall", query, "--memory", memory, "--format", "agent", "--rerank-budget", "0", "-k", "20"],
     other,
   );
   expect(r.code, r.stderr).toBe(0);
