@@ -25,8 +25,12 @@ export async function openEmbedder(cfg: ModelsConfig): Promise<OpenedEmbedder> {
   const where = locateEmbedder(cfg);
   if (where.kind === "missing") return { kind: "missing", reason: where.reason };
   try {
-    // The job's only session: its threads may spin (runtime.ts).
-    const embedder = await loadEmbedder(where.dir, where.spec, { threads: cfg.threads, spin: true });
+    // The job's only session: its threads may spin; its batches vary in shape (runtime.ts).
+    const embedder = await loadEmbedder(where.dir, where.spec, {
+      threads: cfg.threads,
+      spin: true,
+      varyingShapes: true,
+    });
     return {
       kind: "ready",
       embedder,
