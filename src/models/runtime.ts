@@ -305,7 +305,13 @@ async function loadInt8Embedder(
   const derived = deriveInt8(dir);
   let embedder: Embedder | null = null;
   try {
-    embedder = await openEmbedderFile(dir, spec, opts, expectDim, derived.bytes);
+    embedder = await openEmbedderFile(
+      dir,
+      spec,
+      opts,
+      expectDim,
+      derived.kind === "kept" ? derived.file : derived.bytes,
+    );
     if (derived.kind === "fresh") {
       await checkAgainstFp32(dir, spec, opts, embedder);
       derived.keep();
