@@ -30,8 +30,10 @@ import { writeTestModels } from "../scripts/make-models.js";
 import { LocalStore } from "../src/local/index.js";
 import { cachedModelDir, EMBEDDER_INT8_SPEC, EMBEDDER_SPEC, loadEmbedder } from "../src/models/index.js";
 import { CLI } from "../test/helpers/cli.js";
-import { TRACES } from "../test/helpers/fixtures.js";
+import { ROOT, TRACES } from "../test/helpers/fixtures.js";
 import { BENCH_HUB, ensureBenchModels, type Row } from "./models-bench.js";
+import { diskRows } from "./peer-disk.js";
+import { peakKiB } from "./rss.js";
 
 /** The one line printed when `--peer` names no usable checkout. */
 export const PEER_SETUP =
@@ -119,11 +121,23 @@ function pct(xs: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? Number.NaN;
 }
 
-/** Runs `node args` with only `env` (plus PATH); resolves with wall milliseconds and stdout. */
-function timed(args: string[], env: Record<string, string>): Promise<{ ms: number; stdout: string }> {
+/**
+ * Runs `node args` with only `env` (plus PATH); resolves with wall milliseconds and stdout. With `rssFile`,
+ * the process (and every node process it starts) appends its peak RSS there (bench/rss-probe.cjs).
+ */
+function timed(
+  args: string[],
+  env: Record<string, string>,
+  rssFile?: string,
+): Promise<{ ms: number; stdout: string }> {
+  const probe = rssFile === undefined ? [] : ["--require", join(ROOT, "bench", "rss-probe.cjs")];
   const t0 = performance.now();
-  const child = spawn(process.execPath, args, {
-    env: { PATH: process.env.PATH ?? "", ...env },
+  const child = spawn(process.execPath, [...probe, ...args], {
+    env: {
+      PATH: process.env.PATH ?? "",
+      ...env,
+      ...(rssFile === undefined ? {} : { BENCH_RSS_FILE: rssFile }),
+    },
     stdio: ["ignore", "pipe", "ignore"],
   });
   let stdout = "";
@@ -219,20 +233,29 @@ async function benchFill(dir: string, peer: string, copies: number, rounds: numb
   const funesMs: number[] = [];
   const funesInt8Ms: number[] = [];
   const peerMs: number[] = [];
+  // Peak RSS per run, MiB (the run's processes: the main one and its largest worker).
+  const rss = { fp32: [] as number[], int8: [] as number[], peer: [] as number[] };
+  const rssFile = join(dir, "fill-rss.txt");
+  const peakMiB = () => peakKiB(rssFile) / 1024;
   let peerSessions = 0;
   let funesSummary = { sessions: 0, chunksAdded: 0 };
   let int8Vectors = 0;
   const runFunesAt = async (precision: "fp32" | "int8") => {
     rmSync(funesHome, { recursive: true, force: true });
-    const r = await timed([CLI, "index", "--yes", "--json"], {
-      HOME: home,
-      FUNES_HOME: funesHome,
-      HF_HUB_CACHE: BENCH_HUB,
-      FUNES_SERVER: "0",
-      LANCE_CPU_THREADS: "2",
-      FUNES_EMBED_PRECISION: precision,
-    });
+    const r = await timed(
+      [CLI, "index", "--yes", "--json"],
+      {
+        HOME: home,
+        FUNES_HOME: funesHome,
+        HF_HUB_CACHE: BENCH_HUB,
+        FUNES_SERVER: "0",
+        LANCE_CPU_THREADS: "2",
+        FUNES_EMBED_PRECISION: precision,
+      },
+      rssFile,
+    );
     (precision === "int8" ? funesInt8Ms : funesMs).push(r.ms);
+    rss[precision].push(peakMiB());
     funesSummary = JSON.parse(r.stdout) as typeof funesSummary;
   };
   // The int8 file is derived from the fp32 one on first use; not part of any timed run.
@@ -247,11 +270,16 @@ async function benchFill(dir: string, peer: string, copies: number, rounds: numb
   };
   const runPeer = async () => {
     rmSync(peerCfg, { recursive: true, force: true });
-    const r = await timed([join(peer, "dist", "index-cli.js"), "index-all", "--no-summaries"], {
-      HOME: home,
-      EPISODIC_MEMORY_CONFIG_DIR: peerCfg,
-    });
+    const r = await timed(
+      [join(peer, "dist", "index-cli.js"), "index-all", "--no-summaries"],
+      {
+        HOME: home,
+        EPISODIC_MEMORY_CONFIG_DIR: peerCfg,
+      },
+      rssFile,
+    );
     peerMs.push(r.ms);
+    rss.peer.push(peakMiB());
     // Its closing line: "Indexing complete! Conversations: N, Exchanges: M" (sessions with an exchange).
     peerSessions = Number(/Conversations: (\d+)/.exec(r.stdout)?.[1] ?? Number.NaN);
   };
@@ -300,6 +328,12 @@ async function benchFill(dir: string, peer: string, copies: number, rounds: numb
       rowName: `exchanges with vectors (of ${p.exchanges})`,
       tokens: await countTokens(p.texts),
     }),
+    [
+      "peak RSS while indexing, MiB (median, runs)",
+      `funes fp32 ${median(rss.fp32).toFixed(0)} (${rss.fp32.map((x) => x.toFixed(0)).join(", ")}), int8 ${median(rss.int8).toFixed(0)} (${rss.int8.map((x) => x.toFixed(0)).join(", ")}); episodic-memory ${median(rss.peer).toFixed(0)} (${rss.peer.map((x) => x.toFixed(0)).join(", ")})`,
+      "",
+    ],
+    ...(await diskRows(funesHome, peerCfg, funesSummary.sessions)),
   ];
 }
 

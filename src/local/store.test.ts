@@ -432,6 +432,40 @@ describe("LocalStore", () => {
       t.cleanup();
     }
   });
+  it("a compaction leaves one version and only the live indexes' files; a rebuild without one merges nothing", async () => {
+    const t = tempDir();
+    try {
+      const store = await LocalStore.openOrCreate(t.dir);
+      for (let f = 0; f < 10; f++) await store.append([chunk(f, `row ${f} word${f}`)]);
+      expect(await store.maintainTextIndex()).toBe("built");
+      for (let f = 10; f < 20; f++) await store.append([chunk(f, `row ${f} word${f}`)]);
+      // Half the rows outside the index (the text pass): rebuilt, and no fragment merged, no version dropped.
+      expect(await store.maintainTextIndex()).toBe("rebuilt");
+      expect((await store.table.stats()).fragmentStats.numFragments).toBe(20);
+      expect((await store.table.listVersions()).length).toBeGreaterThan(1);
+      // The backfill rewrites every row (the text index then covers none), then the closing upkeep.
+      const vectors = unitVectors(20, 3);
+      for (let f = 0; f < 20; f += 2)
+        await writeVectors(
+          store.table,
+          new Map([f, f + 1].map((i) => [`id-${i}`, vectors.get(`id-${i}`) as Float32Array])),
+        );
+      expect((await store.table.indexStats(TEXT_INDEX))?.numIndexedRows).toBe(0);
+      expect(await store.compactIfFragmented()).toBe(true);
+      await store.maintainTextIndex();
+      expect((await store.table.listVersions()).length).toBe(1);
+      // Lance empties a dropped index's folder but leaves the folder itself.
+      const indices = join(t.dir, "chunks.lance", "_indices");
+      const onDisk = readdirSync(indices).filter((d) => readdirSync(join(indices, d)).length > 0);
+      const live = (await store.table.listIndices()).map((i) => i.indexUuid);
+      expect(onDisk.sort()).toEqual(live.sort());
+      const hits = await keywordSearch(store.table, { query: "word13", limit: 5 });
+      expect(hits.map((h) => h.id)).toEqual(["id-13"]);
+      store.close();
+    } finally {
+      t.cleanup();
+    }
+  });
   it("keeps a btree on session_id for large memories; neighbour reads find the same rows through it", async () => {
     const t = tempDir();
     try {

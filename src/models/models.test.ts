@@ -59,6 +59,33 @@ describe("models from the Hugging Face cache", () => {
     expect(fetchCalls).toEqual([]);
   });
 
+  it("embeds the same vectors as a backfill's session (memory pattern off, batches of many shapes)", async () => {
+    const dir = cachedModelDir(TEST_HUB_CACHE, EMBEDDER_SPEC) as string;
+    // Batches of different shapes in turn: many short texts, then a few long ones, then short again.
+    const short = Array.from({ length: 20 }, (_, i) => `short text ${i}`);
+    const long = Array.from(
+      { length: 3 },
+      (_, i) => `${"a longer passage about lance indexes ".repeat(20)}${i}`,
+    );
+    const calls = [short, long, short.slice(0, 5), long.slice(0, 1)];
+    const run = async (varyingShapes: boolean) => {
+      const e = await loadEmbedder(dir, EMBEDDER_SPEC, { threads: 1, spin: varyingShapes, varyingShapes });
+      try {
+        const out: Float32Array[] = [];
+        for (const texts of calls) out.push(...(await e.embed(texts)));
+        return out;
+      } finally {
+        await e.close();
+      }
+    };
+    const plain = await run(false);
+    const backfill = await run(true);
+    expect(backfill).toHaveLength(plain.length);
+    backfill.forEach((v, i) => {
+      expect(dot(v, plain[i] as Float32Array)).toBeCloseTo(1, 5);
+    });
+  });
+
   it("reranks a passage that shares the query's words above one that does not", async () => {
     const r = await loadReranker(cachedModelDir(TEST_HUB_CACHE, MINILM) as string, MINILM, { threads: 1 });
     try {

@@ -3,6 +3,7 @@
  * loaded once, or the reason there is none. One path for every such job; recall's sessions go through
  * model-session.ts (and the shared model server).
  */
+import { collectGarbage } from "../heap/index.js";
 import { locateEmbedder, type ModelsConfig, modelLabel } from "./models-config.js";
 import { type Embedder, loadEmbedder, ModelLoadError } from "./runtime.js";
 
@@ -25,8 +26,15 @@ export async function openEmbedder(cfg: ModelsConfig): Promise<OpenedEmbedder> {
   const where = locateEmbedder(cfg);
   if (where.kind === "missing") return { kind: "missing", reason: where.reason };
   try {
-    // The job's only session: its threads may spin (runtime.ts).
-    const embedder = await loadEmbedder(where.dir, where.spec, { threads: cfg.threads, spin: true });
+    // What the job left before the model (an index run's text pass) is collected first, so the model's
+    // memory comes on top of what is live, not of that garbage too: V8 had not collected it yet.
+    collectGarbage();
+    // The job's only session: its threads may spin; its batches vary in shape (runtime.ts).
+    const embedder = await loadEmbedder(where.dir, where.spec, {
+      threads: cfg.threads,
+      spin: true,
+      varyingShapes: true,
+    });
     return {
       kind: "ready",
       embedder,
