@@ -316,13 +316,10 @@ export class LocalStore {
   }
 
   /**
-   * After this store compacted the table, an index rebuilt or retrained (the closing upkeep does both after
-   * the compaction) leaves the index it replaced on disk, referenced by the versions before it only: the
-   * text index rebuilt after a backfill was ≈ 1.6% of the folder (16k chunks: 0.50 of 31.2 MB). Those
-   * versions go as the compaction's did; the optimize that drops them has nothing left to compact or fold
-   * (the compaction just ran), so it is a prune (≈ 10–25 ms). Never without a compaction first in this
-   * process: elsewhere (the text pass) it would compact the run's small fragments, a rewrite of the table.
-   * Local only, as the compaction is: publishing never prunes.
+   * After a compaction here, an index rebuilt or retrained leaves the one it replaced on disk, used by older
+   * versions only (a text index rebuilt after a backfill: 0.50 of 31.2 MB at 16k chunks); they go as the
+   * compaction's did, by an optimize with nothing left to compact (a prune, ≈ 10–25 ms). Never without a
+   * compaction first (in the text pass it would rewrite the run's small fragments); publishing never prunes.
    */
   private async dropSuperseded(): Promise<void> {
     if (this.compacted) await this.optimizeDroppingOlder();

@@ -181,6 +181,8 @@ describe("what a process loads", () => {
       "agents",
       "cli",
       "format",
+      // The embedder's module names heap/'s collection (a few lines, nothing loaded with them).
+      "heap",
       "mcp",
       "models",
       "protobuf",
