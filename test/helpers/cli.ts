@@ -2,6 +2,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { ROOT, TEST_HUB_CACHE } from "./fixtures.js";
 
 /** The built entry point (vitest's global setup builds it). */
@@ -33,6 +34,12 @@ export function startFunes(args: string[], env: CliEnv): ChildProcess {
 let running = false;
 
 /**
+ * Node's own `import()` of a built module: what the executable runs, loaded as Node loads it (the test
+ * runner's transform would evaluate the ≈ 180 source modules again in every test file, ≈ 2 s each).
+ */
+const nativeImport = <M>(path: string) => import(/* @vite-ignore */ pathToFileURL(path).href) as Promise<M>;
+
+/**
  * Runs `funes …` to completion inside this process (`runCli`, what the executable calls) with what it prints
  * captured: for what a command says and does, where no process boundary is under test (kills, signals, locks,
  * hooks, MCP over stdio and concurrent runs use `spawnFunes`). The environment is the test user's only. A call
@@ -42,8 +49,8 @@ export async function runFunes(args: string[], env: CliEnv): Promise<CliResult> 
   if (running) return spawnFunes(args, env);
   running = true;
   const [{ runCli }, { guardStream }] = await Promise.all([
-    import("../../src/cli/app.js"),
-    import("../../src/cli/output-guard.js"),
+    nativeImport<typeof import("../../src/cli/app.js")>(join(ROOT, "dist", "cli", "app.js")),
+    nativeImport<typeof import("../../src/cli/output-guard.js")>(join(ROOT, "dist", "cli", "output-guard.js")),
   ]);
   let stdout = "";
   let stderr = "";
