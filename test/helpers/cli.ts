@@ -50,7 +50,9 @@ export async function runFunes(args: string[], env: CliEnv): Promise<CliResult> 
   running = true;
   const [{ runCli }, { guardStream }] = await Promise.all([
     nativeImport<typeof import("../../src/cli/app.js")>(join(ROOT, "dist", "cli", "app.js")),
-    nativeImport<typeof import("../../src/cli/output-guard.js")>(join(ROOT, "dist", "cli", "output-guard.js")),
+    nativeImport<typeof import("../../src/cli/output-guard.js")>(
+      join(ROOT, "dist", "cli", "output-guard.js"),
+    ),
   ]);
   let stdout = "";
   let stderr = "";
