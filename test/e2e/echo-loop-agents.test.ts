@@ -64,6 +64,7 @@ describe("a decision recalled again and again across two machines", () => {
     const indexed = () =>
       existsSync(log) ? readFileSync(log, "utf8").split("index[claude]: ok").length - 1 : 0;
     const firstSessions: string[] = [];
+    const answers: string[] = [];
     try {
       for (let turn = 1; turn <= 3; turn++) {
         const before = caller.requests.length;
@@ -85,6 +86,7 @@ describe("a decision recalled again and again across two machines", () => {
         const content = results.at(-1)?.content;
         const text = typeof content === "string" ? content : (content?.[0]?.text ?? "");
         firstSessions.push(/→ get (\S+) /.exec(text)?.[1] ?? "(none)");
+        answers.push(text.slice(0, 600));
         // The turn's hook indexes it on B; B publishes it to the memory both machines read.
         expect(await until(() => indexed() >= turn, 60_000), `turn ${turn} indexed`).toBe(true);
         const published = await runFunes(["push", "acme/mem", "--yes"], b);
@@ -93,7 +95,11 @@ describe("a decision recalled again and again across two machines", () => {
     } finally {
       await caller.close();
     }
-    expect(firstSessions).toEqual([d.answerSession, d.answerSession, d.answerSession]);
+    expect(firstSessions, answers.join("\n---\n")).toEqual([
+      d.answerSession,
+      d.answerSession,
+      d.answerSession,
+    ]);
     // The memory both read does hold B's echoes of the passage, and shows them on request.
     const shown = await runFunes(
       ["recall", d.query, "--memory", "acme/mem", "--echoes", "--json", "-k", "30"],
