@@ -80,6 +80,15 @@ describe("a memory that recalls from itself keeps its originals first", () => {
       );
     });
 
+  it("with time for one batch of the cross-encoder, each original is still first", async () => {
+    // A loaded machine: the budget runs out after the first batch, which must go to what can end on top,
+    // not to the questions that repeat the query word for word.
+    for (const d of decisions) {
+      const r = await recall(target(), recallOptions(d.query, now, { rerankBudgetMs: 1, k: 8 }), withModels);
+      expect(r.hits[0]?.sessionId, d.query).toBe(d.answerSession);
+    }
+  });
+
   it("the agents' own words would bury originals if they ranked as originals do", () => {
     // Measured, not assumed: after the rounds, the question put to memory or the agent's restatement is
     // more relevant than the original for some decisions; ordering them after originals is what keeps it first.
