@@ -48,46 +48,49 @@ const nativeImport = <M>(path: string) => import(/* @vite-ignore */ pathToFileUR
 export async function runFunes(args: string[], env: CliEnv): Promise<CliResult> {
   if (running) return spawnFunes(args, env);
   running = true;
-  const [{ runCli }, { guardStream }] = await Promise.all([
-    nativeImport<typeof import("../../src/cli/app.js")>(join(ROOT, "dist", "cli", "app.js")),
-    nativeImport<typeof import("../../src/cli/output-guard.js")>(
-      join(ROOT, "dist", "cli", "output-guard.js"),
-    ),
-  ]);
-  let stdout = "";
-  let stderr = "";
-  const out = process.stdout.write;
-  const err = process.stderr.write;
   const con = { log: console.log, info: console.info, warn: console.warn, error: console.error };
-  const text = (a: unknown[]) => `${a.map((x) => (typeof x === "string" ? x : String(x))).join(" ")}\n`;
-  process.stdout.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
-    stdout += typeof chunk === "string" ? chunk : Buffer.from(chunk).toString();
-    const done = rest.find((r) => typeof r === "function") as (() => void) | undefined;
-    if (done !== undefined) process.nextTick(done);
-    return true;
-  }) as typeof process.stdout.write;
-  process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
-    stderr += typeof chunk === "string" ? chunk : Buffer.from(chunk).toString();
-    const done = rest.find((r) => typeof r === "function") as (() => void) | undefined;
-    if (done !== undefined) process.nextTick(done);
-    return true;
-  }) as typeof process.stderr.write;
-  // As the executable does before it runs the command line (cli/main.ts).
-  guardStream(process.stdout);
-  guardStream(process.stderr);
-  // console's output goes where a process's would: through the (guarded) streams.
-  const toOut = (...a: unknown[]) => process.stdout.write(text(a));
-  const toErr = (...a: unknown[]) => process.stderr.write(text(a));
-  Object.assign(console, { log: toOut, info: toOut, warn: toErr, error: toErr });
+  const out = capture(process.stdout);
+  const err = capture(process.stderr);
   try {
+    const [{ runCli }, { guardStream }] = await Promise.all([
+      nativeImport<typeof import("../../src/cli/app.js")>(join(ROOT, "dist", "cli", "app.js")),
+      nativeImport<typeof import("../../src/cli/output-guard.js")>(
+        join(ROOT, "dist", "cli", "output-guard.js"),
+      ),
+    ]);
+    // As the executable does before it runs the command line (cli/main.ts).
+    guardStream(process.stdout);
+    guardStream(process.stderr);
+    // console's output goes where a process's would: through the (guarded) streams.
+    const toOut = (...a: unknown[]) => process.stdout.write(`${a.map(String).join(" ")}\n`);
+    const toErr = (...a: unknown[]) => process.stderr.write(`${a.map(String).join(" ")}\n`);
+    Object.assign(console, { log: toOut, info: toOut, warn: toErr, error: toErr });
     const code = await runCli([process.execPath, CLI, ...args], childEnv(env));
-    return { code, stdout, stderr };
+    return { code, stdout: out.text(), stderr: err.text() };
   } finally {
-    process.stdout.write = out;
-    process.stderr.write = err;
+    out.restore();
+    err.restore();
     Object.assign(console, con);
     running = false;
   }
+}
+
+/** Collects what is written to `stream` until `restore()` puts its own `write` back. */
+function capture(stream: NodeJS.WriteStream): { text: () => string; restore: () => void } {
+  const write = stream.write;
+  let text = "";
+  stream.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+    text += typeof chunk === "string" ? chunk : Buffer.from(chunk).toString();
+    const done = rest.find((r) => typeof r === "function") as (() => void) | undefined;
+    if (done !== undefined) process.nextTick(done);
+    return true;
+  }) as typeof stream.write;
+  return {
+    text: () => text,
+    restore: () => {
+      stream.write = write;
+    },
+  };
 }
 
 /** The whole environment of a run of `funes` for a test user. */
