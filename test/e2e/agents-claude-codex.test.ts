@@ -9,27 +9,21 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../src/agents/index.js";
 import { LocalStore } from "../../src/local/index.js";
-import { type CliEnv, runFunes } from "../helpers/cli.js";
-import { ROOT, readTree, TEST_HUB_CACHE, TRACES, tempDir } from "../helpers/fixtures.js";
+import { agentUser, type CliEnv, runFunes } from "../helpers/cli.js";
+import { readTree, TEST_HUB_CACHE, TRACES, tempDir } from "../helpers/fixtures.js";
 import { codexStubArgs, type ModelStub, startModelStub } from "../helpers/model-stubs.js";
 import { until } from "../helpers/wait.js";
 
-const BIN = join(ROOT, "node_modules", ".bin");
 let t: { dir: string; cleanup: () => void };
 let stub: ModelStub;
 
 function user(name: string): CliEnv & { env: Record<string, string> } {
-  const home = join(t.dir, name);
-  mkdirSync(home, { recursive: true });
-  const extra = {
-    PATH: `${BIN}:${process.env.PATH ?? ""}`,
+  return agentUser(t.dir, name, {
     HF_HUB_CACHE: TEST_HUB_CACHE,
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
     FAKE_KEY: "stub-key",
     FUNES_SERVER: "0",
-  };
-  const funesHome = join(home, ".funes");
-  return { home, funesHome, extra, env: { ...extra, HOME: home, FUNES_HOME: funesHome } };
+  });
 }
 
 async function rows(funesHome: string): Promise<number> {

@@ -10,29 +10,23 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../src/agents/index.js";
-import { type CliEnv, runFunes } from "../helpers/cli.js";
-import { copyFixture, ROOT, readTree, TEST_HUB_CACHE, tempDir } from "../helpers/fixtures.js";
+import { agentUser, type CliEnv, runFunes } from "../helpers/cli.js";
+import { copyFixture, readTree, TEST_HUB_CACHE, tempDir } from "../helpers/fixtures.js";
 import { type HubStandin, startHubStandin } from "../helpers/hub-standin.js";
 import { startModelStub } from "../helpers/model-stubs.js";
 import { until } from "../helpers/wait.js";
 
-const BIN = join(ROOT, "node_modules", ".bin");
 const TOKEN = "hf_standintokenforgeminiqwen";
 let t: { dir: string; cleanup: () => void };
 let hub: HubStandin;
 
 function user(name: string): CliEnv & { env: Record<string, string> } {
-  const home = join(t.dir, name);
-  mkdirSync(home, { recursive: true });
-  const extra = {
-    PATH: `${BIN}:${process.env.PATH ?? ""}`,
+  return agentUser(t.dir, name, {
     HF_HUB_CACHE: TEST_HUB_CACHE,
     HF_ENDPOINT: hub.url,
     HF_TOKEN: TOKEN,
     FUNES_SERVER: "0",
-  };
-  const funesHome = join(home, ".funes");
-  return { home, funesHome, extra, env: { ...extra, HOME: home, FUNES_HOME: funesHome } };
+  });
 }
 
 /**

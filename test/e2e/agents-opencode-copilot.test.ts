@@ -18,13 +18,12 @@ import {
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../src/agents/index.js";
-import { type CliEnv, runFunes } from "../helpers/cli.js";
-import { ROOT, readTree, TEST_HUB_CACHE, TRACES, tempDir } from "../helpers/fixtures.js";
+import { agentUser, type CliEnv, runFunes } from "../helpers/cli.js";
+import { readTree, TEST_HUB_CACHE, TRACES, tempDir } from "../helpers/fixtures.js";
 import { type HubStandin, startHubStandin } from "../helpers/hub-standin.js";
 import { type ModelStub, type StubToolCall, startModelStub } from "../helpers/model-stubs.js";
 import { until } from "../helpers/wait.js";
 
-const BIN = join(ROOT, "node_modules", ".bin");
 const TOKEN = "hf_standintokenforagenttests";
 const EMBEDDER = join(
   TEST_HUB_CACHE,
@@ -37,19 +36,14 @@ let hub: HubStandin;
 
 /** A user with their own HOME, FUNES_HOME and HF cache, the test embedder, and the Hub stand-in. */
 function user(name: string): CliEnv & { env: Record<string, string> } {
-  const home = join(t.dir, name);
-  mkdirSync(home, { recursive: true });
-  const extra = {
-    PATH: `${BIN}:${process.env.PATH ?? ""}`,
+  return agentUser(t.dir, name, {
     HF_HUB_CACHE: join(t.dir, `${name}-hf`),
     HF_ENDPOINT: hub.url,
     HF_TOKEN: TOKEN,
     FUNES_EMBED_MODEL_DIR: EMBEDDER,
     FUNES_SERVER: "0",
     LANCE_CPU_THREADS: "2",
-  };
-  const funesHome = join(home, ".funes");
-  return { home, funesHome, extra, env: { ...extra, HOME: home, FUNES_HOME: funesHome } };
+  });
 }
 
 /** The tool results the model was sent (OpenAI chat `role: "tool"` messages), as text. */

@@ -9,13 +9,12 @@ import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../src/agents/index.js";
-import { type CliEnv, runFunes } from "../helpers/cli.js";
-import { ROOT, TEST_HUB_CACHE, tempDir } from "../helpers/fixtures.js";
+import { agentUser, type CliEnv, runFunes } from "../helpers/cli.js";
+import { TEST_HUB_CACHE, tempDir } from "../helpers/fixtures.js";
 import { type HubStandin, startHubStandin } from "../helpers/hub-standin.js";
 import { codexStubArgs, type ModelStub, startModelStub } from "../helpers/model-stubs.js";
 import { until } from "../helpers/wait.js";
 
-const BIN = join(ROOT, "node_modules", ".bin");
 const TOKEN = "hf_standintokenforboundarytests";
 const EMBEDDER = join(
   TEST_HUB_CACHE,
@@ -29,10 +28,7 @@ let hub: HubStandin;
 
 /** A user with their own HOME, FUNES_HOME and HF cache, the test embedder, and the stand-ins' addresses. */
 function user(name: string): CliEnv & { env: Record<string, string> } {
-  const home = join(t.dir, name);
-  mkdirSync(home, { recursive: true });
-  const extra = {
-    PATH: `${BIN}:${process.env.PATH ?? ""}`,
+  return agentUser(t.dir, name, {
     HF_HUB_CACHE: join(t.dir, `${name}-hf`),
     HF_ENDPOINT: hub.url,
     HF_TOKEN: TOKEN,
@@ -42,9 +38,7 @@ function user(name: string): CliEnv & { env: Record<string, string> } {
     ANTHROPIC_BASE_URL: stub.url,
     ANTHROPIC_API_KEY: "stub-key",
     FAKE_KEY: "stub-key",
-  };
-  const funesHome = join(home, ".funes");
-  return { home, funesHome, extra, env: { ...extra, HOME: home, FUNES_HOME: funesHome } };
+  });
 }
 
 /** Every committed path is the card or a file of the table's own folders. */

@@ -176,3 +176,20 @@ export function hubUser(o: {
     extra: { HF_HUB_CACHE: o.hfCache ?? TEST_HUB_CACHE, HF_ENDPOINT: o.hubUrl, HF_TOKEN: o.token },
   };
 }
+
+/**
+ * A user of a real agent CLI under `dir`: a home of their own with FUNES_HOME in it, the checkout's
+ * `node_modules/.bin` (the agents' CLIs) first on PATH, `extra` on top; `env` is the whole environment the
+ * agent runs in.
+ */
+export function agentUser(
+  dir: string,
+  name: string,
+  extra: Record<string, string>,
+): CliEnv & { env: Record<string, string> } {
+  const home = join(dir, name);
+  mkdirSync(home, { recursive: true });
+  const all = { PATH: `${join(ROOT, "node_modules", ".bin")}:${process.env.PATH ?? ""}`, ...extra };
+  const funesHome = join(home, ".funes");
+  return { home, funesHome, extra: all, env: { ...all, HOME: home, FUNES_HOME: funesHome } };
+}
