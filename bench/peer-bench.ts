@@ -12,8 +12,9 @@
  *   FUNES_EMBED_PRECISION=int8, the peer's precision) against the peer's own full
  *   index (`dist/index-cli.js index-all --no-summaries`: its LLM summaries need an API and funes writes none);
  *   sessions/s, rows/s and the embedder's real tokens/s against the ≈ 4k tokens/s fp32 limit of 2 cores;
- * - warm recall through each tool's MCP server over stdio with the SDK's real client: funes keyword-only and
- *   hybrid without rerank, the peer's `text`, `vector` and default `both` searches, 10 results each; each
+ * - warm recall through each tool's MCP server over stdio with the SDK's real client: funes keyword-only,
+ *   hybrid without rerank and default, the peer's `text`, `vector` and default `both` searches, at 5 and 10
+ *   results (BENCH_PEER_KS; the peer's default is 10), with funes ÷ peer for each pairing; each
  *   round asks every question anew (its words changed, so nothing kept from before answers it) and again as
  *   asked before (a repeated question); and how long each server takes to connect and list its tools;
  * - from a shell: the first query of the day (funes with no model server running; the peer loads its model
@@ -329,6 +330,11 @@ async function benchFill(dir: string, peer: string, copies: number, rounds: numb
       tokens: await countTokens(p.texts),
     }),
     [
+      "index to fully searchable, funes ÷ peer (medians)",
+      `fp32 ${(median(funesMs) / median(peerMs)).toFixed(2)}x, int8 ${(median(funesInt8Ms) / median(peerMs)).toFixed(2)}x; peak RSS fp32 ${(median(rss.fp32) / median(rss.peer)).toFixed(2)}x, int8 ${(median(rss.int8) / median(rss.peer)).toFixed(2)}x`,
+      "",
+    ],
+    [
       "peak RSS while indexing, MiB (median, runs)",
       `funes fp32 ${median(rss.fp32).toFixed(0)} (${rss.fp32.map((x) => x.toFixed(0)).join(", ")}), int8 ${median(rss.int8).toFixed(0)} (${rss.int8.map((x) => x.toFixed(0)).join(", ")}); episodic-memory ${median(rss.peer).toFixed(0)} (${rss.peer.map((x) => x.toFixed(0)).join(", ")})`,
       "",
@@ -337,14 +343,8 @@ async function benchFill(dir: string, peer: string, copies: number, rounds: numb
   ];
 }
 
-interface Server {
-  label: string;
-  client: Client;
-  tool: string;
-  args: Record<string, unknown>;
-  /** Spawn to initialized, and then to the tool list, ms. */
-  connectMs: number;
-  listMs: number;
+/** One server's times at one k. */
+interface Stats {
   /** Questions asked anew (words changed each round), and repeated questions, ms. */
   fresh: number[];
   ms: number[];
@@ -352,6 +352,20 @@ interface Server {
   bytes: number[];
   /** Times of the calls that found something (the peer's text search is a substring match). */
   found: number[];
+  freshFound: number[];
+}
+
+interface Server {
+  label: string;
+  client: Client;
+  tool: string;
+  /** The argument that says how many results: funes's `k`, the peer's `limit`. */
+  countArg: string;
+  args: Record<string, unknown>;
+  /** Spawn to initialized, and then to the tool list, ms. */
+  connectMs: number;
+  listMs: number;
+  at: Map<number, Stats>;
 }
 
 async function connect(
@@ -377,15 +391,21 @@ async function connect(
     label,
     client,
     tool,
+    countArg: tool === "recall" ? "k" : "limit",
     args,
     connectMs,
     listMs,
-    fresh: [],
-    ms: [],
-    roundP50: [],
-    bytes: [],
-    found: [],
+    at: new Map(),
   };
+}
+
+function statsOf(s: Server, k: number): Stats {
+  let st = s.at.get(k);
+  if (st === undefined) {
+    st = { fresh: [], ms: [], roundP50: [], bytes: [], found: [], freshFound: [] };
+    s.at.set(k, st);
+  }
+  return st;
 }
 
 /** Words added to a question to make it new each round (so no tool answers it from what it kept). */
@@ -402,25 +422,33 @@ const FRESH_WORDS = [
   "query",
 ];
 
-/** Question `j` of round `round`, changed so it was never asked before. */
-function freshQuestion(q: string, round: number, j: number): string {
+/** Question `j` of round `round`, changed so it was never asked before (`k` apart: each k asks its own). */
+function freshQuestion(q: string, round: number, j: number, k: number): string {
   const w = (i: number) => FRESH_WORDS[i % FRESH_WORDS.length] as string;
-  return `${q} ${w(round * 3 + j)} ${w(round * 7 + j * 3 + 1)} r${round}`;
+  return `${q} ${w(round * 3 + j + k)} ${w(round * 7 + j * 3 + 1)} r${round}k${k}`;
 }
 
-async function ask(s: Server, query: string): Promise<number> {
+/** Asks `query` for `k` results; the time, and whether the answer held a hit. */
+async function ask(s: Server, query: string, k: number): Promise<{ ms: number; found: boolean }> {
   const t0 = performance.now();
-  const r = (await s.client.callTool({ name: s.tool, arguments: { ...s.args, query } })) as {
+  const r = (await s.client.callTool({
+    name: s.tool,
+    arguments: { ...s.args, [s.countArg]: k, query },
+  })) as {
     content: { text?: string }[];
     isError?: boolean;
   };
   const ms = performance.now() - t0;
   if (r.isError === true) throw new Error(`${s.label}: ${r.content[0]?.text ?? "tool error"}`);
   const bytes = Buffer.byteLength(r.content[0]?.text ?? "");
-  s.bytes.push(bytes);
+  statsOf(s, k).bytes.push(bytes);
   // "No results found." and the like: anything with a hit is far longer.
-  if (bytes > 100) s.found.push(ms);
-  return ms;
+  return { ms, found: bytes > 100 };
+}
+
+/** The result counts the MCP rounds ask for: the peer's default (10) and a shorter page. */
+function mcpKs(): number[] {
+  return (process.env.BENCH_PEER_KS ?? "5,10").split(",").map(Number);
 }
 
 /** Warm MCP latency on both tools' servers, all running at once and asked in turn, round by round. */
@@ -459,58 +487,51 @@ async function benchMcp(dir: string, peer: string, copies: number, rounds: numbe
   const peerEnv = { HOME: home, EPISODIC_MEMORY_CONFIG_DIR: peerCfg };
   const peerMcp = [join(peer, "dist", "mcp-server.js")];
   const servers = [
-    await connect("funes recall, keyword-only", [CLI, "mcp"], { ...base, HF_HUB_CACHE: none }, "recall", {
-      k: 10,
-    }),
+    await connect("funes recall, keyword-only", [CLI, "mcp"], { ...base, HF_HUB_CACHE: none }, "recall", {}),
     await connect(
       "funes recall, hybrid without rerank",
       [CLI, "mcp"],
       { ...base, HF_HUB_CACHE: embedderOnly },
       "recall",
-      { k: 10 },
+      {},
     ),
     await connect(
       "funes recall, default (reranked)",
       [CLI, "mcp"],
       { ...base, HF_HUB_CACHE: BENCH_HUB },
       "recall",
-      {
-        k: 10,
-      },
+      {},
     ),
-    await connect("episodic-memory search, mode text", peerMcp, peerEnv, "search", {
-      mode: "text",
-      limit: 10,
-    }),
-    await connect("episodic-memory search, mode vector", peerMcp, peerEnv, "search", {
-      mode: "vector",
-      limit: 10,
-    }),
+    await connect("episodic-memory search, mode text", peerMcp, peerEnv, "search", { mode: "text" }),
+    await connect("episodic-memory search, mode vector", peerMcp, peerEnv, "search", { mode: "vector" }),
     await connect("episodic-memory search, mode both (its default)", peerMcp, peerEnv, "search", {
       mode: "both",
-      limit: 10,
     }),
   ];
+  const ks = mcpKs();
   try {
-    for (const s of servers) for (const q of QUERIES) await ask(s, q); // load models, warm caches
-    for (const s of servers) {
-      s.bytes.length = 0;
-      s.found.length = 0;
-    }
-    for (let round = 0; round < rounds; round++) {
-      // Rotate who goes first, so a neighbour's burst of load does not always land on the same server.
-      const order = servers.map((_, i) => servers[(i + round) % servers.length] as Server);
-      const perRound = new Map<Server, number[]>(servers.map((s) => [s, []]));
-      for (const [j, q] of QUERIES.entries()) {
-        for (const s of order) s.fresh.push(await ask(s, freshQuestion(q, round, j)));
-        for (const s of order) {
-          const ms = await ask(s, q);
-          s.ms.push(ms);
-          perRound.get(s)?.push(ms);
+    for (const s of servers) for (const q of QUERIES) for (const k of ks) await ask(s, q, k); // warm up
+    for (const s of servers) s.at.clear();
+    for (let round = 0; round < rounds; round++)
+      for (const k of ks) {
+        // Rotate who goes first, so a neighbour's burst of load does not always land on the same server.
+        const order = servers.map((_, i) => servers[(i + round) % servers.length] as Server);
+        const perRound = new Map<Server, number[]>(servers.map((s) => [s, []]));
+        for (const [j, q] of QUERIES.entries()) {
+          for (const s of order) {
+            const r = await ask(s, freshQuestion(q, round, j, k), k);
+            statsOf(s, k).fresh.push(r.ms);
+            if (r.found) statsOf(s, k).freshFound.push(r.ms);
+          }
+          for (const s of order) {
+            const r = await ask(s, q, k);
+            statsOf(s, k).ms.push(r.ms);
+            if (r.found) statsOf(s, k).found.push(r.ms);
+            perRound.get(s)?.push(r.ms);
+          }
         }
+        for (const [s, ms] of perRound) statsOf(s, k).roundP50.push(median(ms));
       }
-      for (const [s, ms] of perRound) s.roundP50.push(median(ms));
-    }
   } finally {
     for (const s of servers) await s.client.close();
   }
@@ -521,10 +542,26 @@ async function benchMcp(dir: string, peer: string, copies: number, rounds: numbe
     peerEnv,
     rounds: Number(process.env.BENCH_PEER_SHELL_ROUNDS ?? 5),
   });
-  const floors: Record<string, string> = {
-    "funes recall, keyword-only": "≤ 15 ms; peer text 10 ms (issue)",
-    "funes recall, hybrid without rerank": "≤ 35 ms; peer vector 27 ms (issue)",
-  };
+  const found = (st: Stats, xs: number[]) =>
+    xs.length < st.ms.length ? `; ${xs.length} found something, their p50 ${pct(xs, 50).toFixed(1)} ms` : "";
+  const perK = ks.flatMap((k): Row[] => [
+    ...servers.map((s): Row => {
+      const st = statsOf(s, k);
+      return [
+        `MCP k=${k} ${s.label}, a new question p50 / p95`,
+        `${pct(st.fresh, 50).toFixed(1)} / ${pct(st.fresh, 95).toFixed(1)} ms (n=${st.fresh.length}${found(st, st.freshFound)})`,
+        "",
+      ];
+    }),
+    ...servers.map((s): Row => {
+      const st = statsOf(s, k);
+      return [
+        `MCP k=${k} ${s.label}, a repeated question p50 / p95`,
+        `${pct(st.ms, 50).toFixed(1)} / ${pct(st.ms, 95).toFixed(1)} ms (round p50s ${Math.min(...st.roundP50).toFixed(1)}–${Math.max(...st.roundP50).toFixed(1)}, n=${st.ms.length}; ${Math.round(median(st.bytes))} B answers${found(st, st.found)})`,
+        "",
+      ];
+    }),
+  ]);
   return [
     [
       "memory sizes",
@@ -538,22 +575,51 @@ async function benchMcp(dir: string, peer: string, copies: number, rounds: numbe
         "",
       ],
     ),
-    ...servers.map(
-      (s): Row => [
-        `MCP ${s.label}, a new question p50 / p95`,
-        `${pct(s.fresh, 50).toFixed(1)} / ${pct(s.fresh, 95).toFixed(1)} ms (n=${s.fresh.length})`,
-        "",
-      ],
-    ),
-    ...servers.map(
-      (s): Row => [
-        `MCP ${s.label}, a repeated question p50 / p95`,
-        `${pct(s.ms, 50).toFixed(1)} / ${pct(s.ms, 95).toFixed(1)} ms (round p50s ${Math.min(...s.roundP50).toFixed(1)}–${Math.max(...s.roundP50).toFixed(1)}, n=${s.ms.length}; ${Math.round(median(s.bytes))} B answers${s.found.length < s.ms.length ? `; ${s.found.length} found something, their p50 ${pct(s.found, 50).toFixed(1)} ms` : ""})`,
-        floors[s.label] ?? "",
-      ],
-    ),
+    ...perK,
+    ...mcpRatios(servers, ks),
     ...shell,
   ];
+}
+
+/**
+ * funes ÷ peer for each pairing an agent meets: keyword-only against the peer's text search (all questions,
+ * and only those the peer's substring match finds), hybrid against its vector search, funes's default
+ * against its default, new and repeated questions, at each k; and the servers' start.
+ */
+function mcpRatios(servers: Server[], ks: number[]): Row[] {
+  const by = (label: string) => servers.find((s) => s.label.startsWith(label)) as Server;
+  const pairs: [string, Server, Server][] = [
+    ["keyword-only ÷ peer text", by("funes recall, keyword"), by("episodic-memory search, mode text")],
+    ["hybrid ÷ peer vector", by("funes recall, hybrid"), by("episodic-memory search, mode vector")],
+    [
+      "default (reranked) ÷ peer default",
+      by("funes recall, default"),
+      by("episodic-memory search, mode both"),
+    ],
+  ];
+  const r = (a: number[], b: number[]) => (b.length === 0 ? "—" : (pct(a, 50) / pct(b, 50)).toFixed(2));
+  const rows: Row[] = pairs.flatMap(([name, f, p]) =>
+    ks.map((k): Row => {
+      const fs = statsOf(f, k);
+      const ps = statsOf(p, k);
+      const foundToo =
+        ps.freshFound.length < ps.fresh.length
+          ? `; on what the peer finds: new ${r(fs.fresh, ps.freshFound)}x, repeated ${r(fs.ms, ps.found)}x`
+          : "";
+      return [
+        `MCP k=${k} funes ÷ peer, ${name}`,
+        `new question ${r(fs.fresh, ps.fresh)}x, repeated ${r(fs.ms, ps.ms)}x${foundToo}`,
+        "",
+      ];
+    }),
+  );
+  const start = (tool: string) => median(servers.filter((s) => s.tool === tool).map((s) => s.connectMs));
+  rows.push([
+    "MCP start (spawn to connected, median of 3 servers each) funes ÷ peer",
+    `${(start("recall") / start("search")).toFixed(2)}x (${start("recall").toFixed(0)} against ${start("search").toFixed(0)} ms)`,
+    "",
+  ]);
+  return rows;
 }
 
 /** Funes's model server for `env`'s FUNES_HOME stopped, and gone. */
