@@ -15,8 +15,10 @@
  * - warm recall through each tool's MCP server over stdio with the SDK's real client: funes keyword-only,
  *   hybrid without rerank and default, the peer's `text`, `vector` and default `both` searches, at 5 and 10
  *   results (BENCH_PEER_KS; the peer's default is 10), with funes ÷ peer for each pairing; each
- *   round asks every question anew (its words changed, so nothing kept from before answers it) and again as
- *   asked before (a repeated question); and how long each server takes to connect and list its tools;
+ *   round asks every question anew (its words changed, so nothing kept from before answers it; the peer's
+ *   substring search then finds nothing), a three-word phrase of the stored exchanges never asked before
+ *   (which it finds), and a question as asked before (a repeated question); and how long each server takes
+ *   to connect and list its tools;
  * - from a shell: the first query of the day (funes with no model server running; the peer loads its model
  *   in every process), a query with funes's model server warm, and keyword-only queries.
  */
@@ -353,6 +355,9 @@ interface Stats {
   /** Times of the calls that found something (the peer's text search is a substring match). */
   found: number[];
   freshFound: number[];
+  /** New questions that are phrases of stored exchanges (the peer's substring search finds each), ms. */
+  phrase: number[];
+  phraseFound: number;
 }
 
 interface Server {
@@ -402,7 +407,16 @@ async function connect(
 function statsOf(s: Server, k: number): Stats {
   let st = s.at.get(k);
   if (st === undefined) {
-    st = { fresh: [], ms: [], roundP50: [], bytes: [], found: [], freshFound: [] };
+    st = {
+      fresh: [],
+      ms: [],
+      roundP50: [],
+      bytes: [],
+      found: [],
+      freshFound: [],
+      phrase: [],
+      phraseFound: 0,
+    };
     s.at.set(k, st);
   }
   return st;
@@ -426,6 +440,37 @@ const FRESH_WORDS = [
 function freshQuestion(q: string, round: number, j: number, k: number): string {
   const w = (i: number) => FRESH_WORDS[i % FRESH_WORDS.length] as string;
   return `${q} ${w(round * 3 + j + k)} ${w(round * 7 + j * 3 + 1)} r${round}k${k}`;
+}
+
+/**
+ * Three-word phrases of the peer's stored exchanges, each once (case aside), in a fixed order that mixes
+ * the exchanges: new questions that the peer's substring search finds, where the changed questions above
+ * find nothing there.
+ */
+function storedPhrases(configDir: string): string[] {
+  const db = new Database(join(configDir, "conversation-index", "db.sqlite"), { readonly: true });
+  try {
+    const rows = db.prepare("SELECT user_message, assistant_message FROM exchanges").all() as {
+      user_message: string;
+      assistant_message: string;
+    }[];
+    const seen = new Set<string>();
+    const out: string[] = [];
+    for (const r of rows)
+      for (const m of `${r.user_message}\n${r.assistant_message}`.matchAll(
+        /[A-Za-z]{4,} [A-Za-z]{4,} [A-Za-z]{4,}/g,
+      )) {
+        const key = m[0].toLowerCase();
+        if (seen.has(key) || QUERIES.some((q) => key.includes(q))) continue;
+        seen.add(key);
+        out.push(m[0]);
+      }
+    // A fixed shuffle (multiplicative stride), so consecutive questions come from different places.
+    const stride = 7919;
+    return out.map((_, i) => out[(i * stride) % out.length] as string);
+  } finally {
+    db.close();
+  }
 }
 
 /** Asks `query` for `k` results; the time, and whether the answer held a hit. */
@@ -484,6 +529,8 @@ async function benchMcp(dir: string, peer: string, copies: number, rounds: numbe
     EPISODIC_MEMORY_CONFIG_DIR: peerCfg,
   });
   const peerCounts = peerRows(peerCfg);
+  const phrases = storedPhrases(peerCfg);
+  let nextPhrase = 0;
   const peerEnv = { HOME: home, EPISODIC_MEMORY_CONFIG_DIR: peerCfg };
   const peerMcp = [join(peer, "dist", "mcp-server.js")];
   const servers = [
@@ -523,6 +570,13 @@ async function benchMcp(dir: string, peer: string, copies: number, rounds: numbe
             statsOf(s, k).fresh.push(r.ms);
             if (r.found) statsOf(s, k).freshFound.push(r.ms);
           }
+          // A phrase no server was asked before (cycling only if the corpus has too few).
+          const phrase = phrases[nextPhrase++ % Math.max(1, phrases.length)] ?? q;
+          for (const s of order) {
+            const r = await ask(s, phrase, k);
+            statsOf(s, k).phrase.push(r.ms);
+            if (r.found) statsOf(s, k).phraseFound++;
+          }
           for (const s of order) {
             const r = await ask(s, q, k);
             statsOf(s, k).ms.push(r.ms);
@@ -556,6 +610,14 @@ async function benchMcp(dir: string, peer: string, copies: number, rounds: numbe
     ...servers.map((s): Row => {
       const st = statsOf(s, k);
       return [
+        `MCP k=${k} ${s.label}, a new question that is a stored phrase p50 / p95`,
+        `${pct(st.phrase, 50).toFixed(1)} / ${pct(st.phrase, 95).toFixed(1)} ms (n=${st.phrase.length}; ${st.phraseFound} found something)`,
+        "",
+      ];
+    }),
+    ...servers.map((s): Row => {
+      const st = statsOf(s, k);
+      return [
         `MCP k=${k} ${s.label}, a repeated question p50 / p95`,
         `${pct(st.ms, 50).toFixed(1)} / ${pct(st.ms, 95).toFixed(1)} ms (round p50s ${Math.min(...st.roundP50).toFixed(1)}–${Math.max(...st.roundP50).toFixed(1)}, n=${st.ms.length}; ${Math.round(median(st.bytes))} B answers${found(st, st.found)})`,
         "",
@@ -565,7 +627,7 @@ async function benchMcp(dir: string, peer: string, copies: number, rounds: numbe
   return [
     [
       "memory sizes",
-      `funes ${indexed.chunksAdded} chunks; episodic-memory ${peerCounts.exchanges} exchanges (${peerCounts.vectors} vectors)`,
+      `funes ${indexed.chunksAdded} chunks; episodic-memory ${peerCounts.exchanges} exchanges (${peerCounts.vectors} vectors); ${phrases.length} distinct stored phrases to ask`,
       "",
     ],
     ...servers.map(
@@ -608,7 +670,7 @@ function mcpRatios(servers: Server[], ks: number[]): Row[] {
           : "";
       return [
         `MCP k=${k} funes ÷ peer, ${name}`,
-        `new question ${r(fs.fresh, ps.fresh)}x, repeated ${r(fs.ms, ps.ms)}x${foundToo}`,
+        `new question ${r(fs.fresh, ps.fresh)}x, new stored phrase ${r(fs.phrase, ps.phrase)}x, repeated ${r(fs.ms, ps.ms)}x${foundToo}`,
         "",
       ];
     }),

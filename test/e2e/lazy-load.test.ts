@@ -25,6 +25,8 @@ interface Loaded {
   modules: Set<string>;
   /** The process ended normally, so its CommonJS modules (written at exit) are on file too. */
   exited: boolean;
+  /** Every file it loaded. */
+  paths: Set<string>;
 }
 
 /** The package a path inside node_modules belongs to. */
@@ -45,8 +47,9 @@ function loadedFrom(file: string): Loaded {
     else if (p.startsWith(join(ROOT, "dist"))) {
       const text = readFileSync(p, "utf8");
       const marks = [...text.matchAll(/^\/\/ dist\/(\S+)\.js$/gm)].map((m) => m[1] ?? "");
-      // A file tsc built and nothing bundled is its own module; a chunk of re-exports only adds none.
-      if (marks.length === 0 && !p.includes("/dist/bundle/"))
+      // A file tsc built and nothing bundled is its own module; a chunk of re-exports only adds none, nor
+      // does a bundle of packages (dist/vendor/).
+      if (marks.length === 0 && !p.includes("/dist/bundle/") && !p.includes("/dist/vendor/"))
         marks.push(p.slice(join(ROOT, "dist").length + 1, -".js".length));
       for (const m of marks) modules.add(m);
       // A package bundled into the file (the MCP SDK into run-mcp.bundle.js) is loaded with it.
@@ -54,7 +57,7 @@ function loadedFrom(file: string): Loaded {
         addPackage(PACKAGE.exec(m[1] ?? "")?.[1] ?? "");
     }
   }
-  return { packages, modules, exited: lines.includes("exited") };
+  return { packages, modules, exited: lines.includes("exited"), paths };
 }
 
 /** The layers (folders) of a set of `layer/file` names. */
@@ -127,6 +130,12 @@ describe("what a process loads", () => {
       "tslib",
     ]);
     for (const pkg of HEAVY) expect(loaded.packages).not.toContain(pkg);
+    // Lance's JavaScript and apache-arrow come as one file (scripts/bundle.mjs), not as their packages' files.
+    expect(loaded.paths).toContain(join(ROOT, "dist", "vendor", "lance.cjs"));
+    const fromPackages = [...loaded.paths].filter((p) =>
+      /node_modules\/(apache-arrow|@lancedb\/lancedb)\//.test(p),
+    );
+    expect(fromPackages).toEqual([]);
     const layers = layersOf(loaded.modules);
     expect(layers).not.toContain("mcp");
     // The agents layer as its index: the registry of agents (help, checks) and running an agent's CLI.
