@@ -442,31 +442,44 @@ function freshQuestion(q: string, round: number, j: number, k: number): string {
   return `${q} ${w(round * 3 + j + k)} ${w(round * 7 + j * 3 + 1)} r${round}k${k}`;
 }
 
+function gcd(a: number, b: number): number {
+  return b === 0 ? a : gcd(b, a % b);
+}
+
 /**
- * Three-word phrases of the peer's stored exchanges, each once (case aside), in a fixed order that mixes
- * the exchanges: new questions that the peer's substring search finds, where the changed questions above
- * find nothing there.
+ * `want` phrases of the peer's stored exchanges (three words, then two if the corpus has too few), each
+ * once (case aside), in a fixed order that mixes the exchanges: new questions that the peer's substring
+ * search finds, where the changed questions above find nothing there.
  */
-function storedPhrases(configDir: string): string[] {
+function storedPhrases(configDir: string, want: number): string[] {
   const db = new Database(join(configDir, "conversation-index", "db.sqlite"), { readonly: true });
   try {
-    const rows = db.prepare("SELECT user_message, assistant_message FROM exchanges").all() as {
-      user_message: string;
-      assistant_message: string;
-    }[];
+    const texts = (
+      db.prepare("SELECT user_message, assistant_message FROM exchanges").all() as {
+        user_message: string;
+        assistant_message: string;
+      }[]
+    ).map((r) => `${r.user_message}\n${r.assistant_message}`);
     const seen = new Set<string>();
     const out: string[] = [];
-    for (const r of rows)
-      for (const m of `${r.user_message}\n${r.assistant_message}`.matchAll(
-        /[A-Za-z]{4,} [A-Za-z]{4,} [A-Za-z]{4,}/g,
-      )) {
-        const key = m[0].toLowerCase();
-        if (seen.has(key) || QUERIES.some((q) => key.includes(q))) continue;
-        seen.add(key);
-        out.push(m[0]);
-      }
-    // A fixed shuffle (multiplicative stride), so consecutive questions come from different places.
-    const stride = 7919;
+    // Starting at every word (a lookahead: windows overlap), so a small corpus still has enough.
+    for (const window of [
+      /(?<![A-Za-z])(?=([A-Za-z]{3,} [A-Za-z]{3,} [A-Za-z]{3,}))/g,
+      /(?<![A-Za-z])(?=([A-Za-z]{3,} [A-Za-z]{3,}))/g,
+    ]) {
+      if (out.length >= want) break;
+      for (const text of texts)
+        for (const m of text.matchAll(window)) {
+          const phrase = m[1] as string;
+          const key = phrase.toLowerCase();
+          if (seen.has(key) || QUERIES.some((q) => key.includes(q) || q.includes(key))) continue;
+          seen.add(key);
+          out.push(phrase);
+        }
+    }
+    // A fixed shuffle (a stride prime to the length), so consecutive questions come from different places.
+    let stride = 7919;
+    while (out.length > 0 && gcd(stride, out.length) !== 1) stride++;
     return out.map((_, i) => out[(i * stride) % out.length] as string);
   } finally {
     db.close();
@@ -499,7 +512,9 @@ function mcpKs(): number[] {
 /** Warm MCP latency on both tools' servers, all running at once and asked in turn, round by round. */
 async function benchMcp(dir: string, peer: string, copies: number, rounds: number): Promise<Row[]> {
   const home = join(dir, "mcp-home");
-  writeClaudeCorpus(home, copies);
+  // Distinct replicas, as the index runs use: identical ones would let the cross-encoder's kept scores
+  // answer most of a reranked pool (one score per passage text), which no real memory allows.
+  writeClaudeCorpus(home, copies, true);
   // funes's rows get vectors from the tiny test embedder (same width; a flat scan costs the same whatever
   // the values); its queries are embedded by the bench-shaped bge-small, so the query's cost is real.
   const tinyHub = join(dir, "mcp-tiny");
@@ -529,8 +544,10 @@ async function benchMcp(dir: string, peer: string, copies: number, rounds: numbe
     EPISODIC_MEMORY_CONFIG_DIR: peerCfg,
   });
   const peerCounts = peerRows(peerCfg);
-  const phrases = storedPhrases(peerCfg);
+  // Twice as many as asked, for those a server fails on.
+  const phrases = storedPhrases(peerCfg, 2 * mcpKs().length * rounds * QUERIES.length);
   let nextPhrase = 0;
+  const phraseFailures: string[] = [];
   const peerEnv = { HOME: home, EPISODIC_MEMORY_CONFIG_DIR: peerCfg };
   const peerMcp = [join(peer, "dist", "mcp-server.js")];
   const servers = [
@@ -559,8 +576,8 @@ async function benchMcp(dir: string, peer: string, copies: number, rounds: numbe
   try {
     for (const s of servers) for (const q of QUERIES) for (const k of ks) await ask(s, q, k); // warm up
     for (const s of servers) s.at.clear();
-    for (let round = 0; round < rounds; round++)
-      for (const k of ks) {
+    for (const k of ks) {
+      for (let round = 0; round < rounds; round++) {
         // Rotate who goes first, so a neighbour's burst of load does not always land on the same server.
         const order = servers.map((_, i) => servers[(i + round) % servers.length] as Server);
         const perRound = new Map<Server, number[]>(servers.map((s) => [s, []]));
@@ -569,13 +586,6 @@ async function benchMcp(dir: string, peer: string, copies: number, rounds: numbe
             const r = await ask(s, freshQuestion(q, round, j, k), k);
             statsOf(s, k).fresh.push(r.ms);
             if (r.found) statsOf(s, k).freshFound.push(r.ms);
-          }
-          // A phrase no server was asked before (cycling only if the corpus has too few).
-          const phrase = phrases[nextPhrase++ % Math.max(1, phrases.length)] ?? q;
-          for (const s of order) {
-            const r = await ask(s, phrase, k);
-            statsOf(s, k).phrase.push(r.ms);
-            if (r.found) statsOf(s, k).phraseFound++;
           }
           for (const s of order) {
             const r = await ask(s, q, k);
@@ -586,6 +596,27 @@ async function benchMcp(dir: string, peer: string, copies: number, rounds: numbe
         }
         for (const [s, ms] of perRound) statsOf(s, k).roundP50.push(median(ms));
       }
+      // Then as many phrases, each asked once (after the rounds: what they leave kept in a server must not
+      // push out what a repeated question finds there).
+      // A phrase some server fails on (the peer's text search throws "Invalid time value" on some
+      // exchanges) is counted for none, and the next one is asked instead.
+      for (let i = 0; i < rounds * QUERIES.length && nextPhrase < phrases.length; ) {
+        const phrase = phrases[nextPhrase++] as string;
+        const answers: [Server, { ms: number; found: boolean }][] = [];
+        try {
+          for (const s of servers.map((_, j) => servers[(i + j) % servers.length] as Server))
+            answers.push([s, await ask(s, phrase, k)]);
+        } catch (e) {
+          phraseFailures.push(`${JSON.stringify(phrase)}: ${(e as Error).message}`);
+          continue;
+        }
+        for (const [s, r] of answers) {
+          statsOf(s, k).phrase.push(r.ms);
+          if (r.found) statsOf(s, k).phraseFound++;
+        }
+        i++;
+      }
+    }
   } finally {
     for (const s of servers) await s.client.close();
   }
@@ -627,7 +658,7 @@ async function benchMcp(dir: string, peer: string, copies: number, rounds: numbe
   return [
     [
       "memory sizes",
-      `funes ${indexed.chunksAdded} chunks; episodic-memory ${peerCounts.exchanges} exchanges (${peerCounts.vectors} vectors); ${phrases.length} distinct stored phrases to ask`,
+      `funes ${indexed.chunksAdded} chunks; episodic-memory ${peerCounts.exchanges} exchanges (${peerCounts.vectors} vectors); ${phrases.length} distinct stored phrases to ask, ${phraseFailures.length} left out because a server failed on them${phraseFailures.length > 0 ? ` (${phraseFailures.slice(0, 3).join("; ")})` : ""}`,
       "",
     ],
     ...servers.map(
