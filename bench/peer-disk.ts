@@ -20,7 +20,9 @@ function bytesUnder(path: string): number {
 }
 
 /** Bytes of funes's memory folder and state by part. */
-async function funesParts(funesHome: string): Promise<{ parts: [string, number][]; rows: number }> {
+async function funesParts(
+  funesHome: string,
+): Promise<{ parts: [string, number][]; rows: number; versions: number }> {
   const table = join(funesHome, "memory", "chunks.lance");
   const store = await LocalStore.open(join(funesHome, "memory"));
   if (store === null) throw new Error(`no funes memory under "${funesHome}"`);
@@ -37,6 +39,7 @@ async function funesParts(funesHome: string): Promise<{ parts: [string, number][
     const superseded = Math.max(0, bytesUnder(join(table, "_indices")) - index(() => true));
     return {
       rows,
+      versions: (await store.table.listVersions()).length,
       parts: [
         ["fp32 vectors (in the data files)", vectorBytes],
         ["the rest of the data files (text, ids, metadata)", data - vectorBytes],
@@ -94,7 +97,7 @@ export async function diskRows(funesHome: string, peerCfg: string, sessions: num
   return [
     [
       `disk per session (${sessions} sessions): funes`,
-      `${kb(funesTotal)} (${f.rows} chunks): ${f.parts
+      `${kb(funesTotal)} (${f.rows} chunks, ${f.versions} table version${f.versions === 1 ? "" : "s"} kept): ${f.parts
         .filter(([, n]) => n > 0)
         .map(([k, n]) => `${k} ${kb(n)}`)
         .join("; ")}`,

@@ -147,12 +147,12 @@ describe("publishing at a session boundary", () => {
       FUNES_EMBED_MODEL_DIR: join(t.dir, "no-embedder-here"),
     });
     expect(second.kind).toBe("ran");
-    expect(
-      await until(
-        () => /push\[acme\/cx\]: FAILED[^\n]*\n(?![\s\S]*push\[acme\/cx\]: start)/.test(logText()) && idle(),
-        60_000,
-      ),
-    ).toBe(true);
+    const failed = await until(
+      () => /push\[acme\/cx\]: FAILED[^\n]*\n(?![\s\S]*push\[acme\/cx\]: start)/.test(logText()) && idle(),
+      60_000,
+    );
+    // What the hooks wrote, and which lock is still held, when the failure is not logged in time.
+    expect(failed, `${logText()}\nidle: ${idle()}`).toBe(true);
     const status = await runFunes(["status", "--memory", "acme/cx"], {
       ...u,
       extra: { ...u.extra, FUNES_EMBED_MODEL_DIR: join(t.dir, "no-embedder-here") },
