@@ -251,8 +251,10 @@ export class LocalStore {
     sessionIndexMinRows = SESSION_INDEX_MIN_ROWS,
   ): Promise<"built" | "rebuilt" | "current"> {
     const indices = await this.table.listIndices();
-    const sessionIndexed = indices.some((i) => i.name === SESSION_INDEX);
-    await this.maintainSessionIndex(sessionIndexed, sessionIndexMinRows);
+    await this.maintainSessionIndex(
+      indices.some((i) => i.name === SESSION_INDEX),
+      sessionIndexMinRows,
+    );
     const has = indices.some((i) => i.name === TEXT_INDEX);
     if (!(await this.textIndexDue(has))) return "current";
     // Positions off: phrase queries are lost, but optimize() crashes with them (lance-facts §2.2).
@@ -314,10 +316,10 @@ export class LocalStore {
   }
 
   /**
-   * After a compaction here, an index rebuilt, retrained or folded leaves what it replaced, used by older
-   * versions only (a text index rebuilt after a backfill: 0.50 of 31.2 MB at 16k chunks); they go by an
-   * optimize with nothing left to compact (a prune, ≈ 10–25 ms). Never without a compaction first (in the
-   * text pass it would rewrite the run's small fragments); publishing never prunes.
+   * After a compaction here, an index rebuilt or retrained leaves the one it replaced on disk, used by older
+   * versions only (a text index rebuilt after a backfill: 0.50 of 31.2 MB at 16k chunks); they go as the
+   * compaction's did, by an optimize with nothing left to compact (a prune, ≈ 10–25 ms). Never without a
+   * compaction first (in the text pass it would rewrite the run's small fragments); publishing never prunes.
    */
   private async dropSuperseded(): Promise<void> {
     if (this.compacted) await this.optimizeDroppingOlder();
@@ -356,12 +358,10 @@ export class LocalStore {
       case "fold":
         // Node's only index update is optimize(): it also merges small fragments (the backfill's writes),
         // a rewrite like `compactIfFragmented`'s, so the versions before it go the same way (with Lance's
-        // default they stayed a week: the rewritten rows' old files, ≈ 2 KB a chunk); and as there, the one
-        // before the index update outlives that prune, with the segment the fold replaced.
+        // default they stayed a week: the rewritten rows' old files, ≈ 2 KB a chunk).
         await this.optimizeDroppingOlder();
         this.compacted = true;
         await this.noteVectorIndexRows(plan.trained > 0 ? plan.trained : plan.vectors, plan.vectors);
-        await this.dropSuperseded();
         return "folded";
       default:
         return plan.step;
