@@ -152,7 +152,8 @@ describe("publishing at a session boundary", () => {
       60_000,
     );
     // What the hooks wrote, and which lock is still held, when the failure is not logged in time.
-    expect(failed, `${logText()}\nidle: ${idle()}`).toBe(true);
+    const held = [".push.lock", ".index-codex.lock"].filter((f) => existsSync(join(log, "..", f)));
+    expect(failed, `${logText()}\nlocks held: ${held.join(", ") || "none"}`).toBe(true);
     const status = await runFunes(["status", "--memory", "acme/cx"], {
       ...u,
       extra: { ...u.extra, FUNES_EMBED_MODEL_DIR: join(t.dir, "no-embedder-here") },
