@@ -3,7 +3,7 @@
  */
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import type { FunesCommand } from "./hook-scripts.js";
-import type { AgentEnv } from "./run-cli.js";
+import { type AgentEnv, runCli } from "./run-cli.js";
 
 /** Options of installing funes into an agent. */
 export interface InstallOptions extends AgentEnv {
@@ -37,6 +37,22 @@ export function integrationsRoot(home: string): string {
 export function pruneIntegrations(home: string): void {
   const root = integrationsRoot(home);
   if (existsSync(root) && readdirSync(root).length === 0) rmSync(root, { recursive: true, force: true });
+}
+
+/** A folder an agent's variable names (`$CODEX_HOME`, …), or `fallback` when it is unset or blank. */
+export function envDir(set: string | undefined, fallback: string): string {
+  return set !== undefined && set.trim() !== "" ? set : fallback;
+}
+
+/**
+ * Checks that the agent's CLI is installed before `add` touches anything (`install`: what to install, as the
+ * user reads it); otherwise the error that says so.
+ */
+export async function requireCli(cli: string, install: string, o: AgentEnv): Promise<void> {
+  if ((await runCli(cli, ["--version"], o)).kind === "missing")
+    throw new AgentSetupError(
+      `\`${cli}\` isn't on PATH — install ${install}, then run \`funes add ${cli}\` again`,
+    );
 }
 
 /** The error of a removal whose agent CLI is missing: what was done, and what to run once it is there. */

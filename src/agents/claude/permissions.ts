@@ -7,7 +7,7 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { readTextOrNull, writeIfChanged } from "../files.js";
-import { AgentSetupError, integrationsRoot } from "../setup.js";
+import { AgentSetupError, envDir, integrationsRoot } from "../setup.js";
 
 /** The permission rules of funes's three tools (`mcp__<server>__<tool>`, Claude's naming). */
 export const CLAUDE_FUNES_TOOLS = ["mcp__funes__recall", "mcp__funes__get", "mcp__funes__status"] as const;
@@ -20,8 +20,7 @@ export interface ClaudeHome {
 
 /** Claude Code's folder: `$CLAUDE_CONFIG_DIR`, else `~/.claude`. */
 export function claudeConfigDir(o: ClaudeHome): string {
-  const set = o.env.CLAUDE_CONFIG_DIR;
-  return set !== undefined && set.trim() !== "" ? set : join(o.home, ".claude");
+  return envDir(o.env.CLAUDE_CONFIG_DIR, join(o.home, ".claude"));
 }
 
 /** Claude Code's user settings file. */
@@ -31,8 +30,7 @@ export function claudeSettingsPath(o: ClaudeHome): string {
 
 /** Claude Code's own state (its MCP servers among it): inside `$CLAUDE_CONFIG_DIR` when set, else `~/.claude.json`. */
 export function claudeStatePath(o: ClaudeHome): string {
-  const set = o.env.CLAUDE_CONFIG_DIR;
-  return set !== undefined && set.trim() !== "" ? join(set, ".claude.json") : join(o.home, ".claude.json");
+  return join(envDir(o.env.CLAUDE_CONFIG_DIR, o.home), ".claude.json");
 }
 
 const recordPath = (home: string) => join(integrationsRoot(home), "claude-permissions.json");

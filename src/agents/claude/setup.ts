@@ -18,6 +18,7 @@ import {
   integrationsRoot,
   pruneIntegrations,
   type RemoveOptions,
+  requireCli,
   type SetupReport,
 } from "../setup.js";
 import {
@@ -94,11 +95,7 @@ function failed(step: string, out: CliOutcome, manual: string): AgentSetupError 
 /** Installs the hooks plugin and the MCP registration. */
 export async function installClaude(o: InstallOptions): Promise<SetupReport> {
   const claude = (args: string[]) => runCli("claude", args, claudeEnv(o));
-  const version = await claude(["--version"]);
-  if (version.kind === "missing")
-    throw new AgentSetupError(
-      "`claude` isn't on PATH — install Claude Code (npm i -g @anthropic-ai/claude-code), then run `funes add claude` again",
-    );
+  await requireCli("claude", "Claude Code (npm i -g @anthropic-ai/claude-code)", claudeEnv(o));
   const root = claudePluginRoot(o.home);
   recordClaudeFilesBefore(o, PLUGIN);
   const dirty = writePlugin(o);

@@ -28,17 +28,18 @@ import { lastLine, runCli } from "../run-cli.js";
 import {
   AgentSetupError,
   cliMissingOnRemove,
+  envDir,
   type InstallOptions,
   integrationsRoot,
   type RemoveOptions,
+  requireCli,
   type SetupReport,
 } from "../setup.js";
 import { editTrust, trustEntries } from "./trust.js";
 
 /** Where Codex keeps its configuration: `$CODEX_HOME`, else `~/.codex`. */
 export function codexHome(o: { home: string; env: Record<string, string | undefined> }): string {
-  const set = o.env.CODEX_HOME;
-  return set !== undefined && set.trim() !== "" ? set : join(o.home, ".codex");
+  return envDir(o.env.CODEX_HOME, join(o.home, ".codex"));
 }
 
 /** Top-level keys Codex accepts in hooks.json (it skips the whole file on any other). */
@@ -66,10 +67,7 @@ function readHooks(path: string): Record<string, unknown> {
 /** Installs the hooks (trusted) and the MCP registration. */
 export async function installCodex(o: InstallOptions): Promise<SetupReport> {
   const codex = (args: string[]) => runCli("codex", args, o);
-  if ((await codex(["--version"])).kind === "missing")
-    throw new AgentSetupError(
-      "`codex` isn't on PATH — install Codex (npm i -g @openai/codex), then run `funes add codex` again",
-    );
+  await requireCli("codex", "Codex (npm i -g @openai/codex)", o);
   const dir = codexHome(o);
   const hooksPath = join(dir, "hooks.json");
   const text = readTextOrNull(hooksPath);

@@ -10,19 +10,18 @@
 import { join } from "node:path";
 import { hookCommand, INDEX_SCRIPT } from "../hook-scripts.js";
 import { installJsonWiring, jsonEntryNames, jsonWiring, removeJsonWiring } from "../json-config.js";
-import { runCli } from "../run-cli.js";
 import {
-  AgentSetupError,
+  envDir,
   type InstallOptions,
   integrationsRoot,
   type RemoveOptions,
+  requireCli,
   type SetupReport,
 } from "../setup.js";
 
 /** Copilot CLI's folder: `$COPILOT_HOME`, else `~/.copilot`. */
 export function copilotHome(o: { home: string; env: Record<string, string | undefined> }): string {
-  const set = o.env.COPILOT_HOME;
-  return set !== undefined && set.trim() !== "" ? set : join(o.home, ".copilot");
+  return envDir(o.env.COPILOT_HOME, join(o.home, ".copilot"));
 }
 
 /** Where funes keeps the hook scripts Copilot runs, and their log. */
@@ -46,10 +45,7 @@ const paths = (o: { home: string; env: Record<string, string | undefined> }) => 
 
 /** Adds the MCP server and the hooks file, and writes the hook scripts. */
 export async function installCopilot(o: InstallOptions): Promise<SetupReport> {
-  if ((await runCli("copilot", ["--version"], o)).kind === "missing")
-    throw new AgentSetupError(
-      "`copilot` isn't on PATH — install GitHub Copilot CLI, then run `funes add copilot` again",
-    );
+  await requireCli("copilot", "GitHub Copilot CLI", o);
   const p = paths(o);
   const [command = "funes", ...args] = o.funes;
   const memory = o.memory === null ? [] : [o.memory];

@@ -20,21 +20,20 @@ import {
   writeHookScripts,
 } from "../hook-scripts.js";
 import type { HookSpec } from "../json-hooks.js";
-import { runCli } from "../run-cli.js";
 import { funesServer, installSettings, removeSettings, type SettingsPlan } from "../settings-json.js";
 import {
-  AgentSetupError,
+  envDir,
   type InstallOptions,
   integrationsRoot,
   pruneIntegrations,
   type RemoveOptions,
+  requireCli,
   type SetupReport,
 } from "../setup.js";
 
 /** Gemini CLI's folder: `$GEMINI_CLI_HOME/.gemini`, else `~/.gemini`. */
 export function geminiDir(o: { home: string; env: Record<string, string | undefined> }): string {
-  const set = o.env.GEMINI_CLI_HOME;
-  return join(set !== undefined && set.trim() !== "" ? set : o.home, ".gemini");
+  return join(envDir(o.env.GEMINI_CLI_HOME, o.home), ".gemini");
 }
 
 /**
@@ -97,10 +96,7 @@ function plan(
 
 /** Installs the MCP server, its policy and the hooks. */
 export async function installGemini(o: InstallOptions): Promise<SetupReport> {
-  if ((await runCli("gemini", ["--version"], o)).kind === "missing")
-    throw new AgentSetupError(
-      "`gemini` isn't on PATH — install Gemini CLI (npm i -g @google/gemini-cli), then run `funes add gemini` again",
-    );
+  await requireCli("gemini", "Gemini CLI (npm i -g @google/gemini-cli)", o);
   const dir = geminiDir(o);
   const p = plan(o, o.memory, o.funes);
   const policy = join(dir, "policies", "funes.toml");

@@ -3,9 +3,9 @@
  * log without loading the YAML library its setup needs.
  */
 import { join } from "node:path";
+import { envDir } from "../setup.js";
 
 /** Where Hermes keeps its configuration and sessions: `$HERMES_HOME`, else `~/.hermes`. */
 export function hermesHome(o: { home: string; env: Record<string, string | undefined> }): string {
-  const set = o.env.HERMES_HOME;
-  return set !== undefined && set.trim() !== "" ? set : join(o.home, ".hermes");
+  return envDir(o.env.HERMES_HOME, join(o.home, ".hermes"));
 }

@@ -30,6 +30,7 @@ import {
   type InstallOptions,
   integrationsRoot,
   type RemoveOptions,
+  requireCli,
   type SetupReport,
 } from "../setup.js";
 import { hermesHome } from "./home.js";
@@ -124,8 +125,7 @@ const records = (home: string) => ({
 /** Installs the hooks, their approvals and the MCP registration. */
 export async function installHermes(o: InstallOptions): Promise<SetupReport> {
   const hermes = (args: string[], input?: string) => runCli("hermes", args, { ...o, input });
-  if ((await hermes(["--version"])).kind === "missing")
-    throw new AgentSetupError("`hermes` isn't on PATH — install Hermes, then run `funes add hermes` again");
+  await requireCli("hermes", "Hermes", o);
   const dir = hermesHome(o);
   const configPath = join(dir, "config.yaml");
   const allowPath = join(dir, "shell-hooks-allowlist.json");

@@ -10,19 +10,18 @@
 import { join } from "node:path";
 import { INDEX_SCRIPT } from "../hook-scripts.js";
 import { installJsonWiring, jsonEntryNames, jsonWiring, removeJsonWiring } from "../json-config.js";
-import { runCli } from "../run-cli.js";
 import {
-  AgentSetupError,
+  envDir,
   type InstallOptions,
   integrationsRoot,
   type RemoveOptions,
+  requireCli,
   type SetupReport,
 } from "../setup.js";
 
 /** OpenCode's global config folder: `$XDG_CONFIG_HOME/opencode`, else `~/.config/opencode`. */
 export function openCodeConfigDir(o: { home: string; env: Record<string, string | undefined> }): string {
-  const xdg = o.env.XDG_CONFIG_HOME;
-  return join(xdg !== undefined && xdg.trim() !== "" ? xdg : join(o.home, ".config"), "opencode");
+  return join(envDir(o.env.XDG_CONFIG_HOME, join(o.home, ".config")), "opencode");
 }
 
 /** Where funes keeps the hook scripts OpenCode's plugin runs, and their log. */
@@ -69,10 +68,7 @@ export const FunesPlugin = async () => ({
 
 /** Adds the MCP server and the plugin, and writes the hook scripts. */
 export async function installOpenCode(o: InstallOptions): Promise<SetupReport> {
-  if ((await runCli("opencode", ["--version"], o)).kind === "missing")
-    throw new AgentSetupError(
-      "`opencode` isn't on PATH — install OpenCode, then run `funes add opencode` again",
-    );
+  await requireCli("opencode", "OpenCode", o);
   const p = paths(o);
   return installJsonWiring(o, p, {
     entry: {

@@ -16,6 +16,7 @@ import {
   integrationsRoot,
   pruneIntegrations,
   type RemoveOptions,
+  requireCli,
   type SetupReport,
 } from "../setup.js";
 import { piExtensionSource } from "./extension.js";
@@ -27,9 +28,7 @@ export function piExtensionDir(home: string): string {
 
 /** Writes the extension and registers it with pi. */
 export async function installPi(o: InstallOptions): Promise<SetupReport> {
-  const version = await runCli("pi", ["--version"], o);
-  if (version.kind === "missing")
-    throw new AgentSetupError("`pi` isn't on PATH — install pi, then run `funes add pi` again");
+  await requireCli("pi", "pi", o);
   const dir = piExtensionDir(o.home);
   writeIfChanged(join(dir, "index.ts"), piExtensionSource(o.funes, dir));
   writeHookScripts(dir, o.funes);

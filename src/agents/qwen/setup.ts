@@ -10,21 +10,20 @@
 import { join } from "node:path";
 import { removeHookFolder, writeHookScripts } from "../hook-scripts.js";
 import { stopHookSpecs } from "../json-hooks.js";
-import { runCli } from "../run-cli.js";
 import { funesServer, installSettings, removeSettings, type SettingsPlan } from "../settings-json.js";
 import {
-  AgentSetupError,
+  envDir,
   type InstallOptions,
   integrationsRoot,
   pruneIntegrations,
   type RemoveOptions,
+  requireCli,
   type SetupReport,
 } from "../setup.js";
 
 /** Qwen Code's folder: `$QWEN_HOME`, else `~/.qwen`. */
 export function qwenDir(o: { home: string; env: Record<string, string | undefined> }): string {
-  const set = o.env.QWEN_HOME;
-  return set !== undefined && set.trim() !== "" ? set : join(o.home, ".qwen");
+  return envDir(o.env.QWEN_HOME, join(o.home, ".qwen"));
 }
 
 /** funes's read-only tools as Qwen names them. */
@@ -78,10 +77,7 @@ function plan(
 
 /** Installs the MCP server (trusted, its tools visible) and the hooks. */
 export async function installQwen(o: InstallOptions): Promise<SetupReport> {
-  if ((await runCli("qwen", ["--version"], o)).kind === "missing")
-    throw new AgentSetupError(
-      "`qwen` isn't on PATH — install Qwen Code (npm i -g @qwen-code/qwen-code), then run `funes add qwen` again",
-    );
+  await requireCli("qwen", "Qwen Code (npm i -g @qwen-code/qwen-code)", o);
   const dir = qwenDir(o);
   const p = plan(o, o.memory, o.funes);
   installSettings(p);
