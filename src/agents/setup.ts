@@ -39,7 +39,7 @@ export function pruneIntegrations(home: string): void {
   if (existsSync(root) && readdirSync(root).length === 0) rmSync(root, { recursive: true, force: true });
 }
 
-/** A folder an agent's variable names (`$CODEX_HOME`, …), or `fallback` when it is unset or blank. */
+/** The folder an agent's own variable names (its `…_HOME`), or `fallback` when it is unset or blank. */
 export function envDir(set: string | undefined, fallback: string): string {
   return set !== undefined && set.trim() !== "" ? set : fallback;
 }
