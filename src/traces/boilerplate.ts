@@ -89,6 +89,34 @@ function wrapsWhole(t: string, tag: string): boolean {
 }
 
 /**
+ * `user` records Qwen Code writes itself rather than from what the user typed: a background task's
+ * notification and the goal runner's prompts (Qwen's own replay shows them as background notifications and
+ * goal runtime messages). A `cron` record is the prompt the user scheduled, and stays theirs.
+ */
+const QWEN_AGENT_SUBTYPES: Record<string, string> = {
+  notification: "qwen background notification",
+  background_task_completed: "qwen background task notification",
+  goal_runtime: "qwen goal runner prompt",
+};
+
+/** What a UserPromptSubmit hook adds to a Qwen prompt: its own part, wholly inside this tag. */
+const QWEN_HOOK_CONTEXT = "qwen:user-prompt-submit-context";
+
+/**
+ * Qwen Code: every text block of a `user` record Qwen wrote itself (by its subtype), and a user text block
+ * that is wholly a UserPromptSubmit hook's context (which Qwen tells its model is "not user input").
+ */
+export function markQwenInjected(subtype: string | null, blocks: Block[], skipped: SkipCounts): void {
+  const own = subtype === null ? undefined : QWEN_AGENT_SUBTYPES[subtype];
+  for (const b of blocks) {
+    if (b.blockType !== "text") continue;
+    if (own !== undefined) mark(b, own, skipped);
+    else if (wrapsWhole(b.text.trim(), QWEN_HOOK_CONTEXT))
+      mark(b, "qwen UserPromptSubmit hook context", skipped);
+  }
+}
+
+/**
  * Claude Code: every block of a sub-agent record that is its parent session's own record, replayed. The
  * compaction fork (`agent-acompact-…`) and the side-question fork (`agent-aside_question-…`) of Claude Code
  * 2.1.8x copy the parent's history, same uuids and all, before their own request: in a real folder 2,100 of

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { cpSync, mkdirSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ROOT, TRACES, tempDir } from "../../test/helpers/fixtures.js";
@@ -26,6 +26,32 @@ describe("judging a file by its content", () => {
         cpSync(join(TRACES, rel), p);
         expect(sniffFile(p), rel).toEqual({ kind: "transcript", harness });
       }
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it("does not take a Qwen Code file for Claude's when its first records carry no message", () => {
+    // Qwen's records share Claude's keys (uuid, parentUuid, sessionId); a session can open with system
+    // records (telemetry, a title, a slash command) that hold no Part list. A Claude file opening with
+    // summaries and snapshots stays Claude's.
+    const t = tempDir();
+    try {
+      const qwen = readFileSync(
+        join(TRACES, "corpus/qwen/agent-sessions/019f0000-0000-7000-8000-000000000004.jsonl"),
+        "utf8",
+      )
+        .split("\n")
+        .filter((l) => l.trim() !== "");
+      const opening = qwen.find((l) => l.includes('"subtype":"custom_title"'))!;
+      const p = join(t.dir, "a.jsonl");
+      writeFileSync(p, `${opening}\n${qwen.join("\n")}\n`);
+      expect(sniffFile(p)).toEqual({ kind: "transcript", harness: "qwen" });
+      const bare = JSON.stringify({ ...JSON.parse(opening), systemPayload: undefined });
+      writeFileSync(p, `${bare}\n${qwen.filter((l) => !l.includes('"type":"system"')).join("\n")}\n`);
+      expect(sniffFile(p)).toEqual({ kind: "transcript", harness: "qwen" });
+      const claude = join(TRACES, "corpus/claude/codemie/incremental-simple/turn-2.jsonl");
+      expect(sniffFile(claude)).toEqual({ kind: "transcript", harness: "claude_code" });
     } finally {
       t.cleanup();
     }

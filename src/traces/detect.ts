@@ -62,9 +62,14 @@ export function sniffFile(path: string): Sniffed {
   return harness === null ? { kind: "unknown" } : { kind: "transcript", harness };
 }
 
-/** The harness the first records of JSONL text belong to, or null when none matches. */
+/**
+ * The harness the first records of JSONL text belong to, or null when none matches. A Claude-keyed record
+ * without a message (a summary, a snapshot, a system line) only leans Claude's way: Qwen Code's records carry
+ * the same keys, and a later message, or a Qwen system record's `systemPayload`, settles it.
+ */
 export function sniffRecords(text: string): Harness | null {
   let seen = 0;
+  let leaning: Harness | null = null;
   for (const { value: r } of parseJsonl(text, {})) {
     if (++seen > SNIFF_RECORDS) break;
     const type = asString(r.type);
@@ -72,8 +77,13 @@ export function sniffRecords(text: string): Harness | null {
     // Gemini CLI: its session metadata line, or its replay records.
     if (type === null && typeof r.sessionId === "string" && "projectHash" in r) return "gemini";
     if (asObject(r.$set) !== null || typeof r.$rewindTo === "string") return "gemini";
-    // Qwen Code: Claude-like record keys, Gemini's Part lists, and a provenance on every record.
-    if (type !== null && ("provenance" in r || Array.isArray(asObject(r.message)?.parts))) return "qwen";
+    // Qwen Code: Claude-like record keys, Gemini's Part lists, a provenance on every record of newer versions,
+    // a payload on its system records.
+    if (
+      type !== null &&
+      ("provenance" in r || "systemPayload" in r || Array.isArray(asObject(r.message)?.parts))
+    )
+      return "qwen";
     // Copilot CLI's `{type: "session.start", data, id, timestamp, parentId}` events.
     if (
       type !== null &&
@@ -85,11 +95,15 @@ export function sniffRecords(text: string): Harness | null {
     if (type !== null && CODEX_TYPES.has(type) && "payload" in r) return "codex";
     if (type === null && "id" in r && "instructions" in r) return "codex";
     if ("record_type" in r) return "codex";
-    if (type !== null && (CLAUDE_TYPES.has(type) || CLAUDE_KEYS.some((k) => k in r))) return "claude_code";
+    if (type !== null && (CLAUDE_TYPES.has(type) || CLAUDE_KEYS.some((k) => k in r))) {
+      if (asObject(r.message) !== null) return "claude_code";
+      leaning ??= "claude_code";
+      continue;
+    }
     // Hermes `sessions/<id>.jsonl`: bare OpenAI-chat rows.
     if (type === null && CHAT_ROLES.has(asString(r.role) ?? "")) return "hermes";
   }
-  return null;
+  return leaning;
 }
 
 /**

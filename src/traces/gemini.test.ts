@@ -130,6 +130,12 @@ describe("Gemini CLI's older whole-file sessions", () => {
         r.sessions[0]!.turns.map((x) => [x.turnUuid, x.blocks.map((b) => b.text)]);
       expect(read.sessions[0]!.sessionId).toBe("b5c61e55-d839-4b0a-92b4-0327f6ba007a");
       expect(blocks(read)).toEqual(blocks(parse(lines.slice(0, 11).join("\n"))));
+      // A record per message, whatever order the document's keys come in (other tools write `kind` first).
+      expect(read.records).toBe(messages.length);
+      const { sessionId, ...rest } = doc;
+      const reordered = parse(JSON.stringify({ kind: "main", messages, ...rest, sessionId }, null, 1));
+      expect(blocks(reordered)).toEqual(blocks(read));
+      expect(reordered.records).toBe(messages.length);
     } finally {
       t.cleanup();
     }

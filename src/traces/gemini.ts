@@ -74,13 +74,17 @@ export function parseGeminiSession(text: string, ctx: ParseContext): UnitRead {
   };
 }
 
-/** A legacy whole-file session (one JSON document with a message list) as one record; null for JSONL. */
+/**
+ * A legacy whole-file session (one JSON document with a session id and a message list, its keys in any
+ * order) as one record; null for JSONL, whose second line ends a whole-text parse at once.
+ */
 function legacyDocument(text: string): JsonRecord[] | null {
-  if (!/^\s*\{\s*"sessionId"/.test(text)) return null;
+  if (!text.trimStart().startsWith("{")) return null;
   try {
-    const value: unknown = JSON.parse(text);
-    const doc = asObject(value);
-    return doc !== null && Array.isArray(doc.messages) ? [{ raw: text, value: doc }] : null;
+    const doc = asObject(JSON.parse(text));
+    return doc !== null && Array.isArray(doc.messages) && typeof doc.sessionId === "string"
+      ? [{ raw: text, value: doc }]
+      : null;
   } catch {
     return null; // JSONL: one record per line
   }
@@ -120,7 +124,8 @@ function replay(lines: Iterable<JsonRecord>, skipped: SkipCounts) {
       countSkip(skipped, "$rewindTo record");
     } else if (typeof r.id === "string") put(r, raw, []);
     else if (Array.isArray(r.messages) && typeof r.sessionId === "string") {
-      // A legacy whole-file session: its metadata and every message, in one document.
+      // A legacy whole-file session: its metadata and every message, in one document (a record each).
+      records += r.messages.length - 1;
       meta.sessionId ??= r.sessionId;
       if (typeof r.kind === "string") meta.kind = r.kind;
       r.messages.forEach((m, j) => {
@@ -131,6 +136,7 @@ function replay(lines: Iterable<JsonRecord>, skipped: SkipCounts) {
     } else if (set !== null) {
       if (typeof set.sessionId === "string") meta.sessionId = set.sessionId;
       if (Array.isArray(set.messages)) {
+        records += set.messages.length - 1; // a record per message of the list
         messages.clear();
         set.messages.forEach((m, j) => {
           const msg = asObject(m);

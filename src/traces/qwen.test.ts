@@ -66,7 +66,7 @@ describe("parseQwenSession", () => {
     const first = text.split("\n")[0]!;
     const r = parseQwenSession(`${text}${first}\n`, { path: RESUMED });
     expect(r.sessions[0]!.turns).toHaveLength(6);
-    expect(r.skipped["record written again (the first is read)"]).toBe(1);
+    expect(r.skipped["record written again (read once)"]).toBe(1);
   });
 
   it("is walked from ~/.qwen/projects and from QWEN_HOME, and known by its content", async () => {

@@ -7,19 +7,34 @@
  * the CLI's bookkeeping and are counted by subtype.
  */
 import { ArgumentSerializer, backfillToolNames, makeBlock } from "./blocks.js";
+import { markQwenInjected } from "./boilerplate.js";
 import type { ParseContext } from "./claude.js";
 import { readParts } from "./gemini-parts.js";
 import { asObject, asString, parseJsonl } from "./jsonl.js";
 import { fallbackWorkdir, fileStem, isBlank, mungeCwd } from "./text.js";
-import { countSkip, type SkipCounts, type Turn, type UnitRead } from "./types.js";
+import { type Block, countSkip, type SkipCounts, type Turn, type UnitRead } from "./types.js";
 
 const ROLES: Record<string, string> = { user: "user", assistant: "assistant", tool_result: "tool" };
 
-/** Parses one Qwen Code JSONL session. */
+/** One message: the lines Qwen wrote under one uuid (it writes a message in pieces, each with a part list). */
+interface Message {
+  first: Record<string, unknown>;
+  role: string;
+  ts: string;
+  blocks: Block[];
+  /** Each piece's part list, serialized: a piece written again whole is read once. */
+  pieces: Set<string>;
+}
+
+/**
+ * Parses one Qwen Code JSONL session. A message written in several lines under one uuid (Qwen writes a
+ * thought, then the calls and text that follow it) is one turn of every piece's parts in order, as Qwen's
+ * own loader joins them; a piece written again whole is counted, not read twice.
+ */
 export function parseQwenSession(text: string, ctx: ParseContext): UnitRead {
   const skipped: SkipCounts = {};
-  const turns: Turn[] = [];
-  const seen = new Set<string>();
+  const messages: Message[] = [];
+  const byUuid = new Map<string, Message>();
   let sessionId: string | null = null;
   let cwd: string | null = null;
   let records = 0;
@@ -38,30 +53,46 @@ export function parseQwenSession(text: string, ctx: ParseContext): UnitRead {
       continue;
     }
     const uuid = asString(r.uuid);
-    if (uuid !== null && seen.has(uuid)) {
-      countSkip(skipped, "record written again (the first is read)");
+    const piece = JSON.stringify(message.parts ?? null);
+    let m = uuid === null ? undefined : byUuid.get(uuid);
+    if (m?.pieces.has(piece)) {
+      countSkip(skipped, "record written again (read once)");
       continue;
     }
+    if (m === undefined) {
+      m = { first: r, role, ts: asString(r.timestamp) ?? "", blocks: [], pieces: new Set() };
+      messages.push(m);
+      if (uuid !== null) byUuid.set(uuid, m);
+    } else {
+      countSkip(skipped, "record continuing a message (joined to it)");
+      const ts = asString(r.timestamp);
+      if (ts !== null && ts > m.ts) m.ts = ts;
+    }
+    m.pieces.add(piece);
     const read = readParts(message.parts, new ArgumentSerializer(raw), ["message", "parts"], skipped);
-    const blocks = read.blocks;
     for (const a of read.responses)
       if (isBlank(a.text)) countSkip(skipped, 'content part "functionResponse" that is empty');
-      else blocks.push(makeBlock("tool_result", a.text, a.name, a.callId));
-    if (blocks.length === 0) {
+      else read.blocks.push(makeBlock("tool_result", a.text, a.name, a.callId));
+    if (role === "user") markQwenInjected(asString(r.subtype), read.blocks, skipped);
+    m.blocks.push(...read.blocks);
+  }
+  const turns: Turn[] = [];
+  for (const m of messages) {
+    const type = asString(m.first.type);
+    if (m.blocks.length === 0) {
       countSkip(skipped, `${type} record with no indexable content`);
       continue;
     }
-    if (uuid !== null) seen.add(uuid);
     const seq = turns.length;
     turns.push({
       sessionId: "",
       workdir: "",
-      turnUuid: uuid ?? `${fileStem(ctx.path)}-${seq}`,
-      parentUuid: asString(r.parentUuid),
+      turnUuid: asString(m.first.uuid) ?? `${fileStem(ctx.path)}-${seq}`,
+      parentUuid: asString(m.first.parentUuid),
       seq,
-      ts: asString(r.timestamp) ?? "",
-      role,
-      blocks,
+      ts: m.ts,
+      role: m.role,
+      blocks: m.blocks,
       sourcePath: ctx.path,
       harness: "qwen",
     });

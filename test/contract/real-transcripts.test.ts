@@ -407,6 +407,111 @@ const CORPUS_FACTS: Record<string, { roles: Record<string, number>; skipped: Rec
       'record type "compaction"': 2,
     },
   },
+  // Gemini CLI's older whole-file `session-*.json` (before the JSONL log): each message a turn, each tool call's
+  // result a tool turn after its call.
+  "corpus/gemini/codemie/session-2025-12-01T21-45-5b959dae.json": {
+    roles: { user: 3, assistant: 11, tool: 10 },
+    skipped: {},
+  },
+  "corpus/gemini/codemie/session-2026-01-16T11-01-file-ops-37b7abef.json": {
+    roles: { user: 5, assistant: 9, tool: 14 },
+    skipped: {},
+  },
+  "corpus/gemini/agent-history/session-01.json": { roles: { user: 1, assistant: 1 }, skipped: {} },
+  "corpus/gemini/idaho-vault/tmp/f528f00f72f21423df709bb5104dfe181c28474fac473cf1028c3bfd64be534a/chats/session-2026-03-29T19-11-7726f628.json":
+    {
+      // Windows, the older `tmp/<projectHash>/` folder; twelve questions answered without tools.
+      roles: { user: 12, assistant: 27 },
+      skipped: {},
+    },
+  "corpus/gemini/idaho-vault/tmp/loganf/chats/session-2026-04-14T19-55-d031dc7c.json": {
+    roles: { user: 9, assistant: 16, tool: 7 },
+    skipped: {},
+  },
+  "corpus/gemini/idaho-vault/tmp/idaho-vault/chats/session-2026-04-13T17-57-b9d28477.json": {
+    // The CLI's own "Update successful!" notice is an `info` message.
+    roles: { user: 1, assistant: 1 },
+    skipped: { 'message type "info" not indexed': 1 },
+  },
+  "corpus/gemini/idaho-vault/tmp/idaho-vault/chats/f328310d-05ea-45ce-b9cb-fe2717bebe12/twynek.json": {
+    // A sub-agent (`kind: "subagent"`, codebase investigator) in `chats/<parent session>/<id>.json`.
+    roles: { user: 2, assistant: 11, tool: 10 },
+    skipped: {},
+  },
+  "corpus/gemini/agent-sessions/jsonl_v040.jsonl": {
+    roles: { user: 1, assistant: 2, tool: 1 },
+    skipped: { "session metadata record": 1, "metadata update ($set)": 1 },
+  },
+  // Qwen Code 0.21 files another project wrote to test its reader (synthetic text, Qwen's record shapes).
+  "corpus/qwen/agent-sessions/019f0000-0000-7000-8000-000000000001.jsonl": {
+    // A UserPromptSubmit hook's context part and a background notification: kept as blocks, never indexed.
+    roles: { user: 2, assistant: 2, tool: 1 },
+    skipped: {
+      'system record "ui_telemetry"': 1,
+      "agent-injected text left out: qwen UserPromptSubmit hook context": 1,
+      "agent-injected text left out: qwen background notification": 1,
+    },
+  },
+  "corpus/qwen/agent-sessions/019f0000-0000-7000-8000-000000000004.jsonl": {
+    // An answer written in two pieces under one uuid (a thought, then the call and the text) is one turn; the
+    // answer a rewind left behind is kept, as a Claude Code branch is.
+    roles: { user: 2, assistant: 2 },
+    skipped: {
+      'system record "custom_title"': 2,
+      'system record "rewind"': 1,
+      'system record "session_artifact_snapshot"': 1,
+      "record continuing a message (joined to it)": 1,
+    },
+  },
+  "corpus/copilot/idaho-vault/session-state/3fc55392-3e98-4470-8d46-86557601b171/events.jsonl": {
+    // Copilot CLI on Windows out of quota: the prompt, a 402 `session.error`, a resume with a model change,
+    // the same prompt again and the same error; no answer.
+    roles: { user: 2 },
+    skipped: {
+      'copilot event "session.start" not indexed': 1,
+      'copilot event "assistant.turn_start" not indexed': 2,
+      'copilot event "assistant.turn_end" not indexed': 2,
+      'copilot event "session.error" not indexed': 2,
+      'copilot event "session.shutdown" not indexed': 2,
+      'copilot event "session.resume" not indexed': 1,
+      'copilot event "session.model_change" not indexed': 1,
+    },
+  },
+  "corpus/copilot/idaho-vault/session-state/252d6b6b-aaad-4790-8254-7ada091ee9fc/events.jsonl": {
+    // `reasoningText` on the first answer, failed `powershell` calls (`error.message`), a 214 KB view result.
+    roles: { user: 1, assistant: 6, tool: 10 },
+    skipped: {
+      'copilot event "session.start" not indexed': 1,
+      'copilot event "assistant.turn_start" not indexed': 6,
+      'copilot event "tool.execution_start" not indexed': 10,
+      'copilot event "assistant.turn_end" not indexed': 6,
+      'copilot event "session.compaction_start" not indexed': 1,
+    },
+  },
+  "corpus/copilot/agent-sessions/large.jsonl": {
+    roles: { user: 3, assistant: 4, tool: 1 },
+    skipped: {
+      'copilot event "session.start" not indexed': 1,
+      'copilot event "session.model_change" not indexed': 1,
+      'copilot event "session.info" not indexed': 1,
+      'copilot event "system.message" not indexed': 1,
+      'copilot event "assistant.turn_start" not indexed': 1,
+      'copilot event "tool.execution_start" not indexed': 1,
+      'copilot event "hook.start" not indexed': 1,
+      'copilot event "hook.end" not indexed': 1,
+      'copilot event "assistant.turn_end" not indexed': 1,
+      'copilot event "session.truncation" not indexed': 1,
+    },
+  },
+  "corpus/copilot/agent-sessions/subdir_v1/aaaabbbb-1111-2222-3333-ccccddddeeee/events.jsonl": {
+    roles: { user: 1, assistant: 2, tool: 1 },
+    skipped: {
+      'copilot event "session.start" not indexed': 1,
+      'copilot event "assistant.turn_start" not indexed': 1,
+      'copilot event "tool.execution_start" not indexed': 1,
+      'copilot event "assistant.turn_end" not indexed': 1,
+    },
+  },
 };
 
 const FILES = transcripts();
