@@ -24,8 +24,10 @@ const PARSER_VERSIONS: Record<JsonlHarness, number> = {
   // 2: developer instructions and environment context left out.
   codex: 2,
   pi: 1,
-  gemini: 1,
-  qwen: 1,
+  // 2: older whole-file sessions whose keys come in another order.
+  gemini: 2,
+  // 2: a message written in pieces read whole; Qwen's own user records and hook context left out.
+  qwen: 2,
   copilot: 1,
 };
 
