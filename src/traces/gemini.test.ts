@@ -1,5 +1,5 @@
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { appendFileSync, cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, relative, sep } from "node:path";
 import { describe, expect, it } from "vitest";
 import { traceSourceContract } from "../../test/contract/trace-source.js";
 import { copyFixture, TRACES, tempDir } from "../../test/helpers/fixtures.js";
@@ -143,6 +143,31 @@ describe("Gemini CLI's older whole-file sessions", () => {
 });
 
 describe("Gemini CLI's folders", () => {
+  it("list the older whole-file sessions, a sub-agent's under its parent's folder among them, and nothing else", async () => {
+    // A real ~/.gemini/tmp (three projects, one with a sub-agent's `chats/<parent session>/<id>.json`), with
+    // the CLI's other JSON beside the chats (logs, checkpoints) that is no session.
+    const t = tempDir();
+    try {
+      const tmp = join(t.dir, "tmp");
+      cpSync(join(TRACES, "corpus/gemini/idaho-vault/tmp"), tmp, { recursive: true });
+      writeFileSync(join(tmp, "loganf", "logs.json"), "[]");
+      writeFileSync(join(tmp, "loganf", "checkpoint-a.json"), "{}");
+      const source = new JsonlTreeSource("gemini", tmp);
+      const units = await source.listUnits();
+      expect(units.map((u) => relative(tmp, u.key).split(sep).join("/")).sort()).toEqual([
+        "f528f00f72f21423df709bb5104dfe181c28474fac473cf1028c3bfd64be534a/chats/session-2026-03-29T19-11-7726f628.json",
+        "idaho-vault/chats/f328310d-05ea-45ce-b9cb-fe2717bebe12/twynek.json",
+        "idaho-vault/chats/session-2026-04-13T17-57-b9d28477.json",
+        "loganf/chats/session-2026-04-14T19-55-d031dc7c.json",
+      ]);
+      const sub = await source.readUnit(units.find((u) => u.key.endsWith("twynek.json"))!);
+      expect(sub.sessions[0]!.isSubagent).toBe(true);
+      expect(sub.sessions[0]!.turns.length).toBeGreaterThan(0);
+    } finally {
+      t.cleanup();
+    }
+  });
+
   it("are walked from ~/.gemini/tmp and from GEMINI_CLI_HOME, and a session file is known by its content", async () => {
     const t = tempDir();
     try {

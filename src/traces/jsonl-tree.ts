@@ -62,7 +62,7 @@ export class JsonlTreeSource implements TraceSource {
   }
 
   async listUnits(limit?: number): Promise<Unit[]> {
-    const named = await walkFiles(this.root, (n) => isTranscriptName(n, this.kind));
+    const named = await walkFiles(this.root, (n, dir) => isTranscriptName(n, dir, this.kind));
     const files = await stampFiles(this.only === undefined ? named : named.filter((f) => this.only?.has(f)));
     const kept = limit === undefined ? files : files.slice(0, limit);
     const units = kept.map((f) => ({
@@ -133,16 +133,19 @@ function geminiProjectRoot(transcript: string): string | null {
 }
 
 /**
- * A transcript file name for a harness: `*.jsonl`, plus Codex's 2025 `rollout-*.json` and Gemini CLI's
- * older whole-file `session-*.json`.
+ * A transcript file for a harness, by its name and folder: `*.jsonl`, plus Codex's 2025 `rollout-*.json`
+ * and Gemini CLI's older whole-file sessions: `chats/session-*.json`, and a sub-agent's
+ * `chats/<parent session>/<id>.json`.
  */
-function isTranscriptName(name: string, harness: JsonlHarness): boolean {
+function isTranscriptName(name: string, dir: string, harness: JsonlHarness): boolean {
   // Copilot keeps other JSON beside each session's log (checkpoints, snapshots).
   if (harness === "copilot") return name === "events.jsonl";
+  if (name.endsWith(".jsonl")) return true;
+  if (!name.endsWith(".json")) return false;
+  if (harness === "codex") return name.startsWith("rollout-");
   return (
-    name.endsWith(".jsonl") ||
-    (harness === "codex" && /^rollout-.*\.json$/.test(name)) ||
-    (harness === "gemini" && /^session-.*\.json$/.test(name))
+    harness === "gemini" &&
+    (name.startsWith("session-") || basename(dir) === "chats" || basename(dirname(dir)) === "chats")
   );
 }
 

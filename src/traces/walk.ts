@@ -7,7 +7,10 @@ import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 
 /** Transcript files under `root` for which `wanted(name)` holds (or `root` itself when it is a file). */
-export async function walkFiles(root: string, wanted: (name: string) => boolean): Promise<string[]> {
+export async function walkFiles(
+  root: string,
+  wanted: (name: string, dir: string) => boolean,
+): Promise<string[]> {
   const s = await stat(root);
   if (s.isFile()) return [root];
   const out: string[] = [];
@@ -21,7 +24,7 @@ export async function walkFiles(root: string, wanted: (name: string) => boolean)
     for (const e of entries) {
       const p = join(dir, e.name);
       if (e.isDirectory()) await visit(p);
-      else if (e.isFile() && wanted(e.name)) out.push(p);
+      else if (e.isFile() && wanted(e.name, dir)) out.push(p);
     }
   };
   await visit(root);
