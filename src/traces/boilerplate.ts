@@ -91,23 +91,38 @@ function wrapsWhole(t: string, tag: string): boolean {
 /**
  * `user` records Qwen Code writes itself rather than from what the user typed: a background task's
  * notification and the goal runner's prompts (Qwen's own replay shows them as background notifications and
- * goal runtime messages). A `cron` record is the prompt the user scheduled, and stays theirs.
+ * goal runtime messages). Newer versions also say so in `provenance` ("system", "goal_runtime"; the user's
+ * own are "real_user"). A `cron` record, though written the same way, is the prompt the user scheduled, and
+ * stays theirs.
  */
-const QWEN_AGENT_SUBTYPES: Record<string, string> = {
-  notification: "qwen background notification",
-  background_task_completed: "qwen background task notification",
-  goal_runtime: "qwen goal runner prompt",
-};
+const QWEN_AGENT_SUBTYPES = new Map([
+  ["notification", "qwen background notification"],
+  ["background_task_completed", "qwen background task notification"],
+  ["goal_runtime", "qwen goal runner prompt"],
+]);
+const QWEN_AGENT_PROVENANCE = new Map([
+  ["system", "qwen notification"],
+  ["goal_runtime", "qwen goal runner prompt"],
+]);
 
 /** What a UserPromptSubmit hook adds to a Qwen prompt: its own part, wholly inside this tag. */
 const QWEN_HOOK_CONTEXT = "qwen:user-prompt-submit-context";
 
 /**
- * Qwen Code: every text block of a `user` record Qwen wrote itself (by its subtype), and a user text block
- * that is wholly a UserPromptSubmit hook's context (which Qwen tells its model is "not user input").
+ * Qwen Code: every text block of a `user` record Qwen wrote itself (by its subtype or provenance), and a
+ * user text block that is wholly a UserPromptSubmit hook's context (which Qwen tells its model is "not user
+ * input").
  */
-export function markQwenInjected(subtype: string | null, blocks: Block[], skipped: SkipCounts): void {
-  const own = subtype === null ? undefined : QWEN_AGENT_SUBTYPES[subtype];
+export function markQwenInjected(
+  record: { subtype: string | null; provenance: string | null },
+  blocks: Block[],
+  skipped: SkipCounts,
+): void {
+  const { subtype, provenance } = record;
+  const own =
+    subtype === "cron"
+      ? undefined
+      : (QWEN_AGENT_SUBTYPES.get(subtype ?? "") ?? QWEN_AGENT_PROVENANCE.get(provenance ?? ""));
   for (const b of blocks) {
     if (b.blockType !== "text") continue;
     if (own !== undefined) mark(b, own, skipped);

@@ -69,6 +69,67 @@ describe("parseQwenSession", () => {
     expect(r.skipped["record written again (read once)"]).toBe(1);
   });
 
+  it("keeps the user's words only: Qwen's own user records and hook context are marked, pieces of a message joined", () => {
+    // Records in the shapes Qwen Code 0.24.4's recorder writes (recordUserMessage, createNotificationRecord,
+    // recordGoalRuntimeMessage, recordCronPrompt), built on a real prompt record of the fixture.
+    const base = JSON.parse(readFileSync(RESUMED, "utf8").split("\n")[0]!);
+    const rec = (uuid: string, over: Record<string, unknown>, text: string) =>
+      JSON.stringify({ ...base, uuid, ...over, message: { role: "user", parts: [{ text }] } });
+    const hook =
+      "<qwen:user-prompt-submit-context>\nbranch main is dirty\n</qwen:user-prompt-submit-context>";
+    const lines = [
+      JSON.stringify({
+        ...base,
+        uuid: "u1",
+        provenance: "real_user",
+        message: { role: "user", parts: [{ text: "deploy the zebra service" }, { text: hook }] },
+      }),
+      rec("u2", { subtype: "notification", provenance: "system" }, "Background task 7 finished."),
+      rec("u3", { provenance: "goal_runtime", subtype: "goal_runtime" }, "Continue toward the goal."),
+      rec("u4", { provenance: "system" }, "A daemon-delivered notice."),
+      rec("u5", { subtype: "cron", provenance: "system" }, "check the nightly build"),
+      rec("u6", { type: "constructor", subtype: "toString" }, "not a record type"),
+      // One answer in two pieces, the second written twice.
+      JSON.stringify({
+        ...base,
+        uuid: "a1",
+        type: "assistant",
+        message: { role: "model", parts: [{ text: "Thinking it over.", thought: true }] },
+      }),
+      JSON.stringify({
+        ...base,
+        uuid: "a1",
+        type: "assistant",
+        message: { role: "model", parts: [{ text: "Deployed on port 8123." }] },
+      }),
+      JSON.stringify({
+        ...base,
+        uuid: "a1",
+        type: "assistant",
+        message: { role: "model", parts: [{ text: "Deployed on port 8123." }] },
+      }),
+    ];
+    const r = parseQwenSession(`${lines.join("\n")}\n`, { path: RESUMED });
+    const turns = r.sessions[0]!.turns;
+    const kept = turns.flatMap((t) => t.blocks.filter((b) => b.injected === undefined).map((b) => b.text));
+    expect(kept).toEqual([
+      "deploy the zebra service",
+      "check the nightly build",
+      "Thinking it over.",
+      "Deployed on port 8123.",
+    ]);
+    expect(turns.map((t) => t.turnUuid)).toEqual(["u1", "u2", "u3", "u4", "u5", "a1"]);
+    expect(r.skipped).toEqual({
+      "agent-injected text left out: qwen UserPromptSubmit hook context": 1,
+      "agent-injected text left out: qwen background notification": 1,
+      "agent-injected text left out: qwen goal runner prompt": 1,
+      "agent-injected text left out: qwen notification": 1,
+      'record type "constructor"': 1,
+      "record continuing a message (joined to it)": 1,
+      "record written again (read once)": 1,
+    });
+  });
+
   it("is walked from ~/.qwen/projects and from QWEN_HOME, and known by its content", async () => {
     const t = tempDir();
     try {

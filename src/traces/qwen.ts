@@ -14,7 +14,11 @@ import { asObject, asString, parseJsonl } from "./jsonl.js";
 import { fallbackWorkdir, fileStem, isBlank, mungeCwd } from "./text.js";
 import { type Block, countSkip, type SkipCounts, type Turn, type UnitRead } from "./types.js";
 
-const ROLES: Record<string, string> = { user: "user", assistant: "assistant", tool_result: "tool" };
+const ROLES = new Map([
+  ["user", "user"],
+  ["assistant", "assistant"],
+  ["tool_result", "tool"],
+]);
 
 /** One message: the lines Qwen wrote under one uuid (it writes a message in pieces, each with a part list). */
 interface Message {
@@ -43,7 +47,7 @@ export function parseQwenSession(text: string, ctx: ParseContext): UnitRead {
     const type = asString(r.type) ?? "(none)";
     sessionId ??= asString(r.sessionId);
     cwd ??= asString(r.cwd);
-    const role = ROLES[type];
+    const role = ROLES.get(type);
     const message = asObject(r.message);
     if (role === undefined || message === null) {
       countSkip(
@@ -73,7 +77,12 @@ export function parseQwenSession(text: string, ctx: ParseContext): UnitRead {
     for (const a of read.responses)
       if (isBlank(a.text)) countSkip(skipped, 'content part "functionResponse" that is empty');
       else read.blocks.push(makeBlock("tool_result", a.text, a.name, a.callId));
-    if (role === "user") markQwenInjected(asString(r.subtype), read.blocks, skipped);
+    if (role === "user")
+      markQwenInjected(
+        { subtype: asString(r.subtype), provenance: asString(r.provenance) },
+        read.blocks,
+        skipped,
+      );
     m.blocks.push(...read.blocks);
   }
   const turns: Turn[] = [];
