@@ -26,7 +26,8 @@ const PARSER_VERSIONS: Record<JsonlHarness, number> = {
   pi: 1,
   // 2: older whole-file sessions whose keys come in another order.
   gemini: 2,
-  // 2: a message written in pieces read whole; Qwen's own user records and hook context left out.
+  // 2: a message written in pieces read whole; Qwen's own user records and hook context left out; a
+  // sub-agent's transcript a session of its own.
   qwen: 2,
   copilot: 1,
 };
@@ -140,6 +141,9 @@ function geminiProjectRoot(transcript: string): string | null {
 function isTranscriptName(name: string, dir: string, harness: JsonlHarness): boolean {
   // Copilot keeps other JSON beside each session's log (checkpoints, snapshots).
   if (harness === "copilot") return name === "events.jsonl";
+  // Qwen names transcripts by a bare id (`<id>.jsonl`, `agent-<id>.jsonl`); other logs beside them carry a
+  // second extension (`<id>.ledger.jsonl`, a server's prompt ledger).
+  if (harness === "qwen") return /^[^.]+\.jsonl$/.test(name);
   if (name.endsWith(".jsonl")) return true;
   if (!name.endsWith(".json")) return false;
   if (harness === "codex") return name.startsWith("rollout-");

@@ -1,5 +1,5 @@
-import { appendFileSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, relative, sep } from "node:path";
 import { describe, expect, it } from "vitest";
 import { traceSourceContract } from "../../test/contract/trace-source.js";
 import { copyFixture, TRACES, tempDir } from "../../test/helpers/fixtures.js";
@@ -128,6 +128,51 @@ describe("parseQwenSession", () => {
       "record continuing a message (joined to it)": 1,
       "record written again (read once)": 1,
     });
+  });
+
+  it("lists a sub-agent's transcript as a session of its own and no other log kept beside the chats", async () => {
+    // Qwen Code 0.24.4 writes a sub-agent's records under `subagents/<session>/agent-<id>.jsonl` with its
+    // parent's session id, `agentId` and `isSidechain: true`; `qwen serve` keeps `<session>.ledger.jsonl`.
+    const t = tempDir();
+    try {
+      const projects = join(t.dir, "projects");
+      copyFixture("qwen/projects", projects);
+      const project = join(projects, "-tmp-qwen-fixture-home-app");
+      const parent = "00214a3e-9510-4a2f-bada-865e2a1b9d54";
+      const agentDir = join(project, "subagents", parent);
+      mkdirSync(agentDir, { recursive: true });
+      const lines = readFileSync(RESUMED, "utf8")
+        .split("\n")
+        .filter((l) => l.trim() !== "")
+        .map((l) => JSON.stringify({ ...JSON.parse(l), agentId: "explore-1", isSidechain: true }));
+      writeFileSync(join(agentDir, "agent-explore-1.jsonl"), `${lines.join("\n")}\n`);
+      writeFileSync(join(agentDir, "agent-explore-1.meta.json"), "{}");
+      writeFileSync(
+        join(project, "chats", `${parent}.ledger.jsonl`),
+        '{"promptId":"p1","state":"admitted"}\n',
+      );
+      const source = new JsonlTreeSource("qwen", projects);
+      const units = await source.listUnits();
+      const rel = units.map((u) => relative(project, u.key).split(sep).join("/"));
+      expect([...rel].sort()).toEqual([
+        "chats/00214a3e-9510-4a2f-bada-865e2a1b9d54.jsonl",
+        "chats/919a6dfc-a98e-445d-a59f-1f5a4605c57a.jsonl",
+        `subagents/${parent}/agent-explore-1.jsonl`,
+      ]);
+      // Sub-agents go last, as Claude Code's do.
+      expect(rel.at(-1)).toBe(`subagents/${parent}/agent-explore-1.jsonl`);
+      const sub = await source.readUnit(units.at(-1)!);
+      expect(sub.sessions[0]).toMatchObject({ sessionId: "agent-explore-1", isSubagent: true });
+      const main = await source.readUnit(
+        units.find((u) => u.key === RESUMED.replace(CHATS, join(project, "chats")))!,
+      );
+      expect(main.sessions[0]).toMatchObject({ sessionId: parent, isSubagent: false });
+      expect(sub.sessions[0]!.turns.map((x) => x.turnUuid)).toEqual(
+        main.sessions[0]!.turns.map((x) => x.turnUuid),
+      );
+    } finally {
+      t.cleanup();
+    }
   });
 
   it("is walked from ~/.qwen/projects and from QWEN_HOME, and known by its content", async () => {

@@ -1,5 +1,6 @@
 /**
- * Qwen Code sessions (`~/.qwen/projects/<munged cwd>/chats/<sessionId>.jsonl`; shared/spec/agents-next.md
+ * Qwen Code sessions (`~/.qwen/projects/<munged cwd>/chats/<sessionId>.jsonl`, archived ones under
+ * `chats/archive/`, sub-agents' in `subagents/<sessionId>/agent-<id>.jsonl`; shared/spec/agents-next.md
  * §3.2): one record per line, `{uuid, parentUuid, sessionId, timestamp, type, cwd, message: {role, parts}}`,
  * the message in Gemini's Part form (Qwen Code is a fork of Gemini CLI). `user` records hold the prompt (and
  * prompts typed mid-turn), `assistant` records text, thoughts and function calls, `tool_result` records the
@@ -41,11 +42,13 @@ export function parseQwenSession(text: string, ctx: ParseContext): UnitRead {
   const byUuid = new Map<string, Message>();
   let sessionId: string | null = null;
   let cwd: string | null = null;
+  let sidechain = false;
   let records = 0;
   for (const { value: r, raw } of parseJsonl(text, skipped)) {
     records++;
     const type = asString(r.type) ?? "(none)";
     sessionId ??= asString(r.sessionId);
+    sidechain ||= r.isSidechain === true;
     cwd ??= asString(r.cwd);
     const role = ROLES.get(type);
     const message = asObject(r.message);
@@ -107,13 +110,15 @@ export function parseQwenSession(text: string, ctx: ParseContext): UnitRead {
     });
   }
   backfillToolNames(turns);
-  const id = sessionId ?? fileStem(ctx.path);
+  // A sub-agent's transcript (`subagents/<session>/agent-<id>.jsonl`) carries its parent's session id: it is
+  // a session of its own, named by its file, as Claude Code's sub-agents are.
+  const id = sidechain ? fileStem(ctx.path) : (sessionId ?? fileStem(ctx.path));
   const munged = cwd === null ? null : mungeCwd(cwd);
   const workdir = munged ?? fallbackWorkdir(ctx.path);
   for (const t of turns) {
     t.sessionId = id;
     t.workdir = workdir;
   }
-  const session = { sessionId: id, workdir, cwd: munged === null ? null : cwd, turns, isSubagent: false };
+  const session = { sessionId: id, workdir, cwd: munged === null ? null : cwd, turns, isSubagent: sidechain };
   return { sessions: [session], skipped, records };
 }
