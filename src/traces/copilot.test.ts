@@ -71,6 +71,28 @@ describe("parseCopilotEvents", () => {
     expect(read.records).toBe(27);
   });
 
+  it("lists Copilot 0.0's flat logs beside 1.x's folders, and no other file a session folder holds", async () => {
+    // 0.0.x wrote `session-state/<id>.jsonl`; 1.x writes `session-state/<id>/events.jsonl` with checkpoints,
+    // snapshots and the model's own files beside it.
+    const { root, cleanup } = copyStore();
+    try {
+      const flat = "0d6f1a52-7c1e-4f43-9a57-2f0c3a1b9e11";
+      cpSync(join(TRACES, "corpus/copilot/agent-sessions/large.jsonl"), join(root, `${flat}.jsonl`));
+      mkdirSync(join(root, SESSION, "files"));
+      writeFileSync(join(root, SESSION, "files", "notes.jsonl"), '{"type":"user.message","data":{}}\n');
+      const source = new JsonlTreeSource("copilot", root);
+      const units = await source.listUnits();
+      expect(units.map((u) => u.key).sort()).toEqual(
+        [join(root, `${flat}.jsonl`), join(root, SESSION, "events.jsonl")].sort(),
+      );
+      const read = await source.readUnit(units.find((u) => u.key.endsWith(`${flat}.jsonl`))!);
+      expect(read.sessions[0]!.sessionId).toBe("copilot_stage0_large");
+      expect(read.sessions[0]!.turns.length).toBeGreaterThan(0);
+    } finally {
+      cleanup();
+    }
+  });
+
   it("is walked from ~/.copilot and $COPILOT_HOME, and recognised by content under any folder", () => {
     const { home, root, cleanup } = copyStore();
     try {

@@ -134,23 +134,22 @@ function geminiProjectRoot(transcript: string): string | null {
 }
 
 /**
- * A transcript file for a harness, by its name and folder: `*.jsonl`, plus Codex's 2025 `rollout-*.json`
- * and Gemini CLI's older whole-file sessions: `chats/session-*.json`, and a sub-agent's
- * `chats/<parent session>/<id>.json`.
+ * A transcript file for a harness, by its name and folder: `*.jsonl` (Copilot's and Qwen's by their own
+ * names), plus Codex's 2025 `rollout-*.json` and Gemini CLI's older whole-file sessions (`session-*.json`, and
+ * a sub-agent's `chats/<parent session>/<id>.json`).
  */
 function isTranscriptName(name: string, dir: string, harness: JsonlHarness): boolean {
-  // Copilot keeps other JSON beside each session's log (checkpoints, snapshots).
-  if (harness === "copilot") return name === "events.jsonl";
+  // Copilot CLI 1.x: `session-state/<id>/events.jsonl`, with other files beside each log (checkpoints,
+  // snapshots); 0.0.x wrote the log flat, `session-state/<id>.jsonl`.
+  if (harness === "copilot")
+    return name === "events.jsonl" || (basename(dir) === "session-state" && name.endsWith(".jsonl"));
   // Qwen names transcripts by a bare id (`<id>.jsonl`, `agent-<id>.jsonl`); other logs beside them carry a
   // second extension (`<id>.ledger.jsonl`, a server's prompt ledger).
   if (harness === "qwen") return /^[^.]+\.jsonl$/.test(name);
   if (name.endsWith(".jsonl")) return true;
   if (!name.endsWith(".json")) return false;
   if (harness === "codex") return name.startsWith("rollout-");
-  return (
-    harness === "gemini" &&
-    (name.startsWith("session-") || basename(dir) === "chats" || basename(dirname(dir)) === "chats")
-  );
+  return harness === "gemini" && (name.startsWith("session-") || basename(dirname(dir)) === "chats");
 }
 
 const lossy = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
