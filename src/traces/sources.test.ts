@@ -134,6 +134,26 @@ describe("source selection", () => {
     }
   });
 
+  it("finds the sessions Claude Code 1.0.30 wrote under ~/.config/claude beside ~/.claude's, once", () => {
+    const t = tempDir();
+    try {
+      const xdg = join(t.dir, ".config", "claude");
+      mkdirSync(join(t.dir, ".claude", "projects"), { recursive: true });
+      mkdirSync(join(xdg, "projects"), { recursive: true });
+      const where = (dirs: AgentDirs) => knownSources(t.dir, "claude_code", dirs).map((s) => s.description);
+      expect(where({})).toEqual([
+        `scanning claude_code transcripts under ${join(t.dir, ".claude", "projects")}`,
+        `scanning claude_code transcripts under ${join(xdg, "projects")}`,
+      ]);
+      // CLAUDE_CONFIG_DIR naming that folder: walked once.
+      expect(where({ claude: xdg })).toEqual([
+        `scanning claude_code transcripts under ${join(xdg, "projects")}`,
+      ]);
+    } finally {
+      t.cleanup();
+    }
+  });
+
   it("finds each agent's folder where its own variable moved it, and only there", () => {
     // CLAUDE_CONFIG_DIR, CODEX_HOME, PI_CODING_AGENT_DIR and HERMES_HOME move what lives under the home.
     const t = tempDir();

@@ -90,8 +90,14 @@ export function agentFolders(
 /** Agent session roots, in the order a no-path index walks them. */
 export function knownRoots(home: string, dirs: AgentDirs = {}): { harness: Harness; path: string }[] {
   const f = agentFolders(home, dirs);
+  const claude = join(f.claude, "projects");
+  // Claude Code 1.0.30 moved its folder to ~/.config/claude, and later releases went back to ~/.claude; the
+  // sessions written meanwhile stay there (the reference does not walk it; ccusage does). Listed once when
+  // CLAUDE_CONFIG_DIR is that folder.
+  const claudeXdg = join(home, ".config", "claude", "projects");
   return [
-    { harness: "claude_code", path: join(f.claude, "projects") },
+    { harness: "claude_code", path: claude },
+    ...(claudeXdg === claude ? [] : [{ harness: "claude_code" as const, path: claudeXdg }]),
     { harness: "codex", path: join(f.codex, "sessions") },
     // Codex moves sessions here when they are archived; the reference does not walk it.
     { harness: "codex", path: join(f.codex, "archived_sessions") },

@@ -149,7 +149,7 @@ describe("funes index: every agent file a user has", () => {
     const none = await runFunes(["index"], { ...env, extra: moved });
     expect(none.code).toBe(1);
     expect(none.stderr).toContain(
-      `no local sessions found (looked in ${join(moved.CLAUDE_CONFIG_DIR, "projects")}, ${join(moved.CODEX_HOME, "sessions")}, `,
+      `no local sessions found (looked in ${join(moved.CLAUDE_CONFIG_DIR, "projects")}, ~/.config/claude/projects, ${join(moved.CODEX_HOME, "sessions")}, `,
     );
     const put = (dir: string, from: string, name: string) => {
       mkdirSync(dir, { recursive: true });
