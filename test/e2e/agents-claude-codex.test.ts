@@ -12,7 +12,7 @@ import { LocalStore } from "../../src/local/index.js";
 import { agentUser, type CliEnv, runFunes } from "../helpers/cli.js";
 import { readTree, TEST_HUB_CACHE, TRACES, tempDir } from "../helpers/fixtures.js";
 import { codexStubArgs, type ModelStub, startModelStub } from "../helpers/model-stubs.js";
-import { until } from "../helpers/wait.js";
+import { hooksIdle, until } from "../helpers/wait.js";
 
 let t: { dir: string; cleanup: () => void };
 let stub: ModelStub;
@@ -107,7 +107,7 @@ describe("funes add claude", () => {
         () =>
           existsSync(log) &&
           /index\[claude\]: (ok|FAILED)/.test(readFileSync(log, "utf8")) &&
-          !existsSync(join(scripts, ".index-claude.lock")),
+          hooksIdle(scripts),
         60_000,
       ),
     ).toBe(true);

@@ -11,6 +11,7 @@ import { runFunes } from "../helpers/cli.js";
 import { ROOT, TEST_HUB_CACHE, TRACES, tempDir } from "../helpers/fixtures.js";
 import { type HubStandin, startHubStandin } from "../helpers/hub-standin.js";
 import { codexStubArgs, startModelStub } from "../helpers/model-stubs.js";
+import { hooksIdle } from "../helpers/wait.js";
 
 let t: { dir: string; cleanup: () => void };
 let hub: HubStandin;
@@ -81,7 +82,7 @@ describe("funes add codex, the server's environment", () => {
     const done = () =>
       existsSync(log) &&
       /push\[acme\/codex-private\]: (ok|WARN|FAILED)/.test(readFileSync(log, "utf8")) &&
-      !["index-codex", "push"].some((j) => existsSync(join(home, ".codex", "hooks", `.${j}.lock`)));
+      hooksIdle(join(home, ".codex", "hooks"));
     for (const end = Date.now() + 90_000; Date.now() < end && !done(); )
       await new Promise((r) => setTimeout(r, 250));
     expect(readFileSync(log, "utf8")).toMatch(/push\[acme\/codex-private\]: ok/);

@@ -15,14 +15,14 @@ import {
   readFileSync,
   writeFileSync,
 } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../src/agents/index.js";
 import { agentUser, type CliEnv, runFunes } from "../helpers/cli.js";
 import { readTree, TEST_HUB_CACHE, TRACES, tempDir } from "../helpers/fixtures.js";
 import { type HubStandin, startHubStandin } from "../helpers/hub-standin.js";
 import { type ModelStub, type StubToolCall, startModelStub } from "../helpers/model-stubs.js";
-import { until } from "../helpers/wait.js";
+import { hooksIdle, until } from "../helpers/wait.js";
 
 const TOKEN = "hf_standintokenforagenttests";
 const EMBEDDER = join(
@@ -161,9 +161,7 @@ describe("funes add opencode", () => {
       expect(readFileSync(log, "utf8")).toContain("index[opencode]: ok");
       const status = await runFunes(["status"], u);
       expect(status.stdout).toMatch(/opencode: 2 sessions/);
-      const idle = () =>
-        !existsSync(join(log, "..", ".push.lock")) && !existsSync(join(log, "..", ".index-opencode.lock"));
-      expect(await until(idle, 60_000)).toBe(true);
+      expect(await until(() => hooksIdle(dirname(log)), 60_000)).toBe(true);
 
       // `funes ask opencode`: the passages in the prompt, no tool offered (funes's MCP server kept off), and no
       // session kept (OpenCode's store unchanged).
@@ -252,9 +250,7 @@ describe("funes add copilot", () => {
       expect(readFileSync(log, "utf8")).toContain("index[copilot]: ok");
       const status = await runFunes(["status"], u);
       expect(status.stdout).toMatch(/copilot: 2 sessions/);
-      const idle = () =>
-        !existsSync(join(log, "..", ".push.lock")) && !existsSync(join(log, "..", ".index-copilot.lock"));
-      expect(await until(idle, 60_000)).toBe(true);
+      expect(await until(() => hooksIdle(dirname(log)), 60_000)).toBe(true);
 
       // `funes ask copilot`: no tool offered, and the session Copilot always writes deleted after.
       const sessions = readdirSync(join(dir, "session-state")).sort();

@@ -6,14 +6,14 @@
  * not created yet are not errors, and rows still waiting for vectors make the hook go again.
  */
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../src/agents/index.js";
 import { agentUser, type CliEnv, runFunes } from "../helpers/cli.js";
 import { TEST_HUB_CACHE, tempDir } from "../helpers/fixtures.js";
 import { type HubStandin, startHubStandin } from "../helpers/hub-standin.js";
 import { codexStubArgs, type ModelStub, startModelStub } from "../helpers/model-stubs.js";
-import { until } from "../helpers/wait.js";
+import { hooksIdle, until } from "../helpers/wait.js";
 
 const TOKEN = "hf_standintokenforboundarytests";
 const EMBEDDER = join(
@@ -123,8 +123,7 @@ describe("publishing at a session boundary", () => {
       });
     const log = join(u.home, ".codex", "hooks", "funes-sync.log");
     const logText = () => (existsSync(log) ? readFileSync(log, "utf8") : "");
-    const idle = () =>
-      !existsSync(join(log, "..", ".push.lock")) && !existsSync(join(log, "..", ".index-codex.lock"));
+    const idle = () => hooksIdle(dirname(log));
 
     // Codex has no session end: the turn's Stop hook indexes it, then publishes it.
     const first = await exec("the aurora service listens on port 52119", u.env);
