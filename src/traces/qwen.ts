@@ -27,8 +27,8 @@ interface Message {
   role: string;
   ts: string;
   blocks: Block[];
-  /** Each piece's part list, serialized: a piece written again whole is read once. */
-  pieces: Set<string>;
+  /** Each piece's part list: a piece written again whole is read once. */
+  pieces: unknown[];
 }
 
 /**
@@ -60,14 +60,15 @@ export function parseQwenSession(text: string, ctx: ParseContext): UnitRead {
       continue;
     }
     const uuid = asString(r.uuid);
-    const piece = JSON.stringify(message.parts ?? null);
     let m = uuid === null ? undefined : byUuid.get(uuid);
-    if (m?.pieces.has(piece)) {
+    // Serialized only for a uuid seen before (rare), never for every record.
+    const piece = m === undefined ? "" : JSON.stringify(message.parts ?? null);
+    if (m?.pieces.some((p) => JSON.stringify(p ?? null) === piece)) {
       countSkip(skipped, "record written again (read once)");
       continue;
     }
     if (m === undefined) {
-      m = { first: r, role, ts: asString(r.timestamp) ?? "", blocks: [], pieces: new Set() };
+      m = { first: r, role, ts: asString(r.timestamp) ?? "", blocks: [], pieces: [] };
       messages.push(m);
       if (uuid !== null) byUuid.set(uuid, m);
     } else {
@@ -75,7 +76,7 @@ export function parseQwenSession(text: string, ctx: ParseContext): UnitRead {
       const ts = asString(r.timestamp);
       if (ts !== null && ts > m.ts) m.ts = ts;
     }
-    m.pieces.add(piece);
+    m.pieces.push(message.parts);
     const read = readParts(message.parts, new ArgumentSerializer(raw), ["message", "parts"], skipped);
     for (const a of read.responses)
       if (isBlank(a.text)) countSkip(skipped, 'content part "functionResponse" that is empty');
