@@ -1,13 +1,53 @@
 /**
- * What `npm pack` would publish: the licence and the notices of the MIT transcripts it ships, and no source
- * map pointing at a `src/` the package does not contain.
+ * What `npm pack` publishes, packed as a fresh clone packs it (no `dist/`, which git ignores): the built
+ * program its `bin` names (the `prepack` script builds it), the licence and the notices of the MIT
+ * transcripts it ships, and no source map pointing at a `src/` the package does not contain.
  */
 import { execFileSync } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
 import { builtinModules } from "node:module";
-import { join } from "node:path";
-import { describe, expect, it } from "vitest";
-import { ROOT } from "./helpers/fixtures.js";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ROOT, tempDir } from "./helpers/fixtures.js";
+
+/** What `npm pack --json` says about the one package it wrote. */
+interface Packed {
+  filename: string;
+  size: number;
+  entryCount: number;
+  files: { path: string; mode: number }[];
+}
+
+let t: { dir: string; cleanup: () => void };
+let packed: Packed;
+
+/**
+ * Packs a copy of the checkout holding only what git tracks (and new files it does not ignore), as a fresh
+ * clone has it: no `dist/`. `node_modules` is the checkout's, linked (a clone runs `npm ci` first).
+ */
+beforeAll(() => {
+  t = tempDir("funes-pack-");
+  const clone = join(t.dir, "clone");
+  const listed = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
+  for (const rel of listed.split("\0").filter((p) => p !== "")) {
+    if (!existsSync(join(ROOT, rel))) continue; // deleted in the working tree, not yet committed
+    mkdirSync(dirname(join(clone, rel)), { recursive: true });
+    copyFileSync(join(ROOT, rel), join(clone, rel));
+  }
+  expect(existsSync(join(clone, "dist"))).toBe(false);
+  symlinkSync(join(ROOT, "node_modules"), join(clone, "node_modules"), "dir");
+  const out = execFileSync("npm", ["pack", "--json", "--pack-destination", t.dir], {
+    cwd: clone,
+    encoding: "utf8",
+    env: { ...process.env, npm_config_loglevel: "silent", npm_config_update_notifier: "false" },
+  });
+  // An older npm prints the prepack script's own output on stdout before the JSON.
+  packed = (JSON.parse(out.slice(out.search(/^\[\s*\{/m))) as Packed[])[0] as Packed;
+});
+afterAll(() => t.cleanup());
 
 /** The lines of a bundle that load something: its static imports and its dynamic `import(…)`s. */
 function bundleLoads(text: string): string {
@@ -18,13 +58,27 @@ function bundleLoads(text: string): string {
 }
 
 describe("the package", () => {
+  it("packed in a fresh clone, holds the built program its bin names, executable", () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+      bin: Record<string, string>;
+    };
+    expect(pkg.bin.funes).toBe("dist/cli/main.js");
+    const main = packed.files.find((f) => f.path === "dist/cli/main.js");
+    expect(main, "dist/cli/main.js is not in the package — is the prepack script gone?").toBeDefined();
+    expect((main?.mode ?? 0) & 0o111).not.toBe(0);
+    // What main.js loads: the MCP server's bundle and Lance's vendored JavaScript are built too.
+    expect(packed.files.map((f) => f.path)).toEqual(
+      expect.arrayContaining([
+        "dist/cli/run-mcp.bundle.js",
+        "dist/vendor/lance.cjs",
+        "scripts/prune-install.mjs",
+      ]),
+    );
+    expect(existsSync(join(t.dir, packed.filename))).toBe(true);
+  });
+
   it("ships LICENSE and third-party notices, and no dangling source maps", () => {
-    const out = execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
-      cwd: ROOT,
-      encoding: "utf8",
-      env: { ...process.env, npm_config_loglevel: "silent" },
-    });
-    const files = (JSON.parse(out) as { files: { path: string }[] }[])[0]?.files.map((f) => f.path) ?? [];
+    const files = packed.files.map((f) => f.path);
     expect(files).toContain("LICENSE");
     expect(files).toContain("THIRD_PARTY_NOTICES.md");
     expect(files).toContain("dist/cli/main.js");
