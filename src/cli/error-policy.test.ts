@@ -23,7 +23,7 @@ describe("failureReport", () => {
       expect(EXIT[code], code).toBeTypeOf("number");
       expect(NEXT_STEP[code], code).toMatch(/^[a-z`].*[^.]$/);
     }
-    // The exit numbers users and hooks branch on (README, "Exit codes").
+    // The exit numbers users and hooks branch on (docs/commands.md, "Exit codes").
     expect([EXIT.busy, EXIT.bad_input, EXIT.declined, EXIT.held_back, EXIT.no_access]).toEqual([
       75, 2, 2, 2, 1,
     ]);

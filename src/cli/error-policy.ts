@@ -10,8 +10,8 @@ import { UsageError } from "./usage-error.js";
 
 /**
  * Exit codes: 0 done, 1 failed, 2 bad usage or input (and a run that changed nothing because the user or
- * the secret gate said no), 75 busy (try again). The numbers are part of the CLI's contract (README, "Exit
- * codes"): hooks and scripts branch on 75 and 2.
+ * the secret gate said no), 75 busy (try again). The numbers are part of the CLI's contract (docs/commands.md,
+ * "Exit codes"): hooks and scripts branch on 75 and 2.
  */
 export const EXIT: Record<FunesErrorCode | "unexpected", number> = {
   no_sessions: 1,

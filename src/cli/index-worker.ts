@@ -27,7 +27,7 @@ type WorkerMessage =
   | { result: IsolatedResult }
   | { error: string; code?: FunesErrorCode | undefined };
 
-/** How `funes index` runs isolated steps: this Node and this script, glibc's arenas capped (see README). */
+/** How `funes index` runs isolated steps: this Node and this script, glibc's arenas capped (docs/env.md). */
 export function indexIsolation(cfg: CliConfig): Isolation | undefined {
   const script = cfg.script;
   if (script === undefined) return undefined;

@@ -131,7 +131,7 @@ describe("parsePiSession", () => {
 
   it("pi v1 turn ids break from the reference on purpose: its empty ids would keep a few chunks of a session", () => {
     // The reference gives every v1 turn the same empty turn id, so the ids of block k of every turn coincide
-    // and all but the first are dropped as already stored. `<session>-<seq>` keeps every turn (README, "pi
+    // and all but the first are dropped as already stored. `<session>-<seq>` keeps every turn (docs/agents.md, "pi
     // format v1 turn ids"); v1 chunk ids therefore differ from the reference's, v2/v3 ids do not.
     const s = read("pi/pi-mono-large-session.jsonl").sessions[0]!;
     const opts = { tiers: ALL_TIERS, thinking: true, repo: "" };
