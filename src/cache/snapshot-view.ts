@@ -23,6 +23,8 @@ import { dirname, join, relative } from "node:path";
 import {
   checkManifests,
   checkRowBounds,
+  isManifestName,
+  manifestTooLarge,
   OversizeMemoryError,
   REQUIRED_COLUMNS,
   UnsafeManifestError,
@@ -167,6 +169,11 @@ export async function materializeView(o: {
     throw new UnsafeMemoryError(
       `${o.loc.uri} lists ${clash} — funes builds a memory only from a listing where every file has one place`,
     );
+  // A manifest is read whole and decoded: one larger than funes ever writes is refused before it is fetched.
+  for (const f of files) {
+    const big = isManifestName(f.path.slice(f.path.lastIndexOf("/") + 1)) ? manifestTooLarge(f.size) : null;
+    if (big !== null) throw new UnsafeMemoryError(`${f.path} ${big.reason} — ${OVERSIZE_NEXT}`);
+  }
   // Every file takes at least a block on disk: a listing of a million empty files counts as 4 GiB.
   const total = files.reduce((n, f) => n + Math.max(f.size, MIN_FILE_BYTES), 0);
   if (total > cap)

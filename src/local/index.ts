@@ -9,7 +9,13 @@ export { type ArrowTable, arrow } from "./arrow.js";
 export { unreferencedDataFiles } from "./data-files.js";
 export { diskFullOf } from "./disk-full.js";
 export { deleteIds, type ForgetCandidate, forgetCandidateRows, purgeRows } from "./forget-rows.js";
-export { checkManifests, UnsafeManifestError } from "./manifest-check.js";
+export {
+  checkManifests,
+  isManifestName,
+  MAX_MANIFEST_BYTES,
+  manifestTooLarge,
+  UnsafeManifestError,
+} from "./manifest-check.js";
 export {
   countRows,
   deleteIdsIn,

@@ -3,7 +3,8 @@ import { dirname, join } from "node:path";
 import * as lancedb from "@lancedb/lancedb";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../test/helpers/fixtures.js";
-import { checkManifests, UnsafeManifestError } from "./manifest-check.js";
+import { padManifest, padNewestManifest } from "../../test/helpers/padded-manifest.js";
+import { checkManifests, MAX_MANIFEST_BYTES, UnsafeManifestError } from "./manifest-check.js";
 
 /** A small table with an FTS index and a deletion (so the index section and deletion files are present). */
 async function makeTable(dir: string): Promise<string> {
@@ -159,6 +160,43 @@ describe("manifest check", () => {
       for (const name of readdirSync(join(table, "data")))
         writeFileSync(join(table, "data", name), "0123456789");
       expect(() => checkManifests(table)).toThrow(/says its data files hold 5000 rows in 10 bytes/);
+    } finally {
+      tmp.cleanup();
+    }
+  });
+
+  it("refuses a padded manifest by its field counts, quickly, and one larger than funes writes unread", async () => {
+    const tmp = tempDir();
+    try {
+      const source = await makeTable(join(tmp.dir, "db"));
+      const versions = join(source, "_versions");
+      const name = readdirSync(versions).find((n) => n.endsWith(".manifest")) as string;
+      const real = readFileSync(join(versions, name));
+      // A few fields a newer Lance might add are read past.
+      writeFileSync(join(versions, name), padManifest(real, 3));
+      expect(checkManifests(source)).toBe(3);
+      // 2 M unknown fields (5.7 MiB): the reader that kept them all took 1.7 s and 549 MB.
+      writeFileSync(join(versions, name), padManifest(real, 2_000_000));
+      const t0 = performance.now();
+      let caught: unknown;
+      try {
+        checkManifests(source);
+      } catch (err) {
+        caught = err;
+      }
+      expect(performance.now() - t0).toBeLessThan(500);
+      expect(caught).toBeInstanceOf(UnsafeManifestError);
+      expect((caught as UnsafeManifestError).kind).toBe("oversize");
+      expect((caught as UnsafeManifestError).message).toBe(
+        `_versions/${name} a message holds more than 256 fields of unknown numbers, far more than a Lance manifest holds`,
+      );
+      // Over the byte cap: refused from its size, before it is read.
+      writeFileSync(join(versions, name), real);
+      const size = padNewestManifest(source, Math.ceil(MAX_MANIFEST_BYTES / 3) + 10);
+      expect(size).toBeGreaterThan(MAX_MANIFEST_BYTES);
+      expect(() => checkManifests(source)).toThrow(
+        /is 16\.0 MiB, far larger than funes writes a manifest \(16 MiB at most\)/,
+      );
     } finally {
       tmp.cleanup();
     }

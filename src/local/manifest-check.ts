@@ -12,11 +12,11 @@
  */
 import { type Dirent, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { type PbField, pbDecode } from "../protobuf/index.js";
+import { PbBudget, type PbField, PbLimitError, pbDecode } from "../protobuf/index.js";
 
 /**
- * A manifest names something outside its table folder or cannot be decoded (`outside`), or its table lacks
- * columns funes reads (`columns`).
+ * A manifest names something outside its table folder or cannot be decoded (`outside`), its table lacks
+ * columns funes reads (`columns`), or it is larger, or says or holds more, than funes writes (`oversize`).
  */
 export class UnsafeManifestError extends Error {
   constructor(
@@ -37,10 +37,56 @@ export class UnsafeManifestError extends Error {
 const MIN_ROWS = 4096;
 const MIN_BYTES_PER_ROW = 8;
 
+/**
+ * The most bytes a manifest file may hold. Measured on funes's own schema (17 columns, a text index): a
+ * manifest grows by ~112 bytes a fragment (113 KB at 1,000 fragments), and a published memory gains one
+ * fragment a push, never compacted; 16 MiB is ~150,000 pushes, fifteen times the 10,000 files a Hub folder
+ * should hold, and a 256th of the download cap. Checked against the listing before a manifest is fetched.
+ */
+export const MAX_MANIFEST_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Fields the messages of one manifest file may hold together: ~12 a fragment (its data file included), so
+ * 2 M is what 16 MiB of real fragments hold; a padded manifest's millions of two-byte fields stop here.
+ */
+const MAX_MANIFEST_FIELDS = 2_000_000;
+/** Fields a top message (the manifest, the index section) may hold: one a fragment or index, and a few. */
+const MAX_TOP_FIELDS = 200_000;
+/** Fields a nested message (a fragment, a data file, a column, an index) may hold. */
+const MAX_NESTED_FIELDS = 4096;
+/** Fields of numbers table.proto does not define, per message: a newer Lance adds a few, padding millions. */
+const MAX_UNKNOWN_FIELDS = 256;
+/** How deep the check reads: manifest → fragment → data file (index section → index → file). */
+const MAX_DEPTH = 2;
+
+/** The field numbers lance's table.proto defines, per message the check reads. */
+const KNOWN = {
+  manifest: new Set([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21]),
+  fragment: new Set([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]),
+  dataFile: new Set([1, 2, 3, 4, 5, 6, 7]),
+  deletionFile: new Set([1, 2, 3, 4, 7]),
+  externalFile: new Set([1, 2, 3]),
+  basePath: new Set([1, 2, 3, 4]),
+  indexSection: new Set([1]),
+  index: new Set([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]),
+  indexFile: new Set([1, 2]),
+} as const;
+
 type Field = PbField;
 
-/** The fields of one protobuf message, in order (unknown fields included). */
-const decode = pbDecode;
+/**
+ * Decodes the messages of one manifest file under its limits: `known` (a message of table.proto) or, for a
+ * column (lance.file.Field, of which only the name is read), no known set.
+ */
+function decoder(budget: PbBudget) {
+  return (bytes: Uint8Array, depth: number, known?: ReadonlySet<number>): Field[] =>
+    pbDecode(bytes, {
+      maxFields: depth === 0 ? MAX_TOP_FIELDS : MAX_NESTED_FIELDS,
+      ...(known === undefined ? {} : { known, maxUnknown: MAX_UNKNOWN_FIELDS }),
+      budget,
+      depth,
+    });
+}
 
 const text = (f: Field) => Buffer.from(f.bytes).toString("utf8");
 const sub = (fields: Field[], no: number) => fields.filter((f) => f.no === no && f.wire === 2);
@@ -75,7 +121,7 @@ function messageAt(buf: Buffer, pos: number): Uint8Array {
 }
 
 /** What is wrong with a manifest. */
-interface Problem {
+export interface Problem {
   kind: "outside" | "columns" | "oversize";
   reason: string;
 }
@@ -93,10 +139,11 @@ function manifestProblem(
 ): Problem | null {
   if (buf.length < 16 || buf.subarray(buf.length - 4).toString("latin1") !== "LANC")
     return outside("is not a Lance manifest");
+  const decode = decoder(new PbBudget(MAX_MANIFEST_FIELDS, MAX_DEPTH));
   const pos = Number(buf.readBigUInt64LE(buf.length - 16));
-  const manifest = decode(messageAt(buf, pos));
+  const manifest = decode(messageAt(buf, pos), 0, KNOWN.manifest);
   for (const base of sub(manifest, 18)) {
-    const path = sub(decode(base.bytes), 4)[0];
+    const path = sub(decode(base.bytes, 1, KNOWN.basePath), 4)[0];
     return outside(
       `names a base path outside the memory (${JSON.stringify(path === undefined ? "" : text(path))})`,
     );
@@ -104,10 +151,10 @@ function manifestProblem(
   let rows = 0;
   let bytes = 0;
   for (const frag of sub(manifest, 2)) {
-    const f = decode(frag.bytes);
+    const f = decode(frag.bytes, 1, KNOWN.fragment);
     for (const n of f) if (n.no === 4 && n.wire === 0) rows += n.num;
     for (const file of sub(f, 2)) {
-      const df = decode(file.bytes);
+      const df = decode(file.bytes, 2, KNOWN.dataFile);
       const path = sub(df, 1)[0];
       const name = path === undefined ? "" : text(path);
       if (!plainName(name)) return outside(`names a data file outside the memory (${JSON.stringify(name)})`);
@@ -115,10 +162,11 @@ function manifestProblem(
       bytes += dataBytes(name);
     }
     for (const del of sub(f, 3))
-      if (has(decode(del.bytes), 7)) return outside("reads a deletion file from another base path");
+      if (has(decode(del.bytes, 2, KNOWN.deletionFile), 7))
+        return outside("reads a deletion file from another base path");
     for (const no of [6, 8, 10])
       for (const ext of sub(f, no)) {
-        const path = sub(decode(ext.bytes), 1)[0];
+        const path = sub(decode(ext.bytes, 2, KNOWN.externalFile), 1)[0];
         const name = path === undefined ? "" : text(path);
         if (!plainPath(name))
           return outside(`names a row-id file outside the memory (${JSON.stringify(name)})`);
@@ -134,17 +182,17 @@ function manifestProblem(
     return outside(`names a transaction file outside the memory (${JSON.stringify(text(txn))})`);
   const indexSection = manifest.find((f) => f.no === 6 && f.wire === 0);
   if (indexSection !== undefined)
-    for (const idx of sub(decode(messageAt(buf, indexSection.num)), 1)) {
-      const m = decode(idx.bytes);
+    for (const idx of sub(decode(messageAt(buf, indexSection.num), 0, KNOWN.indexSection), 1)) {
+      const m = decode(idx.bytes, 1, KNOWN.index);
       if (has(m, 9)) return outside("reads an index from another base path");
       for (const file of sub(m, 10)) {
-        const path = sub(decode(file.bytes), 1)[0];
+        const path = sub(decode(file.bytes, 2, KNOWN.indexFile), 1)[0];
         const name = path === undefined ? "" : text(path);
         if (!plainPath(name))
           return outside(`names an index file outside the memory (${JSON.stringify(name)})`);
       }
     }
-  const columns = new Set(sub(manifest, 1).flatMap((f) => sub(decode(f.bytes), 2).map(text)));
+  const columns = new Set(sub(manifest, 1).flatMap((f) => sub(decode(f.bytes, 1), 2).map(text)));
   const missing = required.filter((c) => !columns.has(c));
   if (missing.length > 0)
     return {
@@ -153,6 +201,21 @@ function manifestProblem(
     };
   return null;
 }
+
+/**
+ * Why a manifest of `size` bytes is refused unread (larger than {@link MAX_MANIFEST_BYTES}), or null: for
+ * a listing's sizes before anything is fetched, and for the files on disk before they are read.
+ */
+export function manifestTooLarge(size: number): Problem | null {
+  if (size <= MAX_MANIFEST_BYTES) return null;
+  return {
+    kind: "oversize",
+    reason: `is ${(size / 1048576).toFixed(1)} MiB, far larger than funes writes a manifest (${MAX_MANIFEST_BYTES / 1048576} MiB at most)`,
+  };
+}
+
+/** A file name the check takes for a manifest (see {@link manifestFiles}). */
+export const isManifestName = (name: string): boolean => name.includes(".manifest");
 
 /**
  * Every manifest-like file under `tableDir` (relative paths): `_versions/*.manifest` as Lance writes them,
@@ -172,7 +235,7 @@ function manifestFiles(tableDir: string): string[] {
       const path = rel === "" ? e.name : `${rel}/${e.name}`;
       if (e.isDirectory()) {
         if (depth < 16) walk(path, depth + 1);
-      } else if (e.name.includes(".manifest")) out.push(path);
+      } else if (isManifestName(e.name)) out.push(path);
     }
   };
   walk("", 0);
@@ -183,7 +246,9 @@ function manifestFiles(tableDir: string): string[] {
  * Checks every manifest of the table folder `tableDir` (a `chunks.lance`; see {@link manifestFiles}); throws
  * UnsafeManifestError naming the first one that points outside it, lacks one of the `required` columns (a
  * table funes would query for columns it does not have), claims more rows than its data files could hold
- * (`oversize`) or cannot be decoded. Returns how many were checked.
+ * (`oversize`), is larger or holds more fields than a Lance manifest does (`oversize`: {@link
+ * MAX_MANIFEST_BYTES}, then field counts read under limits, so a padded manifest costs neither memory nor
+ * time), or cannot be decoded. Returns how many were checked.
  */
 export function checkManifests(tableDir: string, required: readonly string[] = []): number {
   const names = manifestFiles(tableDir);
@@ -203,9 +268,13 @@ export function checkManifests(tableDir: string, required: readonly string[] = [
   for (const rel of names) {
     let problem: Problem | null;
     try {
-      problem = manifestProblem(readFileSync(join(tableDir, rel)), required, dataBytes);
+      problem = manifestTooLarge(statSync(join(tableDir, rel)).size);
+      problem ??= manifestProblem(readFileSync(join(tableDir, rel)), required, dataBytes);
     } catch (err) {
-      problem = outside(`cannot be decoded (${err instanceof Error ? err.message : String(err)})`);
+      problem =
+        err instanceof PbLimitError
+          ? { kind: "oversize", reason: `${err.message}, far more than a Lance manifest holds` }
+          : outside(`cannot be decoded (${err instanceof Error ? err.message : String(err)})`);
     }
     if (problem !== null) throw new UnsafeManifestError(rel, problem.reason, problem.kind);
   }

@@ -2,4 +2,15 @@
  * protobuf: just enough of protobuf's wire format to read a message's fields in order and write fields
  * back (ONNX models, Lance manifests). Knows nothing of funes.
  */
-export { type PbField, PbWriter, pbDecode, pbSigned, pbSignedVarints, pbText, pbVarints } from "./wire.js";
+export {
+  PbBudget,
+  type PbField,
+  PbLimitError,
+  type PbLimits,
+  PbWriter,
+  pbDecode,
+  pbSigned,
+  pbSignedVarints,
+  pbText,
+  pbVarints,
+} from "./wire.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PbWriter, pbDecode, pbSigned, pbText, pbVarints } from "./wire.js";
+import { PbBudget, PbLimitError, PbWriter, pbDecode, pbSigned, pbText, pbVarints } from "./wire.js";
 
 describe("protobuf fields", () => {
   it("decodes what it encodes and writes decoded fields back byte for byte, negative int64s included", () => {
@@ -38,5 +38,26 @@ describe("protobuf fields", () => {
     expect(() => pbDecode(msg.subarray(0, msg.length - 2))).toThrow("truncated field");
     expect(() => pbDecode(Uint8Array.of(0x08, 0x80))).toThrow("truncated varint");
     expect(() => pbDecode(Uint8Array.of(0x0b))).toThrow("unsupported wire type 3");
+  });
+
+  it("reads under limits: fields per message, unknown numbers skipped and counted, a file-wide budget, depth", () => {
+    const w = new PbWriter().bytes(1, "name");
+    for (let i = 0; i < 10; i++) w.varint(1000, 1);
+    const msg = w.finish();
+    // Unknown numbers are not returned (nothing held for them), up to the cap.
+    expect(pbDecode(msg, { maxFields: 11, known: new Set([1]), maxUnknown: 10 }).map((f) => f.no)).toEqual([
+      1,
+    ]);
+    expect(() => pbDecode(msg, { maxFields: 11, known: new Set([1]), maxUnknown: 9 })).toThrow(
+      new PbLimitError("a message holds more than 9 fields of unknown numbers"),
+    );
+    expect(() => pbDecode(msg, { maxFields: 10 })).toThrow("a message holds more than 10 fields");
+    // The budget is shared by every message of one file.
+    const budget = new PbBudget(15, 1);
+    pbDecode(msg, { maxFields: 100, budget });
+    expect(() => pbDecode(msg, { maxFields: 100, budget })).toThrow("holds more than 15 fields in all");
+    expect(() => pbDecode(msg, { maxFields: 100, budget: new PbBudget(100, 1), depth: 2 })).toThrow(
+      "nests messages more than 1 deep",
+    );
   });
 });

@@ -15,9 +15,59 @@ export interface PbField {
   bytes: Uint8Array;
 }
 
-/** The fields of one message, in order, unknown ones included; a damaged message throws. */
-export function pbDecode(buf: Uint8Array): PbField[] {
+/** A message broke one of the {@link PbLimits} it was read under: too many fields, unknown ones, or too deep. */
+export class PbLimitError extends Error {}
+
+/**
+ * Fields and depth a whole file's messages may take together (a Lance manifest and every message nested in
+ * it): each decode under it draws from one count, and a message nested deeper than `maxDepth` is refused. A
+ * file of a few MiB can otherwise hold millions of two-byte fields, each an object once read.
+ */
+export class PbBudget {
+  private left: number;
+  constructor(
+    readonly maxFields: number,
+    readonly maxDepth: number,
+  ) {
+    this.left = maxFields;
+  }
+
+  /** Counts `n` more fields; throws once the file holds more than `maxFields`. */
+  take(n: number): void {
+    this.left -= n;
+    if (this.left < 0) throw new PbLimitError(`holds more than ${this.maxFields} fields in all`);
+  }
+}
+
+/** What one message may hold; a message over a limit throws PbLimitError before more is read. */
+export interface PbLimits {
+  /** Most fields the message holds, known or not. */
+  maxFields: number;
+  /**
+   * The field numbers the caller reads: any other is skipped (never returned, never held) and counted
+   * against `maxUnknown`. Without it every field is returned.
+   */
+  known?: ReadonlySet<number>;
+  /** Most fields outside `known` (a newer writer adds a few; padding adds millions). */
+  maxUnknown?: number;
+  /** The file-wide count this message draws from, and how deep it sits (0: the file's top message). */
+  budget?: PbBudget;
+  depth?: number;
+}
+
+/**
+ * The fields of one message, in order (unknown ones included unless `limits.known` says which to keep); a
+ * damaged message throws, and one over `limits` throws PbLimitError.
+ */
+export function pbDecode(buf: Uint8Array, limits?: PbLimits): PbField[] {
   const out: PbField[] = [];
+  if (limits?.budget !== undefined && (limits.depth ?? 0) > limits.budget.maxDepth)
+    throw new PbLimitError(`nests messages more than ${limits.budget.maxDepth} deep`);
+  const maxFields = limits?.maxFields ?? Number.POSITIVE_INFINITY;
+  const maxUnknown = limits?.maxUnknown ?? Number.POSITIVE_INFINITY;
+  const known = limits?.known;
+  let fields = 0;
+  let unknown = 0;
   let i = 0;
   const varint = (): number => {
     let v = 0;
@@ -35,17 +85,22 @@ export function pbDecode(buf: Uint8Array): PbField[] {
     const key = varint();
     const no = Math.floor(key / 8);
     const wire = key % 8;
+    if (++fields > maxFields) throw new PbLimitError(`a message holds more than ${maxFields} fields`);
+    const keep = known === undefined || known.has(no);
+    if (!keep && ++unknown > maxUnknown)
+      throw new PbLimitError(`a message holds more than ${maxUnknown} fields of unknown numbers`);
     if (wire === 0) {
       const at = i;
       const num = varint();
-      out.push({ no, wire, num, bytes: buf.subarray(at, i) });
+      if (keep) out.push({ no, wire, num, bytes: buf.subarray(at, i) });
     } else if (wire === 1 || wire === 5 || wire === 2) {
       const len = wire === 1 ? 8 : wire === 5 ? 4 : varint();
       if (i + len > buf.length) throw new Error("truncated field");
-      out.push({ no, wire, num: len, bytes: buf.subarray(i, i + len) });
+      if (keep) out.push({ no, wire, num: len, bytes: buf.subarray(i, i + len) });
       i += len;
     } else throw new Error(`unsupported wire type ${wire}`);
   }
+  limits?.budget?.take(fields);
   return out;
 }
 
