@@ -77,6 +77,19 @@ describe("the package", () => {
     expect(existsSync(join(t.dir, packed.filename))).toBe(true);
   });
 
+  it("runs once unpacked: its bin answers --version (the checkout's packages stand in for npm's install)", () => {
+    const unpacked = join(t.dir, "unpacked");
+    mkdirSync(unpacked);
+    execFileSync("tar", ["-xzf", join(t.dir, packed.filename), "-C", unpacked]);
+    symlinkSync(join(ROOT, "node_modules"), join(unpacked, "package", "node_modules"), "dir");
+    const version = execFileSync(join(unpacked, "package", "dist", "cli", "main.js"), ["--version"], {
+      encoding: "utf8",
+      env: { PATH: process.env.PATH ?? "", HOME: t.dir, FUNES_HOME: join(t.dir, "funes") },
+    });
+    const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string };
+    expect(version.trim()).toBe(pkg.version);
+  });
+
   it("ships LICENSE and third-party notices, and no dangling source maps", () => {
     const files = packed.files.map((f) => f.path);
     expect(files).toContain("LICENSE");
