@@ -1,7 +1,14 @@
 /**
  * `funes get <session_id> <turn_uuid>`.
  */
-import { FunesError, getTurn, openReadTarget, settledTarget, type TurnView } from "../commands/index.js";
+import {
+  FunesError,
+  getTurn,
+  openReadTarget,
+  resolveTurnIds,
+  settledTarget,
+  type TurnView,
+} from "../commands/index.js";
 import { formatGetAgent, oneLine, terminalLine, terminalText } from "../format/index.js";
 import type { CliConfig } from "./config.js";
 import { nonNegativeInt, outputFormat } from "./parse-args.js";
@@ -74,8 +81,8 @@ export async function runGet(
   // Every argument is checked before a memory is opened (a Hub memory may be fetched).
   const window = flags.window === undefined ? 3 : nonNegativeInt(flags.window, "--window");
   const format = outputFormat(flags.format, cfg.stdinTty && cfg.stdoutTty);
-  const sid = String(sessionId);
-  const tid = String(turnUuid);
+  let sid = String(sessionId);
+  let tid = String(turnUuid);
   if (sid.trim() === "" || tid.trim() === "")
     throw new FunesError(
       "bad_input",
@@ -89,6 +96,8 @@ export async function runGet(
   );
   if (flags.json === true && flags.format !== undefined)
     throw new FunesError("bad_input", "--json and --format both choose the output — give one of them");
+  // The short form the people's recall view prints (`funes get 7028acdd 4f1c2e9a`) names the full ids.
+  ({ sessionId: sid, turnUuid: tid } = await resolveTurnIds(memory, sid, tid));
   const turns = await getTurn(memory, sid, tid, window);
   // A turn the memory does not hold is a failed run (the MCP tool says so in its text instead).
   if (turns === null)

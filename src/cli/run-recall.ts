@@ -9,7 +9,7 @@ import { writePaged } from "./pager.js";
 import { nonNegativeInt, nonNegativeNumber, outputFormat, positiveInt } from "./parse-args.js";
 import { formatRecallHuman } from "./render-recall.js";
 import { recallModels } from "./run-server.js";
-import { layoutWidth } from "./terminal-text.js";
+import { fitText, layoutWidth, terminalRows } from "./terminal-text.js";
 
 /** Flags of `funes recall`. */
 export interface RecallFlags {
@@ -36,8 +36,8 @@ export interface RecallFlags {
 const str = (v: unknown): string | undefined => (v === undefined ? undefined : String(v));
 
 /**
- * Recalls and prints: for people on a terminal a readable view (notes on stderr), else the agent format
- * (the reference's bytes, notes first, ended by a newline), or JSON.
+ * Recalls and prints: for people on a terminal a readable view, else the agent format (the reference's
+ * bytes for the hits, ended by a newline), or JSON (notes in it). Notes go to stderr whatever the output.
  */
 /** `typed`: the words as typed, to name -k as the user spelled it. */
 export async function runRecall(
@@ -82,26 +82,38 @@ export async function runRecall(
       { ...cfg, fallbackLocal: flags.fallbackLocal === true },
       models,
     );
+    // Notes are for the person: on stderr whatever the output (a pipe's reader gets passages only),
+    // wrapped at spaces on a terminal.
+    const noteWidth = cfg.stderrTty ? layoutWidth(cfg.columns) : null;
+    const noteText = (notes: string[]) => fitText(notes.map((n) => `${n}\n`).join(""), noteWidth);
     if (flags.json === true) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     else if (format === "agent") {
-      const text = formatRecallAgent(result);
+      process.stderr.write(noteText(result.notes));
+      const text = formatRecallAgent({ ...result, notes: [] });
       process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
     } else {
       // A stranger's texts lose their control characters (shown as control pictures, `␛[33m`) before
       // any colour of ours is added.
       const safe = terminalSafeRecall(result, "people");
-      for (const n of safe.notes) process.stderr.write(`${n}\n`);
       const hidden = result.hiddenEchoes ?? 0;
-      if (hidden > 0)
-        process.stderr.write(
-          `note: ${hidden} ${hidden === 1 ? "copy" : "copies"} of recalled passages (earlier recalls read back) left out — add --echoes to see them\n`,
-        );
+      const notes = noteText([
+        ...safe.notes,
+        ...(hidden > 0
+          ? [
+              `note: ${hidden} ${hidden === 1 ? "copy" : "copies"} of recalled passages (earlier recalls read back) left out — add --echoes to see them`,
+            ]
+          : []),
+      ]);
+      process.stderr.write(notes);
+      const width = layoutWidth(cfg.columns);
       const text = formatRecallHuman(safe, {
-        width: layoutWidth(cfg.columns),
+        width,
         color: cfg.color,
         defaultMemory: join(cfg.funesHome, "memory"),
         full: flags.full === true,
         rows: cfg.rows,
+        // Notes on the same screen take its rows too.
+        taken: cfg.stderrTty && notes !== "" ? terminalRows(notes, width) : 0,
       });
       // The compact view fits the screen; the full one may not, and goes through the pager.
       if (flags.full === true) await writePaged(text, { tty: cfg.stdoutTty, rows: cfg.rows, env: cfg.env });

@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { clip, flattenSpaces, layoutWidth, readableTool, sessionLabels, wrapText } from "./terminal-text.js";
+import {
+  clip,
+  fitText,
+  flattenSpaces,
+  layoutWidth,
+  readableTool,
+  sessionLabels,
+  terminalRows,
+  wrapText,
+} from "./terminal-text.js";
 
 describe("terminal text", () => {
   it("shows a tool call's input as fields with its strings unescaped", () => {
@@ -43,8 +52,29 @@ describe("terminal text", () => {
     expect(wrapText("a 0123456789abc", 10)).toEqual(["a", "0123456789", "abc"]);
     expect(clip("abcdef", 4)).toBe("abc…");
     expect(flattenSpaces(" a\n\n b\tc ")).toBe("a b c");
-    expect(layoutWidth(null)).toBe(100);
+    // A terminal whose width is not known is taken to be 80 columns, a terminal's default.
+    expect(layoutWidth(null)).toBe(80);
     expect(layoutWidth(20)).toBe(40);
     expect(layoutWidth(200)).toBe(200);
+  });
+
+  it("fits a note to the terminal: wrapped at spaces, continued under its text; piped output left whole", () => {
+    const note =
+      "note: 3 copies of recalled passages (earlier recalls read back) left out — add --echoes to see them\n";
+    const fitted = fitText(note, 40);
+    expect(fitted).toBe(
+      "note: 3 copies of recalled passages\n" +
+        "      (earlier recalls read back) left\n" +
+        "      out — add --echoes to see them\n",
+    );
+    for (const l of fitted.split("\n")) expect(Array.from(l).length).toBeLessThanOrEqual(40);
+    expect(fitText(note, null)).toBe(note);
+    expect(fitText("  indented words here", 12)).toBe("  indented\n  words here");
+  });
+
+  it("counts the rows a terminal gives text, wrapping included", () => {
+    expect(terminalRows("abc\n", 80)).toBe(1);
+    expect(terminalRows(`${"x".repeat(80)}\n`, 80)).toBe(1);
+    expect(terminalRows(`${"x".repeat(81)}\n\n`, 80)).toBe(3);
   });
 });

@@ -3,6 +3,7 @@
  * width, tool fragments shown as their content instead of escaped JSON, and short session labels that still
  * tell sessions apart. Pure: the caller says the width and whether colour is on.
  */
+import { sessionIdCore } from "../commands/index.js";
 import { terminalText } from "../format/index.js";
 
 /** How a terminal view looks. */
@@ -24,9 +25,38 @@ export function paint(color: boolean) {
   };
 }
 
-/** The width to lay text out at: the terminal's, else 100; never narrower than 40. */
+/** The width to lay text out at: the terminal's, else 80 (a terminal's default); never narrower than 40. */
 export function layoutWidth(columns: number | null): number {
-  return Math.max(40, columns ?? 100);
+  return Math.max(40, columns ?? 80);
+}
+
+/**
+ * Rows `text` takes on a terminal `width` columns wide that wraps what passes its edge: each line at least
+ * one row, a line of exactly `width` code points one row (the cursor waits at the edge).
+ */
+export function terminalRows(text: string, width: number): number {
+  const lines = text.endsWith("\n") ? text.slice(0, -1).split("\n") : text.split("\n");
+  return lines.reduce((n, l) => n + Math.max(1, Math.ceil(Array.from(l).length / width)), 0);
+}
+
+/**
+ * `text` with every line that would pass `width` wrapped at spaces, the continuation indented like the line
+ * (a `note:` or `warning:` line's continuation under its text, a bullet's under its words), so a terminal
+ * never breaks a word. `width` null (output that is not a terminal) leaves the text as it is. Ends with a
+ * newline when `text` does.
+ */
+export function fitText(text: string, width: number | null): string {
+  if (width === null) return text;
+  const end = text.endsWith("\n");
+  const lines = (end ? text.slice(0, -1) : text).split("\n").flatMap((line) => {
+    if (Array.from(line).length <= width) return [line];
+    const lead = /^(\s*(?:(?:note|warning): |[-•→~] )?)/.exec(line)?.[1] ?? "";
+    const indent = " ".repeat(Math.min(Array.from(lead).length, Math.floor(width / 3)));
+    // Wrapped to what is left after the lead, so the first line and its continuations both fit.
+    const rest = wrapText(line.slice(lead.length), Math.max(10, width - Array.from(lead).length));
+    return rest.map((l, i) => (i === 0 ? `${lead}${l}` : `${indent}${l}`));
+  });
+  return `${lines.join("\n")}${end ? "\n" : ""}`;
 }
 
 /** `s` cut to `width` code points, ending in `…` when cut. */
@@ -106,16 +136,14 @@ export function flattenSpaces(text: string): string {
   return text.replace(/\s+/g, " ").trim();
 }
 
-/** A timestamped file name (pi's `2026-01-05T10-20-30-123Z_<uuid>`): the part that differs is after `_`. */
-const TIMESTAMP_PREFIX = /^\d{4}-\d{2}-\d{2}T[\d:.-]+Z?_(.+)$/;
-
 /**
  * Short labels for session ids, one per id, that tell the given sessions apart: 8 code points of the id
- * (after a timestamp prefix, which sessions of one day share), longer where two would collide.
+ * (after a timestamp prefix, which sessions of one day share), longer where two would collide. A label is
+ * also a short id `funes get` resolves (commands/get.ts).
  */
 export function sessionLabels(ids: string[]): Map<string, string> {
   const distinct = [...new Set(ids)];
-  const core = (id: string) => Array.from(TIMESTAMP_PREFIX.exec(id)?.[1] ?? id);
+  const core = (id: string) => Array.from(sessionIdCore(id));
   const longest = Math.max(8, ...distinct.map((id) => core(id).length));
   for (let n = 8; ; n += 4) {
     const labels = new Map(distinct.map((id) => [id, core(id).slice(0, n).join("")]));

@@ -53,6 +53,84 @@ export async function getTurn(
   }
 }
 
+/** A timestamped session id (pi's `2026-01-05T10-20-30-123Z_<uuid>`): the part that differs follows `_`. */
+const TIMESTAMP_PREFIX = /^\d{4}-\d{2}-\d{2}T[\d:.-]+Z?_(.+)$/;
+
+/** The part of a session id that tells sessions apart: the id, or what follows a timestamp prefix. */
+export function sessionIdCore(id: string): string {
+  return TIMESTAMP_PREFIX.exec(id)?.[1] ?? id;
+}
+
+/** Shortest short id `get` resolves by prefix (as git asks for four hex digits of a commit). */
+const MIN_SHORT = 4;
+
+/**
+ * The short form of a turn id that `get` resolves (resolveTurnIds): what follows `<session>-` for an id
+ * made from the session and a number (`<session>-12` is `12`), the first 8 code points of a longer id,
+ * else the id.
+ */
+export function shortTurnId(sessionId: string, turnUuid: string): string {
+  if (turnUuid.startsWith(`${sessionId}-`) && turnUuid.length > sessionId.length + 1)
+    return turnUuid.slice(sessionId.length + 1);
+  const cps = Array.from(turnUuid);
+  return cps.length > 12 ? cps.slice(0, 8).join("") : turnUuid;
+}
+
+/** A few candidates for an ambiguity message: `a, b, c and 4 more`. */
+function candidates(ids: string[]): string {
+  const shown = ids.slice(0, 4).map((id) => `"${id}"`);
+  return ids.length > 4 ? `${shown.join(", ")} and ${ids.length - 4} more` : shown.join(", ");
+}
+
+/**
+ * The full session and turn ids a short form names, as git resolves an abbreviated commit: the ids as
+ * given when the memory holds that session; else the one session whose id (or the part after its
+ * timestamp prefix) begins with `sessionId` (at least 4 code points), and in it the one turn whose id is
+ * `turnUuid`, `<session>-<turnUuid>`, or begins with `turnUuid`. A prefix that names several is a
+ * FunesError listing them; one that names none returns the ids as given (the caller says not found).
+ */
+export async function resolveTurnIds(
+  memory: SingleMemory,
+  sessionId: string,
+  turnUuid: string,
+): Promise<{ sessionId: string; turnUuid: string }> {
+  const asGiven = { sessionId, turnUuid };
+  const reader = await openReader(memory);
+  if (reader === null) return asGiven;
+  try {
+    const ids = await reader.sessionIds();
+    if (ids.has(sessionId) && (await reader.session(sessionId)).some((r) => r.turnUuid === turnUuid))
+      return asGiven;
+    let sid = sessionId;
+    if (!ids.has(sessionId)) {
+      if (Array.from(sessionId).length < MIN_SHORT) return asGiven;
+      const found = [...ids]
+        .filter((id) => id.startsWith(sessionId) || sessionIdCore(id).startsWith(sessionId))
+        .sort();
+      if (found.length === 0) return asGiven;
+      if (found.length > 1)
+        throw new FunesError(
+          "bad_input",
+          `session "${sessionId}" is ambiguous: ${found.length} sessions begin with it (${candidates(found)}) — give more of its id`,
+        );
+      sid = found[0] as string;
+    }
+    const turns = [...new Set((await reader.session(sid)).map((r) => r.turnUuid))].sort();
+    const exact = turns.filter((t) => t === turnUuid || t === `${sid}-${turnUuid}`);
+    const prefixed = turns.filter((t) => t.startsWith(turnUuid));
+    const found = exact.length > 0 ? exact : prefixed;
+    if (found.length === 1) return { sessionId: sid, turnUuid: found[0] as string };
+    if (found.length > 1 && turnUuid !== "")
+      throw new FunesError(
+        "bad_input",
+        `turn "${turnUuid}" is ambiguous: ${found.length} turns of session "${sid}" begin with it (${candidates(found)}) — give more of its id`,
+      );
+    return { sessionId: sid, turnUuid };
+  } finally {
+    reader.close();
+  }
+}
+
 /** Groups a session's rows into turns around the one named (pure). */
 export function assembleTurns(rows: HitRow[], turnUuid: string, window: number): TurnView[] | null {
   const center = rows.find((r) => r.turnUuid === turnUuid);

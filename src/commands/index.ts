@@ -52,7 +52,7 @@ export {
   NEXT_STEP,
 } from "./errors.js";
 export { type ForgetOptions, type ForgetProposal, type ForgetSummary, forgetRows } from "./forget.js";
-export { getTurn, type TurnView } from "./get.js";
+export { getTurn, resolveTurnIds, sessionIdCore, shortTurnId, type TurnView } from "./get.js";
 export { indexSessions, runIsolatedStep } from "./index-sessions.js";
 export {
   DEFAULT_VECTOR_BUDGET_MS,

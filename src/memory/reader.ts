@@ -16,6 +16,7 @@ import {
   ReadView,
   type RowFilter,
   rowFilterSql,
+  sessionIds,
   sideIndexLeg,
   type VectorHit,
 } from "../local/index.js";
@@ -59,6 +60,8 @@ export interface MemoryReader {
   around(ranges: { sessionId: string; from: number; to: number }[]): Promise<HitRow[]>;
   /** Every chunk of one session. */
   session(sessionId: string): Promise<HitRow[]>;
+  /** The distinct session ids (what `get` resolves a short id against). */
+  sessionIds(): Promise<Set<string>>;
   close(): void;
 }
 
@@ -134,6 +137,10 @@ class StoreReader implements MemoryReader {
 
   session(sessionId: string): Promise<HitRow[]> {
     return this.view.session(sessionId);
+  }
+
+  sessionIds(): Promise<Set<string>> {
+    return sessionIds(this.view.store);
   }
 
   /** The table stays open for the next read (it is released when no longer kept). */

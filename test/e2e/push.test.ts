@@ -150,7 +150,9 @@ describe("funes push", () => {
       extra: { ...bare.extra, HF_HUB_CACHE: join(t.dir, "bare-hf") },
     });
     expect(kw.code, kw.stderr).toBe(0);
-    expect(kw.stdout).toMatch(/^note: keyword-only recall — /);
+    // Notes go to stderr, piped or not: the reader of the pipe gets passages only.
+    expect(kw.stderr).toMatch(/^note: keyword-only recall — /);
+    expect(kw.stdout).not.toContain("note:");
     expect(kw.stdout).toContain("make me a portfolio website, im a graphic designer\n");
   });
 
