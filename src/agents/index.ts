@@ -16,6 +16,7 @@ export type {
   AgentWiring,
   AskOutcome,
   FunesCommand,
+  HookLock,
   HookPushOutcome,
   HookPushState,
   InstallOptions,

@@ -4,6 +4,7 @@
  * own module loads through its registry entry. No recall and no MCP tool call loads them.
  */
 export { type AskOutcome, runAsk } from "./ask-run.js";
+export { type HookLock, readHookLocks } from "./hook-locks.js";
 export {
   type HookPushOutcome,
   type HookPushState,

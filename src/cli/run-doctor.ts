@@ -43,6 +43,7 @@ export async function runDoctorCommand(flags: { json?: boolean }, cfg: CliConfig
     nodeVersion: process.versions.node,
     // The same reading of HF_HUB_OFFLINE as every request's (1, true or yes).
     offline: networkEnv(cfg.env).offline,
+    now: cfg.now,
   });
   process.stdout.write(
     flags.json === true

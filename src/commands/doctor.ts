@@ -1,10 +1,11 @@
 /**
  * `funes doctor`: one pass over everything funes depends on, each check with what it found and the command
  * that fixes it: Node, the models (present and loadable), the Hub (endpoint reachable, token accepted), each
- * agent's wiring (the funes command it runs still exists, hooks trusted), the local memory (rows, vectors
+ * agent's wiring (the funes command it runs still exists, hooks trusted), the hook workers' locks (one
+ * whose worker is gone stops that agent's indexing or pushing until a hook takes it over), the local memory (rows, vectors
  * waiting, sessions not indexed, the writer lock) and the cache. Reads only: it changes nothing.
  */
-import { type AgentWiring, agentsLayer } from "../agents/index.js";
+import { type AgentWiring, agentsLayer, type HookLock } from "../agents/index.js";
 import { listCachedMemories } from "../cache/index.js";
 import {
   acquireWriterLock,
@@ -39,6 +40,8 @@ export interface DoctorContext {
   nodeVersion: string;
   /** True with `HF_HUB_OFFLINE=1`: the Hub is not asked. */
   offline: boolean;
+  /** ms since the epoch (how old a hook worker's lock is). */
+  now: () => number;
 }
 
 /** The Node version funes needs (package.json `engines`). */
@@ -146,6 +149,21 @@ function agentChecks(wirings: AgentWiring[]): DoctorCheck[] {
   return out;
 }
 
+/**
+ * One warning per hook worker lock whose worker is gone (killed, or the machine restarted, its pid since
+ * given to another process): until the next hook takes it over, that agent's indexing or pushing waits.
+ */
+function hookLockChecks(locks: HookLock[]): DoctorCheck[] {
+  return locks
+    .filter((l) => l.state === "stale")
+    .map((l) => ({
+      name: "hook lock",
+      status: "warn" as const,
+      detail: `${l.path} names a ${l.job} worker that is gone (pid ${l.pid ?? "none"}${l.pid === null ? "" : " is not running or is another process now"}); that job waits until a hook takes it over`,
+      fix: `rm -r '${l.path}' (the agent's next hook also takes it over)`,
+    }));
+}
+
 function agentCheck(w: AgentWiring): DoctorCheck {
   const name = `agent ${w.agent}`;
   return w.problems.length === 0
@@ -224,6 +242,7 @@ export async function runDoctor(ctx: DoctorContext): Promise<DoctorCheck[]> {
     ...(await modelChecks(ctx.models)),
     await hubCheck(ctx, usesHub),
     ...agentChecks(await agents.inspectAgents(ctx.home, ctx.env)),
+    ...hookLockChecks(await agents.readHookLocks({ home: ctx.home, env: ctx.env, now: ctx.now() })),
     ...(await memoryChecks(ctx)),
     cacheCheck(ctx),
   ];

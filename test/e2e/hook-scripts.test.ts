@@ -4,9 +4,10 @@
  * worker go once more.
  */
 import { spawn } from "node:child_process";
-import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { processStart } from "../../src/agents/hook-locks.js";
 import { writeHookScripts } from "../../src/agents/hook-scripts.js";
 import { tempDir } from "../helpers/fixtures.js";
 import { until } from "../helpers/wait.js";
@@ -160,5 +161,34 @@ describe("hook scripts", () => {
       "end push x/pub --hook --harness codex",
     ]);
     expect(existsSync(join(t.dir, "hooks", ".index-codex.lock"))).toBe(false);
+  });
+
+  it("takes over a lock whose worker is gone though its pid now runs another process; waits on a live one", async () => {
+    const script = join(t.dir, "hooks", "funes-push.sh");
+    const log = join(t.dir, "hooks", "funes-sync.log");
+    const lock = join(t.dir, "hooks", ".push.lock");
+    // A live process that is no worker, started after the one the lock records (this test's process):
+    // as if the worker had been killed and the system had given its pid to something else.
+    const other = spawn("sleep", ["60"], { stdio: "ignore" });
+    try {
+      mkdirSync(lock);
+      writeFileSync(join(lock, "pid"), `${other.pid} ${processStart(process.pid)}\n`);
+      expect((await runHook(script, "x/taken", "{}")).out).toBe("");
+      expect(await until(() => readFileSync(log, "utf8").includes("push[x/taken]: ok"))).toBe(true);
+      expect(readFileSync(log, "utf8")).toContain(
+        `push: took over ${lock} (its worker, pid ${other.pid}, is gone)`,
+      );
+      expect(readFileSync(calls, "utf8")).toContain("start push x/taken --hook\n");
+      expect(await until(() => !existsSync(lock))).toBe(true);
+      // The same pid recorded with its own start is a worker at work: the hook leaves a note and goes.
+      mkdirSync(lock);
+      writeFileSync(join(lock, "pid"), `${other.pid} ${processStart(other.pid as number)}\n`);
+      await runHook(script, ["--worker", "x/waits"], "{}");
+      expect(existsSync(join(t.dir, "hooks", ".push.again"))).toBe(true);
+      expect(readFileSync(calls, "utf8")).not.toContain("x/waits");
+    } finally {
+      other.kill();
+      rmSync(lock, { recursive: true, force: true });
+    }
   });
 });
