@@ -45,7 +45,8 @@ const PACKAGE_HOME: Record<string, string[]> = {
   "apache-arrow": ["local/"],
   // `funes mcp` wires the SDK's stdio transport to the server; everything else about MCP is in mcp/.
   "@modelcontextprotocol/sdk": ["mcp/", "cli/run-mcp.ts"],
-  "better-sqlite3": ["traces/"],
+  // SQLite (WebAssembly) runs in a worker thread the reader starts; the worker requires it by the path resolved here.
+  "node-sqlite3-wasm": ["traces/sqlite-reader.ts"],
   "@huggingface/transformers": ["models/"],
   "@huggingface/tokenizers": ["models/"],
   "onnxruntime-node": ["models/"],
@@ -61,7 +62,7 @@ const SRC = join(ROOT, "src");
  */
 function specifiers(text: string): string[] {
   const load =
-    /(?:\bfrom\s+|\bimport\s+|\bimport\s*\(\s*|\brequire\s*\(\s*|createRequire\([^)]*\)\s*\(\s*)["']([^"']+)["']/g;
+    /(?:\bfrom\s+|\bimport\s+|\bimport\s*\(\s*|\brequire\s*\(\s*|createRequire\([^)]*\)\s*(?:\.resolve\s*)?\(\s*)["']([^"']+)["']/g;
   return [...text.matchAll(load)].map((m) => m[1] ?? "");
 }
 
@@ -381,7 +382,10 @@ describe("layering", () => {
         path: join(SRC, "cli/x.ts"),
         text: 'import { Server } from "@modelcontextprotocol/sdk/server/index.js";',
       },
-      { path: join(SRC, "agents/x.ts"), text: 'const D = createRequire(import.meta.url)("better-sqlite3");' },
+      {
+        path: join(SRC, "agents/x.ts"),
+        text: 'const D = createRequire(import.meta.url).resolve("node-sqlite3-wasm");',
+      },
       { path: join(SRC, "commands/y.ts"), text: 'const ort = require("onnxruntime-node");' },
       // Allowed: each package in its home, and a mention in a comment.
       { path: join(SRC, "remote/x.ts"), text: 'import { modelInfo } from "@huggingface/hub";' },
@@ -400,7 +404,7 @@ describe("layering", () => {
       "memory/x.ts: apache-arrow (only local/ may load apache-arrow)",
       "commands/x.ts: @lancedb/lancedb (only local/ may load @lancedb/lancedb)",
       "cli/x.ts: @modelcontextprotocol/sdk/server/index.js (only mcp/, cli/run-mcp.ts may load @modelcontextprotocol/sdk)",
-      "agents/x.ts: better-sqlite3 (only traces/ may load better-sqlite3)",
+      "agents/x.ts: node-sqlite3-wasm (only traces/sqlite-reader.ts may load node-sqlite3-wasm)",
       "commands/y.ts: onnxruntime-node (only models/ may load onnxruntime-node)",
     ]);
   });

@@ -154,9 +154,7 @@ export function sqliteHarness(path: string): "opencode" | null {
     return null;
   }
   try {
-    const rows = snap.db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as {
-      name: string;
-    }[];
+    const rows = snap.all<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'");
     const tables = new Set(rows.map((r) => r.name));
     return ["session", "message", "part"].every((t) => tables.has(t)) ? "opencode" : null;
   } catch {

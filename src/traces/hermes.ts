@@ -6,10 +6,9 @@
  * message id, so a session is re-read only when it grew.
  */
 import { closeSync, openSync, readSync } from "node:fs";
-import type Database from "better-sqlite3";
 import { ArgumentSerializer, flattenToolContent, makeBlock } from "./blocks.js";
 import { asObject, asString, isLfsPointer, SKIP_LFS_POINTER } from "./jsonl.js";
-import { SqliteSnapshot } from "./sqlite-snapshot.js";
+import { nulSafe, type SnapshotOptions, SqliteSnapshot } from "./sqlite-snapshot.js";
 import { isBlank, mungeCwd } from "./text.js";
 import {
   type Block,
@@ -47,7 +46,10 @@ export class HermesSource implements TraceSource {
   readonly description: string;
   private snapshot: SqliteSnapshot | null = null;
 
-  constructor(private readonly dbPath: string) {
+  constructor(
+    private readonly dbPath: string,
+    private readonly snapshotOptions: SnapshotOptions = {},
+  ) {
     this.description = `scanning hermes sessions in ${dbPath}`;
   }
 
@@ -60,12 +62,10 @@ export class HermesSource implements TraceSource {
     this.close();
     return this.withDb((db) => {
       // `bytes` (the session's text, roughly) lets progress be shown by bytes beside transcript files.
-      const rows = db
-        .prepare(
-          "SELECT session_id AS sid, MAX(id) AS mark, SUM(COALESCE(LENGTH(content), 0) + COALESCE(LENGTH(tool_calls), 0)) AS bytes " +
-            "FROM messages GROUP BY session_id ORDER BY mark DESC",
-        )
-        .all() as { sid: unknown; mark: unknown; bytes: unknown }[];
+      const rows = db.all<{ sid: unknown; mark: unknown; bytes: unknown }>(
+        "SELECT session_id AS sid, MAX(id) AS mark, SUM(COALESCE(LENGTH(content), 0) + COALESCE(LENGTH(tool_calls), 0)) AS bytes " +
+          "FROM messages GROUP BY session_id ORDER BY mark DESC",
+      );
       const units = rows
         .filter((r) => typeof r.sid === "string")
         .map((r) => ({
@@ -81,7 +81,7 @@ export class HermesSource implements TraceSource {
   /** Every session id that has messages in the database. */
   sessionIds(): Set<string> {
     return this.withDb((db) => {
-      const rows = db.prepare("SELECT DISTINCT session_id AS sid FROM messages").all() as { sid: unknown }[];
+      const rows = db.all<{ sid: unknown }>("SELECT DISTINCT session_id AS sid FROM messages");
       return new Set(rows.map((r) => r.sid).filter((s): s is string => typeof s === "string"));
     });
   }
@@ -89,25 +89,24 @@ export class HermesSource implements TraceSource {
   async readUnit(unit: Unit): Promise<UnitRead> {
     return this.withDb((db) => {
       const have = columnsOf(db, "messages");
-      const select = MESSAGE_COLUMNS.map((c) => (have.has(c) ? `"${c}"` : `NULL AS "${c}"`)).join(", ");
-      const rows = db
-        .prepare(`SELECT ${select} FROM messages WHERE session_id = ? ORDER BY id`)
-        .all(unit.key) as MessageRow[];
+      const select = MESSAGE_COLUMNS.map((c) => (have.has(c) ? nulSafe(c) : `NULL AS "${c}"`)).join(", ");
+      const rows = db.all<MessageRow>(
+        `SELECT ${select} FROM messages WHERE session_id = ? ORDER BY id`,
+        unit.key,
+      );
       let cwd: string | null = null;
       if (columnsOf(db, "sessions").has("cwd")) {
-        const row = db.prepare("SELECT cwd FROM sessions WHERE id = ?").get(unit.key) as
-          | { cwd: unknown }
-          | undefined;
+        const row = db.get<{ cwd: unknown }>("SELECT cwd FROM sessions WHERE id = ?", unit.key);
         cwd = asString(row?.cwd);
       }
       return parseHermesRows(rows, { sessionId: unit.key, cwd, dbPath: this.dbPath });
     });
   }
 
-  private withDb<T>(fn: (db: Database.Database) => T): T {
+  private withDb<T>(fn: (db: SqliteSnapshot) => T): T {
     try {
-      this.snapshot ??= SqliteSnapshot.take(this.dbPath);
-      return fn(this.snapshot.db);
+      this.snapshot ??= SqliteSnapshot.take(this.dbPath, this.snapshotOptions);
+      return fn(this.snapshot);
     } catch (e) {
       // SQLite says only "file is not a database"; a backup checked out without LFS deserves its own words.
       if (isLfsPointer(headOf(this.dbPath))) throw new Error(`${SKIP_LFS_POINTER.replace(/^Git/, "a Git")}`);
@@ -131,8 +130,8 @@ function headOf(path: string): string {
   }
 }
 
-function columnsOf(db: Database.Database, table: string): Set<string> {
-  const rows = db.prepare("SELECT name FROM pragma_table_info(?)").all(table) as { name: string }[];
+function columnsOf(db: SqliteSnapshot, table: string): Set<string> {
+  const rows = db.all<{ name: string }>("SELECT name FROM pragma_table_info(?)", table);
   return new Set(rows.map((r) => r.name));
 }
 

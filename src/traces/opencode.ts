@@ -7,10 +7,9 @@
  * when it changed. One turn per message; a tool part holds the call and its result, so it gives a tool_use
  * and a tool_result block in the assistant's turn.
  */
-import type Database from "better-sqlite3";
 import { makeBlock } from "./blocks.js";
 import { asObject, asString } from "./jsonl.js";
-import { SqliteSnapshot } from "./sqlite-snapshot.js";
+import { nulSafe, type SnapshotOptions, SqliteSnapshot } from "./sqlite-snapshot.js";
 import { isBlank, mungeCwd } from "./text.js";
 import {
   type Block,
@@ -48,6 +47,7 @@ export class OpenCodeSource implements TraceSource {
   constructor(
     private readonly dbPath: string,
     readonly kind: OpenCodeHarness = "opencode",
+    private readonly snapshotOptions: SnapshotOptions = {},
   ) {
     this.description = `scanning ${kind} sessions in ${dbPath}`;
   }
@@ -62,9 +62,8 @@ export class OpenCodeSource implements TraceSource {
     const db = this.db();
     // The newest time any of a session's rows changed, and how many there are: a part updated in place
     // (a tool that finished) changes the first, a deleted message the second.
-    const rows = db
-      .prepare(
-        `SELECT s.id AS id, s.parent_id AS parent,
+    const rows = db.all<{ id: unknown; parent: unknown; mark: unknown; n: unknown; bytes: unknown }>(
+      `SELECT s.id AS id, s.parent_id AS parent,
            MAX(s.time_updated, COALESCE(m.mark, 0), COALESCE(p.mark, 0)) AS mark,
            COALESCE(m.n, 0) + COALESCE(p.n, 0) AS n, COALESCE(m.bytes, 0) + COALESCE(p.bytes, 0) AS bytes
          FROM session s
@@ -74,8 +73,7 @@ export class OpenCodeSource implements TraceSource {
                     FROM part GROUP BY session_id) p ON p.session_id = s.id
          WHERE COALESCE(m.n, 0) > 0
          ORDER BY mark DESC`,
-      )
-      .all() as { id: unknown; parent: unknown; mark: unknown; n: unknown; bytes: unknown }[];
+    );
     const units = rows
       .filter((r) => typeof r.id === "string")
       .map((r) => ({
@@ -91,15 +89,15 @@ export class OpenCodeSource implements TraceSource {
 
   async readUnit(unit: Unit): Promise<UnitRead> {
     const db = this.db();
-    const session = db.prepare("SELECT id, directory, parent_id FROM session WHERE id = ?").get(unit.key) as
-      | SessionRow
-      | undefined;
-    const messages = db
-      .prepare("SELECT id, time_created, data FROM message WHERE session_id = ? ORDER BY time_created, id")
-      .all(unit.key) as DataRow[];
-    const parts = db
-      .prepare("SELECT id, message_id, time_created, data FROM part WHERE session_id = ? ORDER BY id")
-      .all(unit.key) as DataRow[];
+    const session = db.get<SessionRow>("SELECT id, directory, parent_id FROM session WHERE id = ?", unit.key);
+    const messages = db.all<DataRow>(
+      `SELECT id, time_created, ${nulSafe("data")} FROM message WHERE session_id = ? ORDER BY time_created, id`,
+      unit.key,
+    );
+    const parts = db.all<DataRow>(
+      `SELECT id, message_id, time_created, ${nulSafe("data")} FROM part WHERE session_id = ? ORDER BY id`,
+      unit.key,
+    );
     return parseOpenCodeRows(messages, parts, {
       sessionId: unit.key,
       cwd: asString(session?.directory),
@@ -109,9 +107,9 @@ export class OpenCodeSource implements TraceSource {
     });
   }
 
-  private db(): Database.Database {
-    this.snapshot ??= SqliteSnapshot.take(this.dbPath);
-    return this.snapshot.db;
+  private db(): SqliteSnapshot {
+    this.snapshot ??= SqliteSnapshot.take(this.dbPath, this.snapshotOptions);
+    return this.snapshot;
   }
 }
 

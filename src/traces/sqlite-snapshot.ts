@@ -1,91 +1,213 @@
 /**
  * Reading an agent's SQLite store without writing beside it. SQLite in WAL mode keeps fresh commits in
  * `<db>-wal` until a checkpoint (OpenCode leaves a whole session there after it exits), and any connection
- * that opens the database in place, even read-only, creates or writes `<db>-shm` and takes locks; a
- * read-only connection cannot checkpoint either, so it leaves `-wal`/`-shm` behind. better-sqlite3 12 does
- * not open URI file names, so `immutable=1` is not available (it fails "unable to open database file"), and
- * an immutable open would not see the WAL anyway. So the database and its `-wal` (or `-journal`) are copied
- * into a private temporary folder and the copy is opened: the user's folder stays byte-identical, and every
- * committed transaction, WAL included, is read.
+ * that opens the database in place, even read-only, creates or writes `<db>-shm` and takes locks. So the
+ * database and its `-wal` (or `-journal`) are copied into a private temporary folder and the copy is read
+ * (`sqlite-reader.ts`, each query with a time budget): the user's folder stays byte-identical, and every
+ * committed transaction, WAL included, is read; a hot journal (a writer that died mid-transaction) is
+ * rolled back into the copy (`sqlite-journal.ts`).
+ *
+ * The temporary folder is shared with every user of the machine, so nothing in it is trusted by name. Each
+ * copy gets a folder of its own from `mkdtemp` (a fresh name, mode 0700), checked with `lstat` before use
+ * (a real folder, not a link, owned by this user, no access for others). Removal, of a run's own copy or of
+ * the copy a killed run left (its folder is named after its process), only follows such a check, and
+ * removes by name the files a copy is made of, then the empty folder: never a link, never somebody else's
+ * folder, never anything funes did not create. Another user's folder or link of a like name is left alone
+ * and blocks nothing (every copy's name is new).
  */
-import { constants, copyFileSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
-import { createRequire } from "node:module";
+import {
+  constants,
+  copyFileSync,
+  lstatSync,
+  mkdtempSync,
+  readdirSync,
+  rmdirSync,
+  rmSync,
+  type Stats,
+  statSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type Database from "better-sqlite3";
+import { rollBackJournal } from "./sqlite-journal.js";
+import { SqliteReader, type SqlValue } from "./sqlite-reader.js";
 
-/** better-sqlite3, loaded when a database is first read (a shell recall never pays for it). */
-export function openSqlite(): typeof Database {
-  return createRequire(import.meta.url)("better-sqlite3") as typeof Database;
-}
+export { SqliteBudgetError, type SqlValue } from "./sqlite-reader.js";
 
 /** Files SQLite keeps beside a database that hold committed (WAL) or to-be-rolled-back (journal) pages. */
 const SIDE_FILES = ["-wal", "-journal"] as const;
 /** Copies tried while the agent keeps writing, before the last one is used as it is. */
 const COPY_ATTEMPTS = 4;
+/** The copy's name in its folder. */
+const COPY = "db.sqlite";
+/** Every name a copy's folder can hold: the copy, its side files, and the engine's lock folder. */
+const COPY_FILES = [COPY, `${COPY}-wal`, `${COPY}-journal`, `${COPY}-shm`];
+const COPY_LOCK = `${COPY}.lock`;
+const PREFIX = "funes-sqlite-";
+const GIB = 1024 ** 3;
+
+/**
+ * A query's time budget: a minute, and a minute more per GiB of database (a whole-table listing of a large
+ * store is legitimately slow; a query that never ends is not).
+ */
+export function readBudgetMs(bytes: number): number {
+  return 60_000 + Math.ceil(bytes / GIB) * 60_000;
+}
+
+/** How a copy is taken (tests shorten the budget and pick the temporary folder). */
+export interface SnapshotOptions {
+  /** Milliseconds one query may take; default {@link readBudgetMs} of the copy's size. */
+  budgetMs?: number | undefined;
+  /** Where the copy's folder goes; default the system's temporary folder. */
+  tmp?: string | undefined;
+}
 
 /** A private read-only copy of one SQLite database; `close` removes it. */
 export class SqliteSnapshot {
   private constructor(
-    readonly db: Database.Database,
+    private readonly reader: SqliteReader,
     private readonly dir: string,
+    private readonly tmp: string,
+    private readonly dbPath: string,
   ) {}
 
   /**
-   * Copies `dbPath` and its side files into a new temporary folder and opens the copy read-only. A copy
-   * taken while the agent wrote (a file's size or time changed under it) is taken again. Throws what
-   * SQLite says when the copy is not a database.
+   * Copies `dbPath` and its side files into a new private folder and opens the copy. A copy taken while
+   * the agent wrote (a file's size or time changed under it) is taken again. Throws what SQLite says when
+   * the copy is not a database, and names the temporary folder when it has no room.
    */
-  static take(dbPath: string): SqliteSnapshot {
-    removeOrphans();
-    const dir = mkdtempSync(join(tmpdir(), `${PREFIX}${process.pid}-`));
+  static take(dbPath: string, opts: SnapshotOptions = {}): SqliteSnapshot {
+    const tmp = opts.tmp ?? tmpdir();
+    removeOrphans(tmp);
+    if (!statSync(dbPath).isFile())
+      throw new Error(`"${dbPath}" is not a file — give the database file itself`);
+    const dir = privateDir(tmp);
     try {
-      const copy = join(dir, "db.sqlite");
+      const copy = join(dir, COPY);
+      let bytes = 0;
       for (let attempt = 1; attempt <= COPY_ATTEMPTS; attempt++) {
         const before = stamps(dbPath);
-        // A clone where the file system offers one (btrfs, xfs, APFS), else a plain copy.
-        copyFileSync(dbPath, copy, constants.COPYFILE_FICLONE);
+        bytes = copyInto(dbPath, copy);
         for (const side of SIDE_FILES) {
           rmSync(copy + side, { force: true });
-          if ((statOrNull(dbPath + side)?.size ?? 0) > 0)
-            copyFileSync(dbPath + side, copy + side, constants.COPYFILE_FICLONE);
+          const st = statOrNull(dbPath + side);
+          if (st?.isFile() && st.size > 0) bytes += copyInto(dbPath + side, copy + side);
         }
         if (stamps(dbPath) === before) break;
       }
-      return new SqliteSnapshot(new (openSqlite())(copy, { readonly: true, fileMustExist: true }), dir);
+      if (statOrNull(`${copy}-journal`) !== null) {
+        rollBackJournal(copy, `${copy}-journal`);
+        rmSync(`${copy}-journal`, { force: true });
+      }
+      const reader = SqliteReader.open(copy, {
+        budgetMs: opts.budgetMs ?? readBudgetMs(bytes),
+        label: dbPath,
+      });
+      return new SqliteSnapshot(reader, dir, tmp, dbPath);
     } catch (e) {
-      rmSync(dir, { recursive: true, force: true });
-      throw e;
+      removeCopy(dir);
+      throw fullDiskError(e, tmp, dbPath) ?? e;
     }
   }
 
-  /** Closes the copy and removes its folder. */
+  /** Every row of `sql`, columns by name; throws `SqliteBudgetError` past the budget. */
+  all<T>(sql: string, ...params: SqlValue[]): T[] {
+    let rows: T[];
+    try {
+      rows = this.reader.all<T>(sql, ...params);
+    } catch (e) {
+      throw fullDiskError(e, this.tmp, this.dbPath) ?? e;
+    }
+    if (sql.includes(NUL_SUFFIX)) for (const row of rows) restoreNulText(row as Record<string, unknown>);
+    return rows;
+  }
+
+  /** The first row of `sql`, or undefined. */
+  get<T>(sql: string, ...params: SqlValue[]): T | undefined {
+    return this.all<T>(sql, ...params)[0];
+  }
+
+  /** Closes the copy and removes its folder; never throws (the copy is gone either way). */
   close(): void {
     try {
-      this.db.close();
+      this.reader.close();
+    } catch {
     } finally {
-      rmSync(this.dir, { recursive: true, force: true });
+      removeCopy(this.dir);
     }
   }
 }
 
-const PREFIX = "funes-sqlite-";
+/** Marks the second column {@link nulSafe} selects. */
+const NUL_SUFFIX = " #nul";
+const UTF8 = new TextDecoder();
+
+/**
+ * The column `name` (a plain column name), selected so that text holding a NUL character reaches the caller
+ * whole: the engine hands text over as a C string, cut at the first NUL (Hermes marks multimodal content
+ * with a leading one). Such text is selected a second time as bytes, and {@link SqliteSnapshot.all} puts it
+ * back in place of the cut copy. Other values (numbers, blobs, text without a NUL) come as they are.
+ */
+export function nulSafe(name: string): string {
+  const col = `"${name.replaceAll('"', '""')}"`;
+  const marked = `"${name.replaceAll('"', '""')}${NUL_SUFFIX}"`;
+  return `${col}, CASE WHEN typeof(${col}) = 'text' AND instr(${col}, char(0)) > 0 THEN CAST(${col} AS BLOB) END AS ${marked}`;
+}
+
+function restoreNulText(row: Record<string, unknown>): void {
+  for (const key of Object.keys(row)) {
+    if (!key.endsWith(NUL_SUFFIX)) continue;
+    const bytes = row[key];
+    if (bytes instanceof Uint8Array) row[key.slice(0, -NUL_SUFFIX.length)] = UTF8.decode(bytes);
+    delete row[key];
+  }
+}
+
+/** A new folder for one copy in `tmp`, checked to be ours alone. */
+function privateDir(tmp: string): string {
+  const dir = mkdtempSync(join(tmp, `${PREFIX}${process.pid}-`));
+  if (!isOurs(lstatSync(dir)))
+    throw new Error(`"${dir}" is not a private folder of this user — check "${tmp}"`);
+  return dir;
+}
+
+/** A real folder (not a link) owned by this user, with no access for anyone else. */
+function isOurs(st: Stats): boolean {
+  if (!st.isDirectory() || st.isSymbolicLink()) return false;
+  // Windows has no owner ids nor Unix modes; its temporary folder is the user's own.
+  const uid = process.getuid?.();
+  return uid === undefined || (st.uid === uid && (st.mode & 0o077) === 0);
+}
+
+/**
+ * Removes a copy's folder if it is ours (see {@link isOurs}): the files a copy is made of by name, the
+ * engine's lock folder, then the folder itself when that left it empty. Anything else stays.
+ */
+function removeCopy(dir: string): void {
+  try {
+    if (!isOurs(lstatSync(dir))) return;
+    for (const name of COPY_FILES) rmSync(join(dir, name), { force: true });
+    try {
+      rmdirSync(join(dir, COPY_LOCK));
+    } catch {}
+    rmdirSync(dir);
+  } catch {}
+}
 
 /**
  * Removes the copies of processes that are gone (a run stopped by a signal never reaches `close`): each
- * copy's folder is named after the process that made it.
+ * copy's folder is named after the process that made it. Only folders that are ours are touched.
  */
-function removeOrphans(): void {
+function removeOrphans(tmp: string): void {
   let names: string[];
   try {
-    names = readdirSync(tmpdir()).filter((n) => n.startsWith(PREFIX));
+    names = readdirSync(tmp).filter((n) => n.startsWith(PREFIX));
   } catch {
     return;
   }
   for (const n of names) {
     const pid = Number(/^funes-sqlite-(\d+)-/.exec(n)?.[1]);
     if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || alive(pid)) continue;
-    rmSync(join(tmpdir(), n), { recursive: true, force: true });
+    removeCopy(join(tmp, n));
   }
 }
 
@@ -99,6 +221,25 @@ function alive(pid: number): boolean {
   }
 }
 
+/** Copies one file (a clone where the file system offers one: btrfs, xfs, APFS); returns its size. */
+function copyInto(from: string, to: string): number {
+  copyFileSync(from, to, constants.COPYFILE_FICLONE);
+  return statSync(to).size;
+}
+
+/**
+ * The temporary folder ran out of room (a copy, or SQLite writing to the copy): said as such, naming that
+ * folder, not as the agent's disk being full. Null for any other failure.
+ */
+function fullDiskError(e: unknown, tmp: string, dbPath: string): Error | null {
+  const code = (e as NodeJS.ErrnoException | null)?.code;
+  const text = e instanceof Error ? e.message : "";
+  if (code !== "ENOSPC" && code !== "EDQUOT" && !/database or disk is full/i.test(text)) return null;
+  return new Error(
+    `no room in the temporary folder "${tmp}" for a private copy of "${dbPath}" — free space there, or set TMPDIR to a folder with room`,
+  );
+}
+
 /** Size and modification time of a database and its side files, as one comparable string. */
 function stamps(dbPath: string): string {
   return ["", ...SIDE_FILES]
@@ -109,7 +250,7 @@ function stamps(dbPath: string): string {
     .join("|");
 }
 
-function statOrNull(p: string) {
+function statOrNull(p: string): Stats | null {
   try {
     return statSync(p);
   } catch {

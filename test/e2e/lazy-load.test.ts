@@ -83,7 +83,7 @@ const HEAVY = [
   "@modelcontextprotocol/sdk",
   "onnxruntime-node",
   "@huggingface/tokenizers",
-  "better-sqlite3",
+  "node-sqlite3-wasm",
   "hyparquet",
   "yaml",
   "@secretlint/core",
@@ -181,7 +181,7 @@ describe("what a process loads", () => {
       "apache-arrow",
       "onnxruntime-node",
       "@huggingface/hub",
-      "better-sqlite3",
+      "node-sqlite3-wasm",
     ])
       expect(loaded.packages).not.toContain(pkg);
     // The server and the settings it is started with (cli/config.ts names the model defaults, so models/'s
