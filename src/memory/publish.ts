@@ -157,6 +157,12 @@ export interface PublishOptions extends CasOptions {
 }
 
 /**
+ * The most of a dataset card read (funes writes ~1 KB; a hand-written one is a page or two): a larger one is
+ * left alone, as an unreadable one is.
+ */
+const MAX_CARD_BYTES = 1024 * 1024;
+
+/**
  * The card to commit with the data (a push's, a forget's): created, its stats refreshed, or none (a memory
  * under a prefix has no card of its own; a hand-written or unreadable card is left alone).
  */
@@ -168,7 +174,13 @@ export async function cardFile(
   if (o.loc.prefix !== "") return { state: "none" };
   let current: string | null;
   try {
-    current = await readRepoText({ client: o.client, repo: o.loc.repo, sha, path: "README.md" });
+    current = await readRepoText({
+      client: o.client,
+      repo: o.loc.repo,
+      sha,
+      path: "README.md",
+      maxBytes: MAX_CARD_BYTES,
+    });
   } catch {
     // An unreadable card cannot be told from a hand-written one: leave it alone.
     return { state: "unreadable" };

@@ -14,6 +14,12 @@ import {
 import { ForgottenFileError, parseRemoteForgotten, remoteForgottenPath } from "./forgotten.js";
 import { PublishUnreachableError } from "./publish-errors.js";
 
+/**
+ * The most of a Hub memory's forgotten-ids file read: ~21 bytes an id, so 32 MiB lists 1.6 M forgotten rows,
+ * more than most memories hold. A larger file fails closed, as an unreadable one does.
+ */
+const MAX_FORGOTTEN_BYTES = 32 * 1024 * 1024;
+
 /** The ids a Hub memory has forgotten, at one commit. */
 export async function remoteForgottenIds(
   client: HubClient,
@@ -22,7 +28,13 @@ export async function remoteForgottenIds(
 ): Promise<Set<string>> {
   let text: string | null;
   try {
-    text = await readRepoText({ client, repo: loc.repo, sha, path: remoteForgottenPath(loc) });
+    text = await readRepoText({
+      client,
+      repo: loc.repo,
+      sha,
+      path: remoteForgottenPath(loc),
+      maxBytes: MAX_FORGOTTEN_BYTES,
+    });
   } catch (err) {
     // Fail closed: without the list, a push could bring forgotten rows back.
     const why = hubFailure(err, client.hubUrl)?.detail ?? (err instanceof Error ? err.message : String(err));

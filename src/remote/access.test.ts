@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { readParams } from "./access.js";
+import { MAX_JSON_ANSWER_BYTES, readParams } from "./access.js";
+import { readRepoText } from "./read-text.js";
 import { UnsafeHubAnswerError } from "./validate.js";
 
 /** A fetch that answers each URL from `routes` and records every request with its Authorization. */
@@ -66,5 +67,68 @@ describe("redirects while reading a memory", () => {
     const other = fakeFetch({ [mirror]: to("https://cdn-lfs.hf.co/f") });
     const q = readParams({ hubUrl: "https://mirror.example.org", fetch: other.f });
     await expect(q.fetch(mirror, init)).rejects.toThrow(UnsafeHubAnswerError);
+  });
+});
+
+describe("answers read under a size limit", () => {
+  const API = "https://huggingface.co/api/datasets/o/n/tree/abc/chunks.lance";
+  const json =
+    (body: BodyInit, headers: Record<string, string> = {}) =>
+    () =>
+      new Response(body, { status: 200, headers: { "content-type": "application/json", ...headers } });
+  /** A body of `n` bytes of JSON that never says its length (sent in pieces). */
+  const endless = (n: number) =>
+    new ReadableStream<Uint8Array>({
+      start(c) {
+        c.enqueue(new TextEncoder().encode("["));
+        for (let sent = 1; sent < n; sent += 1 << 20) c.enqueue(new Uint8Array(1 << 20).fill(0x20));
+        c.close();
+      },
+    });
+
+  it("refuses a JSON answer past the cap, said or streamed, and reads one under it", async () => {
+    const small = fakeFetch({ [API]: json("[1,2]") });
+    expect(
+      await (await readParams({ hubUrl: "https://huggingface.co", fetch: small.f }).fetch(API)).json(),
+    ).toEqual([1, 2]);
+    const said = fakeFetch({ [API]: json("[]", { "content-length": String(MAX_JSON_ANSWER_BYTES + 1) }) });
+    await expect(readParams({ hubUrl: "https://huggingface.co", fetch: said.f }).fetch(API)).rejects.toThrow(
+      `the Hub answered more than 16 MiB for "/api/datasets/o/n/tree/abc/chunks.lance", more than funes reads there`,
+    );
+    const streamed = fakeFetch({ [API]: json(endless(MAX_JSON_ANSWER_BYTES + (2 << 20))) });
+    const res = await readParams({ hubUrl: "https://huggingface.co", fetch: streamed.f }).fetch(API);
+    await expect(res.json()).rejects.toThrow(UnsafeHubAnswerError);
+  });
+
+  it("reads a repo's text file only from the endpoint, and not one larger than asked", async () => {
+    const TEXT = "https://huggingface.co/datasets/o/n/resolve/abc/.funes-forgotten.json";
+    const client = (f: typeof fetch) => ({ hubUrl: "https://huggingface.co", token: "hf_secret", fetch: f });
+    // Redirected to loopback: refused, and loopback gets nothing.
+    const loop = fakeFetch({ [TEXT]: to("http://127.0.0.1:9/x") });
+    await expect(
+      readRepoText({
+        client: client(loop.f),
+        repo: "o/n",
+        sha: "abc",
+        path: ".funes-forgotten.json",
+        maxBytes: 1024,
+      }),
+    ).rejects.toThrow(`redirected funes to "http://127.0.0.1:9"`);
+    expect(loop.calls.map((c) => c.url)).toEqual([TEXT]);
+    // Listed at 50 MB: refused from its size, its bytes never asked for.
+    const big = fakeFetch({
+      [TEXT]: () =>
+        new Response("{", { status: 206, headers: { "content-range": "bytes 0-0/50000000", etag: '"e"' } }),
+    });
+    await expect(
+      readRepoText({
+        client: client(big.f),
+        repo: "o/n",
+        sha: "abc",
+        path: ".funes-forgotten.json",
+        maxBytes: 1024,
+      }),
+    ).rejects.toThrow(`".funes-forgotten.json" in o/n is 47.7 MiB, more than funes reads of it (1 KiB)`);
+    expect(big.calls.length).toBe(1);
   });
 });

@@ -60,13 +60,57 @@ function withoutCredentials(headers: RequestInit["headers"]): Headers {
 }
 
 /**
+ * Bytes an answer in JSON may hold when a memory is read (a listing page of 1,000 files is ~0.5 MB, a
+ * repo's info a few KB): the client reads an answer whole before parsing it, so an endless one would take
+ * the heap with it.
+ */
+export const MAX_JSON_ANSWER_BYTES = 16 * 1024 * 1024;
+
+/** Statuses whose answers carry no body (a Response cannot be made with one). */
+const NULL_BODY = new Set([101, 204, 205, 304]);
+
+/**
+ * `res` with its body cut off past `max` bytes: reading it on then fails with an UnsafeHubAnswerError naming
+ * the limit (and an answer that declares a larger length fails at once).
+ */
+function capped(res: Response, max: number, url: URL): Response {
+  if (res.body === null || NULL_BODY.has(res.status)) return res;
+  const tooLarge = () =>
+    new UnsafeHubAnswerError(
+      `the Hub answered more than ${(max / 1048576).toFixed(0)} MiB for ${quoteForMessage(url.pathname)}, more than funes reads there`,
+    );
+  const declared = Number(res.headers.get("content-length") ?? Number.NaN);
+  if (declared > max) {
+    void res.body.cancel().catch(() => {});
+    throw tooLarge();
+  }
+  let seen = 0;
+  const limit = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      seen += chunk.byteLength;
+      if (seen > max) controller.error(tooLarge());
+      else controller.enqueue(chunk);
+    },
+  });
+  const out = new Response(res.body.pipeThrough(limit), {
+    status: res.status,
+    statusText: res.statusText,
+    headers: res.headers,
+  });
+  // The client reads the final URL of an answer (a redirected download's).
+  Object.defineProperty(out, "url", { value: res.url });
+  return out;
+}
+
+/**
  * The same for reading a memory, where every request the client makes must go to the endpoint itself: a
  * listing's `Link: next` or a download's info naming another host is refused before anything (a token
  * included) is sent there. Redirects are followed here, one hop at a time, only to the endpoint or a host
  * of its own domain over https (the Hub's download hosts), with the token dropped on a hop to another
- * origin; any other redirect is refused naming where it pointed.
+ * origin; any other redirect is refused naming where it pointed. An answer in JSON is read up to
+ * {@link MAX_JSON_ANSWER_BYTES}, and with `maxBytes` any answer up to that.
  */
-export function readParams(c: HubClient, timeoutMs?: number) {
+export function readParams(c: HubClient, timeoutMs?: number, o: { maxBytes?: number } = {}) {
   const p = hubParams(c, timeoutMs);
   const endpoint = new URL(c.hubUrl);
   const origin = endpoint.origin;
@@ -90,7 +134,10 @@ export function readParams(c: HubClient, timeoutMs?: number) {
       res = await p.fetch(next, { ...init, headers, redirect: "manual" });
       url = next;
     }
-    return res;
+    if (o.maxBytes !== undefined) return capped(res, o.maxBytes, url);
+    return (res.headers.get("content-type") ?? "").includes("json")
+      ? capped(res, MAX_JSON_ANSWER_BYTES, url)
+      : res;
   };
   return { ...p, fetch: guarded };
 }

@@ -2,7 +2,7 @@
  * One request that is both the reachability probe and the head resolution: the dataset's info at `main`,
  * with its commit sha. Its outcome is the remote's state, decided here and nowhere else.
  */
-import { type HubClient, httpStatus, hubLibrary, hubParams, isUnreachable, readParams } from "./access.js";
+import { type HubClient, httpStatus, hubLibrary, isUnreachable, readParams } from "./access.js";
 import { describeNetworkError, isOfflineMode } from "./network-error.js";
 import { isCommitSha, quoteForMessage, UnsafeHubAnswerError } from "./validate.js";
 
@@ -36,7 +36,7 @@ export async function fetchRepoHead(o: {
 /** True when `repo` is a model repo (for saying so when a dataset of that name is missing). */
 export async function isModelRepo(o: { client: HubClient; repo: string }): Promise<boolean> {
   try {
-    await (await hubLibrary()).modelInfo({ name: o.repo, ...hubParams(o.client, PROBE_TIMEOUT_MS) });
+    await (await hubLibrary()).modelInfo({ name: o.repo, ...readParams(o.client, PROBE_TIMEOUT_MS) });
     return true;
   } catch {
     return false;

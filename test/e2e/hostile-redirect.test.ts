@@ -124,6 +124,29 @@ describe("redirects from the endpoint", () => {
   });
 });
 
+describe("status of a memory someone else owns", () => {
+  it("reads its forgotten-ids file and card only through the guarded fetch: a redirect to loopback is refused", async () => {
+    const seen: string[] = [];
+    const loopback = await serve((req, res) => {
+      seen.push(req.url ?? "");
+      res.writeHead(200, { "Content-Type": "application/json" }).end('{"version": 1, "ids": []}');
+    });
+    // The memory's own files are served; every small file status reads straight from the repo (its
+    // forgotten ids, its card) and any model-repo probe is sent to a service on loopback.
+    const endpoint = await serve((req, res) => {
+      const url = req.url ?? "/";
+      const table = url.includes("/resolve/") && url.includes("/chunks.lance/");
+      if ((url.includes("/resolve/") && !table) || url.startsWith("/api/models/"))
+        res.writeHead(302, { Location: `${loopback}/internal${url}` }).end();
+      else relay(req, res, url);
+    });
+    const r = standinUser(t.dir, "status-redirect", endpoint, { HF_TOKEN: "hf_readerstokenforredirects" });
+    const out = await runFunes(["status", "--memory", "evil/redirect"], r);
+    expect(out.stdout).toContain("hf://datasets/evil/redirect");
+    expect(seen).toEqual([]);
+  });
+});
+
 describe("an endless listing", () => {
   it("stops at the download cap's number of files and says what to set", async () => {
     let pages = 0;
