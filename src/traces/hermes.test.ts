@@ -1,3 +1,4 @@
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
@@ -10,7 +11,7 @@ import {
   writeHermesDb,
 } from "../../test/helpers/hermes-db.js";
 import { epochToRfc3339, HermesSource } from "./hermes.js";
-import { sourceForPath } from "./sources.js";
+import { sourceForPath, sourcesForPath } from "./sources.js";
 
 // Written by hand: `1.0` must reach the parser as written (JSON.stringify would print 1).
 const CALLS =
@@ -180,6 +181,52 @@ describe("HermesSource", () => {
       expect(readTree(folder)).toEqual(before);
     } finally {
       writer.close();
+      cleanup();
+    }
+  });
+
+  it("takes a -journal or -wal beside a database for SQLite's, never for a transcript, whatever --harness says", () => {
+    const { db, cleanup } = makeDb("v30");
+    try {
+      // Lines a Hermes session file could hold: read as one, they would be indexed.
+      const lines = '{"role":"user","content":"from the journal"}\n';
+      writeFileSync(`${db}-journal`, lines);
+      for (const forced of [undefined, "hermes"] as const)
+        expect(() => sourcesForPath(`${db}-journal`, forced)).toThrow(
+          `"${db}-journal" is SQLite's rollback journal, not a transcript — index "${db}" instead`,
+        );
+      writeFileSync(`${db}-wal`, lines);
+      expect(() => sourcesForPath(`${db}-wal`, "hermes")).toThrow(
+        /is SQLite's write-ahead log, not a transcript/,
+      );
+      // Moved away from its database, a journal is still known by its first bytes.
+      const moved = join(db, "..", "moved.bin");
+      writeFileSync(moved, Buffer.from([0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7, 0, 0, 0, 1]));
+      expect(() => sourcesForPath(moved, "hermes")).toThrow(
+        `"${moved}" is SQLite's rollback journal, not a transcript — index its database instead`,
+      );
+    } finally {
+      cleanup();
+    }
+  });
+
+  it("is the source for a SQLite file given with --harness hermes, whatever its tables look like", async () => {
+    const { db, cleanup } = makeDb("v30");
+    try {
+      expect(sourcesForPath(db, "hermes").map((s) => s.kind)).toEqual(["hermes"]);
+      // An OpenCode store named as Hermes's: read as asked, and said plainly when it is not.
+      const w = new Database(db);
+      w.exec("DROP TABLE messages");
+      w.close();
+      const [src] = sourcesForPath(db, "hermes");
+      await expect(src!.listUnits()).rejects.toThrow(
+        `"${db}" has no Hermes messages table — check that it is a Hermes state.db, or drop --harness hermes`,
+      );
+      src!.close?.();
+      expect(() => sourcesForPath(db, "codex")).toThrow(
+        `"${db}" is a SQLite database, which codex does not write — name --harness hermes or opencode, or drop --harness`,
+      );
+    } finally {
       cleanup();
     }
   });

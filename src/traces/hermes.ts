@@ -61,6 +61,10 @@ export class HermesSource implements TraceSource {
   async listUnits(limit?: number): Promise<Unit[]> {
     this.close();
     return this.withDb((db) => {
+      if (columnsOf(db, "messages").size === 0)
+        throw new Error(
+          `"${this.dbPath}" has no Hermes messages table — check that it is a Hermes state.db, or drop --harness hermes`,
+        );
       // `bytes` (the session's text, roughly) lets progress be shown by bytes beside transcript files.
       const rows = db.all<{ sid: unknown; mark: unknown; bytes: unknown }>(
         "SELECT session_id AS sid, MAX(id) AS mark, SUM(COALESCE(LENGTH(content), 0) + COALESCE(LENGTH(tool_calls), 0)) AS bytes " +

@@ -6,6 +6,7 @@ import { traceSourceContract } from "../../test/contract/trace-source.js";
 import { readTree, TRACES, tempDir } from "../../test/helpers/fixtures.js";
 import { OpenCodeSource } from "./opencode.js";
 import { knownSources, sourcesForPath } from "./sources.js";
+import { SqliteBudgetError } from "./sqlite-snapshot.js";
 
 /** The real store `opencode run` (1.18.33) left: the database and the WAL that holds the session. */
 const FIXTURE = join(TRACES, "opencode");
@@ -106,6 +107,50 @@ describe("OpenCodeSource", () => {
     }
   });
 
+  it("skips a store whose query does not end (a part view over an endless query) once past its time budget", async () => {
+    const { db, cleanup } = copyStore((w) => {
+      w.exec(
+        "ALTER TABLE part RENAME TO part_rows; CREATE VIEW part AS WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT p.* FROM part_rows p, c WHERE c.x < 0",
+      );
+    });
+    const src = new OpenCodeSource(db, "opencode", { budgetMs: 1000 });
+    try {
+      const start = Date.now();
+      await expect(src.listUnits()).rejects.toThrow(
+        `reading "${db}" took longer than 1 s and was stopped — check that it is the agent's own database (a view over an endless query can do this)`,
+      );
+      expect(Date.now() - start).toBeLessThan(15_000);
+      // The rest of the store is refused at once, not waited on again.
+      const again = Date.now();
+      await expect(
+        src.readUnit({ key: "ses_dcc06a31affep0irmIeI14awXM", signature: null, isSubagent: false }),
+      ).rejects.toThrow(SqliteBudgetError);
+      expect(Date.now() - again).toBeLessThan(500);
+    } finally {
+      src.close();
+      cleanup();
+    }
+  });
+
+  it("is the source for a SQLite file given with --harness opencode, whatever its tables look like", async () => {
+    const t = tempDir();
+    try {
+      const hermes = join(t.dir, "state.db");
+      const w = new Database(hermes);
+      w.exec("CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT)");
+      w.close();
+      expect(sourcesForPath(hermes).map((s) => s.kind)).toEqual(["hermes"]);
+      const [src] = sourcesForPath(hermes, "opencode");
+      expect(src?.kind).toBe("opencode");
+      await expect(src!.listUnits()).rejects.toThrow(
+        `"${hermes}" has no OpenCode tables (session, message, part) — check that it is an OpenCode database, or drop --harness opencode`,
+      );
+      src!.close?.();
+    } finally {
+      t.cleanup();
+    }
+  });
+
   it("is found by content under any name, and in its data folder, by `funes index <path>` and the walk", async () => {
     const { dir, db, cleanup } = copyStore();
     try {
@@ -114,7 +159,9 @@ describe("OpenCodeSource", () => {
       copyFileSync(`${db}-wal`, `${renamed}-wal`);
       expect(sourcesForPath(renamed).map((s) => s.kind)).toEqual(["opencode"]);
       expect(sourcesForPath(dir).map((s) => s.kind)).toEqual(["opencode"]);
-      expect(() => sourcesForPath(join(dir, "opencode.db-wal"), "opencode")).toThrow(/no OpenCode database/);
+      expect(() => sourcesForPath(join(dir, "opencode.db-wal"), "opencode")).toThrow(
+        `"${join(dir, "opencode.db-wal")}" is SQLite's write-ahead log, not a transcript — index "${db}" instead`,
+      );
       // The default folder under a home, and the one XDG_DATA_HOME moves it to.
       const home = join(dir, "home");
       const data = join(home, ".local", "share", "opencode");

@@ -38,6 +38,9 @@ interface DataRow {
   data: unknown;
 }
 
+/** The tables an OpenCode store reads from. */
+const OPENCODE_TABLES = ["session", "message", "part"];
+
 /** The sessions of one OpenCode database. */
 export class OpenCodeSource implements TraceSource {
   readonly parserVersion = 1;
@@ -60,6 +63,15 @@ export class OpenCodeSource implements TraceSource {
   async listUnits(limit?: number): Promise<Unit[]> {
     this.close();
     const db = this.db();
+    const tables = new Set(
+      db
+        .all<{ name: string }>("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")
+        .map((r) => r.name),
+    );
+    if (!OPENCODE_TABLES.every((t) => tables.has(t)))
+      throw new Error(
+        `"${this.dbPath}" has no OpenCode tables (${OPENCODE_TABLES.join(", ")}) — check that it is an OpenCode database, or drop --harness opencode`,
+      );
     // The newest time any of a session's rows changed, and how many there are: a part updated in place
     // (a tool that finished) changes the first, a deleted message the second.
     const rows = db.all<{ id: unknown; parent: unknown; mark: unknown; n: unknown; bytes: unknown }>(

@@ -4,7 +4,7 @@
  */
 import { type Dirent, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join } from "node:path";
-import { sniffFile, sqliteHarness } from "./detect.js";
+import { readHead, sniffFile, sqliteHarness } from "./detect.js";
 import { HermesSource } from "./hermes.js";
 import { HermesFilesSource, isHermesSessionFile } from "./hermes-legacy.js";
 import { hermesProfileHomes } from "./hermes-profiles.js";
@@ -293,9 +293,27 @@ export function sourceForPath(path: string, forced?: Harness): TraceSource {
 }
 
 function fileSource(path: string, name: string, forced: Harness | undefined): TraceSource {
+  const side = sqliteSideFile(path, name);
+  if (side !== null)
+    throw new TracePathError(
+      "not_transcript",
+      path,
+      `"${path}" is SQLite's ${side.what}, not a transcript — index ${side.db === null ? "its database" : `"${side.db}"`} instead`,
+    );
   const sniffed = sniffFile(path);
-  if (sniffed.kind === "sqlite" && sqliteHarness(path) === "opencode") return new OpenCodeSource(path);
-  if (sniffed.kind === "sqlite" || name === "state.db") return new HermesSource(path);
+  if (sniffed.kind === "sqlite") {
+    // The harness the user names wins over the tables' look; one that writes no SQLite is said so.
+    if (forced === "opencode") return new OpenCodeSource(path);
+    if (forced === "hermes") return new HermesSource(path);
+    if (forced !== undefined)
+      throw new TracePathError(
+        "not_transcript",
+        path,
+        `"${path}" is a SQLite database, which ${forced} does not write — name --harness hermes or opencode, or drop --harness`,
+      );
+    return sqliteHarness(path) === "opencode" ? new OpenCodeSource(path) : new HermesSource(path);
+  }
+  if (name === "state.db") return new HermesSource(path);
   if (forced === "opencode") throw notOpenCode(path);
   if (sniffed.kind === "empty")
     throw new TracePathError("empty", path, `"${path}" is empty — nothing to index`);
@@ -326,6 +344,37 @@ function fileSource(path: string, name: string, forced: Harness | undefined): Tr
   if (harness === "hermes") return new HermesFilesSource(path, null);
   if (harness === "opencode") throw notOpenCode(path);
   return new JsonlTreeSource(harness, path);
+}
+
+/** SQLite's own files: a write-ahead log and a rollback journal open with these bytes. */
+const WAL_MAGIC = [Buffer.from([0x37, 0x7f, 0x06, 0x82]), Buffer.from([0x37, 0x7f, 0x06, 0x83])];
+const JOURNAL_MAGIC = Buffer.from([0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7]);
+const SIDE_WHAT = {
+  wal: "write-ahead log",
+  journal: "rollback journal",
+  shm: "shared-memory index",
+} as const;
+
+/**
+ * A file SQLite keeps beside a database (`<db>-wal`, `<db>-journal`, `<db>-shm`), known by its name when
+ * the database is beside it, or by its first bytes: what it is, and its database (null when not found).
+ * Its pages are read with the database, never as a transcript. Null for any other file.
+ */
+function sqliteSideFile(path: string, name: string): { what: string; db: string | null } | null {
+  const m = /^(.+)-(wal|journal|shm)$/i.exec(name);
+  const kind = m?.[2]?.toLowerCase() as keyof typeof SIDE_WHAT | undefined;
+  const db = m === null ? null : path.slice(0, path.length - (kind?.length ?? 0) - 1);
+  if (kind !== undefined && db !== null && statOrNull(db)?.isFile()) return { what: SIDE_WHAT[kind], db };
+  let head: Buffer;
+  try {
+    head = readHead(path, 8);
+  } catch {
+    return null;
+  }
+  const found = db !== null && statOrNull(db)?.isFile() ? db : null;
+  if (WAL_MAGIC.some((w) => head.subarray(0, 4).equals(w))) return { what: SIDE_WHAT.wal, db: found };
+  if (head.equals(JOURNAL_MAGIC)) return { what: SIDE_WHAT.journal, db: found };
+  return null;
 }
 
 function hermesFolderSources(dir: string): TraceSource[] {
