@@ -16,7 +16,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { readTree, tempDir } from "../../test/helpers/fixtures.js";
+import { ROOT, readTree, tempDir } from "../../test/helpers/fixtures.js";
 import { SqliteBudgetError, SqliteSnapshot } from "./sqlite-snapshot.js";
 
 /** A shared temporary folder as a system has it: anyone may create in it, only an owner removes (sticky). */
@@ -100,6 +100,56 @@ describe("SqliteSnapshot", () => {
       t.cleanup();
     }
   });
+
+  it.runIf(isRoot)(
+    "as another user reads: a link planted by root to that user's own files is neither followed nor emptied",
+    () => {
+      // The reported attack, as it happens: in a sticky temporary folder a user cannot unlink a stranger's
+      // link, and removing it "recursively" then fell back to emptying the folder it points to.
+      const t = tempDir();
+      try {
+        chmodSync(t.dir, 0o755);
+        const tmp = sharedTmp(t.dir);
+        const home = join(t.dir, "home");
+        mkdirSync(join(home, "precious"), { recursive: true });
+        writeFileSync(join(home, "precious", "notes.txt"), "mine");
+        makeDb(join(home, "x.db"));
+        for (const p of [
+          home,
+          join(home, "precious"),
+          join(home, "precious", "notes.txt"),
+          join(home, "x.db"),
+        ])
+          chownSync(p, 65534, 65534);
+        const link = join(tmp, `funes-sqlite-${deadPid()}-planted`);
+        symlinkSync(join(home, "precious"), link);
+        const script = join(t.dir, "read.mts");
+        writeFileSync(
+          script,
+          `import { SqliteSnapshot } from ${JSON.stringify(join(ROOT, "src", "traces", "sqlite-snapshot.ts"))};
+const s = SqliteSnapshot.take(${JSON.stringify(join(home, "x.db"))}, { tmp: ${JSON.stringify(tmp)} });
+console.log(JSON.stringify(s.all("SELECT a FROM t")));
+s.close();`,
+        );
+        const run = spawnSync(
+          process.execPath,
+          [join(ROOT, "node_modules", "tsx", "dist", "cli.mjs"), script],
+          {
+            uid: 65534,
+            gid: 65534,
+            env: { PATH: process.env.PATH ?? "", HOME: home, TMPDIR: tmp },
+            encoding: "utf8",
+          },
+        );
+        expect(run.stderr).toBe("");
+        expect(run.stdout.trim()).toBe('[{"a":1}]');
+        expect(readFileSync(join(home, "precious", "notes.txt"), "utf8")).toBe("mine");
+        expect(lstatSync(link).isSymbolicLink()).toBe(true);
+      } finally {
+        t.cleanup();
+      }
+    },
+  );
 
   it("reads commits that live only in the -wal, and leaves the database's folder byte-identical", () => {
     const t = tempDir();
