@@ -16,10 +16,11 @@ import { redactTexts } from "../redact/index.js";
 import {
   mergeSkips,
   RepoFacets,
-  type Session,
+  type StreamedSession,
   type TraceSource,
   type Turn,
   type Unit,
+  type UnitRead,
 } from "../traces/index.js";
 import { FunesError } from "./errors.js";
 import { emptySummary, type IndexEvent, type IndexOptions, type IndexSummary } from "./index-types.js";
@@ -29,6 +30,15 @@ const FLUSH_CHUNKS = 16_384;
 
 /** Turns cleaned and chunked at a time (bounds the memory a single huge transcript takes). */
 const TURN_SLICE = 500;
+
+/**
+ * Text (UTF-16 units) cleaned and chunked at a time, whatever the turn count: with a source that streams
+ * its turns, what a unit holds is this much plus its largest turn, not the whole session.
+ */
+const SLICE_CHARS = 4 * 1024 * 1024;
+
+/** Unreadable records named in a run's notes (each unit's first few); the rest are only counted. */
+const NAMED_RECORDS = 20;
 
 /** Chunks buffered within one large unit before an append: smaller, since the unit's text is held too. */
 const UNIT_FLUSH_CHUNKS = 2_048;
@@ -96,7 +106,7 @@ async function readSources(
     run.store.close();
     throw new FunesError(
       "unreadable_source",
-      `none of ${work.length} session(s) could be read: ${summary.failed[0]?.reason ?? ""} — fix what it names, then run \`funes index\` again`,
+      `none of ${work.length} session(s) could be read: ${failureText(summary.failed[0])} — fix what it names, then run \`funes index\` again`,
     );
   }
   return run;
@@ -203,33 +213,52 @@ async function flush(run: IndexRun): Promise<void> {
   await saveIndexState(run.statePath, run.state);
 }
 
-/** Reads one unit and buffers its new chunks; a unit that cannot be read is counted as failed. */
+/**
+ * Reads one unit and buffers its new chunks; a unit that cannot be read is counted as failed. A source that
+ * streams its units gives a turn at a time, so a unit's memory is bounded by its largest turn.
+ */
 async function indexUnit(
   run: IndexRun,
   { source, unit }: Work,
   progress: { done: number; total: number; bytesDone: number; bytesTotal: number },
 ): Promise<void> {
   const { summary, emit } = run;
-  let read: Awaited<ReturnType<TraceSource["readUnit"]>>;
-  try {
-    read = await source.readUnit(unit);
-  } catch (err) {
+  const failed = (err: unknown) => {
     const reason = errorText(err);
     summary.failed.push({ key: unit.key, reason });
     emit({ kind: "unit-failed", done: progress.done, total: progress.total, key: unit.key, reason });
+  };
+  let sessions: StreamedSession[];
+  let info: Omit<UnitRead, "sessions">;
+  try {
+    const stream = (await source.streamUnit?.(unit)) ?? null;
+    if (stream !== null) ({ sessions, read: info } = stream);
+    else ({ sessions, ...info } = await source.readUnit(unit));
+  } catch (err) {
+    failed(err);
+    return;
+  }
+  let added = 0;
+  let present = 0;
+  const stale: string[] = [];
+  try {
+    for (const session of sessions) {
+      const counts = await chunkSession(run, session, source, stale);
+      added += counts.added;
+      present += counts.present;
+    }
+  } catch (err) {
+    // A streamed unit failing part way (its file went away): what was buffered is stored, the unit is not
+    // recorded, so the next run reads it again (stored ids keep that free of duplicates).
+    failed(err);
     return;
   }
   summary.unitsRead++;
   summary.bytesRead += unit.bytes ?? 0;
-  mergeSkips(summary.skipped, read.skipped);
-  let added = 0;
-  let present = 0;
-  const stale: string[] = [];
-  for (const session of read.sessions) {
-    const counts = await chunkSession(run, session, source, stale);
-    added += counts.added;
-    present += counts.present;
-  }
+  mergeSkips(summary.skipped, info.skipped);
+  for (const r of info.unreadable ?? [])
+    if (summary.notes.length < NAMED_RECORDS)
+      summary.notes.push(`line ${r.line} of ${unit.key} passed over (${r.reason}); the rest of it was read`);
   summary.chunksPresent += present;
   if (stale.length > 0) {
     await run.appending;
@@ -251,33 +280,35 @@ async function indexUnit(
   emit({
     kind: "unit",
     ...progress,
-    label: unitLabel(unit, read.sessions),
+    label: unitLabel(unit, sessions),
     added,
     present,
   });
 }
 
 /**
- * Cleans and chunks one session a slice of turns at a time, buffering chunks not stored yet; ids of rows an
+ * Cleans and chunks one session a slice of turns at a time (at most {@link TURN_SLICE} turns or
+ * {@link SLICE_CHARS} of text, and always whole turns), buffering chunks not stored yet; ids of rows an
  * older funes stored for agent-injected text go to `stale`. Counts the session once per agent.
  */
 async function chunkSession(
   run: IndexRun,
-  session: Session,
+  session: StreamedSession,
   source: TraceSource,
   stale: string[],
 ): Promise<{ added: number; present: number }> {
   const { summary, stored } = run;
   let added = 0;
   let present = 0;
-  summary.turns += session.turns.length;
   const repo = await run.facets.of(session.cwd);
   const redacted: Record<string, number> = {};
   let yielded = 0;
-  // A slice of turns at a time: a 50 MB transcript is never held as text, redacted text and chunks at
+  let harness: string | null = null;
+  let slice: Turn[] = [];
+  let chars = 0;
+  // A slice of turns at a time: a large transcript is never held as text, redacted text and chunks at
   // once, and its chunks go to the table in bounded appends (state is recorded only once all are in).
-  for (let i = 0; i < session.turns.length; i += TURN_SLICE) {
-    const slice = session.turns.slice(i, i + TURN_SLICE);
+  const chunkSlice = async () => {
     for (const [rule, n] of Object.entries(await cleanTurns(slice)))
       redacted[rule] = (redacted[rule] ?? 0) + n;
     // Rows an older funes stored for agent-injected text go, now that it is recognised.
@@ -299,19 +330,29 @@ async function chunkSession(
     }
     // The slice's text now lives in its chunks.
     for (const t of slice) t.blocks = [];
+    slice = [];
+    chars = 0;
     if (run.buffer.length >= UNIT_FLUSH_CHUNKS) await appendBuffer(run);
+  };
+  for (const t of session.turns) {
+    summary.turns++;
+    harness ??= t.harness;
+    slice.push(t);
+    for (const b of t.blocks) chars += b.text.length;
+    if (slice.length >= TURN_SLICE || chars >= SLICE_CHARS) await chunkSlice();
   }
+  if (slice.length > 0) await chunkSlice();
   if (Object.keys(redacted).length > 0) {
     run.emit({ kind: "redacted", sessionId: session.sessionId, counts: redacted });
     for (const [rule, n] of Object.entries(redacted))
       summary.redacted[rule] = (summary.redacted[rule] ?? 0) + n;
   }
   // Sessions are keyed by agent and id: two agents' sessions with one file stem are two sessions.
-  const harness = session.turns[0]?.harness ?? source.kind;
-  const key = `${harness}\u0000${session.sessionId}`;
+  const key = `${harness ?? source.kind}\u0000${session.sessionId}`;
   if (yielded > 0 && !run.sessionKeys.has(key)) {
     run.sessionKeys.add(key);
-    summary.sessionsByHarness[harness] = (summary.sessionsByHarness[harness] ?? 0) + 1;
+    const h = harness ?? source.kind;
+    summary.sessionsByHarness[h] = (summary.sessionsByHarness[h] ?? 0) + 1;
   }
   return { added, present };
 }
@@ -328,10 +369,15 @@ async function cleanTurns(turns: Turn[]): Promise<Record<string, number>> {
   return r.counts;
 }
 
-function unitLabel(unit: Unit, sessions: Session[]): string {
+function unitLabel(unit: Unit, sessions: { sessionId: string; workdir: string }[]): string {
   const only = sessions.length === 1 ? sessions[0] : undefined;
   if (only !== undefined) return `${only.sessionId} (${only.workdir})`;
   return sessions.length === 0 ? unit.key : `${sessions.length} sessions`;
+}
+
+/** A failed unit as the run's one-line failure names it: its file (or key), then why. */
+function failureText(f: { key: string; reason: string } | undefined): string {
+  return f === undefined ? "" : f.reason.includes(f.key) ? f.reason : `${f.key}: ${f.reason}`;
 }
 
 function errorText(err: unknown): string {

@@ -8,6 +8,7 @@ import {
   losslessField,
   needsLosslessJson,
   parseLossless,
+  tooDeep,
 } from "./json-compact.js";
 import { type Block, countSkip, type SkipCounts, type Turn } from "./types.js";
 
@@ -58,6 +59,14 @@ export class ArgumentSerializer {
   serialize(value: unknown, path: (string | number)[]): string {
     if (value === undefined) return "{}";
     if (!this.lossless) return compactJson(value);
+    try {
+      return this.serializeLossless(value, path);
+    } catch (err) {
+      throw tooDeep(err);
+    }
+  }
+
+  private serializeLossless(value: unknown, path: (string | number)[]): string {
     this.tree ??= parseLossless(this.raw);
     let node: LosslessJson | undefined = this.tree;
     for (const step of path) {

@@ -5,10 +5,19 @@
  */
 import { ArgumentSerializer, backfillToolNames, flattenToolContent, makeBlock } from "./blocks.js";
 import { markClaudeInjected, markClaudeReplayed } from "./boilerplate.js";
-import { asObject, asString, parseJsonl } from "./jsonl.js";
+import { asObject, asString, parseJsonl, readGuarded, type TranscriptText } from "./jsonl.js";
 import { addPersistedOutputs } from "./persisted-output.js";
 import { fallbackWorkdir, fileStem, isBlank, mungeCwd } from "./text.js";
-import { type Block, countSkip, type Session, type SkipCounts, type Turn, type UnitRead } from "./types.js";
+import {
+  type Block,
+  countSkip,
+  type Session,
+  type SkipCounts,
+  type StreamedUnit,
+  type Turn,
+  type UnitRead,
+  type UnreadableRecord,
+} from "./types.js";
 
 /** What a parser needs to know about where the text came from. */
 export interface ParseContext {
@@ -35,13 +44,89 @@ export function isSubagentId(sessionId: string): boolean {
 }
 
 /** Parses one Claude Code JSONL transcript. */
-export function parseClaudeTranscript(text: string, ctx: ParseContext): UnitRead {
-  const skipped = {};
+export function parseClaudeTranscript(text: TranscriptText, ctx: ParseContext): UnitRead {
+  const skipped: SkipCounts = {};
+  const unreadable: UnreadableRecord[] = [];
   const sessionId = fileStem(ctx.path);
+  const reading = claudeTurns(text, ctx, skipped, unreadable);
   const turns: Turn[] = [];
+  let next = reading.next();
+  for (; next.done !== true; next = reading.next()) turns.push(next.value);
+  const { cwd, records } = next.value;
+  const wd = next.value.workdir ?? fallbackWorkdir(ctx.path);
+  for (const t of turns) t.workdir = wd;
+  backfillToolNames(turns);
+  const session: Session = { sessionId, workdir: wd, cwd, turns, isSubagent: isSubagentId(sessionId) };
+  return { sessions: [session], skipped, records, ...(unreadable.length > 0 ? { unreadable } : {}) };
+}
+
+/**
+ * Reads a Claude Code transcript one turn at a time, in two passes over its lines (each pass reads the file
+ * again): the first learns what the turns need from the whole session (its working folder, every tool
+ * call's name) and keeps no text, the second gives the turns. Memory is the largest record's, not the
+ * file's; the turns are those {@link parseClaudeTranscript} gives, in its order.
+ */
+export function streamClaudeTranscript(lines: TranscriptText, ctx: ParseContext): StreamedUnit {
+  const sessionId = fileStem(ctx.path);
+  const names = new Map<string, string>();
+  // Pass one: no tool output files read, no skips kept (pass two counts them).
+  const { readToolResult: _, ...scanCtx } = ctx;
+  const scan = claudeTurns(lines, scanCtx, {}, []);
+  let next = scan.next();
+  for (; next.done !== true; next = scan.next())
+    for (const b of next.value.blocks)
+      if (b.blockType === "tool_use" && b.toolUseId !== null && b.toolName !== null)
+        names.set(b.toolUseId, b.toolName);
+  const workdir = next.value.workdir ?? fallbackWorkdir(ctx.path);
+  const read: StreamedUnit["read"] = { skipped: {}, records: 0, unreadable: [] };
+  function* turns(): Generator<Turn> {
+    const reading = claudeTurns(lines, ctx, read.skipped, read.unreadable ?? []);
+    let r = reading.next();
+    for (; r.done !== true; r = reading.next()) {
+      const t = r.value;
+      t.workdir = workdir;
+      for (const b of t.blocks)
+        if (b.blockType === "tool_result" && b.toolName === null && b.toolUseId !== null)
+          b.toolName = names.get(b.toolUseId) ?? null;
+      yield t;
+    }
+    read.records = r.value.records;
+  }
+  const session = {
+    sessionId,
+    workdir,
+    cwd: next.value.cwd,
+    isSubagent: isSubagentId(sessionId),
+    turns: turns(),
+  };
+  return { sessions: [session], read };
+}
+
+/** What a transcript says besides its turns, known once every record is read. */
+interface ClaudeTail {
+  cwd: string | null;
+  /** The munged working folder of the first record naming one; null when none does. */
+  workdir: string | null;
+  records: number;
+}
+
+/**
+ * The turns of a transcript in file order, each as soon as its record is read: `workdir` left empty and
+ * tool results' names not back-filled (both need the whole session). A record without a `uuid` (files other
+ * tools write in Claude's shape: Factory droid, exports, importers) is a turn of its own, named by the
+ * session and its line, so re-reading the file gives it the same id and distinct records never share one.
+ */
+function* claudeTurns(
+  text: TranscriptText,
+  ctx: ParseContext,
+  skipped: SkipCounts,
+  unreadable: UnreadableRecord[],
+): Generator<Turn, ClaudeTail> {
+  const sessionId = fileStem(ctx.path);
   let cwd: string | null = null;
   let workdir: string | null = null;
   let records = 0;
+  let seq = 0;
   const queue = new PromptQueue();
   for (const rec of parseJsonl(text, skipped)) {
     records++;
@@ -57,18 +142,18 @@ export function parseClaudeTranscript(text: string, ctx: ParseContext): UnitRead
       if (prompt !== null) {
         const blocks = [makeBlock("text", prompt.text)];
         markClaudeInjected("user", false, blocks, skipped);
-        turns.push({
+        yield {
           sessionId,
           workdir: "",
           turnUuid: `${sessionId}-queued-${prompt.record}`,
           parentUuid: null,
-          seq: turns.length,
+          seq: seq++,
           ts: prompt.ts,
           role: "user",
           blocks,
           sourcePath: ctx.path,
           harness: "claude_code",
-        });
+        };
       }
       continue;
     }
@@ -77,7 +162,10 @@ export function parseClaudeTranscript(text: string, ctx: ParseContext): UnitRead
       continue;
     }
     const message = asObject(r.message);
-    const blocks = claudeBlocks(message?.content, new ArgumentSerializer(rec.raw), skipped);
+    const blocks = readGuarded(rec.line, skipped, unreadable, () =>
+      claudeBlocks(message?.content, new ArgumentSerializer(rec.raw), skipped),
+    );
+    if (blocks === null) continue;
     if (type === "user") queue.sawUserText(blocks);
     markClaudeInjected(asString(message?.role) ?? type, r.isMeta === true, blocks, skipped);
     if (ctx.readToolResult !== undefined)
@@ -88,25 +176,21 @@ export function parseClaudeTranscript(text: string, ctx: ParseContext): UnitRead
       countSkip(skipped, `${type} record with no indexable content`);
       continue;
     }
-    turns.push({
+    yield {
       sessionId,
       workdir: "",
-      turnUuid: asString(r.uuid) ?? "",
+      turnUuid: uuid === null || uuid === "" ? `${sessionId}-line-${rec.line}` : uuid,
       parentUuid: asString(r.parentUuid),
-      seq: turns.length,
+      seq: seq++,
       ts: asString(r.timestamp) ?? "",
       role: asString(message?.role) ?? type,
       blocks,
       sourcePath: ctx.path,
       harness: "claude_code",
-    });
+    };
   }
   queue.finish(skipped);
-  const wd = workdir ?? fallbackWorkdir(ctx.path);
-  for (const t of turns) t.workdir = wd;
-  backfillToolNames(turns);
-  const session: Session = { sessionId, workdir: wd, cwd, turns, isSubagent: isSubagentId(sessionId) };
-  return { sessions: [session], skipped, records };
+  return { cwd, workdir, records };
 }
 
 function claudeBlocks(content: unknown, args: ArgumentSerializer, skipped: Record<string, number>): Block[] {

@@ -11,9 +11,25 @@ import { backfillToolNames, makeBlock } from "./blocks.js";
 import { markCodexInjected } from "./boilerplate.js";
 import type { ParseContext } from "./claude.js";
 import { compactJson } from "./json-compact.js";
-import { asObject, asString, type JsonRecord, parseJsonl, SKIP_MALFORMED } from "./jsonl.js";
+import {
+  asObject,
+  asString,
+  type JsonRecord,
+  parseJsonl,
+  readGuarded,
+  SKIP_MALFORMED,
+  type TranscriptText,
+  wholeText,
+} from "./jsonl.js";
 import { fallbackWorkdir, fileStem, isBlank, mungeCwd } from "./text.js";
-import { type Block, countSkip, type SkipCounts, type Turn, type UnitRead } from "./types.js";
+import {
+  type Block,
+  countSkip,
+  type SkipCounts,
+  type Turn,
+  type UnitRead,
+  type UnreadableRecord,
+} from "./types.js";
 
 /** Skip reason for a message content part that is not a typed object. */
 const NOT_TYPED = "content part that is not a typed object";
@@ -21,6 +37,8 @@ const NOT_TYPED = "content part that is not a typed object";
 interface CodexItem {
   payload: Record<string, unknown>;
   ts: string;
+  /** The file line it came from (1 in a single-file `.json`). */
+  line: number;
   /** A user prompt recorded only as an event: a turn only when the file has no user response item. */
   fromEvent?: true;
 }
@@ -28,9 +46,9 @@ interface CodexItem {
 const SKIP_EVENT = 'record type "event_msg"';
 
 /** Parses a Codex rollout in any of its three on-disk generations. */
-export function parseCodexRollout(text: string, ctx: ParseContext): UnitRead {
+export function parseCodexRollout(text: TranscriptText, ctx: ParseContext): UnitRead {
   const skipped: SkipCounts = {};
-  if (ctx.path.toLowerCase().endsWith(".json")) return parseSingleJson(text, ctx, skipped);
+  if (ctx.path.toLowerCase().endsWith(".json")) return parseSingleJson(wholeText(text), ctx, skipped);
   let sessionId: string | null = null;
   let cwd: string | null = null;
   let headerTs = "";
@@ -50,9 +68,15 @@ export function parseCodexRollout(text: string, ctx: ParseContext): UnitRead {
           cwd = asString(payload.cwd);
         }
         countSkip(skipped, 'record type "session_meta"');
-      } else if (type === "response_item") items.push({ payload, ts: asString(r.timestamp) ?? "" });
+      } else if (type === "response_item")
+        items.push({ payload, ts: asString(r.timestamp) ?? "", line: rec.line });
       else if (type === "event_msg" && payload.type === "user_message" && asString(payload.message) !== null)
-        items.push({ payload: promptOf(payload), ts: asString(r.timestamp) ?? "", fromEvent: true });
+        items.push({
+          payload: promptOf(payload),
+          ts: asString(r.timestamp) ?? "",
+          line: rec.line,
+          fromEvent: true,
+        });
       else countSkip(skipped, `record type "${type}"`);
       continue;
     }
@@ -113,7 +137,7 @@ function legacyLine(
     return { id: asString(r.id), ts: asString(r.timestamp) ?? "" };
   }
   if (r.record_type !== undefined) countSkip(skipped, `record_type "${String(r.record_type)}"`);
-  else if (asString(r.type) !== null) items.push({ payload: r, ts: headerTs });
+  else if (asString(r.type) !== null) items.push({ payload: r, ts: headerTs, line: rec.line });
   else countSkip(skipped, "record without a type");
   return null;
 }
@@ -136,6 +160,7 @@ function parseSingleJson(text: string, ctx: ParseContext, skipped: SkipCounts): 
       items.push({
         payload: item.type === undefined && "role" in item ? { ...item, type: "message" } : item,
         ts,
+        line: 1,
       });
   }
   const sessionId = asString(session?.id);
@@ -156,8 +181,12 @@ function buildSession(items: CodexItem[], o: BuildOptions): UnitRead {
   const munged = o.cwd === null ? null : mungeCwd(o.cwd);
   const workdir = munged ?? fallbackWorkdir(o.ctx.path);
   const turns: Turn[] = [];
-  for (const { payload, ts } of items) {
-    const mapped = itemTurn(payload, { legacy: o.legacy, skipped: o.skipped });
+  const unreadable: UnreadableRecord[] = [];
+  for (const { payload, ts, line } of items) {
+    const mapped = readGuarded(line, o.skipped, unreadable, () =>
+      itemTurn(payload, { legacy: o.legacy, skipped: o.skipped }),
+    );
+    if (mapped === null) continue;
     if (typeof mapped === "string") {
       countSkip(o.skipped, mapped);
       continue;
@@ -179,7 +208,12 @@ function buildSession(items: CodexItem[], o: BuildOptions): UnitRead {
   }
   backfillToolNames(turns);
   const session = { sessionId, workdir, cwd: munged === null ? null : o.cwd, turns, isSubagent: false };
-  return { sessions: [session], skipped: o.skipped, records: o.records };
+  return {
+    sessions: [session],
+    skipped: o.skipped,
+    records: o.records,
+    ...(unreadable.length > 0 ? { unreadable } : {}),
+  };
 }
 
 /**

@@ -10,9 +10,16 @@
  */
 import { makeBlock } from "./blocks.js";
 import type { ParseContext } from "./claude.js";
-import { asObject, asString, parseJsonl } from "./jsonl.js";
+import { asObject, asString, parseJsonl, readGuarded, type TranscriptText } from "./jsonl.js";
 import { fileStem, isBlank, mungeCwd } from "./text.js";
-import { type Block, countSkip, type SkipCounts, type Turn, type UnitRead } from "./types.js";
+import {
+  type Block,
+  countSkip,
+  type SkipCounts,
+  type Turn,
+  type UnitRead,
+  type UnreadableRecord,
+} from "./types.js";
 
 /** The blocks of one conversation event and its role; null for an event that holds none. */
 function eventBlocks(
@@ -60,14 +67,16 @@ function eventBlocks(
 }
 
 /** Parses one `events.jsonl`. The session id is `session.start`'s, else the folder's name. */
-export function parseCopilotEvents(text: string, ctx: ParseContext): UnitRead {
+export function parseCopilotEvents(text: TranscriptText, ctx: ParseContext): UnitRead {
   const skipped: SkipCounts = {};
-  const records = [...parseJsonl(text, skipped)];
+  const unreadable: UnreadableRecord[] = [];
+  let records = 0;
   let sessionId: string | null = null;
   let cwd: string | null = null;
   const toolNames = new Map<string, string>();
   const turns: Omit<Turn, "sessionId" | "workdir">[] = [];
-  for (const { value: r } of records) {
+  for (const { value: r, line } of parseJsonl(text, skipped)) {
+    records++;
     const type = asString(r.type) ?? "(none)";
     const data = asObject(r.data) ?? {};
     if (type === "session.start" || type === "session.resume") {
@@ -79,7 +88,9 @@ export function parseCopilotEvents(text: string, ctx: ParseContext): UnitRead {
       const name = asString(data.toolName);
       if (id !== null && name !== null) toolNames.set(id, name);
     }
-    const got = eventBlocks(type, data, toolNames);
+    const read = readGuarded(line, skipped, unreadable, () => ({ got: eventBlocks(type, data, toolNames) }));
+    if (read === null) continue;
+    const { got } = read;
     if (got === null) {
       countSkip(skipped, `copilot event "${type}" not indexed`);
       continue;
@@ -112,6 +123,7 @@ export function parseCopilotEvents(text: string, ctx: ParseContext): UnitRead {
       },
     ],
     skipped,
-    records: records.length,
+    records,
+    ...(unreadable.length > 0 ? { unreadable } : {}),
   };
 }

@@ -23,15 +23,32 @@
 import { ArgumentSerializer, makeBlock } from "./blocks.js";
 import type { ParseContext } from "./claude.js";
 import { type FunctionResponse, partList, readParts } from "./gemini-parts.js";
-import { asObject, asString, type JsonRecord, parseJsonl } from "./jsonl.js";
+import {
+  asObject,
+  asString,
+  type JsonRecord,
+  parseJsonl,
+  readGuarded,
+  type TranscriptText,
+  wholeText,
+} from "./jsonl.js";
 import { fileStem, isBlank, mungeCwd } from "./text.js";
-import { type Block, countSkip, type SkipCounts, type Turn, type UnitRead } from "./types.js";
+import {
+  type Block,
+  countSkip,
+  type SkipCounts,
+  type Turn,
+  type UnitRead,
+  type UnreadableRecord,
+} from "./types.js";
 
 /** A message as last written: its record's raw line and where in that record it sits. */
 interface Stored {
   value: Record<string, unknown>;
   raw: string;
   path: (string | number)[];
+  /** The file line it was written on. */
+  line: number;
 }
 
 /** The CLI's own context messages, which open every session (`isIgnoredUserContent` in the CLI). */
@@ -41,14 +58,12 @@ const INJECTED = /^\s*<(session_context|hook_context)>/;
 export const SKIP_REWRITTEN = "message written again (its last version is read)";
 
 /** Parses one Gemini CLI JSONL session. */
-export function parseGeminiSession(text: string, ctx: ParseContext): UnitRead {
+export function parseGeminiSession(text: TranscriptText, ctx: ParseContext): UnitRead {
   const skipped: SkipCounts = {};
-  const { messages, firstTs, meta, records } = replay(
-    legacyDocument(text) ?? parseJsonl(text, skipped),
-    skipped,
-  );
+  const unreadable: UnreadableRecord[] = [];
+  const { messages, firstTs, meta, records } = replay(geminiRecords(text, skipped), skipped);
   const sessionId = meta.sessionId ?? fileStem(ctx.path);
-  const turns = toTurns(messages, firstTs, skipped).map(
+  const turns = toTurns(messages, firstTs, { skipped, unreadable }).map(
     (e, seq): Turn => ({
       sessionId,
       workdir: "",
@@ -71,7 +86,31 @@ export function parseGeminiSession(text: string, ctx: ParseContext): UnitRead {
     sessions: [{ sessionId, workdir, cwd: munged === null ? null : cwd, turns, isSubagent }],
     skipped,
     records,
+    ...(unreadable.length > 0 ? { unreadable } : {}),
   };
+}
+
+/** The records of a session file: a legacy whole-file document as one, else a record per JSONL line. */
+function geminiRecords(input: TranscriptText, skipped: SkipCounts): Iterable<JsonRecord> {
+  if (typeof input === "string") return legacyDocument(input) ?? parseJsonl(input, skipped);
+  return (opensDocument(input) ? legacyDocument(wholeText(input)) : null) ?? parseJsonl(input, skipped);
+}
+
+/** True when the first non-blank line opens a JSON object it does not close (a pretty-printed document). */
+function opensDocument(lines: Iterable<string | { overlong: true }>): boolean {
+  for (const l of lines) {
+    if (typeof l !== "string") return false;
+    const t = l.trim();
+    if (t === "") continue;
+    if (!t.startsWith("{")) return false;
+    try {
+      JSON.parse(t);
+      return false;
+    } catch {
+      return true;
+    }
+  }
+  return false;
 }
 
 /**
@@ -83,7 +122,7 @@ function legacyDocument(text: string): JsonRecord[] | null {
   try {
     const doc = asObject(JSON.parse(text));
     return doc !== null && Array.isArray(doc.messages) && typeof doc.sessionId === "string"
-      ? [{ raw: text, value: doc }]
+      ? [{ raw: text, value: doc, line: 1 }]
       : null;
   } catch {
     return null; // JSONL: one record per line
@@ -100,29 +139,43 @@ function projectFolder(path: string): string {
 /** Replays the lines in order into the final message list (ids in list order). */
 function replay(lines: Iterable<JsonRecord>, skipped: SkipCounts) {
   const messages = new Map<string, Stored>();
+  // The ids in `messages`' order, so a rewind finds its place without listing every id (n rewinds of a
+  // long session would be quadratic): only a suffix is ever dropped, and each id at most once per write.
+  const order: string[] = [];
+  const position = new Map<string, number>();
   const firstTs = new Map<string, string>();
   const seen = new Set<string>();
   const meta: { sessionId?: string; kind?: string } = {};
   let records = 0;
   // A Map keeps an id's first position when it is set again, as the CLI's loader does.
-  const put = (value: Record<string, unknown>, raw: string, path: (string | number)[]) => {
+  const put = (value: Record<string, unknown>, raw: string, path: (string | number)[], line: number) => {
     const id = value.id as string;
     if (seen.has(id)) countSkip(skipped, SKIP_REWRITTEN);
     seen.add(id);
-    messages.set(id, { value, raw, path });
+    if (!messages.has(id)) {
+      position.set(id, order.length);
+      order.push(id);
+    }
+    messages.set(id, { value, raw, path, line });
     const ts = asString(value.timestamp);
     if (ts !== null && !firstTs.has(id)) firstTs.set(id, ts);
   };
-  for (const { value: r, raw } of lines) {
+  const clear = (from: number) => {
+    for (let k = from; k < order.length; k++) {
+      const id = order[k] as string;
+      messages.delete(id);
+      position.delete(id);
+    }
+    order.length = from;
+  };
+  for (const { value: r, raw, line } of lines) {
     records++;
     const rewind = asString(r.$rewindTo);
     const set = asObject(r.$set);
     if (rewind !== null) {
-      const ids = [...messages.keys()];
-      const at = ids.indexOf(rewind);
-      for (const id of at < 0 ? ids : ids.slice(at)) messages.delete(id);
+      clear(position.get(rewind) ?? 0);
       countSkip(skipped, "$rewindTo record");
-    } else if (typeof r.id === "string") put(r, raw, []);
+    } else if (typeof r.id === "string") put(r, raw, [], line);
     else if (Array.isArray(r.messages) && typeof r.sessionId === "string") {
       // A legacy whole-file session: its metadata and every message, in one document (a record each).
       records += r.messages.length - 1;
@@ -130,17 +183,17 @@ function replay(lines: Iterable<JsonRecord>, skipped: SkipCounts) {
       if (typeof r.kind === "string") meta.kind = r.kind;
       r.messages.forEach((m, j) => {
         const msg = asObject(m);
-        if (msg !== null && typeof msg.id === "string") put(msg, raw, ["messages", j]);
+        if (msg !== null && typeof msg.id === "string") put(msg, raw, ["messages", j], line);
         else countSkip(skipped, "message without an id");
       });
     } else if (set !== null) {
       if (typeof set.sessionId === "string") meta.sessionId = set.sessionId;
       if (Array.isArray(set.messages)) {
         records += set.messages.length - 1; // a record per message of the list
-        messages.clear();
+        clear(0);
         set.messages.forEach((m, j) => {
           const msg = asObject(m);
-          if (msg !== null && typeof msg.id === "string") put(msg, raw, ["$set", "messages", j]);
+          if (msg !== null && typeof msg.id === "string") put(msg, raw, ["$set", "messages", j], line);
           else countSkip(skipped, "message without an id");
         });
       } else countSkip(skipped, "metadata update ($set)");
@@ -173,7 +226,11 @@ function thoughtText(t: unknown): string {
 }
 
 /** Turns from the final message list: user and model messages, each tool answer after its call. */
-function toTurns(messages: Map<string, Stored>, firstTs: Map<string, string>, skipped: SkipCounts): Entry[] {
+function toTurns(
+  messages: Map<string, Stored>,
+  firstTs: Map<string, string>,
+  { skipped, unreadable }: { skipped: SkipCounts; unreadable: UnreadableRecord[] },
+): Entry[] {
   const entries: Entry[] = [];
   const answers = new Map<string, Entry>();
   let previous: string | null = null;
@@ -202,13 +259,23 @@ function toTurns(messages: Map<string, Stored>, firstTs: Map<string, string>, sk
       countSkip(skipped, `message type "${type}" not indexed`);
       continue;
     }
-    const read = readParts(v.content, args, [...m.path, "content"], skipped);
-    if (type === "user" && read.blocks.some((b) => INJECTED.test(b.text))) {
+    // Everything serialized before anything is kept: a message that cannot be read is passed over whole.
+    const got = readGuarded(m.line, skipped, unreadable, () => {
+      const read = readParts(v.content, args, [...m.path, "content"], skipped);
+      if (type === "user" && read.blocks.some((b) => INJECTED.test(b.text))) return "injected";
+      const calls = Array.isArray(v.toolCalls) ? v.toolCalls : [];
+      const results = calls.map((c, i) =>
+        callResults(asObject(c), args, [...m.path, "toolCalls", i, "result"], skipped),
+      );
+      const blocks = type === "gemini" ? modelBlocks(m, read.blocks, args, skipped) : read.blocks;
+      return { read, blocks, results };
+    });
+    if (got === null) continue;
+    if (got === "injected") {
       countSkip(skipped, "gemini <session_context> (the CLI's, injected)");
       continue;
     }
-    const calls = Array.isArray(v.toolCalls) ? v.toolCalls : [];
-    const blocks = type === "gemini" ? modelBlocks(m, read.blocks, args, skipped) : read.blocks;
+    const { read, blocks, results } = got;
     if (blocks.length > 0) {
       entries.push({
         uuid: id,
@@ -229,9 +296,8 @@ function toTurns(messages: Map<string, Stored>, firstTs: Map<string, string>, sk
     read.responses.forEach((r, k) => {
       answer(r, id, k, ts);
     });
-    calls.forEach((c, i) => {
-      for (const r of callResults(asObject(c), args, [...m.path, "toolCalls", i, "result"], skipped))
-        answer(r, id, i, ts);
+    results.forEach((rs, i) => {
+      for (const r of rs) answer(r, id, i, ts);
     });
   }
   return entries.filter((e) => e.blocks.length > 0);

@@ -36,6 +36,8 @@ export {
   mergeSkips,
   type Session,
   type SkipCounts,
+  type StreamedSession,
+  type StreamedUnit,
   type TraceSource,
   type Turn,
   type Unit,

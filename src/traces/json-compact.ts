@@ -23,9 +23,29 @@ export function needsLosslessJson(raw: string): boolean {
   return /[0-9][.eE]|[0-9]{16}|"[0-9]+"\s*:/.test(raw);
 }
 
-/** Serializes a parsed (plain) JSON value compactly; equal to serde's output unless `needsLosslessJson`. */
+/**
+ * Serializes a parsed (plain) JSON value compactly; equal to serde's output unless `needsLosslessJson`.
+ * A value nested too deep for the stack throws {@link NestedTooDeepError}, which the parsers turn into a
+ * skipped record.
+ */
 export function compactJson(value: unknown): string {
-  return JSON.stringify(value) ?? "null";
+  try {
+    return JSON.stringify(value) ?? "null";
+  } catch (err) {
+    throw tooDeep(err);
+  }
+}
+
+/** Thrown when JSON is nested too deep to walk (it would overflow the stack). */
+export class NestedTooDeepError extends Error {
+  constructor() {
+    super("JSON nested too deep to read");
+  }
+}
+
+/** A stack overflow as a {@link NestedTooDeepError}; any other error unchanged. */
+export function tooDeep(err: unknown): unknown {
+  return err instanceof RangeError && /call stack/i.test(err.message) ? new NestedTooDeepError() : err;
 }
 
 /** Parses JSON text keeping number literals and key order (duplicate keys: first position, last value). */

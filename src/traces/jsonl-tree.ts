@@ -5,22 +5,23 @@
  */
 import { readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { isSubagentId, type ParseContext, parseClaudeTranscript } from "./claude.js";
+import { isSubagentId, type ParseContext, parseClaudeTranscript, streamClaudeTranscript } from "./claude.js";
 import { parseCodexRollout } from "./codex.js";
 import { parseCopilotEvents } from "./copilot.js";
 import { parseGeminiSession } from "./gemini.js";
-import { parseJsonl, readTextLossy } from "./jsonl.js";
+import { fileLines, parseJsonl, type TranscriptText } from "./jsonl.js";
 import { parsePiSession } from "./pi.js";
 import { parseQwenSession } from "./qwen.js";
 import { fileStem } from "./text.js";
-import type { Harness, TraceSource, Unit, UnitRead } from "./types.js";
+import type { Harness, StreamedUnit, TraceSource, Unit, UnitRead } from "./types.js";
 import { stampFiles, walkFiles } from "./walk.js";
 
 /** Parser versions recorded in state.json: bump when a parser would now read a file differently. */
 const PARSER_VERSIONS: Record<JsonlHarness, number> = {
   // 2: externalised tool results, agent-injected reminders left out. 3: prompts queued while busy. 4: a
-  // sub-agent's copies of its parent's records left out.
-  claude_code: 4,
+  // sub-agent's copies of its parent's records left out. 5: a record without a uuid a turn of its own (its
+  // id made from the session and its line), where all of them shared the id "" and only the first was kept.
+  claude_code: 5,
   // 2: developer instructions and environment context left out.
   codex: 2,
   pi: 1,
@@ -35,7 +36,7 @@ const PARSER_VERSIONS: Record<JsonlHarness, number> = {
 /** The agents whose transcripts are JSONL (or JSON) files, read by a {@link JsonlTreeSource}. */
 export type JsonlHarness = Exclude<Harness, "hermes" | "opencode">;
 
-const PARSERS: Record<JsonlHarness, (text: string, ctx: ParseContext) => UnitRead> = {
+const PARSERS: Record<JsonlHarness, (text: TranscriptText, ctx: ParseContext) => UnitRead> = {
   claude_code: parseClaudeTranscript,
   codex: parseCodexRollout,
   pi: parsePiSession,
@@ -77,6 +78,16 @@ export class JsonlTreeSource implements TraceSource {
   }
 
   async readUnit(unit: Unit): Promise<UnitRead> {
+    // Lines read from the file one at a time: no whole-file string (a file past 512 MiB cannot be one).
+    return PARSERS[this.kind](fileLines(unit.key), await this.contextOf(unit));
+  }
+
+  async streamUnit(unit: Unit): Promise<StreamedUnit | null> {
+    if (this.kind !== "claude_code") return null;
+    return streamClaudeTranscript(fileLines(unit.key), await this.contextOf(unit));
+  }
+
+  private async contextOf(unit: Unit): Promise<ParseContext> {
     const ctx: ParseContext = { path: unit.key };
     if (this.kind === "claude_code") {
       ctx.readToolResult = toolResultReader(unit.key);
@@ -84,7 +95,7 @@ export class JsonlTreeSource implements TraceSource {
       if (parent !== null) ctx.parentUuids = parent;
     }
     if (this.kind === "gemini") ctx.cwd = geminiProjectRoot(unit.key);
-    return PARSERS[this.kind](await readTextLossy(unit.key), ctx);
+    return ctx;
   }
 
   /** Parents' record uuids by transcript path, read once per run: a session can have dozens of sub-agents. */
@@ -103,9 +114,8 @@ export class JsonlTreeSource implements TraceSource {
     if (uuids === undefined) {
       uuids = null;
       try {
-        const text = await readTextLossy(parent);
         const found = new Set<string>();
-        for (const rec of parseJsonl(text, {})) {
+        for (const rec of parseJsonl(fileLines(parent), {})) {
           const id = rec.value.uuid;
           if (typeof id === "string") found.add(id);
         }

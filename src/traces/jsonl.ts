@@ -2,14 +2,71 @@
  * Shared JSONL machinery (shared/spec/core.md §1.4): lossy UTF-8, line splitting, per-line JSON with
  * every rejected line counted by reason.
  */
+import { closeSync, openSync, readSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { countSkip, type SkipCounts } from "./types.js";
+import { NestedTooDeepError, tooDeep } from "./json-compact.js";
+import { countSkip, type SkipCounts, type UnreadableRecord } from "./types.js";
 
 /** A parsed JSONL record with the line it came from (needed for lossless re-serialization). */
 export interface JsonRecord {
   raw: string;
   value: Record<string, unknown>;
+  /** 1-based line number in the file (a whole-file document: 1). */
+  line: number;
 }
+
+/** A line too long to be a string at all (V8's limit is 2^29 − 24 UTF-16 units). */
+export interface OverlongLine {
+  overlong: true;
+}
+
+/**
+ * A transcript's text: a whole string (tests, small files), or its lines read from the file one at a time
+ * (every iteration reads the file again from the start, so a parser can make two passes). Lines hold no
+ * `\n`; a line too long to be a string comes as an {@link OverlongLine}.
+ */
+export type TranscriptText = string | Iterable<string | OverlongLine>;
+
+/** Skip reason for a line longer than a string can be: it is passed over, the rest of the file read. */
+export const SKIP_OVERLONG = "line too long to read (over 512 MiB)";
+
+/** Skip reason for a record whose content cannot be taken apart (JSON nested too deep to serialize). */
+export const SKIP_UNREADABLE = "record that could not be read";
+
+/** At most this many unreadable records are named per unit (the rest are counted). */
+export const NAMED_UNREADABLE = 5;
+
+/**
+ * Reads one record with `read`; when it throws a {@link NestedTooDeepError} or overflows the stack (JSON
+ * nested 100,000 deep), the record is passed over: counted under {@link SKIP_UNREADABLE} and named by
+ * line in `named`, never failing the rest of the file. Returns null then.
+ */
+export function readGuarded<T>(
+  line: number,
+  skipped: SkipCounts,
+  named: UnreadableRecord[],
+  read: () => T,
+): T | null {
+  try {
+    return read();
+  } catch (err) {
+    const reason = unreadableReason(err);
+    if (reason === null) throw err;
+    countSkip(skipped, SKIP_UNREADABLE);
+    if (named.length < NAMED_UNREADABLE) named.push({ line, reason });
+    return null;
+  }
+}
+
+/** Why a record could not be read, for an error that means so; null for any other error. */
+export function unreadableReason(err: unknown): string | null {
+  const e = tooDeep(err);
+  return e instanceof NestedTooDeepError ? e.message : null;
+}
+
+/** Longest line joined into one string, UTF-16 units (V8's string limit, with room to spare). */
+const MAX_LINE = 0x1fff_ffe8 - 1024;
+const CHUNK_BYTES = 1 << 20;
 
 /** Skip reason for a line that is not JSON (e.g. a partial trailing write). */
 export const SKIP_MALFORMED = "malformed JSON line";
@@ -30,20 +87,94 @@ const UNPAIRED =
   /(?<!\\)(?:\\\\)*\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})(?<!\\)(?:\\\\)*\\u[dD][c-fC-F][0-9a-fA-F]{2}/;
 
 /**
- * Splits text into trimmed, non-blank lines and parses each as a JSON object. Lines that fail are counted
- * in `skips`, never thrown: a torn last line must not lose the rest of the file.
+ * A file's lines, read a megabyte at a time (lossy UTF-8, as {@link readTextLossy}): memory is bounded by
+ * the longest line, not the file, and a file larger than a string can be is read too. Each iteration opens
+ * the file again.
  */
-export function* parseJsonl(text: string, skips: SkipCounts): Generator<JsonRecord> {
-  if (isLfsPointer(text)) {
-    countSkip(skips, SKIP_LFS_POINTER);
-    return;
-  }
+export function fileLines(path: string): Iterable<string | OverlongLine> {
+  return {
+    *[Symbol.iterator]() {
+      const fd = openSync(path, "r");
+      try {
+        const buf = Buffer.allocUnsafe(CHUNK_BYTES);
+        const dec = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
+        // The start of the current line, in pieces (joined once, when its end is found: linear).
+        let pieces: string[] = [];
+        let held = 0;
+        let overlong = false;
+        const take = (tail: string): string | OverlongLine => {
+          const line = overlong ? null : pieces.length === 0 ? tail : pieces.join("") + tail;
+          pieces = [];
+          held = 0;
+          overlong = false;
+          return line ?? { overlong: true };
+        };
+        for (;;) {
+          const n = readSync(fd, buf, 0, CHUNK_BYTES, null);
+          const s = n === 0 ? dec.decode() : dec.decode(buf.subarray(0, n), { stream: true });
+          let start = 0;
+          for (let nl = s.indexOf("\n"); nl >= 0; nl = s.indexOf("\n", start)) {
+            if (held + nl - start > MAX_LINE) overlong = true;
+            yield take(s.slice(start, nl));
+            start = nl + 1;
+          }
+          if (start < s.length && !overlong) {
+            held += s.length - start;
+            if (held > MAX_LINE) {
+              overlong = true;
+              pieces = [];
+            } else pieces.push(s.slice(start));
+          }
+          if (n === 0) break;
+        }
+        if (overlong || pieces.length > 0) yield take("");
+      } finally {
+        closeSync(fd);
+      }
+    },
+  };
+}
+
+/** The lines of a whole text (split at `\n`, as the reference splits). */
+function* textLines(text: string): Generator<string> {
   let start = 0;
   while (start <= text.length) {
     let end = text.indexOf("\n", start);
     if (end < 0) end = text.length;
-    const raw = text.slice(start, end).trim();
+    yield text.slice(start, end);
     start = end + 1;
+  }
+}
+
+/** A transcript's whole text (for the formats that are one JSON document, not lines). */
+export function wholeText(input: TranscriptText): string {
+  if (typeof input === "string") return input;
+  const lines: string[] = [];
+  for (const l of input) lines.push(typeof l === "string" ? l : "");
+  return lines.join("\n");
+}
+
+/**
+ * Splits text into trimmed, non-blank lines and parses each as a JSON object. Lines that fail are counted
+ * in `skips`, never thrown: a torn last line must not lose the rest of the file.
+ */
+export function* parseJsonl(input: TranscriptText, skips: SkipCounts): Generator<JsonRecord> {
+  if (typeof input === "string" && isLfsPointer(input)) {
+    countSkip(skips, SKIP_LFS_POINTER);
+    return;
+  }
+  let line = 0;
+  for (const got of typeof input === "string" ? textLines(input) : input) {
+    line++;
+    if (typeof got !== "string") {
+      countSkip(skips, SKIP_OVERLONG);
+      continue;
+    }
+    if (line === 1 && typeof input !== "string" && got.startsWith(LFS_FIRST_LINE)) {
+      countSkip(skips, SKIP_LFS_POINTER);
+      return;
+    }
+    const raw = got.trim();
     if (raw === "") continue;
     let value: unknown;
     try {
@@ -60,9 +191,11 @@ export function* parseJsonl(text: string, skips: SkipCounts): Generator<JsonReco
       countSkip(skips, SKIP_NOT_OBJECT);
       continue;
     }
-    yield { raw, value: value as Record<string, unknown> };
+    yield { raw, value: value as Record<string, unknown>, line };
   }
 }
+
+const LFS_FIRST_LINE = "version https://git-lfs.github.com/spec/";
 
 /**
  * Skip reason for a Git LFS pointer found where a transcript should be: a backup repository checked out
@@ -73,7 +206,7 @@ export const SKIP_LFS_POINTER =
 
 /** True for the text of a Git LFS pointer file (`version https://git-lfs.github.com/spec/v1`, oid, size). */
 export function isLfsPointer(text: string): boolean {
-  return text.length < 1024 && text.startsWith("version https://git-lfs.github.com/spec/");
+  return text.length < 1024 && text.startsWith(LFS_FIRST_LINE);
 }
 
 /** Narrows an unknown JSON value to an object. */

@@ -5,13 +5,21 @@
  */
 import { ArgumentSerializer, flattenToolContent, makeBlock } from "./blocks.js";
 import type { ParseContext } from "./claude.js";
-import { asObject, asString, parseJsonl } from "./jsonl.js";
+import { asObject, asString, parseJsonl, readGuarded, type TranscriptText } from "./jsonl.js";
 import { fallbackWorkdir, fileStem, isBlank, mungeCwd } from "./text.js";
-import { type Block, countSkip, type SkipCounts, type Turn, type UnitRead } from "./types.js";
+import {
+  type Block,
+  countSkip,
+  type SkipCounts,
+  type Turn,
+  type UnitRead,
+  type UnreadableRecord,
+} from "./types.js";
 
 /** Parses one pi JSONL session. */
-export function parsePiSession(text: string, ctx: ParseContext): UnitRead {
+export function parsePiSession(text: TranscriptText, ctx: ParseContext): UnitRead {
   const skipped: SkipCounts = {};
+  const unreadable: UnreadableRecord[] = [];
   const sessionId = fileStem(ctx.path);
   const turns: Turn[] = [];
   let cwd: string | null = null;
@@ -31,7 +39,11 @@ export function parsePiSession(text: string, ctx: ParseContext): UnitRead {
       continue;
     }
     const role = asString(message.role) ?? "(none)";
-    const blocks = piBlocks(role, message, new ArgumentSerializer(rec.raw), skipped);
+    const read = readGuarded(rec.line, skipped, unreadable, () => ({
+      blocks: piBlocks(role, message, new ArgumentSerializer(rec.raw), skipped),
+    }));
+    if (read === null) continue;
+    const { blocks } = read;
     if (blocks === null) {
       countSkip(skipped, `message role "${role}" not indexed`);
       continue;
@@ -62,7 +74,7 @@ export function parsePiSession(text: string, ctx: ParseContext): UnitRead {
   const workdir = munged ?? fallbackWorkdir(ctx.path);
   for (const t of turns) t.workdir = workdir;
   const session = { sessionId, workdir, cwd: munged === null ? null : cwd, turns, isSubagent: false };
-  return { sessions: [session], skipped, records };
+  return { sessions: [session], skipped, records, ...(unreadable.length > 0 ? { unreadable } : {}) };
 }
 
 /** Blocks of one message by role; null for a role pi writes that holds no conversation for us. */

@@ -11,9 +11,17 @@ import { ArgumentSerializer, backfillToolNames, makeBlock } from "./blocks.js";
 import { markQwenInjected } from "./boilerplate.js";
 import type { ParseContext } from "./claude.js";
 import { readParts } from "./gemini-parts.js";
-import { asObject, asString, parseJsonl } from "./jsonl.js";
+import { compactJson } from "./json-compact.js";
+import { asObject, asString, parseJsonl, readGuarded, type TranscriptText } from "./jsonl.js";
 import { fallbackWorkdir, fileStem, isBlank, mungeCwd } from "./text.js";
-import { type Block, countSkip, type SkipCounts, type Turn, type UnitRead } from "./types.js";
+import {
+  type Block,
+  countSkip,
+  type SkipCounts,
+  type Turn,
+  type UnitRead,
+  type UnreadableRecord,
+} from "./types.js";
 
 const ROLES = new Map([
   ["user", "user"],
@@ -27,8 +35,13 @@ interface Message {
   role: string;
   ts: string;
   blocks: Block[];
-  /** Each piece's part list: a piece written again whole is read once. */
-  pieces: unknown[];
+  /**
+   * Each piece's part list as compact JSON, once the message has a second piece (a piece written again
+   * whole is read once): a Set, so a message of n pieces costs n serializations and lookups, not n².
+   */
+  pieces: Set<string> | null;
+  /** The first piece's part list, serialized only when a second piece comes. */
+  firstParts: unknown;
 }
 
 /**
@@ -36,15 +49,16 @@ interface Message {
  * thought, then the calls and text that follow it) is one turn of every piece's parts in order, as Qwen's
  * own loader joins them; a piece written again whole is counted, not read twice.
  */
-export function parseQwenSession(text: string, ctx: ParseContext): UnitRead {
+export function parseQwenSession(text: TranscriptText, ctx: ParseContext): UnitRead {
   const skipped: SkipCounts = {};
+  const unreadable: UnreadableRecord[] = [];
   const messages: Message[] = [];
   const byUuid = new Map<string, Message>();
   let sessionId: string | null = null;
   let cwd: string | null = null;
   let sidechain = false;
   let records = 0;
-  for (const { value: r, raw } of parseJsonl(text, skipped)) {
+  for (const { value: r, raw, line } of parseJsonl(text, skipped)) {
     records++;
     const type = asString(r.type) ?? "(none)";
     sessionId ??= asString(r.sessionId);
@@ -60,34 +74,50 @@ export function parseQwenSession(text: string, ctx: ParseContext): UnitRead {
       continue;
     }
     const uuid = asString(r.uuid);
-    let m = uuid === null ? undefined : byUuid.get(uuid);
-    // Serialized only for a uuid seen before (rare), never for every record.
-    const piece = m === undefined ? "" : JSON.stringify(message.parts ?? null);
-    if (m?.pieces.some((p) => JSON.stringify(p ?? null) === piece)) {
+    const m = uuid === null ? undefined : byUuid.get(uuid);
+    // Read before anything is kept, so a record that cannot be read leaves no trace but its count.
+    const read = readGuarded(line, skipped, unreadable, () => {
+      // Serialized only for a uuid seen before (rare), never for every record.
+      const piece = m === undefined ? null : compactJson(message.parts ?? null);
+      if (m !== undefined && m.pieces === null) m.pieces = new Set([compactJson(m.firstParts ?? null)]);
+      if (piece !== null && m?.pieces?.has(piece) === true) return "again";
+      const args = new ArgumentSerializer(raw);
+      return { piece, parts: readParts(message.parts, args, ["message", "parts"], skipped) };
+    });
+    if (read === null) continue;
+    if (read === "again") {
       countSkip(skipped, "record written again (read once)");
       continue;
     }
-    if (m === undefined) {
-      m = { first: r, role, ts: asString(r.timestamp) ?? "", blocks: [], pieces: [] };
-      messages.push(m);
-      if (uuid !== null) byUuid.set(uuid, m);
+    let msg = m;
+    if (msg === undefined) {
+      msg = {
+        first: r,
+        role,
+        ts: asString(r.timestamp) ?? "",
+        blocks: [],
+        pieces: null,
+        firstParts: message.parts,
+      };
+      messages.push(msg);
+      if (uuid !== null) byUuid.set(uuid, msg);
     } else {
       countSkip(skipped, "record continuing a message (joined to it)");
       const ts = asString(r.timestamp);
-      if (ts !== null && ts > m.ts) m.ts = ts;
+      if (ts !== null && ts > msg.ts) msg.ts = ts;
+      if (read.piece !== null) msg.pieces?.add(read.piece);
     }
-    m.pieces.push(message.parts);
-    const read = readParts(message.parts, new ArgumentSerializer(raw), ["message", "parts"], skipped);
-    for (const a of read.responses)
+    const { parts } = read;
+    for (const a of parts.responses)
       if (isBlank(a.text)) countSkip(skipped, 'content part "functionResponse" that is empty');
-      else read.blocks.push(makeBlock("tool_result", a.text, a.name, a.callId));
+      else parts.blocks.push(makeBlock("tool_result", a.text, a.name, a.callId));
     if (role === "user")
       markQwenInjected(
         { subtype: asString(r.subtype), provenance: asString(r.provenance) },
-        read.blocks,
+        parts.blocks,
         skipped,
       );
-    m.blocks.push(...read.blocks);
+    for (const b of parts.blocks) msg.blocks.push(b);
   }
   const turns: Turn[] = [];
   for (const m of messages) {
@@ -121,5 +151,5 @@ export function parseQwenSession(text: string, ctx: ParseContext): UnitRead {
     t.workdir = workdir;
   }
   const session = { sessionId: id, workdir, cwd: munged === null ? null : cwd, turns, isSubagent: sidechain };
-  return { sessions: [session], skipped, records };
+  return { sessions: [session], skipped, records, ...(unreadable.length > 0 ? { unreadable } : {}) };
 }

@@ -54,12 +54,36 @@ export interface Session {
   isSubagent: boolean;
 }
 
+/** A record passed over because it could not be read (JSON nested too deep…), named for the run's summary. */
+export interface UnreadableRecord {
+  /** 1-based line of the file. */
+  line: number;
+  reason: string;
+}
+
 /** What reading one unit gave: its sessions and what was passed over. */
 export interface UnitRead {
   sessions: Session[];
   skipped: SkipCounts;
   /** Lines (or rows, or messages) looked at. */
   records: number;
+  /** The first few records passed over as unreadable (all are counted in `skipped`). */
+  unreadable?: UnreadableRecord[];
+}
+
+/** A session whose turns are read one at a time (a second pass over its file), its facts known first. */
+export interface StreamedSession extends Omit<Session, "turns"> {
+  /** The turns in order, each complete (working folder, tool names); iterated once. */
+  turns: Iterable<Turn>;
+}
+
+/**
+ * A unit read as a stream, so that memory is bounded by its largest record, not its size: what was
+ * passed over (`read`) is complete once every session's turns have been iterated.
+ */
+export interface StreamedUnit {
+  sessions: StreamedSession[];
+  read: Omit<UnitRead, "sessions">;
 }
 
 /** An independently indexable piece of a source: a transcript file, a hermes session, a parquet file. */
@@ -91,6 +115,11 @@ export interface TraceSource {
   listUnits(limit?: number): Promise<Unit[]>;
   /** Reads one unit; a unit that cannot be read throws. */
   readUnit(unit: Unit): Promise<UnitRead>;
+  /**
+   * Reads one unit a turn at a time, when this source can (null: read it with `readUnit`). Indexing uses
+   * it, so a large transcript is never held whole; what it gives equals `readUnit`'s.
+   */
+  streamUnit?(unit: Unit): Promise<StreamedUnit | null>;
   /** Releases what listing and reading held (a database's private copy); the source may be listed again. */
   close?(): void;
 }

@@ -1,0 +1,219 @@
+/**
+ * How parsers read records: one that cannot be read is passed over, named by line, never the session; a
+ * record without an id is a turn of its own; a file is read a line at a time, in two passes for Claude
+ * Code, and a parser's work grows with its input, not its square.
+ */
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { TRACES, tempDir } from "../../test/helpers/fixtures.js";
+import { parseClaudeTranscript, streamClaudeTranscript } from "./claude.js";
+import { parseCodexRollout } from "./codex.js";
+import { parseCopilotEvents } from "./copilot.js";
+import { parseGeminiSession } from "./gemini.js";
+import { fileLines, type OverlongLine, readTextLossy, SKIP_UNREADABLE } from "./jsonl.js";
+import { parsePiSession } from "./pi.js";
+import { parseQwenSession } from "./qwen.js";
+import type { Turn } from "./types.js";
+
+/** JSON nested `depth` deep: an array of arrays around one float (so serde's number form is needed too). */
+const deep = (depth: number) => `${"[".repeat(depth)}1.5${"]".repeat(depth)}`;
+const DEPTH = 100_000;
+
+/** 18 user records with no uuid, as tools other than Claude Code write them (issue 38's session). */
+function uuidless(sessionId: string, n = 18): string {
+  const lines: string[] = [];
+  for (let i = 0; i < n; i++)
+    lines.push(
+      JSON.stringify({
+        type: "user",
+        message: { role: "user", content: `Speaker ${i % 3}: distinct point number ${i}` },
+        timestamp: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString(),
+        sessionId,
+      }),
+    );
+  return `${lines.join("\n")}\n`;
+}
+
+describe("records without an id", () => {
+  it("are turns of their own, named by session and line, the same on every read", () => {
+    const path = "/p/droid-session.jsonl";
+    const text = uuidless("droid-session");
+    const turns = parseClaudeTranscript(text, { path }).sessions[0]?.turns ?? [];
+    expect(turns).toHaveLength(18);
+    expect(new Set(turns.map((t) => t.turnUuid)).size).toBe(18);
+    expect(turns[0]?.turnUuid).toBe("droid-session-line-1");
+    expect(turns[17]?.turnUuid).toBe("droid-session-line-18");
+    const again = parseClaudeTranscript(text, { path }).sessions[0]?.turns ?? [];
+    expect(again.map((t) => t.turnUuid)).toEqual(turns.map((t) => t.turnUuid));
+  });
+
+  it("leave a record that has a uuid with it", () => {
+    const rec = { type: "user", uuid: "u-1", message: { role: "user", content: "kept as it was" } };
+    const text = `${JSON.stringify(rec)}\n${uuidless("s", 1)}`;
+    const turns = parseClaudeTranscript(text, { path: "/p/s.jsonl" }).sessions[0]?.turns ?? [];
+    expect(turns.map((t) => t.turnUuid)).toEqual(["u-1", "s-line-2"]);
+  });
+});
+
+describe("a record that cannot be read", () => {
+  const claudeLine = (i: number, input: string) =>
+    `{"type":"assistant","uuid":"a${i}","message":{"role":"assistant","content":[{"type":"tool_use","id":"t${i}","name":"Bash","input":${input}}]}}`;
+
+  it("is passed over by the Claude parser, counted and named by its line; the rest of the file is read", () => {
+    for (const input of [deep(DEPTH), deep(DEPTH).replace("1.5", "1")]) {
+      const text = [claudeLine(1, '{"c":"ls"}'), claudeLine(2, input), claudeLine(3, '{"c":"pwd"}')].join(
+        "\n",
+      );
+      const r = parseClaudeTranscript(text, { path: "/p/s.jsonl" });
+      expect(r.sessions[0]?.turns.map((t) => t.turnUuid)).toEqual(["a1", "a3"]);
+      expect(r.skipped[SKIP_UNREADABLE]).toBe(1);
+      expect(r.unreadable).toEqual([{ line: 2, reason: "JSON nested too deep to read" }]);
+    }
+  });
+
+  it("is passed over by every other JSONL parser too", () => {
+    const codex = [
+      `{"timestamp":"t","type":"session_meta","payload":{"id":"c1","cwd":"/w"}}`,
+      `{"timestamp":"t","type":"response_item","payload":{"type":"function_call_output","call_id":"x","output":${deep(DEPTH)}}}`,
+      `{"timestamp":"t","type":"response_item","payload":{"type":"message","role":"user","content":"still here"}}`,
+    ].join("\n");
+    const pi = [
+      `{"type":"session","cwd":"/w"}`,
+      `{"type":"message","id":"m1","message":{"role":"assistant","content":[{"type":"toolCall","id":"c","name":"bash","arguments":${deep(DEPTH)}}]}}`,
+      `{"type":"message","id":"m2","message":{"role":"user","content":[{"type":"text","text":"still here"}]}}`,
+    ].join("\n");
+    const copilot = [
+      `{"type":"assistant.message","id":"e1","data":{"content":"x","toolRequests":[{"toolCallId":"c","name":"bash","arguments":${deep(DEPTH)}}]}}`,
+      `{"type":"user.message","id":"e2","data":{"content":"still here"}}`,
+    ].join("\n");
+    const qwen = [
+      `{"type":"assistant","uuid":"q1","sessionId":"s","message":{"role":"model","parts":[{"functionCall":{"id":"c","name":"run","args":${deep(DEPTH)}}}]}}`,
+      `{"type":"user","uuid":"q2","sessionId":"s","message":{"role":"user","parts":[{"text":"still here"}]}}`,
+    ].join("\n");
+    const gemini = [
+      `{"sessionId":"g","projectHash":"h","startTime":"t"}`,
+      `{"id":"m1","type":"gemini","timestamp":"t","content":"","toolCalls":[{"id":"c","name":"run","args":${deep(DEPTH)}}]}`,
+      `{"id":"m2","type":"user","timestamp":"t","content":[{"text":"still here"}]}`,
+    ].join("\n");
+    const reads = [
+      parseCodexRollout(codex, { path: "/p/rollout-1.jsonl" }),
+      parsePiSession(pi, { path: "/p/pi.jsonl" }),
+      parseCopilotEvents(copilot, { path: "/p/s/events.jsonl" }),
+      parseQwenSession(qwen, { path: "/p/s.jsonl" }),
+      parseGeminiSession(gemini, { path: "/p/chats/session-1.jsonl" }),
+    ];
+    const lines = [2, 2, 1, 1, 2];
+    reads.forEach((r, i) => {
+      const texts = r.sessions.flatMap((s) => s.turns.flatMap((t) => t.blocks.map((b) => b.text)));
+      expect(texts).toContain("still here");
+      expect(r.skipped[SKIP_UNREADABLE]).toBe(1);
+      expect(r.unreadable?.[0]?.line).toBe(lines[i]);
+    });
+  });
+});
+
+describe("a file read a line at a time", () => {
+  it("gives the lines of the whole text: long lines across reads, a character split between reads, CRLF", async () => {
+    const t = tempDir();
+    try {
+      const path = join(t.dir, "x.jsonl");
+      // 1 MiB reads: a 2.5 MiB line, and a 4-byte character straddling the first read's end.
+      const pad = "a".repeat((1 << 20) - 3);
+      const text = `${pad}😀tail\r\n${"b".repeat(2.5 * (1 << 20))}\n\nlast line without newline`;
+      writeFileSync(path, text);
+      const lines = [...fileLines(path)] as (string | OverlongLine)[];
+      expect(lines).toEqual((await readTextLossy(path)).split("\n"));
+      expect([...fileLines(path)]).toEqual(lines); // every iteration reads the file again
+    } finally {
+      t.cleanup();
+    }
+  });
+});
+
+/** Every turn as plain data (the blocks' text and names, ids, workdir), for comparing two reads. */
+const plain = (turns: Iterable<Turn>) => [...turns].map((t) => JSON.parse(JSON.stringify(t)) as Turn);
+
+describe("Claude Code read in two passes", () => {
+  it("gives the turns, skips and counts that reading the whole file gives, for every real fixture", () => {
+    const dir = join(TRACES, "claude");
+    const files = readdirSync(dir).filter((f) => f.endsWith(".jsonl"));
+    expect(files.length).toBeGreaterThan(3);
+    for (const f of files) {
+      const path = join(dir, f);
+      const whole = parseClaudeTranscript(readFileSync(path, "utf8"), { path });
+      const stream = streamClaudeTranscript(fileLines(path), { path });
+      const [s] = stream.sessions;
+      const w = whole.sessions[0];
+      expect([s?.sessionId, s?.workdir, s?.cwd]).toEqual([w?.sessionId, w?.workdir, w?.cwd]);
+      expect(plain(s?.turns ?? [])).toEqual(plain(w?.turns ?? []));
+      expect(stream.read.skipped).toEqual(whole.skipped);
+      expect(stream.read.records).toBe(whole.records);
+    }
+  });
+
+  it("backfills a tool result's name from a call written after it, as the whole-file read does", () => {
+    const result = `{"type":"user","uuid":"r","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"out"}]}}`;
+    const call = `{"type":"assistant","uuid":"c","cwd":"/home/dev/app","message":{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Grep","input":{}}]}}`;
+    const text = `${result}\n${call}\n`;
+    const s = streamClaudeTranscript(text, { path: "/p/s.jsonl" }).sessions[0];
+    const turns = [...(s?.turns ?? [])];
+    expect(turns[0]?.blocks[0]?.toolName).toBe("Grep");
+    expect(turns.every((t) => t.workdir === "-home-dev-app")).toBe(true);
+  });
+
+  it("holds one record at a time in its second pass: a turn is given before the lines after it are read", () => {
+    const n = 1000;
+    const lines = uuidless("s", n).trimEnd().split("\n");
+    let pulled = 0;
+    const counted: Iterable<string> = {
+      *[Symbol.iterator]() {
+        for (const l of lines) {
+          pulled++;
+          yield l;
+        }
+      },
+    };
+    const s = streamClaudeTranscript(counted, { path: "/p/s.jsonl" }).sessions[0];
+    expect(pulled).toBe(n); // the first pass read the file through
+    const it = (s?.turns ?? [])[Symbol.iterator]();
+    expect(it.next().value?.turnUuid).toBe("s-line-1");
+    expect(pulled).toBe(n + 1); // and the second one line, for the first turn
+  });
+});
+
+describe("work that grows with the input, not its square", () => {
+  // Sizes at which the quadratic reads (every piece compared with every earlier one: ≈ 5 minutes; every
+  // rewind listing every message: over a minute) outlast the test's time limit; linear, each is a second
+  // or two.
+  it("joins a Qwen message written in 50,000 pieces", () => {
+    const n = 50_000;
+    const lines: string[] = [];
+    for (let i = 0; i < n; i++)
+      lines.push(
+        `{"type":"assistant","uuid":"m","sessionId":"s","message":{"role":"model","parts":[{"text":"piece ${i}"}]}}`,
+      );
+    lines.push(lines[7] as string); // a piece written again whole is read once
+    const r = parseQwenSession(lines.join("\n"), { path: "/p/s.jsonl" });
+    expect(r.sessions[0]?.turns).toHaveLength(1);
+    expect(r.sessions[0]?.turns[0]?.blocks).toHaveLength(n);
+    expect(r.skipped["record written again (read once)"]).toBe(1);
+  });
+
+  it("replays 60,000 Gemini rewinds in a session of 60,000 messages", () => {
+    const n = 60_000;
+    const lines = [`{"sessionId":"g","projectHash":"h","startTime":"t"}`];
+    for (let i = 0; i < n; i++)
+      lines.push(`{"id":"m${i}","type":"user","timestamp":"t","content":[{"text":"message ${i}"}]}`);
+    // A message retried n times: each retry written, then rewound away (the list keeps its n messages).
+    for (let i = 0; i < n; i++)
+      lines.push(
+        `{"id":"r${i}","type":"user","timestamp":"t","content":[{"text":"retry"}]}`,
+        `{"$rewindTo":"r${i}"}`,
+      );
+    const r = parseGeminiSession(lines.join("\n"), { path: "/p/chats/session-1.jsonl" });
+    const ids = r.sessions[0]?.turns.map((t) => t.turnUuid) ?? [];
+    expect(ids).toHaveLength(n);
+    expect([ids[0], ids[n - 1]]).toEqual(["m0", `m${n - 1}`]);
+  });
+});
