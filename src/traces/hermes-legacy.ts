@@ -13,11 +13,12 @@
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { readAgentText, SESSION_DOCUMENT_FILE } from "./agent-file.js";
 import { backfillToolNames } from "./blocks.js";
 import { HermesSource, hermesBlocks, type MessageRow } from "./hermes.js";
 import { isHermesRequestDump, looksLikeRequestDump, requestDumpRows } from "./hermes-dump.js";
 import { compactJson } from "./json-compact.js";
-import { asObject, asString, parseJsonl, readTextLossy, SKIP_MALFORMED } from "./jsonl.js";
+import { asObject, asString, parseJsonl, SKIP_MALFORMED } from "./jsonl.js";
 import { fileStem, mungeCwd } from "./text.js";
 import {
   countSkip,
@@ -226,13 +227,13 @@ export class HermesFilesSource implements TraceSource {
   }
 
   async listUnits(limit?: number): Promise<Unit[]> {
-    const files = await stampFiles(await walkFiles(this.root, isHermesSessionFile));
+    const files = await stampFiles(await walkFiles(this.root, isHermesSessionFile), this.root);
     const kept = limit === undefined ? files : files.slice(0, limit);
     return kept.map((f) => ({ key: f.path, signature: f.signature, isSubagent: false, bytes: f.bytes }));
   }
 
   async readUnit(unit: Unit): Promise<UnitRead> {
-    const read = await readSessionFile(unit.key);
+    const read = await readSessionFile(this.root, unit.key);
     const name = basename(unit.key);
     if (isHermesRequestDump(name)) return this.dumpTurnsHeldNowhere(read, unit.key);
     const snapshot = /^session_(.+)\.json$/.exec(name);
@@ -241,7 +242,7 @@ export class HermesFilesSource implements TraceSource {
       snapshot !== null ? `${snapshot[1]}.jsonl` : `session_${name.replace(/\.jsonl$/i, "")}.json`,
     );
     if (existsSync(twin)) {
-      const other = await readSessionFile(twin);
+      const other = await readSessionFile(this.root, twin);
       const mine = turnCount(read);
       const theirs = turnCount(other);
       if (snapshot !== null && theirs >= mine) return leftOut(read, SKIP_SNAPSHOT_DUPLICATE);
@@ -300,7 +301,7 @@ export class HermesFilesSource implements TraceSource {
       if (!existsSync(file)) continue;
       // The transcript and the snapshot hold the same conversation: a message counts once per copy held.
       const inCopy = new Map<string, number>();
-      for (const t of (await readSessionFile(file)).sessions.flatMap((s) => s.turns))
+      for (const t of (await readSessionFile(this.root, file)).sessions.flatMap((s) => s.turns))
         inCopy.set(said(t), (inCopy.get(said(t)) ?? 0) + 1);
       for (const [k, n] of inCopy) held.set(k, Math.max(held.get(k) ?? 0, n));
     }
@@ -331,8 +332,9 @@ export class HermesFilesSource implements TraceSource {
   }
 }
 
-async function readSessionFile(path: string): Promise<UnitRead> {
-  return parseHermesSessionFile(await readTextLossy(path), { path });
+/** A session file under `root`, read as every file in an agent's folder is (`readAgentText`). */
+async function readSessionFile(root: string, path: string): Promise<UnitRead> {
+  return parseHermesSessionFile(readAgentText(root, path, SESSION_DOCUMENT_FILE), { path });
 }
 
 /**

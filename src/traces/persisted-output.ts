@@ -30,14 +30,20 @@ export function persistedOutputRef(text: string): [string, string] | null {
 }
 
 /**
+ * What reading a saved output gave: its text, null when it is not on disk, or why the file there was not read
+ * (a link, not a regular file, over its cap: the reason is counted).
+ */
+export type PersistedRead = string | null | { refused: string };
+
+/**
  * Appends the full text of each persisted output a tool_result block of `blocks` names. When the saved file is
- * not on disk (a transcript copied without its folder), `inRecord` stands in for it: the record's own copy of
- * the output (Bash's `toolUseResult.stdout`, which real 2.0/2.1 transcripts keep whole), used only for a record
- * with one persisted output and only when it is longer than the preview.
+ * not on disk (a transcript copied without its folder) or was refused, `inRecord` stands in for it: the
+ * record's own copy of the output (Bash's `toolUseResult.stdout`, which real 2.0/2.1 transcripts keep whole),
+ * used only for a record with one persisted output and only when it is longer than the preview.
  */
 export function addPersistedOutputs(
   blocks: Block[],
-  read: (sessionFolder: string, file: string) => string | null,
+  read: (sessionFolder: string, file: string) => PersistedRead,
   skipped: SkipCounts,
   inRecord: string | null = null,
 ): void {
@@ -48,11 +54,15 @@ export function addPersistedOutputs(
   }
   const found: Block[] = [];
   for (const [b, [folder, file]] of refs) {
-    let full = read(folder, file);
+    const got = read(folder, file);
+    // A refused file (a link, a FIFO, over its cap) is counted by its reason; the record's copy may stand in.
+    if (got !== null && typeof got === "object") countSkip(skipped, got.refused);
+    let full = typeof got === "string" ? got : null;
     if (full === null && refs.length === 1 && inRecord !== null && inRecord.length > b.text.length)
       full = inRecord;
-    if (full === null) countSkip(skipped, SKIP_PERSISTED_MISSING);
-    else if (!isBlank(full)) found.push(makeBlock("tool_result", full, b.toolName, b.toolUseId));
+    if (full === null) {
+      if (got === null) countSkip(skipped, SKIP_PERSISTED_MISSING);
+    } else if (!isBlank(full)) found.push(makeBlock("tool_result", full, b.toolName, b.toolUseId));
   }
   blocks.push(...found);
 }

@@ -1,12 +1,15 @@
 /**
- * Finding transcript files under a folder (shared/spec/core.md §1.3): a recursive walk, regular files
- * only (symlinks are not followed), unreadable folders passed over, sorted by path.
+ * Finding transcript files under a folder (shared/spec/core.md §1.3): a recursive walk that never enters a
+ * linked folder, unreadable folders passed over, sorted by path. An entry with a transcript's name that is
+ * not a regular file (a link, a FIFO, a socket, a device) is listed too, unstamped, so that reading it is
+ * refused with its reason (`agent-file.ts`) and the run reports it, where the reference passed it over
+ * silently; nothing is ever read through it.
  */
 import type { Dirent } from "node:fs";
-import { readdir, stat } from "node:fs/promises";
+import { lstat, readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 
-/** Transcript files under `root` for which `wanted(name)` holds (or `root` itself when it is a file). */
+/** Transcript entries under `root` for which `wanted(name)` holds (or `root` itself when it is a file). */
 export async function walkFiles(
   root: string,
   wanted: (name: string, dir: string) => boolean,
@@ -24,7 +27,7 @@ export async function walkFiles(
     for (const e of entries) {
       const p = join(dir, e.name);
       if (e.isDirectory()) await visit(p);
-      else if (e.isFile() && wanted(e.name, dir)) out.push(p);
+      else if (wanted(e.name, dir)) out.push(p);
     }
   };
   await visit(root);
@@ -35,17 +38,24 @@ export async function walkFiles(
 export interface StampedFile {
   path: string;
   mtime: number;
-  /** `size:mtimeSecs`, the reference's signature; null when the file could not be stat'ed. */
+  /**
+   * `size:mtimeSecs`, the reference's signature; null when the entry could not be stat'ed or is not a
+   * regular file (never recorded: it is reported again on every run).
+   */
   signature: string | null;
   bytes: number;
 }
 
-/** Stats every file, newest first (the reference's unit order). */
-export async function stampFiles(files: string[]): Promise<StampedFile[]> {
+/**
+ * Stats every entry itself (a link is not followed; `root`, a file the user named, is), newest first (the
+ * reference's unit order).
+ */
+export async function stampFiles(files: string[], root?: string): Promise<StampedFile[]> {
   const stamped = await Promise.all(
     files.map(async (path) => {
       try {
-        const s = await stat(path);
+        const s = path === root ? await stat(path) : await lstat(path);
+        if (!s.isFile()) return { path, mtime: s.mtimeMs, signature: null, bytes: 0 };
         return {
           path,
           mtime: s.mtimeMs,
