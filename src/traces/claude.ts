@@ -6,7 +6,7 @@
 import { ArgumentSerializer, backfillToolNames, flattenToolContent, makeBlock } from "./blocks.js";
 import { markClaudeInjected, markClaudeReplayed } from "./boilerplate.js";
 import { asObject, asString, parseJsonl, readGuarded, type TranscriptText } from "./jsonl.js";
-import { addPersistedOutputs } from "./persisted-output.js";
+import { addPersistedOutputs, type PersistedRead } from "./persisted-output.js";
 import { fallbackWorkdir, fileStem, isBlank, mungeCwd } from "./text.js";
 import {
   type Block,
@@ -27,7 +27,7 @@ export interface ParseContext {
    * Claude Code only: the text of an externalised tool output, `<session>/tool-results/<file>` beside the
    * transcript (null when absent). Without it, only the transcript's preview is indexed.
    */
-  readToolResult?: (sessionFolder: string, file: string) => string | null;
+  readToolResult?: (sessionFolder: string, file: string) => PersistedRead;
   /**
    * Claude Code only, for a sub-agent transcript: the uuids of the records of the session it belongs to
    * (`<session>.jsonl` beside its `<session>/subagents/` folder), when that file is there. A record with one

@@ -3,17 +3,27 @@
  * (or one file) of one agent's transcripts, one unit per file, read by that agent's parser
  * (shared/spec/core.md §1.2–1.3).
  */
-import { readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { PROJECT_ROOT_FILE, readAgentSidecar, TOOL_OUTPUT_FILE } from "./agent-file.js";
 import { isSubagentId, type ParseContext, parseClaudeTranscript, streamClaudeTranscript } from "./claude.js";
 import { parseCodexRollout } from "./codex.js";
 import { parseCopilotEvents } from "./copilot.js";
 import { parseGeminiSession } from "./gemini.js";
 import { fileLines, parseJsonl, type TranscriptText } from "./jsonl.js";
+import type { PersistedRead } from "./persisted-output.js";
 import { parsePiSession } from "./pi.js";
 import { parseQwenSession } from "./qwen.js";
 import { fileStem } from "./text.js";
-import type { Harness, StreamedUnit, TraceSource, Unit, UnitRead } from "./types.js";
+import {
+  countSkip,
+  type Harness,
+  mergeSkips,
+  type SkipCounts,
+  type StreamedUnit,
+  type TraceSource,
+  type Unit,
+  type UnitRead,
+} from "./types.js";
 import { stampFiles, walkFiles } from "./walk.js";
 
 /** Parser versions recorded in state.json: bump when a parser would now read a file differently. */
@@ -65,7 +75,10 @@ export class JsonlTreeSource implements TraceSource {
 
   async listUnits(limit?: number): Promise<Unit[]> {
     const named = await walkFiles(this.root, (n, dir) => isTranscriptName(n, dir, this.kind));
-    const files = await stampFiles(this.only === undefined ? named : named.filter((f) => this.only?.has(f)));
+    const files = await stampFiles(
+      this.only === undefined ? named : named.filter((f) => this.only?.has(f)),
+      this.root,
+    );
     const kept = limit === undefined ? files : files.slice(0, limit);
     const units = kept.map((f) => ({
       key: f.path,
@@ -79,22 +92,32 @@ export class JsonlTreeSource implements TraceSource {
 
   async readUnit(unit: Unit): Promise<UnitRead> {
     // Lines read from the file one at a time: no whole-file string (a file past 512 MiB cannot be one).
-    return PARSERS[this.kind](fileLines(unit.key), await this.contextOf(unit));
+    const refused: SkipCounts = {};
+    const read = PARSERS[this.kind](fileLines(unit.key, this.root), await this.contextOf(unit, refused));
+    mergeSkips(read.skipped, refused);
+    return read;
   }
 
   async streamUnit(unit: Unit): Promise<StreamedUnit | null> {
     if (this.kind !== "claude_code") return null;
-    return streamClaudeTranscript(fileLines(unit.key), await this.contextOf(unit));
+    const refused: SkipCounts = {};
+    const streamed = streamClaudeTranscript(
+      fileLines(unit.key, this.root),
+      await this.contextOf(unit, refused),
+    );
+    mergeSkips(streamed.read.skipped, refused);
+    return streamed;
   }
 
-  private async contextOf(unit: Unit): Promise<ParseContext> {
+  /** What the parser needs besides the text; a file beside the transcript that was refused counts in `refused`. */
+  private async contextOf(unit: Unit, refused: SkipCounts): Promise<ParseContext> {
     const ctx: ParseContext = { path: unit.key };
     if (this.kind === "claude_code") {
       ctx.readToolResult = toolResultReader(unit.key);
       const parent = unit.isSubagent ? await this.parentUuids(unit.key) : null;
       if (parent !== null) ctx.parentUuids = parent;
     }
-    if (this.kind === "gemini") ctx.cwd = geminiProjectRoot(unit.key);
+    if (this.kind === "gemini") ctx.cwd = geminiProjectRoot(unit.key, refused);
     return ctx;
   }
 
@@ -115,7 +138,8 @@ export class JsonlTreeSource implements TraceSource {
       uuids = null;
       try {
         const found = new Set<string>();
-        for (const rec of parseJsonl(fileLines(parent), {})) {
+        // Read inside the folder beside the sub-agent's session folder, as the transcripts there are.
+        for (const rec of parseJsonl(fileLines(parent, dirname(parent)), {})) {
           const id = rec.value.uuid;
           if (typeof id === "string") found.add(id);
         }
@@ -131,17 +155,29 @@ export class JsonlTreeSource implements TraceSource {
 
 /**
  * The folder a Gemini CLI session was run in: the `.project_root` file of its project folder
- * (`tmp/<project>/chats/…`, a sub-agent one level deeper); null when none is found.
+ * (`tmp/<project>/chats/…`, a sub-agent one level deeper); null when none is found. A `.project_root` that
+ * is refused (a link, not a regular file, over its cap) or is not one path is counted in `skipped`.
  */
-function geminiProjectRoot(transcript: string): string | null {
+function geminiProjectRoot(transcript: string, skipped: SkipCounts): string | null {
   for (let dir = dirname(dirname(transcript)), i = 0; i < 3; dir = dirname(dir), i++) {
-    try {
-      const root = readFileSync(join(dir, ".project_root"), "utf8").trim();
-      if (root !== "") return root;
-    } catch {}
+    const r = readAgentSidecar(dir, join(dir, ".project_root"), PROJECT_ROOT_FILE);
+    if (r === null) continue;
+    if ("refused" in r) {
+      countSkip(skipped, r.refused);
+      return null;
+    }
+    const root = r.text.trim();
+    if (/[\0\r\n]/.test(root)) {
+      countSkip(skipped, SKIP_PROJECT_ROOT_NOT_PATH);
+      return null;
+    }
+    if (root !== "") return root;
   }
   return null;
 }
+
+/** Skip reason for a `.project_root` holding more than one line (or a NUL): not a folder's path. */
+export const SKIP_PROJECT_ROOT_NOT_PATH = ".project_root not read: more than one path (or a NUL) in it";
 
 /**
  * A transcript file for a harness, by its name and folder: `*.jsonl` (Copilot's and Qwen's by their own
@@ -162,20 +198,18 @@ function isTranscriptName(name: string, dir: string, harness: JsonlHarness): boo
   return harness === "gemini" && (name.startsWith("session-") || basename(dirname(dir)) === "chats");
 }
 
-const lossy = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
-
 /**
  * Reads `<session>/tool-results/<file>` beside a Claude transcript: next to the main transcript, or two
- * levels up from a sub-agent's (`<session>/subagents/agent-….jsonl`).
+ * levels up from a sub-agent's (`<session>/subagents/agent-….jsonl`). Each is read inside the folder it is
+ * looked up from: a file there that is a link, not a regular file, or over its cap is refused, with why.
  */
-function toolResultReader(transcript: string): (folder: string, file: string) => string | null {
+function toolResultReader(transcript: string): (folder: string, file: string) => PersistedRead {
   const here = dirname(transcript);
   const bases = [here, dirname(dirname(here))];
   return (folder, file) => {
     for (const base of bases) {
-      try {
-        return lossy.decode(readFileSync(join(base, folder, "tool-results", file)));
-      } catch {}
+      const r = readAgentSidecar(base, join(base, folder, "tool-results", file), TOOL_OUTPUT_FILE);
+      if (r !== null) return "refused" in r ? r : r.text;
     }
     return null;
   };

@@ -2,8 +2,9 @@
  * Shared JSONL machinery (shared/spec/core.md §1.4): lossy UTF-8, line splitting, per-line JSON with
  * every rejected line counted by reason.
  */
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, readSync } from "node:fs";
 import { readFile } from "node:fs/promises";
+import { openAgentFile, TRANSCRIPT_FILE } from "./agent-file.js";
 import { NestedTooDeepError, tooDeep } from "./json-compact.js";
 import { countSkip, type SkipCounts, type UnreadableRecord } from "./types.js";
 
@@ -89,12 +90,13 @@ const UNPAIRED =
 /**
  * A file's lines, read a megabyte at a time (lossy UTF-8, as {@link readTextLossy}): memory is bounded by
  * the longest line, not the file, and a file larger than a string can be is read too. Each iteration opens
- * the file again.
+ * the file again, as every file in an agent's folder is opened (`openAgentFile`): a regular file inside
+ * `root` (the path itself when omitted), never through a link out of it, never a FIFO or device.
  */
-export function fileLines(path: string): Iterable<string | OverlongLine> {
+export function fileLines(path: string, root: string = path): Iterable<string | OverlongLine> {
   return {
     *[Symbol.iterator]() {
-      const fd = openSync(path, "r");
+      const fd = openAgentFile(root, path, TRANSCRIPT_FILE);
       try {
         const buf = Buffer.allocUnsafe(CHUNK_BYTES);
         const dec = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true });
