@@ -78,6 +78,10 @@ function doneLines(s: ForgetSummary): string[] {
     const lines = [
       `forgot ${s.forgotten} chunk(s) from ${where}${s.rewritten > 0 ? ` (${s.rewritten} kept chunk(s) rewritten)` : ""}; ${kib(s.bytesRemoved)} of old files removed from disk`,
     ];
+    if (s.waitedForPush !== null)
+      lines.push(
+        `  waited for a push to ${s.waitedForPush} that was committing: it leaves these chunks out, or takes back any it had sent`,
+      );
     if (s.remembered) lines.push("  `funes index` will not bring them back (`--allow-reindex` lets it)");
     else if (s.memory === "local")
       lines.push("  the next `funes index` may index them again from the transcripts");

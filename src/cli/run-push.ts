@@ -141,6 +141,12 @@ function summaryText(s: PushSummary): string {
         : `${s.memory} is up to date (${s.present} chunks already there)`
       : `pushed ${s.published} chunks to ${s.memory} (commit ${s.commit.slice(0, 8)}, ${s.files} files, ${(s.bytes / 1024).toFixed(1)} KiB)`,
   ];
+  if (s.tookBack !== undefined)
+    lines.push(
+      s.tookBack.commit !== null
+        ? `  ${s.tookBack.rows} of them were forgotten here while the commit was under way: taken back out of ${s.memory} (commit ${s.tookBack.commit.slice(0, 8)})`
+        : `  ${s.tookBack.rows} of them were forgotten here while the commit was under way, and taking them back failed (${s.tookBack.error}) — run \`funes forget --memory ${s.memory}\` with the same selection`,
+    );
   if (s.created) lines.push(`  created ${s.memory} (private)`);
   if (s.card === "created" || s.card === "refreshed") lines.push(`  dataset card ${s.card}`);
   if (s.card === "unreadable")

@@ -33,6 +33,7 @@ import {
   readForgotten,
   resolveMemorySpec,
   saveIndexState,
+  waitForPushCommits,
   withWriterLock,
   writeForgotten,
 } from "../memory/index.js";
@@ -77,6 +78,11 @@ export interface ForgetSummary extends ForgetProposal {
   squashed: string | null;
   attempts: number;
   card: string;
+  /**
+   * Local: the Hub memory a push was committing to when this forget began, which it waited for (that push
+   * left the rows out, or took back any it had sent); null when no push was committing.
+   */
+  waitedForPush: string | null;
 }
 
 /** Forgets the selected rows of a memory (see the file header). */
@@ -128,6 +134,7 @@ function blank(memory: string, preview: ForgetPreview): ForgetSummary {
     squashed: null,
     attempts: 0,
     card: "none",
+    waitedForPush: null,
   };
 }
 
@@ -187,6 +194,8 @@ async function forgetLocal(
       store.close();
       await markForget(where.funesHome, { dir: where.dir, ids: selected.map((r) => r.id), remember });
       reachStep("forget:marked");
+      // From the marker on, every push leaves these rows out; one committing right now is waited for.
+      summary.waitedForPush = await waitForPushCommits(where.funesHome);
       const done = await finishForget(where.funesHome);
       summary.rewritten = done?.rewritten ?? 0;
       summary.bytesRemoved = done?.bytesRemoved ?? 0;

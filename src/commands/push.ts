@@ -20,6 +20,7 @@ import {
   refusedRemote,
   requireToken,
   rowsGoing,
+  type TookBack,
   withPinnedLocal,
   writeReceipt,
 } from "../memory/index.js";
@@ -91,6 +92,8 @@ export interface PushSummary {
   pendingReview: number;
   /** Set by a dry run: what would happen (nothing was changed, `published` stays 0). */
   dryRun?: PushDryRun;
+  /** Rows a local forget took out while the commit request was under way, taken back out of the Hub. */
+  tookBack?: TookBack;
 }
 
 /** The Hub memory to push to does not exist (and was not to be created). */
@@ -168,6 +171,7 @@ async function pushChecked(opts: PushOptions, ctx: ReadContext): Promise<PushSum
       bytes: r.bytes,
       attempts: r.attempts,
       card: r.card,
+      ...(r.tookBack === null ? {} : { tookBack: r.tookBack }),
     });
     writeReceipt(ctx.funesHome, remote.loc, summary, opts.now());
     return summary;

@@ -75,6 +75,7 @@ export {
 export { type FunesPaths, funesPaths } from "./paths.js";
 export { type PublishOptions, type PublishResult, publishRows } from "./publish.js";
 export { PublishConflictError, PublishUnreachableError } from "./publish-errors.js";
+export { waitForPushCommits } from "./publish-turn.js";
 export {
   type ComparedWith,
   type PushBase,
@@ -84,6 +85,7 @@ export {
   pushBase,
   type RowsGoing,
   rowsGoing,
+  type TookBack,
   withPinnedLocal,
 } from "./push-plan.js";
 export { readReceipt, writeReceipt } from "./push-receipt.js";

@@ -40,6 +40,7 @@ import {
   type UploadProgress,
 } from "../remote/index.js";
 import { PublishConflictError, PublishUnreachableError } from "./publish-errors.js";
+import { type PublishTurn, takePublishTurn } from "./publish-turn.js";
 import { idsOf, withoutIds, withoutRemoteForgotten } from "./remote-forgotten.js";
 import { viewsRoot } from "./remote-memory.js";
 import { reachStep } from "./steps.js";
@@ -54,6 +55,11 @@ export interface PublishResult {
   attempts: number;
   /** What happened to the dataset card (root memories only). */
   card: "created" | "refreshed" | "unchanged" | "hand-written" | "unreadable" | "none";
+  /**
+   * Ids the commit published that a local forget took out while its request was under way (the caller
+   * takes them back out of the Hub).
+   */
+  forgottenMeanwhile?: string[];
 }
 
 /** What every compare-and-swap commit needs: the remote, this machine's cache, and how to retry. */
@@ -234,22 +240,42 @@ async function publishOnce(o: PublishOptions, { attempt, sha: head, view }: CasA
     const card = await cardFile(o, head, await cardCountsIn(stage.dir));
     if (card.file !== undefined) files.push(card.file);
     reachStep("push:staged");
-    // Read again just before the commit: a local forget that finished meanwhile keeps its rows out too.
-    if (o.forgottenHere !== undefined && forgottenSince(o.forgottenHere(), here, rows)) {
+    // The ids forgotten here are read again once the uploads are done, just before the commit request
+    // (a forget that finished meanwhile: staged again without its rows), and once more right after it (a
+    // forget that began while the request was under way: its rows are taken back), holding the publish
+    // turn from one look to the other so a forget knows a push was committing (publish-turn.ts).
+    let turn: PublishTurn | null = null;
+    let sha: string;
+    let late: string[] = [];
+    try {
+      sha = await commitFiles({
+        client: o.client,
+        repo: o.loc.repo,
+        parentCommit: head,
+        title:
+          (created || renamed) && added === 0 && o.project !== undefined
+            ? `funes curate: project memory of ${o.project}`
+            : `funes push: +${added} chunks`,
+        files,
+        onProgress: o.onProgress,
+        beforeCommit:
+          o.forgottenHere === undefined
+            ? undefined
+            : async () => {
+                reachStep("push:uploaded");
+                turn = await takePublishTurn(o.funesHome, o.loc.uri);
+                if (forgottenSince(o.forgottenHere?.() ?? here, here, rows).length > 0) throw RESTAGE;
+                reachStep("push:committing");
+              },
+      });
+      if (o.forgottenHere !== undefined) late = forgottenSince(o.forgottenHere(), here, rows);
+    } catch (err) {
+      if (err !== RESTAGE) throw err;
       rmSync(stage.dir, { recursive: true, force: true });
       return "restage" as const;
+    } finally {
+      await (turn as PublishTurn | null)?.release();
     }
-    const sha = await commitFiles({
-      client: o.client,
-      repo: o.loc.repo,
-      parentCommit: head,
-      title:
-        (created || renamed) && added === 0 && o.project !== undefined
-          ? `funes curate: project memory of ${o.project}`
-          : `funes push: +${added} chunks`,
-      files,
-      onProgress: o.onProgress,
-    });
     // The stage is now exactly that commit: keep it as its view, so nothing is downloaded to read it.
     adoptAsView(stage.dir, viewsRoot(o.funesHome), o.loc, sha, stageEtags(stage, view?.dir ?? null));
     return {
@@ -259,6 +285,7 @@ async function publishOnce(o: PublishOptions, { attempt, sha: head, view }: CasA
       bytes: files.reduce((n, f) => n + f.content.size, 0),
       attempts: attempt,
       card: card.state,
+      forgottenMeanwhile: late,
     };
   } catch (err) {
     rmSync(stage.dir, { recursive: true, force: true });
@@ -266,10 +293,12 @@ async function publishOnce(o: PublishOptions, { attempt, sha: head, view }: CasA
   }
 }
 
-/** True when `now` forgets an id of `rows` that `before` did not. */
-function forgottenSince(now: Set<string>, before: Set<string>, rows: ArrowTable | LocalRows): boolean {
-  if (now.size === before.size && [...now].every((id) => before.has(id))) return false;
+/** Thrown out of a commit abandoned because a local forget took out rows it held. */
+const RESTAGE = Symbol("restage");
+
+/** The ids of `rows` that `now` forgets and `before` did not. */
+function forgottenSince(now: Set<string>, before: Set<string>, rows: ArrowTable | LocalRows): string[] {
+  if (now.size === before.size && [...now].every((id) => before.has(id))) return [];
   const ids = idsOf(rows);
-  for (const id of now) if (!before.has(id) && ids.has(id)) return true;
-  return false;
+  return [...now].filter((id) => !before.has(id) && ids.has(id));
 }

@@ -24,6 +24,7 @@ import {
 } from "../remote/index.js";
 import { FunesError, readOnlyError } from "./errors.js";
 import { locallyForgottenIds } from "./forget-pending.js";
+import { forgetRemoteRows } from "./forget-publish.js";
 import { ForgottenFileError } from "./forgotten.js";
 import { openHubForWrite, openHubOrOffline } from "./hub-write.js";
 import type { ReadContext } from "./open-memory.js";
@@ -118,7 +119,8 @@ async function idsOf(view: SnapshotView | null): Promise<Set<string>> {
 /**
  * Runs `read` on the local memory pinned at its current version, so that every read of a push sees one
  * version (the rows published are the rows the gate scanned). A read that failed because an index run
- * compacted the memory meanwhile (the pinned version is gone, and its files with it) is a busy memory.
+ * compacted the memory meanwhile, or a forget took rows out of it (either way the pinned version is gone,
+ * and its files with it), is a busy memory, said as which it was.
  */
 export async function withPinnedLocal<T>(
   funesHome: string,
@@ -128,11 +130,17 @@ export async function withPinnedLocal<T>(
   if (store === null)
     throw new FunesError("no_memory", "no local index yet — run `funes index` first, then push");
   let pinned: number | null = null;
+  const forgotten = { before: new Set<string>(), now: () => locallyForgottenIds(funesHome) };
+  try {
+    forgotten.before = forgotten.now();
+  } catch {
+    // a damaged list is the push's own to refuse, when it reads it
+  }
   try {
     pinned = await pinVersion(store);
     return await read(store);
   } catch (err) {
-    throw (await compactedUnderPush(err, store, pinned)) ?? err;
+    throw (await compactedUnderPush(err, store, pinned, forgotten)) ?? err;
   } finally {
     store.close();
   }
@@ -142,10 +150,24 @@ async function compactedUnderPush(
   err: unknown,
   store: LocalStore,
   pinned: number | null,
+  forgotten: { before: Set<string>; now: () => Set<string> },
 ): Promise<FunesError | null> {
   if (err instanceof FunesError || pinned === null) return null;
   const kept = await versionKept(store, pinned).catch(() => true);
   if (kept) return null;
+  // A forget removes every older version's files too: which write it was is told by the forgotten ids.
+  let now: Set<string>;
+  try {
+    now = forgotten.now();
+  } catch {
+    now = forgotten.before;
+  }
+  if ([...now].some((id) => !forgotten.before.has(id)))
+    return new FunesError(
+      "busy",
+      "a forget took rows out of the local memory while this push was reading it, and nothing was committed — run `funes push` again (it leaves the forgotten rows out)",
+      err,
+    );
   return new FunesError(
     "busy",
     "an index run compacted the local memory while this push was reading it — run `funes push` again (it sends only what the Hub still lacks)",
@@ -226,6 +248,43 @@ function notYetPublished(
   return { candidates, present, waitingForVectors };
 }
 
+/** Rows a push published that a local forget took out while its commit request was under way, taken back. */
+export interface TookBack {
+  rows: number;
+  /** The forget's commit on the Hub; null when taking them back failed (`error` says why). */
+  commit: string | null;
+  error: string | null;
+}
+
+/**
+ * A forget wins over a push in flight: rows the push's commit published that a local forget took out while
+ * the request was under way (seen just after it) are forgotten on the Hub at once, in a commit of their own
+ * (and listed in its forgotten ids, so no push brings them back). Null when there were none.
+ */
+async function takeBack(
+  r: PublishResult,
+  remote: Pick<PushRemote, "loc" | "client">,
+  o: { ctx: ReadContext; now: () => number },
+): Promise<TookBack | null> {
+  const ids = new Set(r.forgottenMeanwhile ?? []);
+  if (ids.size === 0) return null;
+  try {
+    const done = await forgetRemoteRows({
+      loc: remote.loc,
+      client: remote.client,
+      hubCache: o.ctx.models.hubCache,
+      funesHome: o.ctx.funesHome,
+      now: o.now,
+      select: (candidates) => candidates.filter((c) => ids.has(c.id)),
+      purgeHistory: false,
+      confirm: async () => true,
+    });
+    return { rows: ids.size, commit: done.commit, error: null };
+  } catch (err) {
+    return { rows: ids.size, commit: null, error: err instanceof Error ? err.message : String(err) };
+  }
+}
+
 /**
  * Publishes the rows in one commit (compare-and-swap), its first try on the head `base` was read at; the
  * publish's failures said by meaning.
@@ -235,9 +294,9 @@ export async function publishPush(
   { loc, client }: PushRemote,
   base: PushBase,
   o: { ctx: ReadContext; now: () => number; onUpload?: ((sent: number, total: number) => void) | undefined },
-): Promise<PublishResult> {
+): Promise<PublishResult & { tookBack: TookBack | null }> {
   try {
-    return await publishRows({
+    const r = await publishRows({
       loc,
       client,
       hubCache: o.ctx.models.hubCache,
@@ -248,6 +307,7 @@ export async function publishPush(
       forgottenHere: () => locallyForgottenIds(o.ctx.funesHome),
       ...(base.sha === null ? {} : { start: { sha: base.sha, view: base.view } }),
     });
+    return { ...r, tookBack: await takeBack(r, { loc, client }, o) };
   } catch (err) {
     if (err instanceof HubReadOnlyError) throw readOnlyError(loc.uri, "publishing");
     if (err instanceof PublishUnreachableError)

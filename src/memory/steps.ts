@@ -1,6 +1,6 @@
 /**
- * Named points inside the writes that must survive a kill (a local forget's rewrite and cleanup, a Hub
- * forget's staging, a push's last look at the forgotten list). Each calls {@link reachStep}; by default that
+ * Named points inside the writes that must survive a kill or a race (a local forget's rewrite and cleanup, a
+ * Hub forget's staging, a push's staging, its uploads done, and its commit request about to go). Each calls {@link reachStep}; by default that
  * does nothing. `cli/` installs a hook only when a test asks for one (`FUNES_TEST_SIGNAL_AT`, see
  * cli/test-signal.ts), so a test can stop or kill the process at exactly that point — a real signal at a
  * deterministic moment, never a timing race.
@@ -13,7 +13,10 @@ export function setStepHook(fn: ((step: string) => void) | null): void {
   hook = fn;
 }
 
-/** Marks that the write reached `step` (`forget:rewritten`, `push:staged`, …). */
+/**
+ * Marks that the write reached `step` (`forget:rewritten`, `push:staged`, `push:uploaded`: every file sent,
+ * `push:committing`: the forgotten ids looked at, the commit request next, …).
+ */
 export function reachStep(step: string): void {
   hook?.(step);
 }

@@ -25,6 +25,11 @@ export async function commitFiles(o: {
   /** Paths to delete in the same commit (only `funes forget --purge-history` deletes). */
   deletions?: string[] | undefined;
   onProgress?: UploadProgress | undefined;
+  /**
+   * Run once every file is uploaded, just before the commit request is sent: a throw abandons the commit
+   * (nothing is committed; uploaded objects stay unreferenced) and is thrown on.
+   */
+  beforeCommit?: (() => Promise<void>) | undefined;
 }): Promise<string> {
   const sizes = new Map(o.files.map((f) => [f.path, f.content.size]));
   const total = o.files.reduce((a, f) => a + f.content.size, 0);
@@ -56,13 +61,29 @@ export async function commitFiles(o: {
             [...sent.values()].reduce((a, b) => a + b, 0),
             total,
           );
-        } else if (e.event === "phase" && e.phase === "committing") o.onProgress?.(total, total);
+        } else if (e.event === "phase" && e.phase === "committing") {
+          o.onProgress?.(total, total);
+          // The client sends the commit request only when asked for its next step.
+          if (o.beforeCommit !== undefined)
+            try {
+              await o.beforeCommit();
+            } catch (err) {
+              await it.return?.(undefined as never).catch(() => {});
+              throw new CommitAbandoned(err);
+            }
+        }
       }
     });
     const oid = out?.commit.oid;
     if (typeof oid !== "string") throw new Error("the Hub did not return the new commit");
     return oid;
   } catch (err) {
+    if (err instanceof CommitAbandoned) throw err.reason;
     throw writeFailure(err, { hubUrl: o.client.hubUrl, readOnly: "the token cannot write this repo" }) ?? err;
   }
+}
+
+/** What `beforeCommit` threw, kept apart from the Hub's own failures. */
+class CommitAbandoned {
+  constructor(readonly reason: unknown) {}
 }

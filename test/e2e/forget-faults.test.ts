@@ -20,6 +20,7 @@ import { type CliEnv, runFunes, startFunes } from "../helpers/cli.js";
 import { commitRows } from "../helpers/commit-table.js";
 import { copyFixture, TEST_EMBEDDER, tempDir } from "../helpers/fixtures.js";
 import { type HubStandin, standinUser, startHubStandin } from "../helpers/hub-standin.js";
+import { until } from "../helpers/wait.js";
 
 const TOKEN = "hf_standintokenforforgetfaults";
 const EMBED = TEST_EMBEDDER;
@@ -168,6 +169,72 @@ describe("a push already under way when a local forget finishes", () => {
     const final = await commitRows(hub.repos.get("acme/inflight")?.files ?? new Map(), t.dir, ["text"]);
     expect(final.length).toBe(18);
     expect(final.some((r) => String(r.text).includes(PHRASE))).toBe(false);
+  }, 180_000);
+});
+
+/** Starts a push to `repo` that stops itself (SIGSTOP) at `step`; resolves once it has. */
+async function pushHeldAt(step: string, e: CliEnv, repo: string) {
+  const held = { ...e, extra: { ...e.extra, FUNES_TEST_SIGNAL_AT: step, FUNES_TEST_SIGNAL: "SIGSTOP" } };
+  const push = startFunes(["push", repo, "--create"], held);
+  let out = "";
+  const stopped = new Promise<void>((resolve) => {
+    const see = (d: Buffer) => {
+      out += d;
+      if (out.includes(`funes: test signal SIGSTOP at ${step}`)) resolve();
+    };
+    push.stdout?.on("data", see);
+    push.stderr?.on("data", see);
+  });
+  const closed = new Promise<number | null>((resolve) => push.on("close", (code) => resolve(code)));
+  await stopped;
+  return { push, closed, out: () => out };
+}
+
+describe("a forget always wins over a push in flight", () => {
+  it("a forget that lands while the push uploads: nothing forgotten is committed, and the push says why", async () => {
+    const e = homeCopy("during-upload");
+    // Every file is uploaded, the forgotten row's included; the commit request has not gone.
+    const p = await pushHeldAt("push:uploaded", e, "acme/during-upload");
+    const forget = await runFunes(["forget", "--match", PHRASE, "--yes"], e);
+    expect(forget.code, forget.stderr).toBe(0);
+    expect(forget.stdout).not.toContain("waited for a push");
+    p.push.kill("SIGCONT");
+    const code = await p.closed;
+    const committed = [...(hub.repos.get("acme/during-upload")?.files.keys() ?? [])];
+    expect(committed.filter((f) => f.startsWith("chunks.lance/"))).toEqual([]);
+    // The forget's cleanup took the version the push read: a true message, not "an index run compacted".
+    expect(code).toBe(75);
+    expect(p.out()).toContain(
+      "funes: a forget took rows out of the local memory while this push was reading it, and nothing was committed — run `funes push` again",
+    );
+    const again = await runFunes(["push", "acme/during-upload"], e);
+    expect(again.code, again.stderr).toBe(0);
+    const rows = await commitRows(hub.repos.get("acme/during-upload")?.files ?? new Map(), t.dir, ["text"]);
+    expect(rows.length).toBe(18);
+    expect(rows.some((r) => String(r.text).includes(PHRASE))).toBe(false);
+  }, 180_000);
+
+  it("a forget that begins while the commit request is under way waits for it, and the push takes the rows back", async () => {
+    const e = homeCopy("during-commit");
+    // The push has looked at the forgotten ids for the last time before its commit, and holds the turn.
+    const p = await pushHeldAt("push:committing", e, "acme/during-commit");
+    const forgetting = runFunes(["forget", "--match", PHRASE, "--yes"], e);
+    // The forget's marker is down (from here every push leaves the row out); it waits for the push's turn.
+    expect(await until(() => existsSync(join(e.funesHome, "forget-pending.json")))).toBe(true);
+    p.push.kill("SIGCONT");
+    const [code, forget] = await Promise.all([p.closed, forgetting]);
+    expect(code, p.out()).toBe(0);
+    expect(forget.code, forget.stderr).toBe(0);
+    expect(forget.stdout).toContain(
+      "waited for a push to hf://datasets/acme/during-commit that was committing: it leaves these chunks out, or takes back any it had sent",
+    );
+    expect(p.out()).toMatch(
+      /1 of them were forgotten here while the commit was under way: taken back out of hf:\/\/datasets\/acme\/during-commit \(commit [0-9a-f]{8}\)/,
+    );
+    const head = await commitRows(hub.repos.get("acme/during-commit")?.files ?? new Map(), t.dir, ["text"]);
+    expect(head.length).toBe(18);
+    expect(head.some((r) => String(r.text).includes(PHRASE))).toBe(false);
+    expect(holdsPhrase(join(e.funesHome, "memory"))).toBe(false);
   }, 180_000);
 });
 
