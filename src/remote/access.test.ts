@@ -73,7 +73,7 @@ describe("redirects while reading a memory", () => {
 describe("answers read under a size limit", () => {
   const API = "https://huggingface.co/api/datasets/o/n/tree/abc/chunks.lance";
   const json =
-    (body: BodyInit, headers: Record<string, string> = {}) =>
+    (body: ConstructorParameters<typeof Response>[0], headers: Record<string, string> = {}) =>
     () =>
       new Response(body, { status: 200, headers: { "content-type": "application/json", ...headers } });
   /** A body of `n` bytes of JSON that never says its length (sent in pieces). */
@@ -93,7 +93,7 @@ describe("answers read under a size limit", () => {
     ).toEqual([1, 2]);
     const said = fakeFetch({ [API]: json("[]", { "content-length": String(MAX_JSON_ANSWER_BYTES + 1) }) });
     await expect(readParams({ hubUrl: "https://huggingface.co", fetch: said.f }).fetch(API)).rejects.toThrow(
-      `the Hub answered more than 16 MiB for "/api/datasets/o/n/tree/abc/chunks.lance", more than funes reads there`,
+      `the Hub answered more than 16 MiB for "/api/datasets/o/n/tree/abc/chunks.lance", more than funes reads there — check HF_ENDPOINT and who published the memory`,
     );
     const streamed = fakeFetch({ [API]: json(endless(MAX_JSON_ANSWER_BYTES + (2 << 20))) });
     const res = await readParams({ hubUrl: "https://huggingface.co", fetch: streamed.f }).fetch(API);
@@ -128,7 +128,9 @@ describe("answers read under a size limit", () => {
         path: ".funes-forgotten.json",
         maxBytes: 1024,
       }),
-    ).rejects.toThrow(`".funes-forgotten.json" in o/n is 47.7 MiB, more than funes reads of it (1 KiB)`);
+    ).rejects.toThrow(
+      `".funes-forgotten.json" in o/n is 47.7 MiB, more than funes reads of it (1 KiB) — check who published it`,
+    );
     expect(big.calls.length).toBe(1);
   });
 });

@@ -77,7 +77,7 @@ function capped(res: Response, max: number, url: URL): Response {
   if (res.body === null || NULL_BODY.has(res.status)) return res;
   const tooLarge = () =>
     new UnsafeHubAnswerError(
-      `the Hub answered more than ${(max / 1048576).toFixed(0)} MiB for ${quoteForMessage(url.pathname)}, more than funes reads there`,
+      `the Hub answered more than ${(max / 1048576).toFixed(0)} MiB for ${quoteForMessage(url.pathname)}, more than funes reads there — check HF_ENDPOINT and who published the memory`,
     );
   const declared = Number(res.headers.get("content-length") ?? Number.NaN);
   if (declared > max) {

@@ -28,7 +28,7 @@ export async function readRepoText(o: {
   if (blob === null) return null;
   if (blob.size > o.maxBytes)
     throw new UnsafeHubAnswerError(
-      `${quoteForMessage(o.path)} in ${o.repo} is ${size(blob.size)}, more than funes reads of it (${size(o.maxBytes)})`,
+      `${quoteForMessage(o.path)} in ${o.repo} is ${size(blob.size)}, more than funes reads of it (${size(o.maxBytes)}) — check who published it`,
     );
   return await blob.text();
 }
