@@ -389,7 +389,11 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
       debug: env.FUNES_DEBUG === "1",
       home: (await import("./home.js")).funesHomeOf(env),
     });
-    process.stderr.write(report.text);
+    // On a terminal the line wraps at spaces, continued under its text, never broken mid-word.
+    const [line = "", ...stack] = report.text.split("\n");
+    const width = process.stderr.isTTY === true ? Math.max(40, process.stderr.columns || 80) : null;
+    const { fitText } = await import("./terminal-text.js");
+    process.stderr.write([fitText(line, width), ...stack].join("\n"));
     return report.exitCode;
   }
 }

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { BadArgumentError, FunesError, type FunesErrorCode, NEXT_STEP } from "../commands/index.js";
 import { IncompatibleMemoryError } from "../local/index.js";
@@ -23,7 +24,7 @@ describe("failureReport", () => {
       expect(EXIT[code], code).toBeTypeOf("number");
       expect(NEXT_STEP[code], code).toMatch(/^[a-z`].*[^.]$/);
     }
-    // The exit numbers users and hooks branch on (docs/commands.md, "Exit codes").
+    // The exit numbers users and hooks branch on (docs/exit-codes.md).
     expect([EXIT.busy, EXIT.bad_input, EXIT.declined, EXIT.held_back, EXIT.no_access]).toEqual([
       75, 2, 2, 2, 1,
     ]);
@@ -91,5 +92,21 @@ describe("failureReport", () => {
     expect(report(new FunesError("no_memory", "no memory at \x1b[31mred — check")).text).not.toContain(
       "\x1b",
     );
+  });
+});
+
+describe("docs/exit-codes.md", () => {
+  it("gives every meaning the exit code the CLI uses, and no meaning the CLI does not have", () => {
+    const doc = readFileSync(new URL("../../docs/exit-codes.md", import.meta.url), "utf8");
+    const byMeaning = doc.slice(doc.indexOf("## By meaning"));
+    const rows = [...byMeaning.matchAll(/^\| `([a-z_]+)`[^|]* \| (\d+) \|$/gm)].map((m) => [
+      m[1],
+      Number(m[2]),
+    ]);
+    expect(Object.fromEntries(rows)).toEqual(EXIT);
+    expect(rows).toHaveLength(Object.keys(EXIT).length);
+    // The codes the first table explains are the ones there are.
+    const codes = [...doc.matchAll(/^\| `(\d+)` \|/gm)].map((m) => Number(m[1]));
+    expect(codes).toEqual([...new Set([0, ...Object.values(EXIT)])].sort((a, b) => a - b));
   });
 });

@@ -4,6 +4,7 @@
 import type { IndexEvent, IndexSummary } from "../commands/index.js";
 import { SKIP_MALFORMED, SKIP_NOT_OBJECT, SKIP_SURROGATE } from "../traces/index.js";
 import { ProgressLine } from "./progress.js";
+import { fitText, layoutWidth } from "./terminal-text.js";
 
 /**
  * An event sink writing progress to stderr; `now` (ms) times the ETA. `quiet` (`--quiet`) keeps only the
@@ -20,7 +21,8 @@ export function indexReporter(
   const line = (s: string, warning = false) => {
     if (quiet && !warning) return;
     bar.clear();
-    err.write(`${s}\n`);
+    // On a terminal a long line (a note) wraps at spaces, never mid-word.
+    err.write(fitText(`${s}\n`, tty ? layoutWidth(err.columns || null) : null));
   };
   return {
     onEvent(e) {

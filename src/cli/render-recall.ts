@@ -8,7 +8,7 @@
  */
 import { agentOfHarness } from "../agents/index.js";
 import type { RecallHit, RecallResult } from "../commands/index.js";
-import { shortTurnId } from "../commands/index.js";
+import { sessionIdCore, shortTurnId } from "../commands/index.js";
 import {
   clip,
   flattenSpaces,
@@ -209,7 +209,10 @@ export function planCompact(
  */
 export function formatRecallHuman(r: RecallResult, o: RecallHumanOptions): string {
   if (r.hits.length === 0) return "no results\n";
-  const labels = sessionLabels(r.hits.map((h) => h.sessionId));
+  const labels = sessionLabels(
+    r.hits.map((h) => h.sessionId),
+    sessionIdCore,
+  );
   const laid = r.hits.map((h, i) => layHit(h, i + 1, labels.get(h.sessionId) ?? h.sessionId, o));
   if (o.full === true) return laid.map((l) => `${fullLines(l, o).join("\n")}\n`).join("\n");
   const rows = o.rows ?? null;

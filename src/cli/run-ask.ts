@@ -5,6 +5,7 @@ import { ask, DEFAULT_ASK_TIMEOUT_S, FunesError, listValues } from "../commands/
 import { formatRecallAgent } from "../format/index.js";
 import type { CliConfig } from "./config.js";
 import { recallModels } from "./run-server.js";
+import { clip, flattenSpaces, layoutWidth } from "./terminal-text.js";
 
 /** Flags of `funes ask`. */
 export interface AskFlags {
@@ -27,13 +28,16 @@ export async function runAsk(agent: unknown, words: unknown, flags: AskFlags, cf
       `--timeout takes a number of seconds > 0, not "${String(flags.timeout)}" — try --timeout 120`,
     );
   const models = recallModels(cfg);
-  // On a terminal the status line counts the seconds the agent has taken, so a slow model looks alive.
+  // On a terminal the status line counts the seconds the agent has taken, so a slow model looks alive. It
+  // is kept to one row (cut to the terminal's width), so each redraw's return and erase removes it whole.
   const started = cfg.now();
+  const width = layoutWidth(cfg.columns ?? (process.stderr.columns || null));
   let current = "";
   const draw = () => {
     if (!cfg.stderrTty) return;
     const s = Math.floor((cfg.now() - started) / 1000);
-    process.stderr.write(`\r\x1b[2K${current === "" || s < 1 ? current : `${current} ${s} s`}`);
+    const text = current === "" || s < 1 ? current : `${current} ${s} s`;
+    process.stderr.write(`\r\x1b[2K${text === "" ? "" : clip(flattenSpaces(text), width - 1)}`);
   };
   // Erasing only a status line that is showing: answer text may share the terminal's current line.
   const status = (text: string) => {

@@ -3,7 +3,7 @@
  */
 import { type CurateSummary, curate, FunesError, listValues, type ReviewAnswer } from "../commands/index.js";
 import type { CliConfig } from "./config.js";
-import { answerReader, askYesNo } from "./prompt.js";
+import { askChoice, askYesNo } from "./prompt.js";
 
 /** Flags of `funes curate`. */
 export interface CurateFlags {
@@ -26,20 +26,11 @@ async function reviewOne(
     `\n[${n}/${of}] ${s.sessionId} — ${s.lastTs.slice(0, 10)}, ${s.chunks} chunks${s.repos.length > 0 ? `, ${s.repos.join(" ")}` : ""}\n`,
   );
   for (const p of prompts) out.write(`  > ${p}\n`);
-  const rl = answerReader();
-  try {
-    for (;;) {
-      const a = (await rl.question("include, exclude, skip or quit? [i/e/s/q] ")).trim().toLowerCase();
-      if (a.startsWith("i")) return "include";
-      if (a.startsWith("e")) return "exclude";
-      if (a === "" || a.startsWith("s")) return "skip";
-      if (a.startsWith("q")) return "quit";
-    }
-  } catch {
-    return "quit";
-  } finally {
-    rl.close();
-  }
+  // An answer it does not know is asked again, saying what it takes.
+  return askChoice("include, exclude, skip or quit? [i/e/s/q] ", ["include", "exclude", "skip", "quit"], {
+    empty: "skip",
+    ended: "quit",
+  });
 }
 
 function render(s: CurateSummary): string {

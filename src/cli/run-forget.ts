@@ -5,6 +5,7 @@
 import { type ForgetProposal, type ForgetSummary, FunesError, forgetRows } from "../commands/index.js";
 import type { CliConfig } from "./config.js";
 import { askYesNo } from "./prompt.js";
+import { clip, fitText, layoutWidth } from "./terminal-text.js";
 
 /** Values of `--flag v` and `--flag=v` in argv, in order. */
 export function rawValues(argv: string[], flag: string): string[] {
@@ -36,8 +37,12 @@ export function turnPairs(argv: string[]): { session: string; turn: string }[] {
 const kib = (n: number) =>
   n >= 1048576 ? `${(n / 1048576).toFixed(1)} MiB` : `${(n / 1024).toFixed(1)} KiB`;
 
-/** The preview as lines. */
-export function previewLines(p: ForgetProposal): string[] {
+/**
+ * The preview as lines; with `width` (a terminal's) each sample is cut to one row and every other line is
+ * wrapped at spaces, so the preview takes the rows it has lines, none broken mid-word.
+ */
+export function previewLines(p: ForgetProposal, width: number | null = null): string[] {
+  const sample = (l: string) => (width === null ? `    ${l}` : clip(`    ${l}`, width));
   const where = p.memory === "local" ? "the local memory" : p.memory;
   const s = p.preview;
   const lines = [
@@ -50,7 +55,7 @@ export function previewLines(p: ForgetProposal): string[] {
   for (const x of s.sessions.slice(0, 10)) {
     const when = x.first === "" ? "" : `, ${x.first.slice(0, 16)} → ${x.last.slice(0, 16)}`;
     lines.push(`  session ${x.sessionId}: ${x.chunks} chunk(s), ${x.turns} turn(s)${when}`);
-    for (const l of x.samples) lines.push(`    ${l}`);
+    for (const l of x.samples) lines.push(sample(l));
   }
   if (s.sessions.length > 10) lines.push(`  … and ${s.sessions.length - 10} more session(s)`);
   if (p.released > 0) lines.push(`  ${p.released} chunk(s) forgotten earlier become indexable again`);
@@ -69,7 +74,9 @@ export function previewLines(p: ForgetProposal): string[] {
         "  the rows stay in the repo's history (older commits); add --purge-history to remove them from it too",
       );
   }
-  return lines;
+  return width === null
+    ? lines
+    : lines.flatMap((l) => (l.startsWith("    ") ? [l] : fitText(l, width).split("\n")));
 }
 
 function doneLines(s: ForgetSummary): string[] {
@@ -124,6 +131,7 @@ export async function runForget(
   const since = rawValues(argv, "--since");
   const until = rawValues(argv, "--until");
   const json = flags.json === true;
+  const width = cfg.stdoutTty ? layoutWidth(cfg.columns) : null;
   let shown = false;
   const s = await forgetRows(
     {
@@ -143,13 +151,22 @@ export async function runForget(
       allowReindex: flags.allowReindex === true,
       now: cfg.now,
       confirm: async (p) => {
-        if (!json) process.stdout.write(`${previewLines(p).join("\n")}\n`);
+        if (!json) process.stdout.write(`${previewLines(p, width).join("\n")}\n`);
         shown = true;
         if (flags.yes === true) return true;
-        if (cfg.stdinTty && cfg.stderrTty)
-          return askYesNo(
+        if (cfg.stdinTty && cfg.stderrTty) {
+          const yes = await askYesNo(
             p.preview.chunks === 0 ? "purge the history?" : `forget these ${p.preview.chunks} chunk(s)?`,
           );
+          // Said no: a run that changed nothing because the user said so, the same exit code (2) as
+          // off a terminal without --yes.
+          if (!yes)
+            throw new FunesError(
+              "declined",
+              "nothing was forgotten: you answered no — run it again and answer y, or pass --yes",
+            );
+          return true;
+        }
         if (json) process.stdout.write(`${JSON.stringify({ ...p, done: false }, null, 2)}\n`);
         throw new FunesError(
           "declined",
@@ -164,12 +181,12 @@ export async function runForget(
     return;
   }
   if (!shown) {
-    process.stdout.write(`${previewLines(s).join("\n")}\n`);
+    process.stdout.write(`${previewLines(s, width).join("\n")}\n`);
     return;
   }
   if (!s.done) {
     process.stdout.write("nothing was forgotten\n");
     return;
   }
-  process.stdout.write(`${doneLines(s).join("\n")}\n`);
+  process.stdout.write(fitText(`${doneLines(s).join("\n")}\n`, width));
 }

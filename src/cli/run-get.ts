@@ -12,7 +12,7 @@ import {
 import { formatGetAgent, oneLine, terminalLine, terminalText } from "../format/index.js";
 import type { CliConfig } from "./config.js";
 import { nonNegativeInt, outputFormat } from "./parse-args.js";
-import { flattenSpaces, layoutWidth, readableTool } from "./terminal-text.js";
+import { fitText, flattenSpaces, layoutWidth, readableTool } from "./terminal-text.js";
 
 /** Flags of `funes get`. */
 export interface GetFlags {
@@ -106,7 +106,8 @@ export async function runGet(
       `turn "${tid}" is not in session "${sid}" of this memory — copy both ids from a recall hit's → get line (and its --memory)`,
     );
   if (flags.json === true) {
-    for (const n of notes) process.stderr.write(`${oneLine(n)}\n`);
+    for (const n of notes)
+      process.stderr.write(fitText(`${oneLine(n)}\n`, cfg.stderrTty ? layoutWidth(cfg.columns) : null));
     process.stdout.write(`${JSON.stringify({ sessionId: sid, turnUuid: tid, turns }, null, 2)}\n`);
     return;
   }
@@ -116,7 +117,8 @@ export async function runGet(
   }
   const width = layoutWidth(cfg.columns);
   const highlight = flags.highlight === undefined ? {} : { highlight: String(flags.highlight) };
-  for (const n of notes) process.stderr.write(`${oneLine(n)}\n`);
+  for (const n of notes)
+    process.stderr.write(fitText(`${oneLine(n)}\n`, cfg.stderrTty ? layoutWidth(cfg.columns) : null));
   // A stranger's texts lose their control characters (shown as control pictures, `␛[33m`) before any
   // colour of ours is added.
   const safe = turns.map((t) => ({

@@ -7,6 +7,7 @@ import type { CliConfig } from "./config.js";
 import { indexIsolation } from "./index-worker.js";
 import { positiveInt } from "./parse-args.js";
 import { formatIndexSummary, indexReporter, nothingIndexed } from "./render-index.js";
+import { fitText, layoutWidth } from "./terminal-text.js";
 
 /** Flags of `funes index`. */
 export interface IndexFlags {
@@ -41,7 +42,11 @@ export async function runIndex(path: unknown, flags: IndexFlags, cfg: CliConfig)
     process.stdout.write(
       flags.json === true
         ? `${JSON.stringify(summary, null, 2)}\n`
-        : formatIndexSummary(summary, flags.verbose === true),
+        : // On a terminal its lines wrap at spaces, continued under their text.
+          fitText(
+            formatIndexSummary(summary, flags.verbose === true),
+            cfg.stdoutTty ? layoutWidth(cfg.columns) : null,
+          ),
     );
     // A file named on the command line that yielded nothing is a failed run, not an empty success.
     const nothing = path === undefined ? null : nothingIndexed(summary, String(path));

@@ -1,7 +1,14 @@
 /**
  * `funes push <memory>`, and `--hook`: the push an agent's hook makes at a session boundary.
  */
-import { FunesError, listValues, type PushSummary, pushAtBoundary, pushMemory } from "../commands/index.js";
+import {
+  FunesError,
+  listValues,
+  modelsStatus,
+  type PushSummary,
+  pushAtBoundary,
+  pushMemory,
+} from "../commands/index.js";
 import { parseHarness } from "../traces/index.js";
 import type { CliConfig } from "./config.js";
 import { indexIsolation } from "./index-worker.js";
@@ -38,6 +45,7 @@ function formatDryRun(
     dryRun: NonNullable<Awaited<ReturnType<typeof pushMemory>>["dryRun"]>;
   },
   held: number,
+  fill: string,
 ): string {
   const d = s.dryRun;
   // Unreached, the remote was compared with the copy cached here (if any), whatever its age.
@@ -66,9 +74,7 @@ function formatDryRun(
       `  ${s.pendingReview} session(s) pending review for ${s.project} — \`funes curate ${s.memory}\``,
     );
   if (s.waitingForVectors > 0)
-    lines.push(
-      `  ${s.waitingForVectors} chunks wait for vectors and would not go yet (\`funes index --yes\`)`,
-    );
+    lines.push(`  ${s.waitingForVectors} chunks wait for vectors and would not go yet (\`${fill}\`)`);
   return `${lines.join("\n")}\n`;
 }
 
@@ -113,10 +119,10 @@ export async function runPush(spec: unknown, flags: PushFlags, cfg: CliConfig): 
   if (flags.json === true) process.stdout.write(`${JSON.stringify(s, null, 2)}\n`);
   else if (s.dryRun !== undefined) {
     process.stdout.write(
-      formatDryRun(s as typeof s & { dryRun: NonNullable<typeof s.dryRun> }, heldCount(s)),
+      formatDryRun(s as typeof s & { dryRun: NonNullable<typeof s.dryRun> }, heldCount(s), vectorFix(cfg)),
     );
     return 0;
-  } else process.stdout.write(summaryText(s));
+  } else process.stdout.write(summaryText(s, vectorFix(cfg)));
   throwIfAllHeld(s);
   return 0;
 }
@@ -132,7 +138,17 @@ function throwIfAllHeld(s: PushSummary): void {
 }
 
 /** What a push did, for people. */
-function summaryText(s: PushSummary): string {
+/**
+ * What fills in the vectors chunks wait for: an index run, or first the models when the embedder is not
+ * here (an index run without it embeds nothing).
+ */
+function vectorFix(cfg: CliConfig): string {
+  return modelsStatus(cfg.models).some((m) => m.role === "embedder" && m.dir === null)
+    ? "funes models pull"
+    : "funes index --yes";
+}
+
+function summaryText(s: PushSummary, fill: string): string {
   const held = heldCount(s);
   const lines = [
     s.commit === null
@@ -161,7 +177,7 @@ function summaryText(s: PushSummary): string {
     );
   if (s.waitingForVectors > 0)
     lines.push(
-      `  ${s.waitingForVectors} chunks wait for vectors and are published once embedded (\`funes index --yes\`)`,
+      `  ${s.waitingForVectors} chunks wait for vectors and are published once embedded (\`${fill}\`)`,
     );
   return `${lines.join("\n")}\n`;
 }
@@ -195,7 +211,7 @@ async function runHookPush(spec: string, flags: PushFlags, cfg: CliConfig): Prom
   }
   if (flags.json !== true) {
     if (r.embedded > 0) process.stdout.write(`embedded ${r.embedded} chunks\n`);
-    process.stdout.write(summaryText(r.summary));
+    process.stdout.write(summaryText(r.summary, vectorFix(cfg)));
   }
   throwIfAllHeld(r.summary);
   switch (r.waiting.kind) {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { sessionIdCore } from "../commands/index.js";
 import {
   clip,
   fitText,
@@ -39,8 +40,8 @@ describe("terminal text", () => {
       "2026-01-05T10-20-30-123Z_7028acdd-e85a-4fa0-88a5-71f4103333a0",
       "2026-01-05T11-00-00-000Z_9b1e0c2f-0000-4000-8000-000000000000",
     ];
-    expect([...sessionLabels(pi).values()]).toEqual(["7028acdd", "9b1e0c2f"]);
-    expect([...sessionLabels(["abcdefgh-1111", "abcdefgh-2222", "zz"]).values()]).toEqual([
+    expect([...sessionLabels(pi, sessionIdCore).values()]).toEqual(["7028acdd", "9b1e0c2f"]);
+    expect([...sessionLabels(["abcdefgh-1111", "abcdefgh-2222", "zz"], sessionIdCore).values()]).toEqual([
       "abcdefgh-111",
       "abcdefgh-222",
       "zz",

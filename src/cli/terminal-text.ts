@@ -3,7 +3,6 @@
  * width, tool fragments shown as their content instead of escaped JSON, and short session labels that still
  * tell sessions apart. Pure: the caller says the width and whether colour is on.
  */
-import { sessionIdCore } from "../commands/index.js";
 import { terminalText } from "../format/index.js";
 
 /** How a terminal view looks. */
@@ -50,7 +49,7 @@ export function fitText(text: string, width: number | null): string {
   const end = text.endsWith("\n");
   const lines = (end ? text.slice(0, -1) : text).split("\n").flatMap((line) => {
     if (Array.from(line).length <= width) return [line];
-    const lead = /^(\s*(?:(?:note|warning): |[-•→~] )?)/.exec(line)?.[1] ?? "";
+    const lead = /^(\s*(?:(?:funes|note|warning): |[-•→~] )?)/.exec(line)?.[1] ?? "";
     const indent = " ".repeat(Math.min(Array.from(lead).length, Math.floor(width / 3)));
     // Wrapped to what is left after the lead, so the first line and its continuations both fit.
     const rest = wrapText(line.slice(lead.length), Math.max(10, width - Array.from(lead).length));
@@ -137,13 +136,14 @@ export function flattenSpaces(text: string): string {
 }
 
 /**
- * Short labels for session ids, one per id, that tell the given sessions apart: 8 code points of the id
- * (after a timestamp prefix, which sessions of one day share), longer where two would collide. A label is
+ * Short labels for session ids, one per id, that tell the given sessions apart: 8 code points of the id's
+ * core (`coreOf`: after a timestamp prefix, which sessions of one day share), longer where two would
+ * collide. A label is
  * also a short id `funes get` resolves (commands/get.ts).
  */
-export function sessionLabels(ids: string[]): Map<string, string> {
+export function sessionLabels(ids: string[], coreOf: (id: string) => string): Map<string, string> {
   const distinct = [...new Set(ids)];
-  const core = (id: string) => Array.from(sessionIdCore(id));
+  const core = (id: string) => Array.from(coreOf(id));
   const longest = Math.max(8, ...distinct.map((id) => core(id).length));
   for (let n = 8; ; n += 4) {
     const labels = new Map(distinct.map((id) => [id, core(id).slice(0, n).join("")]));

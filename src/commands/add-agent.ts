@@ -44,8 +44,10 @@ export interface AddOptions {
   env: Record<string, string | undefined>;
   /** Asks a yes/no question on the terminal; absent off a terminal. */
   ask?: ((question: string, defaultYes: boolean) => Promise<boolean>) | undefined;
-  /** One line of progress for the user. */
+  /** What a long step is doing, for the user (shown until the next step, question or result). */
   say?: ((line: string) => void) | undefined;
+  /** The first index's summary, as soon as it is done (before any question that follows it). */
+  indexed?: ((s: IndexSummary) => void) | undefined;
   now: () => number;
 }
 
@@ -196,12 +198,14 @@ export async function addAgent(o: AddOptions, ctx: ReadContext): Promise<AddSumm
   const notes: string[] = [];
   const { memory, created } = await bindMemory(o, ctx, notes);
   const indexed = info.firstRun ? await firstIndex(o, info, ctx, notes) : null;
+  if (indexed !== null) o.indexed?.(indexed);
   const setup = await info.load();
   const allowTools =
     setup.toolConsent === undefined
       ? undefined
       : await allowToolsConsent(o, setup.toolConsent, ctx.home, notes);
   let installed: SetupReport;
+  o.say?.(`setting funes up in ${agent}…`);
   try {
     installed = await setup.install({
       home: ctx.home,

@@ -71,7 +71,7 @@ export async function ask(o: AskOptions, ctx: ReadContext, models: ModelSession)
   const { runAsk } = await agentsLayer();
   if ((await runCli(agent, ["--version"], { env: o.env })).kind === "missing")
     throw new FunesError(
-      "bad_input",
+      "unreadable_source",
       `\`${agent}\` isn't on PATH — install it, or try \`funes ask ${other} …\``,
     );
   const specs = o.memory ?? [];
@@ -116,7 +116,7 @@ export async function ask(o: AskOptions, ctx: ReadContext, models: ModelSession)
       };
     case "missing":
       throw new FunesError(
-        "bad_input",
+        "unreadable_source",
         `\`${agent}\` isn't on PATH — install it, or try \`funes ask ${other} …\``,
       );
     case "unreachable":

@@ -193,7 +193,10 @@ async function memoryChecks(ctx: DoctorContext): Promise<DoctorCheck[]> {
         name: "vectors",
         status: "warn",
         detail: `${report.pendingVectors} chunks wait for vectors (found by keyword until then)`,
-        fix: "funes index --yes",
+        // Without the embedder an index run embeds nothing: the models come first.
+        fix: modelsStatus(ctx.models).some((m) => m.role === "embedder" && m.dir === null)
+          ? "funes models pull"
+          : "funes index --yes",
       });
     if (report.pendingSessions !== null && report.pendingSessions > 0)
       out.push({

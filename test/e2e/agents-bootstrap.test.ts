@@ -77,23 +77,25 @@ describe("funes add, first run", () => {
     );
     expect(await rows(u.funesHome)).toBe(0);
 
-    // Set up, then the model download fails (no connection): what was done is said, then why it stopped.
+    // Set up, then the model download fails (no connection): the set-up completed, so it exits 0, and
+    // what is left (the models) is the last line, a warning.
     const half = user("half");
     const away = {
       ...half,
       extra: { ...half.extra, HF_HUB_CACHE: join(t.dir, "no-models"), HF_ENDPOINT: "http://127.0.0.1:9" },
     };
     const r = await runFunesInTerminal(["add", "codex"], away, ["y", "y"]);
-    const out = r.stdout.replaceAll("\r", "");
-    expect(r.code, out).toBe(1);
+    const out = r.stdout.replaceAll("\r", "").replaceAll("\x1b[2K", "");
+    expect(r.code, out).toBe(0);
     expect(out).toMatch(/indexed 1 sessions \(\d+ chunks\) — recall works now\n/);
     expect(out).toContain("download them now? [Y/n] ");
-    const last = out.trimEnd().split("\n").at(-1) ?? "";
-    expect(last).toMatch(
-      /^funes: funes is set up in codex \(above\), but the models were not downloaded: could not download BAAI\/bge-small-en-v1\.5 from http:\/\/127\.0\.0\.1:9: /,
+    const flat = out.replace(/\n +/g, " ");
+    expect(flat).toMatch(
+      /\nwarning: funes is set up in codex, but the models were not downloaded \(could not download BAAI\/bge-small-en-v1\.5 from http:\/\/127\.0\.0\.1:9: [^\n]*\) — until `funes models pull` succeeds, recall finds passages by keyword only/,
     );
+    expect(out).not.toContain("funes: ");
     // The lines above it name what was installed.
-    expect(out.slice(0, out.lastIndexOf("funes: funes is set up"))).toMatch(/codex/);
+    expect(out.slice(0, out.lastIndexOf("warning: funes is set up"))).toMatch(/codex/);
   });
 
   it("off a terminal never asks: it names the flag, and with the flags does everything", async () => {

@@ -182,7 +182,8 @@ describe("funes ask", () => {
       ...u,
       extra: { ...u.extra, PATH: "/usr/bin:/bin" },
     });
-    expect(noCli.code).toBe(2);
+    // A missing agent CLI is 1, as for `funes add` (docs/exit-codes.md).
+    expect(noCli.code).toBe(1);
     expect(noCli.stderr).toContain("`claude` isn't on PATH — install it, or try `funes ask codex …`");
     // A keyword-only memory (indexed without models) finds nothing for a word it does not hold.
     const kw = {

@@ -174,6 +174,8 @@ describe("funes forget, locally", () => {
     // The question renders as text: no cursor code of readline's shows up escaped (`\u001b[1G`, `\u000d`).
     expect(no.stdout).not.toMatch(/\\u00[0-9a-f]{2}/);
     expect(no.stdout).toContain("nothing was forgotten");
+    // Said no: a run that changed nothing because the user said so, 2 as off a terminal without --yes.
+    expect(no.code).toBe(2);
     const yes = await runFunesInTerminal(["forget", "--match", "Found 2 files."], a, ["y"]);
     expect(yes.code, yes.stdout).toBe(0);
     expect(yes.stdout).toContain("forgot 1 chunk(s) from the local memory");

@@ -121,12 +121,15 @@ export function spawnFunes(args: string[], env: CliEnv): Promise<CliResult> {
 }
 
 /**
- * Runs `funes …` on a pseudo-terminal (util-linux `script`), answering each prompt that ends in `[y/N] `, `[Y/n] ` or `[i/e/s/q] `
+ * Runs `funes …` on a pseudo-terminal (util-linux `script`) of COLUMNS×LINES (else 200×50), answering each prompt that ends in `[y/N] `, `[Y/n] ` or `[i/e/s/q] `
  * with the next of `answers`. Output is the terminal's (stdout and stderr together, with its escapes).
  */
 export function runFunesInTerminal(args: string[], env: CliEnv, answers: string[] = []): Promise<CliResult> {
   const quote = (s: string) => `'${s.replaceAll("'", "'\\''")}'`;
-  const command = [process.execPath, CLI, ...args].map(quote).join(" ");
+  // A sized terminal, as a person's is: COLUMNS×LINES when the test gives them, else a wide one (200×50)
+  // where no message needs wrapping (test/helpers/pty.ts replays what a given size shows).
+  const size = `stty cols ${Number(env.extra?.COLUMNS ?? 200)} rows ${Number(env.extra?.LINES ?? 50)} 2>/dev/null`;
+  const command = `${size}; exec ${[process.execPath, CLI, ...args].map(quote).join(" ")}`;
   const child = spawn("script", ["-qefc", command, "/dev/null"], {
     env: {
       PATH: process.env.PATH ?? "",
