@@ -8,7 +8,7 @@
  */
 import { type Chunk, chunkId, splitText } from "../chunk/index.js";
 import { chunksById, countRows, LocalStore, replaceChunks, storeVectors } from "../local/index.js";
-import { type DirtyBlock, dirtyBlocks, funesPaths, withWriterLock } from "../memory/index.js";
+import { type DirtyBlock, dirtyBlocks, firstRule, funesPaths, withWriterLock } from "../memory/index.js";
 import { type ModelsConfig, openEmbedder } from "../models/index.js";
 import { applyRedactions, findingsPerText } from "../redact/index.js";
 
@@ -46,8 +46,12 @@ async function redactBlocks(
   const redacted = dirty.map((d) => applyRedactions(d.text, d.findings));
   // Removing one value can expose another (a credential URL inside another, say): keep only clean results.
   const rescan = await findingsPerText(redacted.map((r) => r.text));
+  // A secret in another column (the working folder, an id) is in every row the block's chunks are made
+  // from: the block is dropped.
   return redacted.map((r, i) =>
-    (rescan[i] ?? []).length === 0 ? { texts: splitText(r.text), counts: r.counts } : null,
+    (rescan[i] ?? []).length === 0 && (dirty[i]?.fields.length ?? 0) === 0
+      ? { texts: splitText(r.text), counts: r.counts }
+      : null,
   );
 }
 
@@ -99,7 +103,7 @@ async function scrubStore(store: LocalStore, opts: ScrubOptions): Promise<ScrubS
     if (fate === null || fate === undefined || template === undefined) {
       summary.droppedBlocks++;
       summary.droppedRows += d.chunks.length;
-      const rule = d.findings[0]?.rule ?? "secret";
+      const rule = firstRule(d);
       summary.dropped[rule] = (summary.dropped[rule] ?? 0) + 1;
       return;
     }

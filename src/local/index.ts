@@ -48,9 +48,10 @@ export {
   type LocalRows,
   pinVersion,
   type RowPlace,
+  type RowStrings,
   rowBytes,
   rowPlaces,
-  textsAt,
+  stringsAt,
   versionKept,
 } from "./publish-stream.js";
 export {

@@ -3,7 +3,7 @@ import { numberedChunk } from "../../test/helpers/chunks.js";
 import { tempDir } from "../../test/helpers/fixtures.js";
 import { unitVectors } from "../../test/helpers/vectors.js";
 import { appendMissing, embeddedRows, selectRows } from "./publish-rows.js";
-import { pinVersion, rowBytes, rowPlaces, textsAt, versionKept } from "./publish-stream.js";
+import { pinVersion, rowBytes, rowPlaces, stringsAt, versionKept } from "./publish-stream.js";
 import { LocalStore } from "./store.js";
 import { writeVectors } from "./vectors.js";
 
@@ -119,7 +119,7 @@ describe("streaming rows to publish from the local memory", () => {
       await other.table.optimize({ cleanupOlderThan: new Date(Date.now() + 60_000) });
       other.close();
       expect(await versionKept(store, pinned)).toBe(false);
-      await expect(textsAt(store, places.slice(0, 3))).rejects.toThrow();
+      await expect(stringsAt(store, places.slice(0, 3))).rejects.toThrow();
       store.close();
     } finally {
       t.cleanup();

@@ -82,25 +82,63 @@ export async function rowPlaces(store: LocalStore): Promise<RowPlace[]> {
 }
 
 /**
- * The texts of `rows` (listed by `rowPlaces` at the pinned version), by id: read where they were listed;
- * if a location no longer holds its row, all of them are looked up by id instead (a scan).
+ * The string columns a row is published with besides `text`, each scanned by the secret gate: a secret in
+ * any of them leaves the machine as surely as one in the text. `id` is not among them: funes derives it (a
+ * hash of the session, turn, block and split, which are).
  */
-export async function textsAt(
+export const FIELD_COLUMNS = [
+  "session_id",
+  "workdir",
+  "turn_uuid",
+  "parent_uuid",
+  "ts",
+  "role",
+  "block_type",
+  "tool_name",
+  "source_path",
+  "harness",
+  "repo",
+] as const;
+
+/** A stored row's strings: its text, and the values of its other string columns (null ones left out). */
+export interface RowStrings {
+  text: string;
+  /** `[column, value]` for each of {@link FIELD_COLUMNS} the row has a value in. */
+  fields: [string, string][];
+}
+
+/**
+ * The strings of `rows` (listed by `rowPlaces` at the pinned version), by id: read where they were listed;
+ * if a location no longer holds its row, all of them are looked up by id instead (a scan). An older memory
+ * without the `harness` or `repo` column is read without it.
+ */
+export async function stringsAt(
   store: LocalStore,
   rows: Pick<RowPlace, "id" | "rowId">[],
-): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
+): Promise<Map<string, RowStrings>> {
+  const out = new Map<string, RowStrings>();
   if (rows.length === 0) return out;
+  const present = new Set((await store.table.schema()).fields.map((f) => f.name));
+  const fields = FIELD_COLUMNS.filter((c) => present.has(c));
+  const columns = ["id", "text", ...fields];
   const read = (t: Table) => {
     const ids = t.getChild("id");
     const texts = t.getChild("text");
-    for (let i = 0; i < t.numRows; i++) out.set(String(ids?.get(i)), String(texts?.get(i)));
+    const values = fields.map((c) => [c, t.getChild(c)] as const);
+    for (let i = 0; i < t.numRows; i++) {
+      const row: RowStrings = { text: String(texts?.get(i)), fields: [] };
+      for (const [c, v] of values) {
+        const x = v?.get(i);
+        if (x !== null && x !== undefined) row.fields.push([c, String(x)]);
+      }
+      out.set(String(ids?.get(i)), row);
+    }
   };
   try {
     read(
       await store.table
         .takeRowIds(rows.map((r) => r.rowId))
-        .select(["id", "text"])
+        .select(columns)
         .toArrow(),
     );
   } catch {
@@ -112,7 +150,7 @@ export async function textsAt(
     await store.table
       .query()
       .where(`id IN (${rows.map((r) => sqlString(r.id)).join(", ")})`)
-      .select(["id", "text"])
+      .select(columns)
       .toArrow(),
   );
   return out;

@@ -97,6 +97,8 @@ export {
   type BlockKey,
   type DirtyBlock,
   dirtyBlocks,
+  type FieldFinding,
+  firstRule,
   type HeldBack,
   holdBack,
 } from "./secret-blocks.js";

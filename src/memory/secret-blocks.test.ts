@@ -3,6 +3,7 @@ import { tempDir } from "../../test/helpers/fixtures.js";
 import { leakyRow } from "../../test/helpers/leaky.js";
 import { PLANTED } from "../../test/helpers/secrets.js";
 import { type Chunk, splitText } from "../chunk/index.js";
+import { scrubMemory } from "../commands/index.js";
 import { LocalStore, rowPlaces } from "../local/index.js";
 import { dirtyBlocks, holdBack } from "./secret-blocks.js";
 
@@ -78,6 +79,90 @@ describe("the secret gate by groups of blocks", () => {
         expect(all.find((d) => d.chunks[0]?.blockIdx === 300)?.chunks.length).toBeGreaterThan(1);
       } finally {
         store.close();
+      }
+    } finally {
+      t.cleanup();
+    }
+  });
+});
+
+describe("the secret gate over every column that leaves the machine", () => {
+  /** A clean text whose row carries `field` in one other column. */
+  function rowsWithFields(): { rows: Chunk[]; leaky: Set<string> } {
+    const aws = `[default]\naws_access_key_id = ${secret("aws access key id").split(" = ")[1]}\n`;
+    const token = secret("github classic token").split("=")[1] ?? "";
+    const rows: Chunk[] = [];
+    const leaky = new Set<string>();
+    const add = (id: string, over: Partial<Chunk>, dirty: boolean) => {
+      rows.push({ ...leakyRow(id, `plain words of ${id}`, rows.length), ...over });
+      if (dirty) leaky.add(id);
+    };
+    // A `.project_root` read through a link to ~/.aws/credentials, munged into the working folder as a cwd is.
+    add("workdir", { workdir: aws.replace(/[^A-Za-z0-9]/g, "-"), sessionId: "s-workdir" }, true);
+    add("repo", { repo: `acme/app ${token}`, sessionId: "s-repo" }, true);
+    add("tool", { toolName: token, sessionId: "s-tool" }, true);
+    add("session", { sessionId: `sess-${token}` }, true);
+    add("turn", { turnUuid: token, sessionId: "s-turn" }, true);
+    add("source", { sourcePath: `/home/u/${token}.jsonl`, sessionId: "s-source" }, true);
+    for (let i = 0; i < 5; i++)
+      add(
+        `clean${i}`,
+        { workdir: "-home-dev-app", repo: "acme/app", toolName: "Bash", sessionId: "s-clean" },
+        false,
+      );
+    return { rows, leaky };
+  }
+
+  it("holds back a row whose working folder, repo, tool name, ids or path hold a secret, as one in its text", async () => {
+    const t = tempDir();
+    try {
+      const { rows, leaky } = rowsWithFields();
+      const store = await LocalStore.openOrCreate(`${t.dir}/m`);
+      try {
+        await store.append(rows);
+        const candidates = rows.map((r) => ({
+          id: r.id,
+          sessionId: r.sessionId,
+          turnUuid: r.turnUuid,
+          blockIdx: r.blockIdx,
+        }));
+        const { held } = await holdBack(store, candidates);
+        expect([...held.keys()].sort()).toEqual([...leaky].sort());
+        expect(held.get("workdir")).toBe("aws-access-key-id");
+        const dirty = await dirtyBlocks(store);
+        expect(dirty.find((d) => d.chunks[0]?.id === "workdir")?.fields).toEqual([
+          { column: "workdir", rule: "aws-access-key-id" },
+        ]);
+        expect(dirty.every((d) => d.findings.length === 0)).toBe(true);
+      } finally {
+        store.close();
+      }
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it("scrub drops a block whose other columns hold a secret (its text cannot carry it away), and the gate is clean after", async () => {
+    const t = tempDir();
+    try {
+      const { rows, leaky } = rowsWithFields();
+      const store = await LocalStore.openOrCreate(`${t.dir}/memory`);
+      await store.append(rows);
+      store.close();
+      const summary = await scrubMemory({ funesHome: t.dir });
+      expect(summary?.droppedRows).toBe(leaky.size);
+      expect(summary?.redactedBlocks).toBe(0);
+      const after = (await LocalStore.open(`${t.dir}/memory`)) as LocalStore;
+      try {
+        expect(await dirtyBlocks(after)).toEqual([]);
+        expect((await rowPlaces(after)).map((p) => p.id).sort()).toEqual(
+          rows
+            .filter((r) => !leaky.has(r.id))
+            .map((r) => r.id)
+            .sort(),
+        );
+      } finally {
+        after.close();
       }
     } finally {
       t.cleanup();

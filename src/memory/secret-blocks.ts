@@ -4,10 +4,15 @@
  *
  * Blocks are read a group at a time (their places first, from small columns; then the texts of one group
  * of blocks, scanned and let go), so a gate over a million chunks holds one group's texts, not all of them.
+ *
+ * Every string column a row leaves the machine with is scanned, not only its text: the working folder, the
+ * repo, the session and turn ids, the tool name, the source path… (`FIELD_COLUMNS`). A secret there makes
+ * the block dirty as one in its text does. Those values repeat from row to row, so each distinct value is
+ * scanned once per gate.
  */
 import { stitch } from "../chunk/index.js";
 import { garbageBound } from "../heap/index.js";
-import { type LocalStore, type RowPlace, rowPlaces, textsAt } from "../local/index.js";
+import { type LocalStore, type RowPlace, type RowStrings, rowPlaces, stringsAt } from "../local/index.js";
 import { type Finding, findingsPerText } from "../redact/index.js";
 import { FunesError } from "./errors.js";
 
@@ -25,11 +30,25 @@ export interface BlockChunk extends BlockKey {
   text: string;
 }
 
-/** A block whose stitched text holds at least one secret. */
+/** A secret in one of a block's other string columns (its working folder, its session id…). */
+export interface FieldFinding {
+  column: string;
+  rule: string;
+}
+
+/** A block whose stitched text, or another string column of one of its chunks, holds at least one secret. */
 export interface DirtyBlock {
   chunks: BlockChunk[];
   text: string;
+  /** Secrets in the stitched text (empty when only a field holds one). */
   findings: Finding[];
+  /** Secrets in the chunks' other string columns, one per column and rule. */
+  fields: FieldFinding[];
+}
+
+/** The first rule that found a secret in a block, for counts by rule. */
+export function firstRule(d: DirtyBlock): string {
+  return d.findings[0]?.rule ?? d.fields[0]?.rule ?? "secret";
 }
 
 /**
@@ -68,7 +87,7 @@ export async function holdBack(
   const byRule: Record<string, number> = {};
   if (candidates.length === 0) return { held, byRule };
   for await (const d of scanBlocks(store, candidates, opts)) {
-    const rule = d.findings[0]?.rule ?? "secret";
+    const rule = firstRule(d);
     for (const c of d.chunks) held.set(c.id, rule);
   }
   for (const c of candidates) {
@@ -103,6 +122,7 @@ async function* scanBlocks(
   const groupRows = Math.max(1, opts.groupRows ?? GATE_GROUP_ROWS);
   // Each group's texts are dead once scanned; left to V8 they piled up to ≈ 900 MB at a million chunks.
   const garbage = garbageBound();
+  const fieldScan = new FieldScan();
   const chunksOf = (b: number): RowPlace[] => {
     const start = blocks[b] ?? 0;
     return Array.from(order.subarray(start, start + (sizes[start] ?? 0)), (i) => places[i] as RowPlace);
@@ -118,7 +138,7 @@ async function* scanBlocks(
     }
     const group: RowPlace[][] = [];
     for (let b = from; b < to; b++) group.push(chunksOf(b));
-    yield* scanGroup(store, group);
+    yield* scanGroup(store, group, fieldScan);
     garbage.check();
     from = to;
   }
@@ -185,8 +205,8 @@ function blockRuns(
   return { order, blocks, sizes };
 }
 
-/** A listed chunk's text; a chunk gone since it was listed stops the scan (it cannot be vouched for). */
-function textOf(texts: Map<string, string>, id: string): string {
+/** A listed chunk's strings; a chunk gone since it was listed stops the scan (it cannot be vouched for). */
+function stringsOf(texts: Map<string, RowStrings>, id: string): RowStrings {
   const t = texts.get(id);
   if (t === undefined)
     throw new FunesError(
@@ -196,9 +216,18 @@ function textOf(texts: Map<string, string>, id: string): string {
   return t;
 }
 
-/** One group of blocks: their texts read, stitched, scanned in calls of `BLOCKS_PER_SCAN`; the dirty ones. */
-async function* scanGroup(store: LocalStore, group: RowPlace[][]): AsyncGenerator<DirtyBlock> {
-  const texts = await textsAt(store, group.flat());
+/**
+ * One group of blocks: their strings read, texts stitched and scanned in calls of `BLOCKS_PER_SCAN`, their
+ * other columns' values scanned (each distinct value once per gate); the dirty ones.
+ */
+async function* scanGroup(
+  store: LocalStore,
+  group: RowPlace[][],
+  fieldScan: FieldScan,
+): AsyncGenerator<DirtyBlock> {
+  const strings = await stringsAt(store, group.flat());
+  const fieldsOf = (places: RowPlace[]) => places.flatMap((p) => stringsOf(strings, p.id).fields);
+  await fieldScan.scan(group.flatMap(fieldsOf));
   const blocks = group.map((places) =>
     [...places]
       .sort((a, b) => a.splitIdx - b.splitIdx)
@@ -209,7 +238,7 @@ async function* scanGroup(store: LocalStore, group: RowPlace[][]): AsyncGenerato
           blockIdx: p.blockIdx,
           splitIdx: p.splitIdx,
           id: p.id,
-          text: textOf(texts, p.id),
+          text: stringsOf(strings, p.id).text,
         }),
       ),
   );
@@ -219,7 +248,70 @@ async function* scanGroup(store: LocalStore, group: RowPlace[][]): AsyncGenerato
     const found = await findingsPerText(stitched);
     for (const [j, chunks] of call.entries()) {
       const findings = found[j] ?? [];
-      if (findings.length > 0) yield { chunks, text: stitched[j] ?? "", findings };
+      const fields = fieldScan.findingsOf(fieldsOf(group[i + j] ?? []));
+      if (findings.length > 0 || fields.length > 0)
+        yield { chunks, text: stitched[j] ?? "", findings, fields };
     }
   }
 }
+
+/** Distinct field values scanned per scanner call. */
+const VALUES_PER_SCAN = 1024;
+
+/**
+ * The other columns' values a gate has scanned, each once: its rule when it holds a secret, null when clean.
+ * A working folder is stored munged (every character but a letter or digit made `-`, as Claude Code names
+ * its project folders), which glues a key to the words around it: it is scanned with each `-` read as a
+ * space too.
+ */
+class FieldScan {
+  /** Values of columns that repeat across a memory (a session's, a folder's, a tool's), kept for the gate. */
+  private readonly lasting = new Map<string, string | null>();
+  /** Values of a turn's own columns (its ids, its time), kept for one group only. */
+  private group = new Map<string, string | null>();
+
+  private static key(column: string, value: string): string {
+    return `${column}\u0000${value}`;
+  }
+
+  private cache(column: string): Map<string, string | null> {
+    return PER_TURN.has(column) ? this.group : this.lasting;
+  }
+
+  /** Scans the values of one group not scanned before. */
+  async scan(fields: [string, string][]): Promise<void> {
+    this.group = new Map();
+    const fresh = new Map<string, [string, string]>();
+    for (const f of fields) {
+      const k = FieldScan.key(f[0], f[1]);
+      if (!this.cache(f[0]).has(k)) fresh.set(k, f);
+    }
+    const todo = [...fresh.entries()];
+    for (let i = 0; i < todo.length; i += VALUES_PER_SCAN) {
+      const part = todo.slice(i, i + VALUES_PER_SCAN);
+      const texts = part.flatMap(([, [column, value]]) =>
+        column === "workdir" ? [value, value.replaceAll("-", " ")] : [value],
+      );
+      const found = await findingsPerText(texts);
+      let at = 0;
+      for (const [k, [column]] of part) {
+        const views = column === "workdir" ? 2 : 1;
+        this.cache(column).set(k, found.slice(at, at + views).flat()[0]?.rule ?? null);
+        at += views;
+      }
+    }
+  }
+
+  /** The secrets among `fields` (of the group scanned last), one per column and rule. */
+  findingsOf(fields: [string, string][]): FieldFinding[] {
+    const out = new Map<string, FieldFinding>();
+    for (const [column, value] of fields) {
+      const rule = this.cache(column).get(FieldScan.key(column, value));
+      if (rule !== null && rule !== undefined) out.set(`${column}\u0000${rule}`, { column, rule });
+    }
+    return [...out.values()];
+  }
+}
+
+/** Columns whose values belong to one turn: scanned per group, not kept for the whole gate. */
+const PER_TURN: ReadonlySet<string> = new Set(["turn_uuid", "parent_uuid", "ts"]);
