@@ -240,6 +240,11 @@ async function publishOnce(o: PublishOptions, { attempt, sha: head, view }: CasA
     const card = await cardFile(o, head, await cardCountsIn(stage.dir));
     if (card.file !== undefined) files.push(card.file);
     reachStep("push:staged");
+    // A forget that finished while this staged: staged again without its rows, before anything is sent.
+    if (o.forgottenHere !== undefined && forgottenSince(o.forgottenHere(), here, rows).length > 0) {
+      rmSync(stage.dir, { recursive: true, force: true });
+      return "restage" as const;
+    }
     // The ids forgotten here are read again once the uploads are done, just before the commit request
     // (a forget that finished meanwhile: staged again without its rows), and once more right after it (a
     // forget that began while the request was under way: its rows are taken back), holding the publish
