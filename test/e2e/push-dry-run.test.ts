@@ -27,6 +27,28 @@ afterAll(async () => {
 });
 
 describe("funes push --dry-run", () => {
+  it("without the models, says `funes models pull` fills the vectors (an index run would embed nothing), as doctor does", async () => {
+    const bare = hubUser({
+      dir: t.dir,
+      name: "bare",
+      hubUrl: hub.url,
+      token: "hf_standintokenfordryrun",
+      hfCache: join(t.dir, "no-models"),
+    });
+    mkdirSync(join(bare.home, ".codex"), { recursive: true });
+    copyFixture("codex", join(bare.home, ".codex", "sessions"));
+    expect((await runFunes(["index"], bare)).code).toBe(0);
+    const dry = await runFunes(["push", "acme/novec", "--create", "--dry-run"], bare);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toMatch(/chunks wait for vectors and would not go yet \(`funes models pull`\)\n/);
+    expect(dry.stdout).not.toContain("index --yes");
+    const doctor = JSON.parse((await runFunes(["doctor", "--json"], bare)).stdout) as {
+      name: string;
+      fix: string | null;
+    }[];
+    expect(doctor.find((c) => c.name === "vectors")?.fix).toBe("funes models pull");
+  });
+
   it("says what would go, creates and commits nothing, and reads only the head", async () => {
     const a = userEnv("a");
     mkdirSync(join(a.home, ".codex"), { recursive: true });
