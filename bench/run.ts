@@ -25,7 +25,7 @@ import { CLI } from "../test/helpers/cli.js";
 import { ROOT } from "../test/helpers/fixtures.js";
 import { writeSyntheticHistory } from "../test/helpers/synth.js";
 import { benchHooks } from "./hooks-bench.js";
-import { benchLargeTranscript } from "./large-transcript-bench.js";
+import { benchLargeTranscript, benchQuadraticInputs } from "./large-transcript-bench.js";
 import { benchLatency } from "./latency-bench.js";
 import { BENCH_HUB, benchInt8Study, benchModels, ensureBenchModels, type Row } from "./models-bench.js";
 import { benchPeer, PEER_SETUP, peerProblem } from "./peer-bench.js";
@@ -253,6 +253,7 @@ async function main(): Promise<void> {
     rows.push(...(await benchRecall(funesHome, home, BENCH_HUB, join(dir, "none"))));
     rows.push(...(await benchRemote({ home, funesHome, tinyHub, benchHub: BENCH_HUB, dir })));
     rows.push(...(await benchLargeTranscript()));
+    rows.push(...benchQuadraticInputs());
     rows.push(...(await benchHooks()));
     rows.push(...(await benchModels()));
     rows.push(...(await benchLatency(dir)));

@@ -3,6 +3,7 @@
  * (shared/spec/core.md §1.5, shared/spec/trace-formats.md §1). One record per content block of a streamed
  * response is kept as its own turn, as the reference does (no merge by message id).
  */
+import { createHash } from "node:crypto";
 import { ArgumentSerializer, backfillToolNames, flattenToolContent, makeBlock } from "./blocks.js";
 import { markClaudeInjected, markClaudeReplayed } from "./boilerplate.js";
 import { asObject, asString, parseJsonl, readGuarded, type TranscriptText } from "./jsonl.js";
@@ -127,6 +128,7 @@ function* claudeTurns(
   let workdir: string | null = null;
   let records = 0;
   let seq = 0;
+  const ids = new TurnIds(sessionId);
   const queue = new PromptQueue();
   for (const rec of parseJsonl(text, skipped)) {
     records++;
@@ -166,6 +168,8 @@ function* claudeTurns(
       claudeBlocks(message?.content, new ArgumentSerializer(rec.raw), skipped),
     );
     if (blocks === null) continue;
+    // What the record says, before a saved tool output is read into it (which may come and go).
+    const said = contentDigest(blocks);
     if (type === "user") queue.sawUserText(blocks);
     markClaudeInjected(asString(message?.role) ?? type, r.isMeta === true, blocks, skipped);
     if (ctx.readToolResult !== undefined)
@@ -179,7 +183,7 @@ function* claudeTurns(
     yield {
       sessionId,
       workdir: "",
-      turnUuid: uuid === null || uuid === "" ? `${sessionId}-line-${rec.line}` : uuid,
+      turnUuid: ids.of(uuid, rec.line, said),
       parentUuid: asString(r.parentUuid),
       seq: seq++,
       ts: asString(r.timestamp) ?? "",
@@ -231,6 +235,37 @@ function claudeBlocks(content: unknown, args: ArgumentSerializer, skipped: Recor
     }
   });
   return blocks;
+}
+
+/**
+ * Turn ids of a transcript's records. A record's `uuid` is its id; a record without one (files other tools
+ * write in Claude's shape: Factory droid, exports, importers, fixtures) is named by the session and its
+ * line, and so is a record whose uuid an earlier record of the file already had with other content (an
+ * export that wrote one placeholder uuid for every record): re-reading the file gives the same ids, and two
+ * distinct texts never share one, so neither is taken for a repeat of the other and lost. A record written
+ * again with the same content keeps its uuid (stored once, truly a repeat).
+ */
+class TurnIds {
+  /** What each uuid's first record held (a digest of its blocks). */
+  private readonly first = new Map<string, string>();
+
+  constructor(private readonly sessionId: string) {}
+
+  /** The id of the record on `line` with this uuid, whose content digests to `content`. */
+  of(uuid: string | null, line: number, content: string): string {
+    const byLine = `${this.sessionId}-line-${line}`;
+    if (uuid === null || uuid === "") return byLine;
+    const held = this.first.get(uuid);
+    if (held === undefined) this.first.set(uuid, content);
+    return held === undefined || held === content ? uuid : byLine;
+  }
+}
+
+/** A digest of blocks' kinds, names and text (SHA-1, hex): equal for equal content. */
+function contentDigest(blocks: Block[]): string {
+  const digest = createHash("sha1");
+  for (const b of blocks) digest.update(`${b.blockType}\u0000${b.toolName ?? ""}\u0000${b.text}\u0001`);
+  return digest.digest("hex");
 }
 
 /** Skip reason for queue records that hold no prompt of their own, or a prompt written as a message too. */

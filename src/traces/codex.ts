@@ -22,10 +22,12 @@ import {
   wholeText,
 } from "./jsonl.js";
 import { fallbackWorkdir, fileStem, isBlank, mungeCwd } from "./text.js";
+import { collectStream, streamTwoPass } from "./two-pass.js";
 import {
   type Block,
   countSkip,
   type SkipCounts,
+  type StreamedUnit,
   type Turn,
   type UnitRead,
   type UnreadableRecord,
@@ -47,54 +49,121 @@ const SKIP_EVENT = 'record type "event_msg"';
 
 /** Parses a Codex rollout in any of its three on-disk generations. */
 export function parseCodexRollout(text: TranscriptText, ctx: ParseContext): UnitRead {
-  const skipped: SkipCounts = {};
-  if (ctx.path.toLowerCase().endsWith(".json")) return parseSingleJson(wholeText(text), ctx, skipped);
-  let sessionId: string | null = null;
-  let cwd: string | null = null;
+  return collectStream(streamCodexRollout(text, ctx) ?? singleJson(text, ctx));
+}
+
+/**
+ * Reads a JSONL rollout a turn at a time (two passes: its session, folder, and whether any user message
+ * item exists first, then its turns); null for the single-file `.json` generation, read whole.
+ */
+export function streamCodexRollout(text: TranscriptText, ctx: ParseContext): StreamedUnit | null {
+  if (isSingleJson(ctx)) return null;
+  return streamTwoPass<CodexFacts>({
+    pass: (skipped, unreadable, known) => codexTurns(text, { ctx, skipped, unreadable, known }),
+    session: (facts) => {
+      const sessionId = facts.sessionId ?? fileStem(ctx.path);
+      const munged = facts.cwd === null ? null : mungeCwd(facts.cwd);
+      const workdir = munged ?? fallbackWorkdir(ctx.path);
+      return { sessionId, workdir, cwd: munged === null ? null : facts.cwd, isSubagent: false };
+    },
+    backfillNames: true,
+  });
+}
+
+function isSingleJson(ctx: ParseContext): boolean {
+  return ctx.path.toLowerCase().endsWith(".json");
+}
+
+/** The single-file `.json` generation, read whole, as a stream of its one session. */
+function singleJson(text: TranscriptText, ctx: ParseContext): StreamedUnit {
+  const { sessions, ...read } = parseSingleJson(wholeText(text), ctx, {});
+  return { sessions, read };
+}
+
+/** What only the whole rollout says. */
+interface CodexFacts {
+  records: number;
+  sessionId: string | null;
+  cwd: string | null;
+  /** The headerless 2025 JSONL (its first line a bare header). */
+  legacy: boolean;
+  /** Some response item holds a user message (prompts recorded only as events are then copies). */
+  hasUserItem: boolean;
+}
+
+/** One pass over a JSONL rollout; `known` (the first pass's facts) decides ids and event-only prompts. */
+function* codexTurns(
+  text: TranscriptText,
+  o: { ctx: ParseContext; skipped: SkipCounts; unreadable: UnreadableRecord[]; known: CodexFacts | null },
+): Generator<Turn, CodexFacts> {
+  const { ctx, skipped, known } = o;
+  const facts: CodexFacts = { records: 0, sessionId: null, cwd: null, legacy: false, hasUserItem: false };
+  const sessionId = known?.sessionId ?? fileStem(ctx.path);
   let headerTs = "";
-  let legacy = false;
-  const items: CodexItem[] = [];
-  let records = 0;
+  let seq = 0;
   for (const rec of parseJsonl(text, skipped)) {
-    records++;
+    facts.records++;
     const r = rec.value;
     const type = asString(r.type);
     const payload = asObject(r.payload);
+    let item: CodexItem | null = null;
     if (payload !== null && type !== null && "payload" in r) {
       // Envelope generation.
       if (type === "session_meta") {
-        if (sessionId === null) {
-          sessionId = asString(payload.id);
-          cwd = asString(payload.cwd);
+        if (facts.sessionId === null) {
+          facts.sessionId = asString(payload.id);
+          facts.cwd = asString(payload.cwd);
         }
         countSkip(skipped, 'record type "session_meta"');
       } else if (type === "response_item")
-        items.push({ payload, ts: asString(r.timestamp) ?? "", line: rec.line });
+        item = { payload, ts: asString(r.timestamp) ?? "", line: rec.line };
       else if (type === "event_msg" && payload.type === "user_message" && asString(payload.message) !== null)
-        items.push({
+        item = {
           payload: promptOf(payload),
           ts: asString(r.timestamp) ?? "",
           line: rec.line,
           fromEvent: true,
-        });
+        };
       else countSkip(skipped, `record type "${type}"`);
+    } else {
+      const got = legacyLine(rec, facts.records, skipped, headerTs);
+      if (got !== null && "header" in got) {
+        facts.sessionId ??= got.header.id;
+        headerTs = got.header.ts;
+        facts.legacy = true;
+      } else item = got;
+    }
+    if (item === null) continue;
+    if (!item.fromEvent && item.payload.type === "message" && item.payload.role === "user")
+      facts.hasUserItem = true;
+    // A prompt recorded only as an event is a turn when no user message item holds it (known in pass two).
+    if (item.fromEvent && (known === null || known.hasUserItem)) {
+      if (known !== null) countSkip(skipped, SKIP_EVENT);
       continue;
     }
-    const header = legacyLine(rec, records, skipped, items, headerTs);
-    if (header !== null) {
-      sessionId ??= header.id;
-      headerTs = header.ts;
-      legacy = true;
+    const { payload: p, line } = item;
+    const legacy = known?.legacy ?? facts.legacy;
+    const mapped = readGuarded(line, skipped, o.unreadable, () => itemTurn(p, { legacy, skipped }));
+    if (mapped === null) continue;
+    if (typeof mapped === "string") {
+      countSkip(skipped, mapped);
+      continue;
     }
+    markCodexInjected(mapped.role, mapped.blocks, skipped);
+    yield {
+      sessionId,
+      workdir: "",
+      turnUuid: `${sessionId}-${seq}`,
+      parentUuid: null,
+      seq: seq++,
+      ts: item.ts,
+      role: mapped.role,
+      blocks: mapped.blocks,
+      sourcePath: ctx.path,
+      harness: "codex",
+    };
   }
-  return buildSession(eventPromptsIfNeeded(items, skipped), {
-    ctx,
-    sessionId,
-    cwd,
-    skipped,
-    records,
-    legacy,
-  });
+  return facts;
 }
 
 /** An `event_msg/user_message` as the user message response item Codex normally writes beside it. */
@@ -106,38 +175,23 @@ function promptOf(payload: Record<string, unknown>): Record<string, unknown> {
   };
 }
 
-/** Keeps event-only prompts when no user response item exists; otherwise counts them as the copies they are. */
-function eventPromptsIfNeeded(items: CodexItem[], skipped: SkipCounts): CodexItem[] {
-  const hasUserItem = items.some(
-    (i) => !i.fromEvent && i.payload.type === "message" && i.payload.role === "user",
-  );
-  if (!hasUserItem) return items;
-  const kept: CodexItem[] = [];
-  for (const i of items) {
-    if (i.fromEvent) countSkip(skipped, SKIP_EVENT);
-    else kept.push(i);
-  }
-  return kept;
-}
-
 /**
  * One line of the headerless 2025 JSONL: a bare header line, then bare response items with no timestamps
- * (they take the header's). Returns the header when this line is one.
+ * (they take the header's). Returns the header or the item this line is, null for neither.
  */
 function legacyLine(
   rec: JsonRecord,
-  lineNo: number,
+  recordNo: number,
   skipped: SkipCounts,
-  items: CodexItem[],
   headerTs: string,
-): { id: string | null; ts: string } | null {
+): { header: { id: string | null; ts: string } } | CodexItem | null {
   const r = rec.value;
-  if (lineNo === 1 && asString(r.type) === null && "id" in r) {
+  if (recordNo === 1 && asString(r.type) === null && "id" in r) {
     countSkip(skipped, "session header");
-    return { id: asString(r.id), ts: asString(r.timestamp) ?? "" };
+    return { header: { id: asString(r.id), ts: asString(r.timestamp) ?? "" } };
   }
   if (r.record_type !== undefined) countSkip(skipped, `record_type "${String(r.record_type)}"`);
-  else if (asString(r.type) !== null) items.push({ payload: r, ts: headerTs, line: rec.line });
+  else if (asString(r.type) !== null) return { payload: r, ts: headerTs, line: rec.line };
   else countSkip(skipped, "record without a type");
   return null;
 }

@@ -12,10 +12,12 @@ import { makeBlock } from "./blocks.js";
 import type { ParseContext } from "./claude.js";
 import { asObject, asString, parseJsonl, readGuarded, type TranscriptText } from "./jsonl.js";
 import { fileStem, isBlank, mungeCwd } from "./text.js";
+import { collectStream, streamTwoPass } from "./two-pass.js";
 import {
   type Block,
   countSkip,
   type SkipCounts,
+  type StreamedUnit,
   type Turn,
   type UnitRead,
   type UnreadableRecord,
@@ -68,13 +70,41 @@ function eventBlocks(
 
 /** Parses one `events.jsonl`. The session id is `session.start`'s, else the folder's name. */
 export function parseCopilotEvents(text: TranscriptText, ctx: ParseContext): UnitRead {
-  const skipped: SkipCounts = {};
-  const unreadable: UnreadableRecord[] = [];
+  return collectStream(streamCopilotEvents(text, ctx));
+}
+
+/** Reads an `events.jsonl` a turn at a time (two passes: its session id and folder first, then its turns). */
+export function streamCopilotEvents(text: TranscriptText, ctx: ParseContext): StreamedUnit {
+  return streamTwoPass<CopilotFacts>({
+    pass: (skipped, unreadable) => copilotTurns(text, ctx, skipped, unreadable),
+    session: (facts) => {
+      const sessionId = facts.sessionId ?? fileStem(ctx.path.replace(/[\\/]events\.jsonl$/, ""));
+      const workdir = (facts.cwd === null ? null : mungeCwd(facts.cwd)) ?? "copilot";
+      return { sessionId, workdir, cwd: workdir === "copilot" ? null : facts.cwd, isSubagent: false };
+    },
+    backfillNames: false,
+  });
+}
+
+interface CopilotFacts {
+  records: number;
+  /** `session.start`'s id. */
+  sessionId: string | null;
+  /** The folder the last start or resume names. */
+  cwd: string | null;
+}
+
+function* copilotTurns(
+  text: TranscriptText,
+  ctx: ParseContext,
+  skipped: SkipCounts,
+  unreadable: UnreadableRecord[],
+): Generator<Turn, CopilotFacts> {
   let records = 0;
   let sessionId: string | null = null;
   let cwd: string | null = null;
+  let seq = 0;
   const toolNames = new Map<string, string>();
-  const turns: Omit<Turn, "sessionId" | "workdir">[] = [];
   for (const { value: r, line } of parseJsonl(text, skipped)) {
     records++;
     const type = asString(r.type) ?? "(none)";
@@ -99,31 +129,18 @@ export function parseCopilotEvents(text: TranscriptText, ctx: ParseContext): Uni
       countSkip(skipped, `copilot ${type} with no indexable content`);
       continue;
     }
-    turns.push({
-      turnUuid: asString(r.id) ?? `line-${turns.length}`,
+    yield {
+      sessionId: "",
+      workdir: "",
+      turnUuid: asString(r.id) ?? `line-${seq}`,
       parentUuid: asString(r.parentId),
-      seq: turns.length,
+      seq: seq++,
       ts: asString(r.timestamp) ?? "",
       role: got.role,
       blocks: got.blocks,
       sourcePath: ctx.path,
       harness: "copilot",
-    });
+    };
   }
-  const sid = sessionId ?? fileStem(ctx.path.replace(/[\\/]events\.jsonl$/, ""));
-  const workdir = (cwd === null ? null : mungeCwd(cwd)) ?? "copilot";
-  return {
-    sessions: [
-      {
-        sessionId: sid,
-        workdir,
-        cwd: workdir === "copilot" ? null : cwd,
-        turns: turns.map((t) => ({ ...t, sessionId: sid, workdir })),
-        isSubagent: false,
-      },
-    ],
-    skipped,
-    records,
-    ...(unreadable.length > 0 ? { unreadable } : {}),
-  };
+  return { records, sessionId, cwd };
 }

@@ -6,12 +6,12 @@
 import { basename, dirname, join } from "node:path";
 import { PROJECT_ROOT_FILE, readAgentSidecar, TOOL_OUTPUT_FILE } from "./agent-file.js";
 import { isSubagentId, type ParseContext, parseClaudeTranscript, streamClaudeTranscript } from "./claude.js";
-import { parseCodexRollout } from "./codex.js";
-import { parseCopilotEvents } from "./copilot.js";
+import { parseCodexRollout, streamCodexRollout } from "./codex.js";
+import { parseCopilotEvents, streamCopilotEvents } from "./copilot.js";
 import { parseGeminiSession } from "./gemini.js";
 import { fileLines, parseJsonl, type TranscriptText } from "./jsonl.js";
 import type { PersistedRead } from "./persisted-output.js";
-import { parsePiSession } from "./pi.js";
+import { parsePiSession, streamPiSession } from "./pi.js";
 import { parseQwenSession } from "./qwen.js";
 import { fileStem } from "./text.js";
 import {
@@ -29,8 +29,9 @@ import { stampFiles, walkFiles } from "./walk.js";
 /** Parser versions recorded in state.json: bump when a parser would now read a file differently. */
 const PARSER_VERSIONS: Record<JsonlHarness, number> = {
   // 2: externalised tool results, agent-injected reminders left out. 3: prompts queued while busy. 4: a
-  // sub-agent's copies of its parent's records left out. 5: a record without a uuid a turn of its own (its
-  // id made from the session and its line), where all of them shared the id "" and only the first was kept.
+  // sub-agent's copies of its parent's records left out. 5: a record without a uuid, or with the uuid of an
+  // earlier record that said something else, a turn of its own (its id made from the session and its line),
+  // where all of them shared one id and only the first was kept.
   claude_code: 5,
   // 2: developer instructions and environment context left out.
   codex: 2,
@@ -53,6 +54,20 @@ const PARSERS: Record<JsonlHarness, (text: TranscriptText, ctx: ParseContext) =>
   gemini: parseGeminiSession,
   qwen: parseQwenSession,
   copilot: parseCopilotEvents,
+};
+
+/**
+ * The parsers that read a transcript a turn at a time (in two passes), so that indexing holds a turn, not
+ * a session. Gemini CLI's log is replayed (a later line rewinds or rewrites earlier messages) and Qwen
+ * joins a message's pieces from anywhere in the file: those two are read whole.
+ */
+const STREAMERS: Partial<
+  Record<JsonlHarness, (text: TranscriptText, ctx: ParseContext) => StreamedUnit | null>
+> = {
+  claude_code: streamClaudeTranscript,
+  codex: streamCodexRollout,
+  pi: streamPiSession,
+  copilot: streamCopilotEvents,
 };
 
 /** A directory (or one file) of JSONL transcripts of one harness: one unit per file. */
@@ -99,12 +114,11 @@ export class JsonlTreeSource implements TraceSource {
   }
 
   async streamUnit(unit: Unit): Promise<StreamedUnit | null> {
-    if (this.kind !== "claude_code") return null;
+    const stream = STREAMERS[this.kind];
+    if (stream === undefined) return null;
     const refused: SkipCounts = {};
-    const streamed = streamClaudeTranscript(
-      fileLines(unit.key, this.root),
-      await this.contextOf(unit, refused),
-    );
+    const streamed = stream(fileLines(unit.key, this.root), await this.contextOf(unit, refused));
+    if (streamed === null) return null;
     mergeSkips(streamed.read.skipped, refused);
     return streamed;
   }

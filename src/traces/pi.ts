@@ -7,10 +7,12 @@ import { ArgumentSerializer, flattenToolContent, makeBlock } from "./blocks.js";
 import type { ParseContext } from "./claude.js";
 import { asObject, asString, parseJsonl, readGuarded, type TranscriptText } from "./jsonl.js";
 import { fallbackWorkdir, fileStem, isBlank, mungeCwd } from "./text.js";
+import { collectStream, streamTwoPass } from "./two-pass.js";
 import {
   type Block,
   countSkip,
   type SkipCounts,
+  type StreamedUnit,
   type Turn,
   type UnitRead,
   type UnreadableRecord,
@@ -18,13 +20,41 @@ import {
 
 /** Parses one pi JSONL session. */
 export function parsePiSession(text: TranscriptText, ctx: ParseContext): UnitRead {
-  const skipped: SkipCounts = {};
-  const unreadable: UnreadableRecord[] = [];
+  return collectStream(streamPiSession(text, ctx));
+}
+
+/** Reads a pi session a turn at a time (two passes: its working folder first, then its turns). */
+export function streamPiSession(text: TranscriptText, ctx: ParseContext): StreamedUnit {
   const sessionId = fileStem(ctx.path);
-  const turns: Turn[] = [];
+  return streamTwoPass<PiFacts>({
+    pass: (skipped, unreadable) => piTurns(text, ctx, skipped, unreadable),
+    session: ({ cwd }) => {
+      const munged = cwd === null ? null : mungeCwd(cwd);
+      const workdir = munged ?? fallbackWorkdir(ctx.path);
+      return { sessionId, workdir, cwd: munged === null ? null : cwd, isSubagent: false };
+    },
+    backfillNames: false,
+  });
+}
+
+interface PiFacts {
+  records: number;
+  /** The session header's working folder. */
+  cwd: string | null;
+}
+
+function* piTurns(
+  text: TranscriptText,
+  ctx: ParseContext,
+  skipped: SkipCounts,
+  unreadable: UnreadableRecord[],
+): Generator<Turn, PiFacts> {
+  const sessionId = fileStem(ctx.path);
   let cwd: string | null = null;
   let sawHeader = false;
   let records = 0;
+  let seq = 0;
+  let previous: string | null = null;
   for (const rec of parseJsonl(text, skipped)) {
     records++;
     const r = rec.value;
@@ -56,25 +86,22 @@ export function parsePiSession(text: TranscriptText, ctx: ParseContext): UnitRea
     // Format v1 entries have no ids: without one made up, every turn of the file would share one chunk id
     // (the reference's behaviour, which keeps only the first turn). v1 is linear, so parents are implied.
     const id = asString(r.id);
-    const seq = turns.length;
-    turns.push({
+    const turnUuid = id ?? `${sessionId}-${seq}`;
+    yield {
       sessionId,
       workdir: "",
-      turnUuid: id ?? `${sessionId}-${seq}`,
-      parentUuid: id !== null || "parentId" in r ? asString(r.parentId) : (turns[seq - 1]?.turnUuid ?? null),
-      seq,
+      turnUuid,
+      parentUuid: id !== null || "parentId" in r ? asString(r.parentId) : previous,
+      seq: seq++,
       ts,
       role: role === "toolResult" ? "tool" : role,
       blocks,
       sourcePath: ctx.path,
       harness: "pi",
-    });
+    };
+    previous = turnUuid;
   }
-  const munged = cwd === null ? null : mungeCwd(cwd);
-  const workdir = munged ?? fallbackWorkdir(ctx.path);
-  for (const t of turns) t.workdir = workdir;
-  const session = { sessionId, workdir, cwd: munged === null ? null : cwd, turns, isSubagent: false };
-  return { sessions: [session], skipped, records, ...(unreadable.length > 0 ? { unreadable } : {}) };
+  return { records, cwd };
 }
 
 /** Blocks of one message by role; null for a role pi writes that holds no conversation for us. */

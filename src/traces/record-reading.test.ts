@@ -12,8 +12,10 @@ import { parseCodexRollout } from "./codex.js";
 import { parseCopilotEvents } from "./copilot.js";
 import { parseGeminiSession } from "./gemini.js";
 import { fileLines, type OverlongLine, readTextLossy, SKIP_UNREADABLE } from "./jsonl.js";
+import { JsonlTreeSource } from "./jsonl-tree.js";
 import { parsePiSession } from "./pi.js";
 import { parseQwenSession } from "./qwen.js";
+import { collectStream } from "./two-pass.js";
 import type { Turn } from "./types.js";
 
 /** JSON nested `depth` deep: an array of arrays around one float (so serde's number form is needed too). */
@@ -53,6 +55,14 @@ describe("records without an id", () => {
     const text = `${JSON.stringify(rec)}\n${uuidless("s", 1)}`;
     const turns = parseClaudeTranscript(text, { path: "/p/s.jsonl" }).sessions[0]?.turns ?? [];
     expect(turns.map((t) => t.turnUuid)).toEqual(["u-1", "s-line-2"]);
+  });
+
+  it("under a uuid an earlier record had with other content, are named by line; with the same, keep it", () => {
+    const rec = (content: string) =>
+      JSON.stringify({ type: "user", uuid: "[placeholder]", message: { role: "user", content } });
+    const text = [rec("first point"), rec("second point"), rec("first point")].join("\n");
+    const turns = parseClaudeTranscript(text, { path: "/p/s.jsonl" }).sessions[0]?.turns ?? [];
+    expect(turns.map((t) => t.turnUuid)).toEqual(["[placeholder]", "s-line-2", "[placeholder]"]);
   });
 });
 
@@ -133,6 +143,29 @@ describe("a file read a line at a time", () => {
 
 /** Every turn as plain data (the blocks' text and names, ids, workdir), for comparing two reads. */
 const plain = (turns: Iterable<Turn>) => [...turns].map((t) => JSON.parse(JSON.stringify(t)) as Turn);
+
+describe("a transcript streamed for indexing", () => {
+  it("gives what reading it whole gives, for every real fixture of the streamed formats", async () => {
+    const formats = [
+      ["claude_code", "claude"],
+      ["codex", "codex"],
+      ["pi", "pi"],
+      ["copilot", "copilot"],
+    ] as const;
+    for (const [harness, folder] of formats) {
+      const source = new JsonlTreeSource(harness, join(TRACES, folder));
+      const units = await source.listUnits();
+      expect(units.length).toBeGreaterThan(0);
+      for (const unit of units) {
+        const whole = await source.readUnit(unit);
+        const streamed = await source.streamUnit(unit);
+        if (streamed === null) throw new Error(`${unit.key} was not streamed`);
+        const got = collectStream(streamed);
+        expect(JSON.parse(JSON.stringify(got))).toEqual(JSON.parse(JSON.stringify(whole)));
+      }
+    }
+  });
+});
 
 describe("Claude Code read in two passes", () => {
   it("gives the turns, skips and counts that reading the whole file gives, for every real fixture", () => {

@@ -68,8 +68,9 @@ const INJECTED_ONLY: Record<string, string> = {
 };
 
 /**
- * Files whose publisher overwrote record ids with one placeholder: their turns share a uuid, so their chunks
- * share ids (a memory keeps the first). Real agents write a fresh id per record.
+ * Files whose publisher overwrote record ids with one placeholder. A record under it that says what the
+ * first said keeps it (a repeat, stored once); any other is named by its line, so no distinct text shares a
+ * chunk id. Real agents write a fresh id per record.
  */
 const PLACEHOLDER_IDS: Record<string, string> = {
   "claude/agent-sessions-schema-catalog.jsonl": "[trimmed for fixture]",
@@ -720,10 +721,16 @@ describe("real transcripts", () => {
         expect(new Set(turns.map((t) => t.turnUuid)).size).toBe(turns.length);
         expect(new Set(first.map(([id]) => id)).size).toBe(first.length);
       } else {
-        // Only the turns under the placeholder collide.
+        // Only the turns under the placeholder collide, and only with the same text.
         const own = turns.filter((t) => t.turnUuid !== placeholder);
         expect(new Set(own.map((t) => t.turnUuid)).size).toBe(own.length);
         expect(turns.length - own.length).toBeGreaterThan(1);
+        expect(own.some((t) => t.turnUuid.includes("-line-"))).toBe(true);
+        const textOf = new Map<string | undefined, string | undefined>();
+        for (const [id, text] of first) {
+          expect(textOf.get(id) ?? text).toBe(text);
+          textOf.set(id, text);
+        }
       }
     });
   });

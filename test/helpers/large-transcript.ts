@@ -77,3 +77,62 @@ export function writeLargeClaudeTranscript(path: string, targetBytes: number): L
   }
   return { bytes, lines, exchanges };
 }
+
+/**
+ * Writes at least `targetBytes` of Codex rollout (the envelope generation) to `path`: the same exchanges as
+ * {@link writeLargeClaudeTranscript}, as response items (and the `event_msg` copies Codex writes beside
+ * them), so the two formats' index runs compare.
+ */
+export function writeLargeCodexRollout(path: string, targetBytes: number): LargeTranscript {
+  let seed = 42;
+  const next = () => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return seed / 2_147_483_648;
+  };
+  const fd = openSync(path, "w");
+  let bytes = 0;
+  let lines = 0;
+  let exchanges = 0;
+  const put = (type: string, payload: unknown) => {
+    const timestamp = new Date(Date.UTC(2026, 0, 1) + lines * 1000).toISOString();
+    bytes += writeSync(fd, `${JSON.stringify({ timestamp, type, payload })}\n`);
+    lines++;
+  };
+  try {
+    put("session_meta", { id: "large-rollout", cwd: "/home/dev/app", originator: "codex_cli_rs" });
+    while (bytes < targetBytes) {
+      const call = `call_${String(exchanges).padStart(8, "0")}`;
+      const prompt = words(next, 40);
+      put("response_item", {
+        type: "message",
+        role: "user",
+        content: [{ type: "input_text", text: prompt }],
+      });
+      put("event_msg", { type: "user_message", message: prompt });
+      put("response_item", {
+        type: "reasoning",
+        summary: [{ type: "summary_text", text: words(next, 120) }],
+      });
+      put("response_item", {
+        type: "message",
+        role: "assistant",
+        content: [{ type: "output_text", text: words(next, 250) }],
+      });
+      put("response_item", {
+        type: "function_call",
+        name: "shell",
+        call_id: call,
+        arguments: JSON.stringify({ command: ["bash", "-lc", `grep -rn ${words(next, 2)} src`] }),
+      });
+      const output = Array.from(
+        { length: exchanges % 10 === 0 ? 600 : 40 },
+        (_, i) => `src/f${i}.ts:${i}: ${words(next, 12)}`,
+      );
+      put("response_item", { type: "function_call_output", call_id: call, output: output.join("\n") });
+      exchanges++;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return { bytes, lines, exchanges };
+}
