@@ -23,6 +23,7 @@ import {
   type UnitRead,
 } from "../traces/index.js";
 import { FunesError } from "./errors.js";
+import { FieldRedactor } from "./index-fields.js";
 import { emptySummary, type IndexEvent, type IndexOptions, type IndexSummary } from "./index-types.js";
 
 /** Chunks buffered before one append (one Lance fragment). */
@@ -300,7 +301,9 @@ async function chunkSession(
   const { summary, stored } = run;
   let added = 0;
   let present = 0;
-  const repo = await run.facets.of(session.cwd);
+  // The other columns are redacted as the text is: each is published with the row.
+  const fields = new FieldRedactor();
+  const repo = await fields.repo(await run.facets.of(session.cwd));
   const redacted: Record<string, number> = {};
   let yielded = 0;
   let harness: string | null = null;
@@ -309,6 +312,7 @@ async function chunkSession(
   // A slice of turns at a time: a large transcript is never held as text, redacted text and chunks at
   // once, and its chunks go to the table in bounded appends (state is recorded only once all are in).
   const chunkSlice = async () => {
+    await fields.turns(slice);
     for (const [rule, n] of Object.entries(await cleanTurns(slice)))
       redacted[rule] = (redacted[rule] ?? 0) + n;
     // Rows an older funes stored for agent-injected text go, now that it is recognised.
@@ -342,6 +346,7 @@ async function chunkSession(
     if (slice.length >= TURN_SLICE || chars >= SLICE_CHARS) await chunkSlice();
   }
   if (slice.length > 0) await chunkSlice();
+  for (const [rule, n] of Object.entries(fields.counts)) redacted[rule] = (redacted[rule] ?? 0) + n;
   if (Object.keys(redacted).length > 0) {
     run.emit({ kind: "redacted", sessionId: session.sessionId, counts: redacted });
     for (const [rule, n] of Object.entries(redacted))

@@ -101,6 +101,7 @@ export {
   firstRule,
   type HeldBack,
   holdBack,
+  isPlainValue,
 } from "./secret-blocks.js";
 export { listValues, type ResolvedSpec, resolveMemorySpec } from "./spec.js";
 export { reachStep, setStepHook } from "./steps.js";

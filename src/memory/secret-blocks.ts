@@ -255,6 +255,18 @@ async function* scanGroup(
   }
 }
 
+/**
+ * A value whose shape leaves no room for a secret: a UUID, a time in RFC 3339. Scanned alone, a
+ * rule finds nothing in one (none is recognised without a name or a prefix around it), so it is not scanned:
+ * a transcript's turn ids and times are most of the distinct values the gate and an index run see.
+ */
+export function isPlainValue(value: string): boolean {
+  return PLAIN.test(value);
+}
+
+const PLAIN =
+  /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?(?:Z|[+-]\d{2}:?\d{2})?)$/i;
+
 /** Distinct field values scanned per scanner call. */
 const VALUES_PER_SCAN = 1024;
 
@@ -284,7 +296,9 @@ class FieldScan {
     const fresh = new Map<string, [string, string]>();
     for (const f of fields) {
       const k = FieldScan.key(f[0], f[1]);
-      if (!this.cache(f[0]).has(k)) fresh.set(k, f);
+      if (this.cache(f[0]).has(k)) continue;
+      if (isPlainValue(f[1])) this.cache(f[0]).set(k, null);
+      else fresh.set(k, f);
     }
     const todo = [...fresh.entries()];
     for (let i = 0; i < todo.length; i += VALUES_PER_SCAN) {
