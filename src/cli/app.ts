@@ -283,7 +283,10 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
     .example('funes forget --match "ghp_" --memory acme/team-memory --purge-history')
     .action((turn, flags) => runForget(turn, flags, args, cfg));
   cli
-    .command("get <session_id> <turn_uuid>", "Read a turn and the turns around it")
+    .command(
+      "get <session_id> <turn_uuid>",
+      "Read a turn and the turns around it (ids may be shortened to an unambiguous start)",
+    )
     .option("--window <n>", "Turns either side (default 3)")
     .option(
       "--memory <spec>",
@@ -297,6 +300,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
     .option("--highlight <text>", "Mark this text in the human view")
     .option("--json", "Print the turns as JSON")
     .example("funes get 7028acdd-e85a-4fa0-88a5-71f4103333a0 765a0228 --window 1")
+    .example("funes get 7028acdd 765a0228")
     .action((sid, tid, flags) => runGet(sid, tid, flags, cfg));
   cli
     .command("mcp [memory]", "Serve recall, get and status to an agent over MCP (stdio)")
