@@ -45,6 +45,8 @@ export class HermesSource implements TraceSource {
   readonly parserVersion = 1;
   readonly description: string;
   private snapshot: SqliteSnapshot | null = null;
+  /** Each table's columns in the current copy (a copy's schema does not change; one query per table). */
+  private columns = new Map<string, Set<string>>();
 
   constructor(
     private readonly dbPath: string,
@@ -56,12 +58,13 @@ export class HermesSource implements TraceSource {
   close(): void {
     this.snapshot?.close();
     this.snapshot = null;
+    this.columns.clear();
   }
 
   async listUnits(limit?: number): Promise<Unit[]> {
     this.close();
     return this.withDb((db) => {
-      if (columnsOf(db, "messages").size === 0)
+      if (this.columnsOf(db, "messages").size === 0)
         throw new Error(
           `"${this.dbPath}" has no Hermes messages table — check that it is a Hermes state.db, or drop --harness hermes`,
         );
@@ -92,19 +95,29 @@ export class HermesSource implements TraceSource {
 
   async readUnit(unit: Unit): Promise<UnitRead> {
     return this.withDb((db) => {
-      const have = columnsOf(db, "messages");
+      const have = this.columnsOf(db, "messages");
       const select = MESSAGE_COLUMNS.map((c) => (have.has(c) ? nulSafe(c) : `NULL AS "${c}"`)).join(", ");
       const rows = db.all<MessageRow>(
         `SELECT ${select} FROM messages WHERE session_id = ? ORDER BY id`,
         unit.key,
       );
       let cwd: string | null = null;
-      if (columnsOf(db, "sessions").has("cwd")) {
+      if (this.columnsOf(db, "sessions").has("cwd")) {
         const row = db.get<{ cwd: unknown }>("SELECT cwd FROM sessions WHERE id = ?", unit.key);
         cwd = asString(row?.cwd);
       }
       return parseHermesRows(rows, { sessionId: unit.key, cwd, dbPath: this.dbPath });
     });
+  }
+
+  private columnsOf(db: SqliteSnapshot, table: string): Set<string> {
+    let have = this.columns.get(table);
+    if (have === undefined) {
+      const rows = db.all<{ name: string }>("SELECT name FROM pragma_table_info(?)", table);
+      have = new Set(rows.map((r) => r.name));
+      this.columns.set(table, have);
+    }
+    return have;
   }
 
   private withDb<T>(fn: (db: SqliteSnapshot) => T): T {
@@ -132,11 +145,6 @@ function headOf(path: string): string {
   } catch {
     return "";
   }
-}
-
-function columnsOf(db: SqliteSnapshot, table: string): Set<string> {
-  const rows = db.all<{ name: string }>("SELECT name FROM pragma_table_info(?)", table);
-  return new Set(rows.map((r) => r.name));
 }
 
 /** Where a session's rows came from. */
