@@ -403,6 +403,31 @@ describe("the push secret gate", () => {
     );
   });
 
+  it("holds back a chunk whose working folder, tool name or session id holds a secret, though its text is clean", async () => {
+    const s = userEnv("fields");
+    const aws = "[default]\naws_access_key_id = AKIAQYLPMN5HHHFPZAM2\n";
+    const token = `ghp_${"Qw3r".repeat(9)}`;
+    await writeLeakyMemory(s.funesHome, [
+      // A Gemini `.project_root` read through a link to ~/.aws/credentials, munged as a working folder is.
+      {
+        ...leakyRow("workdir-row", "plain words", 0, 0, "fields"),
+        workdir: aws.replace(/[^A-Za-z0-9]/g, "-"),
+      },
+      { ...leakyRow("tool-row", "plain words", 1, 0, "fields"), toolName: token },
+      leakyRow("session-row", "plain words", 0, 0, token),
+      leakyRow("clean-row", "plain words", 2, 0, "fields"),
+    ]);
+    const r = await runFunes(["push", "acme/fields", "--create", "--json"], s);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).published).toBe(1);
+    expect(await remoteIds("acme/fields")).toEqual(["clean-row"]);
+    const sent = [...(hub.repos.get("acme/fields")?.files.values() ?? [])]
+      .map((b) => b.toString("latin1"))
+      .join("");
+    expect(sent).not.toContain("AKIAQYLPMN5HHHFPZAM2");
+    expect(sent).not.toContain(token);
+  });
+
   it("exits 2 when everything new was held back", async () => {
     const s = userEnv("s");
     await writeLeakyMemory(s.funesHome, [
