@@ -12,7 +12,7 @@ import { parseGeminiSession } from "./gemini.js";
 import { fileLines, parseJsonl, type TranscriptText } from "./jsonl.js";
 import type { PersistedRead } from "./persisted-output.js";
 import { parsePiSession, streamPiSession } from "./pi.js";
-import { parseQwenSession } from "./qwen.js";
+import { parseQwenSession, streamQwenSession } from "./qwen.js";
 import { fileStem } from "./text.js";
 import {
   countSkip,
@@ -58,8 +58,8 @@ const PARSERS: Record<JsonlHarness, (text: TranscriptText, ctx: ParseContext) =>
 
 /**
  * The parsers that read a transcript a turn at a time (in two passes), so that indexing holds a turn, not
- * a session. Gemini CLI's log is replayed (a later line rewinds or rewrites earlier messages) and Qwen
- * joins a message's pieces from anywhere in the file: those two are read whole.
+ * a session. Gemini CLI's log is replayed (a later line can rewind or rewrite any earlier message, and a
+ * tool's answer is placed after its call): it is read whole.
  */
 const STREAMERS: Partial<
   Record<JsonlHarness, (text: TranscriptText, ctx: ParseContext) => StreamedUnit | null>
@@ -68,6 +68,7 @@ const STREAMERS: Partial<
   codex: streamCodexRollout,
   pi: streamPiSession,
   copilot: streamCopilotEvents,
+  qwen: streamQwenSession,
 };
 
 /** A directory (or one file) of JSONL transcripts of one harness: one unit per file. */

@@ -14,7 +14,7 @@ import { parseGeminiSession } from "./gemini.js";
 import { fileLines, type OverlongLine, readTextLossy, SKIP_UNREADABLE } from "./jsonl.js";
 import { JsonlTreeSource } from "./jsonl-tree.js";
 import { parsePiSession } from "./pi.js";
-import { parseQwenSession } from "./qwen.js";
+import { parseQwenSession, streamQwenSession } from "./qwen.js";
 import { collectStream } from "./two-pass.js";
 import type { Turn } from "./types.js";
 
@@ -151,6 +151,7 @@ describe("a transcript streamed for indexing", () => {
       ["codex", "codex"],
       ["pi", "pi"],
       ["copilot", "copilot"],
+      ["qwen", "qwen"],
     ] as const;
     for (const [harness, folder] of formats) {
       const source = new JsonlTreeSource(harness, join(TRACES, folder));
@@ -164,6 +165,39 @@ describe("a transcript streamed for indexing", () => {
         expect(JSON.parse(JSON.stringify(got))).toEqual(JSON.parse(JSON.stringify(whole)));
       }
     }
+  });
+});
+
+describe("Qwen Code read in two passes", () => {
+  const piece = (uuid: string, text: string) =>
+    `{"type":"assistant","uuid":"${uuid}","sessionId":"s","message":{"role":"model","parts":[{"text":"${text}"}]}}`;
+
+  it("gives a message once its last piece is read, in the order messages begin", () => {
+    const text = [piece("a", "a1"), piece("b", "b1"), piece("a", "a2"), piece("c", "c1")].join("\n");
+    const pulled: number[] = [];
+    let n = 0;
+    const lines: Iterable<string> = {
+      *[Symbol.iterator]() {
+        for (const l of text.split("\n")) {
+          n++;
+          yield l;
+        }
+      },
+    };
+    const s = streamQwenSession(lines, { path: "/p/s.jsonl" }).sessions[0];
+    const start = n;
+    const got: [string, string[]][] = [];
+    for (const t of s?.turns ?? []) {
+      pulled.push(n - start);
+      got.push([t.turnUuid, t.blocks.map((b) => b.text)]);
+    }
+    expect(got).toEqual([
+      ["a", ["a1", "a2"]],
+      ["b", ["b1"]],
+      ["c", ["c1"]],
+    ]);
+    // "a" waits for its second piece (line 3), "b" behind it; "c" comes with its own line.
+    expect(pulled).toEqual([3, 3, 4]);
   });
 });
 
