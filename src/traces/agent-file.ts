@@ -63,7 +63,8 @@ export class AgentFileRefusedError extends Error {
     readonly path: string,
     readonly reason: string,
   ) {
-    super(`${reason} — check what "${path}" is; funes reads only regular files inside the agent's folder`);
+    // Said beside the file's path (the unit's key), so the path is not repeated.
+    super(`${reason} — check that file: funes reads only regular files inside the agent's folder`);
   }
 }
 
