@@ -8,7 +8,21 @@ import { END_VALUE, entropy, type SecretRule, token, wordsIdentifier } from "./c
 
 /** Placeholders and references that are not secrets themselves. */
 const PLACEHOLDER =
-  /x{4,}|\*{3,}|\.{3}|<|>|\$\{|\$\(|\{\{|%[sd(]|^\$|^%|example|sample|your|changeme|placeholder|dummy|redacted|xxxx|here$|^none$|^null$|^true$|^false$|^undefined$|^env\b|process\.env|os\.environ|getenv/i;
+  /x{4,}|\*{3,}|\.{3}|<|>|\$\{|\$\(|\{\{|%[sd](?![A-Za-z0-9])|%\(|%\{|^%[A-Za-z_]\w*%|example|sample|your|changeme|placeholder|dummy|redacted|xxxx|here$|^none$|^null$|^true$|^false$|^undefined$|^env\b|process\.env|os\.environ|getenv/i;
+
+/**
+ * A shell or template variable standing for the value (`$DB_PASSWORD`, `$token`, `$1`); a value that only
+ * starts with `$` (`$Qr5UyNdp…`, mixed case, a password) is not one. Case-sensitive, unlike PLACEHOLDER.
+ */
+const REFERENCE = /^\$(?:\d$|[A-Z_][A-Z0-9_]*$|[a-z_][a-z0-9_]*$)/;
+
+/** A password hash in crypt's format (`$2b$12$…` bcrypt, `$argon2id$…`, `$6$…` SHA-512 crypt): no secret. */
+const CRYPT_HASH = /^\$(?:2[abxy]?|1|5|6|7|y|gy|argon2(?:id|i|d)|scrypt|pbkdf2[\w-]*|sha\d*|md5)\$/;
+
+/** True when `v` is a placeholder, a reference or a password hash rather than a value. */
+function placeholder(v: string): boolean {
+  return PLACEHOLDER.test(v) || REFERENCE.test(v) || CRYPT_HASH.test(v);
+}
 
 /** Words documentation puts where a password goes. */
 const PLACEHOLDER_WORD = /^(?:pass(?:word|wd)?|pwd|secret|token|key|user(?:name)?|pw|apikey|api_key|admin)$/i;
@@ -56,13 +70,35 @@ export const GENERIC_ENTROPY = { strong: 2.5, weak: 3 } as const;
 export function looksSecret(value: string, strong: boolean, minEntropy?: number): boolean {
   // Frameworks mark an encoded key with its encoding (Laravel's `APP_KEY=base64:…`): judge what follows.
   const v = value.replace(/^(?:base64|hex):(?=.{16})/i, "");
-  if (PLACEHOLDER.test(v) || looksLikeCode(v)) return false;
+  if (placeholder(v) || looksLikeCode(v)) return false;
   if (!strong && looksLikeName(v)) return false;
   const classes = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9]/].filter((re) => re.test(v)).length;
   if (strong) return v.length >= 6 && classes >= 2 && entropy(v) >= (minEntropy ?? GENERIC_ENTROPY.strong);
   return (
-    v.length >= 16 && classes >= 2 && /[0-9]/.test(v) && entropy(v) >= (minEntropy ?? GENERIC_ENTROPY.weak)
+    v.length >= 16 &&
+    (classes >= 2 || randomLetters(v)) &&
+    (/[0-9]/.test(v) || randomLetters(v)) &&
+    entropy(v) >= (minEntropy ?? GENERIC_ENTROPY.weak)
   );
+}
+
+/**
+ * A run of letters drawn at random (a key with no digit in it): 20 letters or more (24 in one case), enough
+ * entropy, and either both cases in short words (camel-case words run long) or one case with few vowels
+ * (words have about two in five letters; random letters one in five).
+ */
+export function randomLetters(v: string): boolean {
+  if (v.length < 20 || !/^[A-Za-z]+$/.test(v) || entropy(v) < 3.8) return false;
+  const upper = v.replace(/[^A-Z]/g, "").length;
+  const lower = v.length - upper;
+  if (upper > 0 && lower > 0) {
+    // Camel-case words average 4.5 letters or more; random mixed case about two.
+    const words = v.match(/[A-Z]?[a-z]+|[A-Z]+(?![a-z])/g) ?? [];
+    const mean = words.reduce((n, w) => n + w.length, 0) / Math.max(1, words.length);
+    return upper >= 0.25 * v.length && lower >= 0.25 * v.length && mean < 3.4;
+  }
+  const vowels = v.replace(/[^aeiouAEIOU]/g, "").length;
+  return v.length >= 24 && vowels / v.length < 0.33 && !/abcdef|ghijkl|mnopq|qrstuv|uvwxyz/i.test(v);
 }
 
 /**
@@ -181,25 +217,26 @@ export function genericRules(): SecretRule[] {
       keywords: ["://"],
       source: String.raw`[a-zA-Z][a-zA-Z0-9+.-]{1,20}:\/\/[^\s:/?#@"'<>\x60]{0,128}:([^\s/?#@"'<>\x60]{3,256})@[^\s/?#"'<>\x60]+`,
       group: 1,
-      check: (s) => !PLACEHOLDER.test(s) && !PLACEHOLDER_WORD.test(s),
+      // A password equal to its user name is a service's default (`guest:guest` for RabbitMQ), not a secret.
+      check: (s, m) => !placeholder(s) && !PLACEHOLDER_WORD.test(s) && /:\/\/([^:]*):/.exec(m[0])?.[1] !== s,
     }),
     token({
       id: "auth-header",
       description: "Authorization: Bearer/Basic/Token credentials and X-API-Key style headers",
       keywords: ["bearer", "basic", "authorization", "api-key", "x-auth-token", "apikey"],
-      source: String.raw`(?:(?:Authorization|Proxy-Authorization)["'\\]{0,4}\s*[:=]\s*["'\\]{0,6}(?:Bearer|Basic|Token|Bot|token)\s+|(?:X-[A-Za-z-]{0,20}(?:Api-?Key|Auth-Token|Token)|Api-?Key)["'\\]{0,4}\s*:\s*["'\\]{0,6}|\bBearer\s+)([A-Za-z0-9_~+/.=-]{12,})`,
+      source: String.raw`(?:(?:Authorization|Proxy-Authorization)["'\\]{0,4}\s*[:=]\s*["'\\]{0,6}(?:Bearer|Basic|Token|Bot|token)\s+|(?:X-[A-Za-z-]{0,20}(?:Api-?Key|Auth-Token|Token)|Api-?Key)["'\\]{0,4}\s*:\s*["'\\]{0,6}|\bBearer\s+)([A-Za-z0-9_~+/.=-]{12,}(?::[A-Za-z0-9_~+/.=-]{8,})?)`,
       edge: false,
       flags: "i",
       group: 1,
       check: (s) =>
-        !PLACEHOLDER.test(s) && !looksLikeCode(s) && (/[0-9]/.test(s) || s.length >= 24) && entropy(s) >= 3,
+        !placeholder(s) && !looksLikeCode(s) && (/[0-9]/.test(s) || s.length >= 24) && entropy(s) >= 3,
       gitleaks: ["curl-auth-header"],
     }),
     token({
       id: "curl-user",
       description: "curl -u/--user user:password",
       keywords: ["curl"],
-      source: String.raw`\bcurl\b[^\n]{0,400}?\s(?:-u|--user)(?:=|\s+)(?:\\?["'])?[^\s:"'\\]{1,64}:([^\s"'\\]{3,128})`,
+      source: String.raw`\bcurl\b[^\n]{0,400}?\s(?:-u|--user)(?:=|\s+)(?:\\?["'])?[^\s:"'\\]{1,64}:(?:\\?["'])?([^\s"'\\]{3,128})`,
       edge: false,
       group: 1,
       check: (s) => !/^\$\{?[A-Za-z_]+\}?$/.test(s),

@@ -194,7 +194,8 @@ export function shapeRules(): SecretRule[] {
       keywords: ["://"],
       source: String.raw`[a-zA-Z][a-zA-Z0-9+.-]{1,20}:\/\/([A-Za-z0-9_-]{20,255})@[A-Za-z0-9.-]+`,
       group: 1,
-      check: (s) => randomRun(s.replace(/[_-]/g, "")),
+      // A Sentry DSN's user name is its public key, meant to ship in browser code.
+      check: (s, m) => randomRun(s.replace(/[_-]/g, "")) && !/@[^/\s]*sentry/i.test(m[0]),
     }),
     token({
       id: "jwk-private",

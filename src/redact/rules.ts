@@ -8,6 +8,7 @@ import type { SecretRule } from "./catalogue.js";
 import { appRules } from "./rules-apps.js";
 import { cloudRules } from "./rules-cloud.js";
 import { codeRules } from "./rules-code.js";
+import { edgeRules } from "./rules-edges.js";
 import { familyAndSyntaxRules, namedRules } from "./rules-families.js";
 import { formRules } from "./rules-forms.js";
 import { genericRules } from "./rules-generic.js";
@@ -27,6 +28,8 @@ export function catalogue(): readonly SecretRule[] {
     ...cloudRules(),
     ...familyAndSyntaxRules(),
     ...syntaxRules(),
+    // Issue 40's kinds (webhooks, wallet keys, PATs) and name shapes, before the generic names.
+    ...edgeRules(),
     ...keyedRules(),
     ...genericRules(),
     ...namedRules(),

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { ROOT } from "../../test/helpers/fixtures.js";
 import { GITLEAKS_FILE_RULES, GITLEAKS_RULE_IDS } from "../../test/helpers/gitleaks-rules.js";
 import { formatSamples, renderTemplate, secretGone } from "../../test/helpers/secret-corpus.js";
+import { edgeCorpus } from "../../test/helpers/secret-edges.js";
 import { SECRET_FORMATS } from "../../test/helpers/secret-formats.js";
 import { formsCorpus } from "../../test/helpers/secret-forms.js";
 import { heldOutCorpus } from "../../test/helpers/secret-heldout.js";
@@ -139,6 +140,9 @@ describe("the catalogue", () => {
     for (const s of redTeamCorpus()) for (const x of scanPatterns(s.text)) fired.add(x.rule);
     // And those of the display forms (secret-forms.ts), a command's output in the next block among them.
     for (const s of formsCorpus()) for (const x of scanPatterns(s.text)) fired.add(x.rule);
+    // And issue 40's kinds and forms (secret-edges.ts).
+    for (const s of edgeCorpus())
+      for (const x of scanPatterns(s.text)) fired.add(x.rule.replace(/-(?:base64|hex|joined)$/, ""));
     fired.add("command-output");
     expect(CATALOGUE.map((r) => r.id).filter((id) => !fired.has(id))).toEqual([]);
   });

@@ -7,6 +7,14 @@ import type { lintSource } from "@secretlint/core";
 import { atEdge, entropy } from "./catalogue.js";
 import { DECORATION_KEYWORDS, displayView } from "./display.js";
 import { KeywordIndex } from "./prefilter.js";
+import {
+  REFLOW_KEYWORDS,
+  type ReflowHints,
+  reflowSplices,
+  type Splice,
+  type SplicedView,
+  splicedView,
+} from "./reflow.js";
 import { catalogue } from "./rules.js";
 import { commandOutputs } from "./rules-forms.js";
 import { JOINS, scanWrapped } from "./unwrap.js";
@@ -60,43 +68,131 @@ interface Selection {
   joins: boolean;
   /** It may hold display decoration (DECORATION_KEYWORDS). */
   decorated: boolean;
+  /** Which reflow searches it may need (REFLOW_KEYWORDS). */
+  reflow: ReflowHints;
 }
 
+/** Keyword lists the automaton holds after the rules', in this order (none costs a pass of its own). */
+const EXTRA_KEYWORDS = [
+  JOINS,
+  DECORATION_KEYWORDS,
+  REFLOW_KEYWORDS.catA,
+  REFLOW_KEYWORDS.tables,
+  REFLOW_KEYWORDS.block,
+] as const;
+
 /**
- * The rules whose keywords occur in `text`, and whether it may hold joined string literals or display
- * decoration: one pass of the keyword automaton, whose last two entries are JOINS and DECORATION_KEYWORDS
- * (so neither costs a pass of its own).
+ * The rules whose keywords occur in `text`, and whether it may hold joined string literals, display
+ * decoration or a form to reflow: one pass of the keyword automaton, whose last entries are EXTRA_KEYWORDS.
  */
 function selected(text: string): Selection {
   const rules = catalogue();
-  keywordIndex ??= new KeywordIndex([...rules.map((r) => r.keywords), JOINS, DECORATION_KEYWORDS]);
+  keywordIndex ??= new KeywordIndex([...rules.map((r) => r.keywords), ...EXTRA_KEYWORDS]);
   const hits = keywordIndex.rulesOf(text);
-  const decorated = hits[hits.length - 1] === rules.length + 1;
-  if (decorated) hits.pop();
-  const joins = hits[hits.length - 1] === rules.length;
-  if (joins) hits.pop();
-  return { rules: hits, joins, decorated };
+  // The extra lists' hits come last (their indexes follow the rules'): one flag a list.
+  const extra = [false, false, false, false, false];
+  while (hits.length > 0 && (hits[hits.length - 1] as number) >= rules.length)
+    extra[(hits.pop() as number) - rules.length] = true;
+  return {
+    rules: hits,
+    joins: extra[0] === true,
+    decorated: extra[1] === true,
+    // Box-drawing bars are not ASCII, which the automaton reads only.
+    reflow: {
+      catA: extra[2] === true,
+      tables: extra[3] === true || text.charCodeAt(0) === 124 || BOX_BAR.test(text),
+      block: extra[4] === true,
+    },
+  };
 }
+
+/** A box-drawing table's bars. */
+const BOX_BAR = /[│┃║]/;
 
 /**
  * Findings of funes's catalogue in `text`, also inside base64-wrapped runs and string literals joined in code
- * (see unwrap.ts): those cover the whole wrapped or joined span. Agents' display decoration (line-number
- * gutters, quote and diff markers: display.ts) is cut out first, and findings mapped back to `text`.
+ * (see unwrap.ts), and in values cut across lines or behind `cat -A` and table cells (reflow.ts): those
+ * cover the whole wrapped, joined or cut span. Agents' display decoration (line-number gutters, quote and
+ * diff markers: display.ts) is cut out first, and findings mapped back to `text`.
  */
 export function scanPatterns(text: string): Finding[] {
   const selection = selected(text);
   const view = displayView(text, selection.decorated);
-  if (view === null) return scanAsWritten(text, selection);
-  return scanAsWritten(view.text, selected(view.text)).map((f) => {
+  if (view === null) return scanReflowing(text, selection);
+  return scanReflowing(view.text, selected(view.text)).map((f) => {
     const [start, end] = view.toSource(f.start, f.end);
     return { rule: f.rule, start, end };
   });
 }
 
+/** Findings in `text` as written, and in its reflowed view where a splice makes or completes one. */
+function scanReflowing(text: string, selection: Selection): Finding[] {
+  const gaps: Splice[] = [];
+  const found = scanAsWritten(text, selection, gaps);
+  const splices = reflowSplices(text, selection.reflow, gaps);
+  if (splices.length === 0) return found;
+  return [...found, ...scanSpliced(splicedView(text, splices))];
+}
+
+/** Context read on each side of a splice (a name before a cut value, the rest of a wrapped dump). */
+const REFLOW_CONTEXT = 250;
+
+/**
+ * Findings in a spliced view that touch a splice, in the text's offsets. Only windows around the splices are
+ * read (a long text with one wrapped line costs one window), each from a line's start to a line's end.
+ */
+function scanSpliced(view: SplicedView): Finding[] {
+  const out: Finding[] = [];
+  const t = view.text;
+  let i = 0;
+  while (i < view.at.length) {
+    const [first] = view.at[i] as [number, number];
+    const from = Math.max(0, first - REFLOW_CONTEXT);
+    const lineStart = t.lastIndexOf("\n", from) + 1;
+    const start = from - lineStart <= 200 ? lineStart : from;
+    let end = Math.min(t.length, (view.at[i] as [number, number])[1] + REFLOW_CONTEXT);
+    // Splices close together share a window.
+    while (i + 1 < view.at.length && (view.at[i + 1] as [number, number])[0] < end) {
+      i++;
+      end = Math.min(t.length, (view.at[i] as [number, number])[1] + REFLOW_CONTEXT);
+    }
+    const stop = t.indexOf("\n", end);
+    end =
+      stop >= 0 && stop - end <= 200
+        ? stop
+        : Math.min(t.length, stop < 0 && t.length - end <= 200 ? t.length : end);
+    i++;
+    const w = t.slice(start, end);
+    // The window's own keywords: a splice may make one (`webhook.o⏎ffice.com`).
+    for (const f of scanAsWritten(w, selected(w))) {
+      const s = f.start + start;
+      const e = f.end + start;
+      if (!touches(view.at, s, e)) continue;
+      const [a, b] = view.toSource(s, e);
+      out.push({ rule: f.rule, start: a, end: b });
+    }
+  }
+  return out;
+}
+
+/** True when the range [s, e) meets a splice of `at` (sorted view ranges), or ends or starts at one. */
+function touches(at: readonly [number, number][], s: number, e: number): boolean {
+  let lo = 0;
+  let hi = at.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const [a, b] = at[mid] as [number, number];
+    if (b < s) lo = mid + 1;
+    else if (a > e) hi = mid - 1;
+    else return true;
+  }
+  return false;
+}
+
 /** Findings of the catalogue in `text`, wrapped and joined forms included, without seeing through display. */
-function scanAsWritten(text: string, { rules, joins }: Selection): Finding[] {
+function scanAsWritten(text: string, { rules, joins }: Selection, gaps?: Splice[]): Finding[] {
   const found = runRules(text, rules);
-  const wrapped = scanWrapped(text, scanUnwrapped, joins);
+  const wrapped = scanWrapped(text, scanUnwrapped, joins, gaps);
   return wrapped.length === 0 ? found : [...found, ...wrapped];
 }
 
@@ -146,6 +242,7 @@ function runRules(text: string, selected: number[]): Finding[] {
       if (secret.length === 0 || secret.includes("[REDACTED:")) continue;
       if (rule.entropy !== undefined && entropy(secret) < rule.entropy) continue;
       if (rule.check !== undefined && !rule.check(secret, m)) continue;
+      if (publicByDesign(text, start, start + secret.length)) continue;
       let end = start + secret.length;
       if (rule.extend !== undefined) {
         rule.extend.lastIndex = end;
@@ -159,6 +256,17 @@ function runRules(text: string, selected: number[]): Finding[] {
   // A fallback shape's finding counts only where no other rule found the secret (the vendor's name wins).
   for (const f of fallbacks) if (!out.some((o) => o.start < f.end && f.start < o.end)) out.push(f);
   return out;
+}
+
+/**
+ * Keys meant to be public, never a finding whatever rule reads them: Stripe's publishable keys (`pk_live_…`,
+ * `pk_test_…`, which ship in web pages). The token is read from its start (a finding may start past its
+ * prefix).
+ */
+function publicByDesign(text: string, start: number, end: number): boolean {
+  let s = start;
+  while (s > 0 && start - s < 8 && /[A-Za-z0-9_]/.test(text.charAt(s - 1))) s--;
+  return /^pk_(?:live|test)_[A-Za-z0-9]{10,}[.,;:]?$/.test(text.slice(s, end));
 }
 
 /** Every finding in `text`, from secretlint's recommended preset and our patterns, sorted by start. */
