@@ -75,8 +75,12 @@ function readRaw(question: string): Promise<string | null> {
   return new Promise((resolve) => {
     const finish = (value: string | null, interrupted = false) => {
       input.off("data", onData);
-      input.setRawMode(false);
       input.pause();
+      // Ctrl-C: the terminal gets its own mode back before the interrupt ends the run.
+      if (interrupted) {
+        rawHolds = 1;
+        endRaw();
+      }
       out.write("\n");
       if (interrupted) process.kill(process.pid, "SIGINT");
       else resolve(value);
@@ -113,7 +117,7 @@ function readRaw(question: string): Promise<string | null> {
       else out.write(echo);
     };
     // Raw before the question shows: nothing typed early is echoed by the terminal's own line discipline.
-    input.setRawMode(true);
+    beginRaw();
     input.setEncoding("utf8");
     input.on("data", onData);
     input.resume();
@@ -121,10 +125,39 @@ function readRaw(question: string): Promise<string | null> {
   });
 }
 
+/** Whether answers are read in raw mode: stdin is a terminal that has one. */
+function rawCapable(): boolean {
+  return process.stdin.isTTY === true && typeof process.stdin.setRawMode === "function";
+}
+
+/** Raw mode holds nest: the terminal is back in its own mode when the outermost ends. */
+let rawHolds = 0;
+
+function beginRaw(): void {
+  if (rawHolds++ === 0) process.stdin.setRawMode(true);
+}
+
+function endRaw(): void {
+  if (rawHolds > 0 && --rawHolds === 0) process.stdin.setRawMode(false);
+}
+
+/**
+ * Runs `ask` with the terminal in raw mode throughout, so what is typed between one try and the next
+ * (after "please answer …") is not echoed by the terminal either.
+ */
+async function holdingRaw<T>(ask: () => Promise<T>): Promise<T> {
+  if (!rawCapable()) return ask();
+  beginRaw();
+  try {
+    return await ask();
+  } finally {
+    endRaw();
+  }
+}
+
 /** Reads one answer to `question` on stderr (see the file header); null when the input ended. */
 export async function askLine(question: string): Promise<string | null> {
-  if (process.stdin.isTTY === true && typeof process.stdin.setRawMode === "function")
-    return readRaw(question);
+  if (rawCapable()) return holdingRaw(() => readRaw(question));
   const rl = createInterface({ input: process.stdin, output: process.stderr, terminal: false });
   try {
     return await rl.question(fitText(question, promptWidth()));
@@ -139,7 +172,11 @@ export async function askLine(question: string): Promise<string | null> {
  * Asks `question [y/N]` (or `[Y/n]` when yes is the default) on stderr: an empty answer takes the default,
  * y/yes and n/no answer, anything else is asked again; the input ending is a no.
  */
-export async function askYesNo(question: string, defaultYes = false): Promise<boolean> {
+export function askYesNo(question: string, defaultYes = false): Promise<boolean> {
+  return holdingRaw(() => yesNo(question, defaultYes));
+}
+
+async function yesNo(question: string, defaultYes: boolean): Promise<boolean> {
   for (;;) {
     const answer = await askLine(`${question} ${defaultYes ? "[Y/n]" : "[y/N]"} `);
     if (answer === null) return false;
@@ -156,6 +193,14 @@ export async function askYesNo(question: string, defaultYes = false): Promise<bo
  * an empty answer is `empty`, the input ending `ended`.
  */
 export async function askChoice<T extends string>(
+  question: string,
+  choices: readonly T[],
+  o: { empty: T; ended: T },
+): Promise<T> {
+  return holdingRaw(() => choice(question, choices, o));
+}
+
+async function choice<T extends string>(
   question: string,
   choices: readonly T[],
   o: { empty: T; ended: T },

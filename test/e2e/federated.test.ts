@@ -99,7 +99,8 @@ describe("federated recall", () => {
   it("names a memory it cannot read in one warning line and answers from the rest", async () => {
     const r = await runFunes([...Q, "--memory", "acme/two,acme/nowhere"], reader);
     expect(r.code, r.stderr).toBe(0);
-    const warnings = r.stdout.split("\n").filter((l) => l.startsWith("warning:"));
+    // Warnings go to stderr, the hits alone to stdout.
+    const warnings = r.stderr.split("\n").filter((l) => l.startsWith("warning:"));
     expect(warnings).toEqual([
       expect.stringMatching(
         /^warning: acme\/nowhere could not be read \(.*doesn't exist on the Hub.*\) — answering from the others$/,

@@ -484,7 +484,8 @@ describe("funes cache", () => {
         b,
       );
       expect(r.code, r.stderr).toBe(0);
-      expect(r.stdout).toMatch(
+      // The note on stderr, the hits alone on stdout.
+      expect(r.stderr).toMatch(
         /^note: remote hf:\/\/datasets\/acme\/mem unreachable — reading its cached copy at /,
       );
       expect(r.stdout).toContain(" --memory hf://datasets/acme/mem\n");

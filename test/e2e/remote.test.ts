@@ -137,7 +137,8 @@ describe("reading a Hub memory", () => {
     try {
       const r = await runFunes([...recallArgs, "--memory", "acme/kb"], reader);
       expect(r.code, r.stderr).toBe(0);
-      expect(r.stdout).toMatch(
+      // The note on stderr, the hits alone on stdout.
+      expect(r.stderr).toMatch(
         /^note: remote hf:\/\/datasets\/acme\/kb unreachable — reading its cached copy at aaaaaaaa\n/,
       );
       expect(r.stdout).toContain("make me a portfolio website");
@@ -162,7 +163,7 @@ describe("reading a Hub memory", () => {
         extra: { ...reader.extra, HF_HUB_CACHE: TEST_HUB_CACHE },
       });
       expect(fallback.code, fallback.stderr).toBe(0);
-      expect(fallback.stdout).toMatch(
+      expect(fallback.stderr).toMatch(
         /^remote hf:\/\/datasets\/acme\/never-read unreachable — recalling from your local memory\n/,
       );
       expect(fallback.stdout).toContain(`--memory ${join(writer.funesHome, "memory")}\n`);
