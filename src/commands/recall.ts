@@ -19,9 +19,11 @@ import {
 } from "../memory/index.js";
 import type { ModelSession } from "../models/index.js";
 import {
+  contentStems,
   EXCHANGE_WEIGHT,
   fuseEvidence,
   type Leg,
+  matchedStems,
   orderByScore,
   parseTimestamp,
   pickNeighbors,
@@ -29,8 +31,10 @@ import {
   type RowKind,
   recencyFactors,
   rerankWithinBudget,
+  timeMentions,
   topByRelevance,
   withinTime,
+  withSessionEvidence,
 } from "../search/index.js";
 import { coveredRows, echoCounts, type ReadAround } from "./recall-kinds.js";
 import { type Found, type Legs, searchClassified } from "./recall-legs.js";
@@ -100,9 +104,12 @@ async function rankPool(
   kinds: Map<string, RowKind>,
 ) {
   const evidence = fuseEvidence([...found.candidates.values()]);
-  const pool = poolOf(evidence, opts.candidates)
-    .map((e) => ({ item: found.byId.get(e.id) as HitRow, relevance: e.relevance }))
-    .filter((p) => withinTime(p.item.ts, filters.since, filters.until));
+  const pool = bySessionEvidence(
+    poolOf(evidence, opts.candidates)
+      .map((e) => ({ item: found.byId.get(e.id) as HitRow, relevance: e.relevance }))
+      .filter((p) => withinTime(p.item.ts, filters.since, filters.until)),
+    opts.query,
+  );
   const reranker = legs.reranker !== null && pool.length > 0 ? await legs.reranker : null;
   if (reranker?.kind === "missing") notes.push(`note: not reranked — ${reranker.reason}`);
   const budget = reranker?.kind === "ready" ? opts.rerankBudgetMs : 0;
@@ -127,11 +134,17 @@ async function rankPool(
     ranked.filter((r) => EXCHANGE_KINDS.has(kinds.get(r.item.id) ?? "original")).map((r) => r.item.id),
   );
   for (const r of ranked) if (exchange.has(r.item.id)) r.relevance *= EXCHANGE_WEIGHT;
+  const stems = contentStems(opts.query);
   const tier = (r: { item: HitRow }) => (kinds.get(r.item.id) === "echo" ? 1 : 0);
   const top = topByRelevance(
     orderByScore(ranked, (g) =>
       recencyFactors(
-        g.map((r) => ({ relevance: r.relevance, ts: r.item.ts, judges: [r.rerank] })),
+        g.map((r) => ({
+          relevance: r.relevance,
+          ts: r.item.ts,
+          judges: [r.rerank],
+          words: matchedStems(stems, r.item.text),
+        })),
         opts.now,
         opts.halfLifeDays,
       ),
@@ -142,6 +155,26 @@ async function rankPool(
   );
   for (const r of top) if (exchange.has(r.item.id)) r.relevance /= EXCHANGE_WEIGHT;
   return { top, legsOf: new Map(evidence.map((e) => [e.id, e.foundBy])) };
+}
+
+/**
+ * The pool with each passage's relevance judged with its session's evidence and any time the question
+ * names (search/session-evidence.ts), best first.
+ */
+function bySessionEvidence<T extends { item: HitRow; relevance: number }>(pool: T[], query: string): T[] {
+  const judged = withSessionEvidence(
+    pool.map((p) => ({
+      relevance: p.relevance,
+      session: `${p.item.harness}\u0000${p.item.sessionId}`,
+      text: p.item.text,
+      ts: p.item.ts,
+    })),
+    query,
+    timeMentions(query),
+  );
+  return pool
+    .map((p, i) => Object.assign(p, { relevance: judged[i] as number }))
+    .sort((a, b) => b.relevance - a.relevance);
 }
 
 type Ranked = Awaited<ReturnType<typeof rankPool>>;

@@ -3,6 +3,7 @@
  * around hits, and a whole session.
  */
 import type { Table } from "@lancedb/lancedb";
+import { contentWords } from "../search/index.js";
 import { sqlString } from "./sql.js";
 
 /** A vector-leg hit: cosine similarity to the query (vectors are unit length). */
@@ -206,14 +207,17 @@ export function queryTerms(words: string[]): string[] {
 }
 
 /**
- * BM25 over the text. The query's words (letters, digits, `_`) are the terms, OR'ed: punctuation and FTS
+ * BM25 over the text. The query's content words (letters, digits, `_`; its function words left out unless
+ * it has no other) are the terms, OR'ed: punctuation and FTS
  * syntax never reach Lance, so no query can be a syntax error. Words-free queries match nothing.
  */
 export async function keywordSearch(table: Table, kq: KeywordQuery): Promise<KeywordHit[]> {
   const { query, limit, where } = kq;
   const terms = query.match(/[\p{L}\p{N}_]+/gu);
   if (terms === null) return [];
-  const text = queryTerms(terms).join(" ");
+  // The question's topic words: its function words ("when did she", "how do we") outscore the topic in
+  // short passages that say them too (search/query-words.ts).
+  const text = queryTerms(contentWords(terms)).join(" ");
   let q = table
     .query()
     .fullTextSearch(text, { columns: ["text"] })

@@ -18,6 +18,7 @@ export {
   sessionKinds,
 } from "./echoes.js";
 export { pickNeighbors, type SeqRow } from "./neighbors.js";
+export { contentStems, contentWords, isFunctionWord, matchedStems, stemWord } from "./query-words.js";
 export {
   type Dated,
   parseTimeBound,
@@ -35,3 +36,5 @@ export {
   rerankWithinBudget,
   topByRelevance,
 } from "./rerank.js";
+export { type SessionCandidate, withSessionEvidence } from "./session-evidence.js";
+export { type NamedTime, timeMatch, timeMentions } from "./time-mentions.js";

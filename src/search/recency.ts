@@ -65,11 +65,20 @@ export interface Dated {
    * same order, for every passage ranked together.
    */
   judges?: (number | null)[];
+  /**
+   * The question's content words the passage holds (query-words.ts `matchedStems`), or undefined when not
+   * known. A newer passage is a near-equal only if it holds every one the older holds: a revision speaks
+   * of the same things as what it revises; a passage that matches other words of the question equally
+   * well is another answer, for relevance to settle, not age.
+   */
+  words?: ReadonlySet<string>;
 }
 
 /** Whether `newer` is a near-equal of `older`: about as relevant, and no judge finds it clearly worse. */
 function nearEqual(older: Dated, newer: Dated): boolean {
   if (newer.relevance < (1 - RECENCY_SPAN) * older.relevance) return false;
+  if (older.words !== undefined && newer.words !== undefined)
+    for (const w of older.words) if (!newer.words.has(w)) return false;
   const a = older.judges ?? [];
   const b = newer.judges ?? [];
   return a.every((x, k) => {
@@ -79,8 +88,12 @@ function nearEqual(older: Dated, newer: Dated): boolean {
 }
 
 /**
- * The factor each passage's relevance is multiplied by, in [1 − RECENCY_SPAN, 1]: 1 for the newest of its
- * near-equals, and 1 − SPAN × (1 − 0.5^(gap / half-life)) when its newest near-equal is `gap` days newer.
+ * The factor each passage's relevance is multiplied by, in [1 − RECENCY_SPAN, 1]. A passage with a newer
+ * near-equal is moved towards just below it, all the way once the newer one is a half-life or more newer,
+ * in proportion below that: factor 1 − (1 − r) × min(1, gap / half-life), r the newer's relevance over its
+ * own (at most 1, and at least 1 − RECENCY_SPAN, which near-equal requires), taken at its lowest over its
+ * newer near-equals. So a revision made weeks after what it revises comes first, two passages said the same
+ * afternoon keep their relevance order nearly unchanged, and no passage loses more than RECENCY_SPAN.
  * All 1 when half-life ≤ 0 (recency off). Undated passages count as fresh, as in the reference.
  */
 export function recencyFactors(items: Dated[], now: number, halfLifeDays: number): number[] {
@@ -91,11 +104,14 @@ export function recencyFactors(items: Dated[], now: number, halfLifeDays: number
   });
   return items.map((it, i) => {
     const age = ages[i] as number;
-    let gap = 0;
+    let factor = 1;
     items.forEach((other, j) => {
-      const younger = age - (ages[j] as number);
-      if (younger > gap && nearEqual(it, other)) gap = younger;
+      const gap = age - (ages[j] as number);
+      if (gap <= 0 || !nearEqual(it, other)) return;
+      // Just below the newer one: the ratio less a hair, so equal relevance orders newest first.
+      const r = Math.min(1, it.relevance > 0 ? other.relevance / it.relevance : 1) * (1 - 1e-6);
+      factor = Math.min(factor, 1 - (1 - r) * Math.min(1, gap / halfLifeDays));
     });
-    return 1 - RECENCY_SPAN * (1 - 0.5 ** (gap / halfLifeDays));
+    return Math.max(1 - RECENCY_SPAN, factor);
   });
 }

@@ -122,15 +122,41 @@ describe("recencyFactors", () => {
     expect(rev.relevance * (h[1] as number)).toBeGreaterThan(orig.relevance * (h[0] as number));
   });
 
-  it("weighs the age gap on the half-life's scale", () => {
+  it("weighs the age gap on the half-life's scale: part of the way below it, all the way from a half-life on", () => {
     const items = (gap: number) => [
       { relevance: 1, ts: ago(200 + gap) },
-      { relevance: 1, ts: ago(200) },
+      { relevance: 0.8, ts: ago(200) },
     ];
     const f = (gap: number) => recencyFactors(items(gap), now, 30)[0] as number;
-    expect(f(30)).toBeCloseTo(1 - RECENCY_SPAN / 2, 9);
-    expect(f(2)).toBeGreaterThan(f(30));
-    expect(f(300)).toBeCloseTo(1 - RECENCY_SPAN, 2);
+    // Half a half-life newer: the older loses half of the 20% between them, and stays first.
+    expect(f(15)).toBeCloseTo(0.9, 5);
+    expect(f(15)).toBeGreaterThan(0.8);
+    // A half-life or more newer: the older sits just below the newer one, never further.
+    for (const gap of [30, 300]) {
+      expect(f(gap)).toBeLessThan(0.8);
+      expect(f(gap)).toBeGreaterThan(0.8 - 1e-5);
+    }
+    expect(f(2)).toBeGreaterThan(f(15));
+    // Equal relevance: the newer first at any gap, with the older's score all but unchanged.
+    const tie = recencyFactors(
+      [
+        { relevance: 1, ts: ago(201) },
+        { relevance: 1, ts: ago(200) },
+      ],
+      now,
+      30,
+    );
+    expect(tie[0]).toBeLessThan(1);
+    expect(tie[0]).toBeGreaterThan(0.999);
+  });
+
+  it("takes a newer passage for a near-equal only when it holds every question word the older holds", () => {
+    const words = (...w: string[]) => new Set(w);
+    const older = { relevance: 1, ts: ago(300), words: words("ledger", "rollback") };
+    const revision = { relevance: 0.9, ts: ago(10), words: words("ledger", "rollback", "v2") };
+    const other = { relevance: 0.9, ts: ago(10), words: words("ledger", "invoice") };
+    expect(recencyFactors([older, revision], now, 30)[0]).toBeLessThan(0.9);
+    expect(recencyFactors([older, other], now, 30)).toEqual([1, 1]);
   });
 });
 
