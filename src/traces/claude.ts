@@ -9,6 +9,7 @@ import { markClaudeInjected, markClaudeReplayed } from "./boilerplate.js";
 import { asObject, asString, parseJsonl, readGuarded, type TranscriptText } from "./jsonl.js";
 import { addPersistedOutputs, type PersistedRead } from "./persisted-output.js";
 import { fallbackWorkdir, fileStem, isBlank, mungeCwd } from "./text.js";
+import { backfill } from "./two-pass.js";
 import {
   type Block,
   countSkip,
@@ -86,9 +87,7 @@ export function streamClaudeTranscript(lines: TranscriptText, ctx: ParseContext)
     for (; r.done !== true; r = reading.next()) {
       const t = r.value;
       t.workdir = workdir;
-      for (const b of t.blocks)
-        if (b.blockType === "tool_result" && b.toolName === null && b.toolUseId !== null)
-          b.toolName = names.get(b.toolUseId) ?? null;
+      backfill(t, names);
       yield t;
     }
     read.records = r.value.records;

@@ -229,6 +229,19 @@ describe("Claude Code read in two passes", () => {
     expect(turns.every((t) => t.workdir === "-home-dev-app")).toBe(true);
   });
 
+  it("names a tool result whose call the agent appended between the two passes", () => {
+    const call = `{"type":"assistant","uuid":"c","message":{"role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Grep","input":{}}]}}`;
+    const result = `{"type":"user","uuid":"r","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"out"}]}}`;
+    const first = `{"type":"user","uuid":"u","message":{"role":"user","content":"find it"}}`;
+    let reads = 0;
+    // A live session: the first pass sees one line, the second three.
+    const growing: Iterable<string> = {
+      [Symbol.iterator]: () => (reads++ === 0 ? [first] : [first, call, result])[Symbol.iterator](),
+    };
+    const turns = [...(streamClaudeTranscript(growing, { path: "/p/s.jsonl" }).sessions[0]?.turns ?? [])];
+    expect(turns.map((t) => t.blocks[0]?.toolName ?? null)).toEqual([null, "Grep", "Grep"]);
+  });
+
   it("holds one record at a time in its second pass: a turn is given before the lines after it are read", () => {
     const n = 1000;
     const lines = uuidless("s", n).trimEnd().split("\n");

@@ -54,15 +54,26 @@ export function streamTwoPass<F extends PassFacts>(o: TwoPassOptions<F>): Stream
       const t = r.value;
       t.sessionId = head.sessionId;
       t.workdir = head.workdir;
-      if (o.backfillNames)
-        for (const b of t.blocks)
-          if (b.blockType === "tool_result" && b.toolName === null && b.toolUseId !== null)
-            b.toolName = names.get(b.toolUseId) ?? null;
+      if (o.backfillNames) backfill(t, names);
       yield t;
     }
     read.records = r.value.records;
   }
   return { sessions: [{ ...head, turns: turns() }], read };
+}
+
+/**
+ * Names a turn's nameless tool results from `names` (the first pass's). A call the first pass did not see (a
+ * live session the agent appended to between the passes) is learnt here, so the results after it are named
+ * as a whole read of the longer file would name them.
+ */
+export function backfill(t: Turn, names: Map<string, string>): void {
+  for (const b of t.blocks)
+    if (b.blockType === "tool_use" && b.toolUseId !== null && b.toolName !== null && !names.has(b.toolUseId))
+      names.set(b.toolUseId, b.toolName);
+  for (const b of t.blocks)
+    if (b.blockType === "tool_result" && b.toolName === null && b.toolUseId !== null)
+      b.toolName = names.get(b.toolUseId) ?? null;
 }
 
 /** A streamed unit read whole (tests, and sources that do not index it): its turns in arrays. */
