@@ -295,10 +295,20 @@ function tableSplices(text: string, out: Splice[]): void {
       const name = NAME_CELL.exec(cells[i] ?? "");
       const value = cells[i + 1] ?? "";
       const v = /^[ \t]*(?:`|'|")?(?=\S)/.exec(value);
+      // A value cell holds one token (a cell of words is a description, not a value), or a phrase under a
+      // phrase's name (a recovery phrase, a passphrase).
       if (name === null || v === null || /^[ \t]*[-:]+[ \t]*$/.test(value)) continue;
+      if (!/^[ \t]*\S+[ \t]*$/.test(value) && !/mnemonic|seed|phrase|recovery|words/i.test(name[1] ?? ""))
+        continue;
       const cellStart = starts[i] as number;
-      const nameEnd = cellStart + (cells[i] ?? "").indexOf(name[1] ?? "") + (name[1] ?? "").length;
-      out.push({ from: nameEnd, to: (starts[i + 1] as number) + v[0].length, insert: "=" });
+      const key = name[1] ?? "";
+      const nameStart = cellStart + (cells[i] ?? "").indexOf(key);
+      // A name of words (`API Key`) reads as one (`API_Key=`), as the rules spell names.
+      out.push({
+        from: nameStart,
+        to: (starts[i + 1] as number) + v[0].length,
+        insert: `${key.replace(/ /g, "_")}=`,
+      });
       i++;
     }
   }
@@ -356,10 +366,20 @@ export function splicedView(text: string, splices: readonly Splice[]): SplicedVi
   view += text.slice(from);
   /** The source offset of view offset `v`; `end`: as a range's end (inside a splice: its source end). */
   const map = (v: number, end: boolean): number => {
-    for (let i = 0; i < at.length; i++) {
-      const [a, b] = at[i] as [number, number];
-      const [sa, sb] = source[i] as [number, number];
-      if (end ? v > a && v <= b : v >= a && v < b) return end ? sb : sa;
+    // The last splice starting at or before `v` (binary search: a hostile text has thousands).
+    let l = 0;
+    let h = at.length - 1;
+    while (l < h) {
+      const mid = (l + h + 1) >> 1;
+      if ((at[mid] as [number, number])[0] <= v) l = mid;
+      else h = mid - 1;
+    }
+    for (const i of [l - 1, l]) {
+      const span = at[i];
+      const src = source[i];
+      if (span === undefined || src === undefined) continue;
+      const [a, b] = span;
+      if (end ? v > a && v <= b : v >= a && v < b) return end ? src[1] : src[0];
     }
     let lo = 0;
     let hi = keepView.length - 1;

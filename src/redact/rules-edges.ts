@@ -79,7 +79,8 @@ function walletRules(): SecretRule[] {
   return [
     token({
       id: "bitcoin-wif",
-      description: "Bitcoin WIF private keys (5…/K…/L…; testnet 9…/c…) beside a wallet word",
+      description:
+        "WIF private keys (Bitcoin 5…/K…/L…, testnet 9…/c…; other coins by their checksum) beside a wallet word",
       keywords: ["wif", "bitcoin", "btc", "privkey", "private", "wallet", "importprivkey", "electrum"],
       source: `(?<!${B58})[5KLc9]${B58}{50,51}(?!${B58})`,
       edge: false,
@@ -143,7 +144,7 @@ function walletRules(): SecretRule[] {
       description:
         "a BIP-39 recovery phrase (12 to 24 words) named in a sentence or a list: my seed phrase is …, mnemonic: 1. word 2. word …",
       keywords: ["mnemonic", "seed", "recovery", "phrase", "secret words", "backup words"],
-      source: String.raw`(?:mnemonic|seed|recovery|secret|backup|wallet)(?:[ _.-]?(?:phrase|words|key))?[\w '’.-]{0,40}?(?:\s*(?::|=|->|→|—)|\s+is(?:\s*:)?|\s*\n)\s*["'\x60]?((?:(?:\d{1,2}[.)]\s*)?[a-z]{3,8}[ ,\t]*(?:(?:\n|\\n)[ \t]*)?){12,24})`,
+      source: String.raw`(?:mnemonic|seed|recovery|secret|backup|wallet)(?:[ _.-]?(?:phrase|words|key))?[\w '’.-]{0,40}?["'\\\]]{0,4}(?:\s*(?::|=|->|→|—)|\s+is(?:\s*:)?|\s*\n)\s*\[?\s*\\{0,3}["'\x60]?((?:(?:\d{1,2}[.)]\s*)?[a-z]{3,8}(?:\\{0,3}["'])?[ ,\t]*(?:(?:\n|\\n)[ \t]*)?(?:\\{0,3}["'])?){11,23}(?:\d{1,2}[.)]\s*)?[a-z]{3,8})`,
       flags: "i",
       edge: false,
       group: 1,
@@ -226,6 +227,17 @@ function nameRules(): SecretRule[] {
       },
     });
   return [
+    token({
+      id: "key-value-attributes",
+      description:
+        'a value paired with a secret-looking name in attributes (.NET appSettings <add key="ApiSecret" value="…"/>, name=… value=…)',
+      keywords: ["value="],
+      source: String.raw`\b(?:key|name)\s*=\s*\\{0,3}["']([\w.:-]{0,40}?(?:secret|token|passw(?:or)?d|pwd|api[_.-]?key|credential|private[_.-]?key|access[_.-]?key|signing[_.-]?key|psk)[\w.:-]{0,40})\\{0,3}["']\s+value\s*=\s*\\{0,3}["']([^"'\\\s]{6,300})\\{0,3}["']`,
+      flags: "i",
+      edge: false,
+      group: 2,
+      check: (v, m) => looksSecret(v, /passw|pwd|psk/i.test(m[1] ?? "")),
+    }),
     camel("camel-password", CAMEL_STRONG, true),
     camel("camel-secret", CAMEL_WEAK, false),
     token({

@@ -1,9 +1,9 @@
 /**
- * Wallet and signing keys known by their encoding's own proof: a Bitcoin WIF key's base58check checksum, a
+ * Wallet and signing keys known by their encoding's own proof: a WIF key's base58check checksum, a
  * Solana keypair's second half being the Ed25519 public key of its first. A run that passes is a key whatever
  * surrounds it (no placeholder or hash has a valid checksum by chance), so these are checked on every run
- * the scanner already walks (unwrap.ts), with no keyword. Formats: Bitcoin's base58check and WIF (version
- * byte 0x80 mainnet, 0xef testnet, 0x01 suffix when compressed), Solana's 64-byte keypair (seed ‖ public key).
+ * the scanner already walks (unwrap.ts), with no keyword. Formats: Bitcoin's base58check and WIF (a version
+ * byte, 32 bytes, 0x01 when compressed), Solana's 64-byte keypair (seed ‖ public key).
  */
 import { createHash, createPrivateKey, createPublicKey } from "node:crypto";
 
@@ -33,12 +33,14 @@ function sha256(b: Uint8Array): Buffer {
   return createHash("sha256").update(b).digest();
 }
 
-/** True when `s` is a WIF private key: base58check, version 0x80 or 0xef, 32 bytes (+0x01 compressed). */
+/**
+ * True when `s` is a WIF private key: base58check of a version byte (0x80 Bitcoin, 0xef testnet, 0xb0
+ * Litecoin, 0x9e Dogecoin… any: each coin has its own), 32 bytes, and 0x01 when compressed.
+ */
 export function isWif(s: string): boolean {
   if (s.length !== 51 && s.length !== 52) return false;
   const b = base58Decode(s);
   if (b === null || (b.length !== 37 && b.length !== 38)) return false;
-  if (b[0] !== 0x80 && b[0] !== 0xef) return false;
   if (b.length === 38 && b[33] !== 1) return false;
   const check = sha256(sha256(b.subarray(0, b.length - 4)));
   for (let i = 0; i < 4; i++) if (check[i] !== b[b.length - 4 + i]) return false;
@@ -71,7 +73,7 @@ export function isEd25519Pair(b: Uint8Array): boolean {
  */
 export function provenKey(run: string): string | null {
   const n = run.length;
-  if ((n === 51 || n === 52) && /^[5KLc9]/.test(run) && isWif(run)) return "bitcoin-wif";
+  if ((n === 51 || n === 52) && isWif(run)) return "bitcoin-wif";
   if (n >= 86 && n <= 88) {
     const b = base58Decode(run);
     if (b !== null && isEd25519Pair(b)) return "solana-keypair";
