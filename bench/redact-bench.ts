@@ -2,8 +2,9 @@
  * Secret-scan figures for `npm run bench`: the text pass's scan alone, in process, over the fixture
  * sessions' blocks (one scanner call per session, as `funes index` does), in chunks/s; and the same scan's
  * findings on those transcripts, which hold no credential (every finding is a false positive). Then the
- * catch rate of secrets in the forms agents display them (test/helpers/secret-forms.ts), by form, and the
- * findings on every real transcript of test/fixtures/traces (its public corpus included).
+ * catch rate of secrets in the forms agents display them (test/helpers/secret-forms.ts), by form, the
+ * findings on every real transcript of test/fixtures/traces (its public corpus included), and what redaction
+ * leaves of the edge catalogue (test/helpers/secret-edges.ts: kinds × the forms tools print them).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -18,6 +19,7 @@ import {
 import { TRACES } from "../test/helpers/fixtures.js";
 import { realBlockTexts } from "../test/helpers/real-transcripts.js";
 import { secretGone } from "../test/helpers/secret-corpus.js";
+import { EDGE_FORMS, edgeCorpus, PUBLIC_KINDS, readability } from "../test/helpers/secret-edges.js";
 import { FORMS, formsCorpus } from "../test/helpers/secret-forms.js";
 import type { Row } from "./models-bench.js";
 
@@ -87,6 +89,16 @@ export async function benchRedact(minMs = 3000): Promise<Row[]> {
     "curl -b a=b; ",
     '"kty"',
     "%41",
+    // issue 40's reflow and kinds: continuations, table rows, cat -A ends, dumps, literals, phrases, names
+    "ab\\\n",
+    "| KEY | v |\n",
+    "KEY=v$\n",
+    "QUFBQUFBQUFBQUFBQUFB\n",
+    '"ab" "cd" ',
+    "mnemonic: abandon ",
+    "wifiPsk: ",
+    "[1,",
+    "5KLc9",
   ].map((unit) => unit.repeat(Math.ceil(n / unit.length)));
   let worst = 0;
   for (const h of hostile) {
@@ -96,6 +108,7 @@ export async function benchRedact(minMs = 3000): Promise<Row[]> {
   }
   return [
     ...(await benchForms()),
+    ...(await benchEdges()),
     [
       "secret scan alone (text pass, in process)",
       `${Math.round(perS)} chunks/s (${Math.round(perCpuS)} per CPU-second)`,
@@ -143,7 +156,39 @@ async function benchForms(): Promise<Row[]> {
   rows.push([
     "  findings in every real transcript (test/fixtures/traces)",
     `${total} in ${blocks} blocks${total > 0 ? ` (${rules})` : ""}`,
-    "≤ 14 (the amqp guest:guest URLs)",
+    "≤ 5",
   ]);
   return rows;
+}
+
+/**
+ * What the edge catalogue's samples read like once redacted at index time: readable (every random run of
+ * the secret can be read back, through joins, base64 and hex), partly (a piece of 8 characters can), or
+ * caught; by form. And the public-by-design keys (Stripe publishable, a Sentry DSN) redacted, in the forms
+ * outside dumps (a dump's line decoded alone may cut a DSN's host).
+ */
+async function benchEdges(): Promise<Row[]> {
+  const samples = edgeCorpus();
+  const { texts } = await redactTexts(samples.map((s) => s.text));
+  const tally = { readable: 0, partly: 0, caught: 0 };
+  const byForm = new Map<string, number>();
+  samples.forEach((s, i) => {
+    const r = readability(s.runs, texts[i] ?? "");
+    tally[r]++;
+    if (r === "caught") byForm.set(s.form, (byForm.get(s.form) ?? 0) + 1);
+  });
+  const perForm = samples.length / EDGE_FORMS.length;
+  const pub = edgeCorpus(PUBLIC_KINDS).filter((s) => !/base64|hex/.test(s.form));
+  const kept = await redactTexts(pub.map((s) => s.text));
+  const touched = pub.filter((s, i) => kept.texts[i] !== s.text).length;
+  return [
+    [
+      "secrets at the edges (issue 40), after index: readable / partly / caught",
+      `${tally.readable} / ${tally.partly} / ${tally.caught} of ${samples.length}`,
+      // Measured with the catalogue as it was before issue 40 (258 rules), same corpus.
+      "0 / 0 / all (before: 808 / 241 / 509)",
+    ],
+    ...EDGE_FORMS.map((f): Row => [`  ${f}`, `${byForm.get(f) ?? 0}/${perForm}`, "all"]),
+    ["  public-by-design keys redacted", `${touched} of ${pub.length}`, "0"],
+  ];
 }

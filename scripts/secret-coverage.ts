@@ -30,6 +30,14 @@ import {
   secretGone,
 } from "../test/helpers/secret-corpus.js";
 import { runCorpus } from "../test/helpers/secret-e2e.js";
+import {
+  EDGE_EMBEDDINGS,
+  EDGE_FORMS,
+  EDGE_KINDS,
+  edgeCorpus,
+  PUBLIC_KINDS,
+  readability,
+} from "../test/helpers/secret-edges.js";
 import { SECRET_FORMATS } from "../test/helpers/secret-formats.js";
 import { HELD_OUT_FORMATS, heldOutCorpus } from "../test/helpers/secret-heldout.js";
 import { RED_TEAM_KINDS, RED_TEAM_MISSES, redTeamCorpus } from "../test/helpers/secret-redteam.js";
@@ -157,7 +165,18 @@ async function main(): Promise<void> {
     red.verdicts.filter((v) => !(v.index && v.push && v.scrub)).map((v) => v.sample.format),
   );
   say(
-    `- Red-team corpus (test/helpers/secret-redteam.ts: kinds neither corpus holds — vendor-prefixed tokens, names, URLs, private keys, cloud pairs, command lines — in the contexts agents write them): ${RED_TEAM_KINDS.length} kinds, ${redTeam.length} samples; ${RED_TEAM_KINDS.length - redSlipped.size} kinds caught at index, push and scrub, ${redSlipped.size} missed (${[...redSlipped].join(", ")}). Before this pass's class rules, 85 of the 144 kinds were missed.`,
+    `- Red-team corpus (test/helpers/secret-redteam.ts: kinds neither corpus holds — vendor-prefixed tokens, names, URLs, private keys, cloud pairs, command lines — in the contexts agents write them): ${RED_TEAM_KINDS.length} kinds, ${redTeam.length} samples; ${RED_TEAM_KINDS.length - redSlipped.size} kinds caught at index, push and scrub, ${redSlipped.size} not redacted (${[...redSlipped].join(", ")}; \`sentry-dsn\` on purpose: public by design). Before this pass's class rules, 85 of the 144 kinds were missed.`,
+  );
+  const edges = edgeCorpus();
+  const edgeTexts = (await redactTexts(edges.map((s) => s.text))).texts;
+  const edgeTally = { readable: 0, partly: 0, caught: 0 };
+  edges.forEach((s, i) => {
+    edgeTally[readability(s.runs, edgeTexts[i] ?? "")]++;
+  });
+  const pub = edgeCorpus(PUBLIC_KINDS).filter((s) => !/base64|hex/.test(s.form));
+  const pubTexts = (await redactTexts(pub.map((s) => s.text))).texts;
+  say(
+    `- Edge catalogue (test/helpers/secret-edges.ts, issue 40: kinds by class — vendor tokens, PATs, values known by a name in any naming style, with no digit, with \`%\` or a leading \`$\`, wallet and signing keys, webhook URLs — in the forms tools print them: ${EDGE_FORMS.join(", ")}; each as written and as a tool call's input): ${EDGE_KINDS.length} kinds × ${EDGE_FORMS.length} forms × ${EDGE_EMBEDDINGS.length}, ${edges.length} samples; at index ${edgeTally.readable} readable, ${edgeTally.partly} partly readable, ${edgeTally.caught} caught (read back through joins, base64 and hex). With the catalogue before issue 40 (258 rules): 808 readable, 241 partly, 509 caught. Public-by-design keys (Stripe publishable keys, a Sentry DSN) redacted: ${pubTexts.filter((t, i) => t !== pub[i]?.text).length} of ${pub.length} samples outside dumps (91 of 114 before, dumps included).`,
   );
   say();
 
