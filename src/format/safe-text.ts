@@ -180,15 +180,52 @@ export function shellMemory(label: string): string {
  */
 const STRUCTURE_LINE =
   /^(?=\[[^\]\n]*\] .* score=\d)|^(?= *→ get )|^(?= *~ \[)|^(?=\[[^\]\n]*\] \S+ seq-?\d+ turn=)/gm;
+/** The same starts, for one line read as `readAs` gives it. */
+const STRUCTURE_START = /^(?:\[[^\]\n]*\] .* score=\d| *→ get | *~ \[|\[[^\]\n]*\] \S+ seq-?\d+ turn=)/;
+
+/**
+ * Look-alikes a reader takes for the characters of funes's structure lines: other arrows for `→` (the
+ * Arrows blocks, dingbat arrows, Miscellaneous Symbols and Arrows), Cyrillic and Greek letters drawn as
+ * Latin ones. search/plain-form.ts folds the same for the echo rule; format/ keeps its own few lines, as it
+ * loads no other layer when the MCP server starts.
+ */
+const ARROWS = /[\u2190-\u21ff\u27f0-\u27ff\u2900-\u297f\u2794-\u27bf\u2b00-\u2bff\u{1f800}-\u{1f8ff}]/gu;
+const LOOKALIKES = "аеорсухѕіјһԁԛԝɡοανρκιυεвкмнтАВЕКМНОРСТХЅІЈΑΒΕΖΗΙΚΜΝΟΡΤΥΧ";
+const LATIN = "aeopcyxsijhdqwgoavpkiuebkmhtABEKMHOPCTXSIJABEZHIKMNOPTYX";
+const CONFUSABLES = new RegExp(`[${LOOKALIKES}]`, "g");
+
+/** The escapes `safeText` shows an invisible or control character as (`\xad`, `\u2060`, `\u{e0041}`). */
+const SHOWN_ESCAPE = /\\x[0-9a-f]{2}|\\u[0-9a-f]{4}|\\u\{[0-9a-f]+\}/g;
+
+/**
+ * A line as a reader takes it: the escapes `safeText` made of invisible characters dropped (a reader skims
+ * `sco\xadre` as `score`), NFKC (fullwidth `＝`, most Unicode spaces), format characters dropped (the
+ * zero-width joiners `safeText` keeps, among them), any other space or a tab as a space, look-alike
+ * arrows and letters as `→` and Latin.
+ */
+function readAs(line: string): string {
+  return line
+    .replace(SHOWN_ESCAPE, "")
+    .normalize("NFKC")
+    .replace(/\p{Cf}/gu, "")
+    .replace(/[\p{Zs}\t]/gu, " ")
+    .replace(ARROWS, "→")
+    .replace(CONFUSABLES, (c) => LATIN[LOOKALIKES.indexOf(c)] ?? c);
+}
 
 /**
  * A passage or turn text for the agent format, where its lines sit between funes's own: a line that would
  * read as a hit header, a `→ get` line or a turn header (a stranger's passage posing as a hit from your own
- * memory, pointing `→ get` at theirs) is shown with a `\` before it. Any other text is left as it is, so
- * the format stays the reference's byte for byte for what transcripts hold.
+ * memory, pointing `→ get` at theirs) is shown with a `\` before it, also when it imitates one with
+ * look-alike spaces, invisible characters, another arrow or letters of another script. Any other text is
+ * left as it is, so the format stays the reference's byte for byte for what transcripts hold.
  */
 export function unforgeable(text: string): string {
-  return text.replace(STRUCTURE_LINE, "\\");
+  if (/^[\n\t\x20-\x7e]*$/.test(text) && !/\\[xu]/.test(text)) return text.replace(STRUCTURE_LINE, "\\");
+  return text
+    .split("\n")
+    .map((line) => (STRUCTURE_START.test(readAs(line)) ? `\\${line}` : line))
+    .join("\n");
 }
 
 /**

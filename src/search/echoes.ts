@@ -6,24 +6,31 @@
  * text), never from a mark written at index time, so memories indexed before this rule existed, and memories
  * other people published, are read the same way.
  *
+ * A copy is known by what it contains, not by the command that made it: funes's whole output shapes (a hit's
+ * header line with its `→ get` line under it, the terminal view's numbered hit with its `→ funes get` line,
+ * the JSON of a recall, `get`'s turns, `ask`'s prompt), matched on the text as a reader takes it
+ * (plain-form.ts), so any shell spelling, alias or script that printed them is caught, and a decision
+ * written as an arrow list, a pasted event with a `sessionId` key or a session about building a recall tool
+ * is not. Only an MCP tool named after funes (`mcp__funes__recall`) is funes's by its name.
+ *
  * Kinds:
- * - `echo`: funes's own words — a call of funes's tools (by any agent's spelling of the name, or a shell
- *   running `funes recall|get|ask`), what they returned (recognised by name and by funes's output formats:
- *   the agent format's hit headers and `→ get` lines, the terminal view, `--json`, `get`'s format), and the
- *   prompt `funes ask` hands an agent. Hidden from recall by default; forgotten with what they quote.
- * - `question`: the user's prompt that an agent answered by recalling (the last user prompt before a funes
- *   call). The user's words, but a question put to memory, not an answer to one.
- * - `restatement`: the agent's prose after a funes result, before the next user prompt ("From memory: …").
+ * - `echo`: funes's own words — its output (above), a call whose result is one, a call of a tool named
+ *   after funes, and the prompt `funes ask` hands an agent. Hidden from recall by default; forgotten with
+ *   what they quote.
+ * - `question`: the user's prompt that an agent answered by recalling (the last user prompt before funes's
+ *   call or output). The user's words, but a question put to memory, not an answer to one.
+ * - `restatement`: the agent's prose after funes's output, before the next user prompt ("From memory: …").
  *   The agent's words; it cites what it recalled.
- * Questions and restatements stay recallable, at EXCHANGE_WEIGHT of their relevance, so a memory that is
- * used often does not bury what it remembers.
+ * Questions and restatements stay recallable, linked to the turns their recall returned (`SessionKinds`'s
+ * `links`, read from the output's `→ get` lines or JSON ids): recall never ranks one above a linked passage
+ * it shows (commands/recall-kinds.ts).
  */
+import { plainForm } from "./plain-form.js";
 
 /**
- * The share of its relevance a question put to memory or an agent's restatement keeps in recall. A recall's
- * exchange matches its question better than the passage that answered it does (measured: from the first
- * indexed round on, one of them outscored the original for every planted decision), so it follows any
- * passage at least this share as relevant; it still comes before passages that are barely related.
+ * The share of its relevance a question or restatement kept under the rule before links (a fixed
+ * discount). Kept only until recall's call site ranks by links (`rankAfterSources`); nothing new should use it.
+ * @deprecated
  */
 export const EXCHANGE_WEIGHT = 0.25;
 
@@ -41,11 +48,11 @@ export type FunesTool = "recall" | "get" | "ask" | "status";
 const TOOLS: ReadonlySet<string> = new Set(["recall", "get", "ask", "status"]);
 
 /**
- * The funes tool a tool name calls, however the agent spells an MCP tool: `mcp__funes__recall` (Claude
- * Code), `mcp__plugin_funes_funes__recall` (a Claude plugin), `funes___recall` (droid), `mcp_funes_recall`
- * (Gemini), `funes_recall` (OpenCode), `funes-recall` (Copilot), `funes.recall`, or pi's bare `recall`.
- * A name's words are what counts: any name whose last word is one of funes's tools and that names funes;
- * of bare names only `recall` (pi's `get` is told by its arguments or output: `get` is a common name).
+ * The funes tool a tool name calls when the name says it is funes's, however the agent spells an MCP tool:
+ * `mcp__funes__recall` (Claude Code), `mcp__plugin_funes_funes__recall` (a Claude plugin), `funes___recall`
+ * (droid), `mcp_funes_recall` (Gemini), `funes_recall` (OpenCode), `funes-recall` (Copilot), `funes.recall`.
+ * A bare `recall` or `get` (pi's tools, and any project's own tool of that name) is not funes's by its name:
+ * its output tells (`echoOf`).
  */
 export function funesToolOfName(name: string | null): FunesTool | null {
   if (name === null) return null;
@@ -55,67 +62,105 @@ export function funesToolOfName(name: string | null): FunesTool | null {
     .filter((w) => w !== "");
   const last = words[words.length - 1];
   if (last === undefined || !TOOLS.has(last)) return null;
-  if (words.includes("funes")) return last as FunesTool;
-  return words.length === 1 && last === "recall" ? "recall" : null;
+  return words.includes("funes") ? (last as FunesTool) : null;
 }
 
 /**
- * A shell command (or a tool call's arguments holding one, as a string or an argv array) that runs funes's
- * recall, get or ask, global options between (`funes --memory acme/m recall …`).
+ * What may come before an output's first line: the render prefix the chunker puts before a tool block's
+ * first piece (`[tool_result Bash] `), and the key of a JSON envelope holding the output (`{"output":"`).
  */
-const SEP = String.raw`(?:\s+|"\s*,\s*"|'\s*,\s*')`;
-const SHELL_CALL = new RegExp(
-  String.raw`(?:^|[\s"'\`;&|(/\\=\[])funes(?:\.js|\.cmd|\.mjs)?` +
-    String.raw`(?:${SEP}--?[\w-]+(?:(?:=|${SEP})(?!recall\b|get\b|ask\b)[^\s"',]+)?)*${SEP}(recall|get|ask)\b`,
-);
-
-/** `get`'s arguments: a session and a turn (any agent's spelling of the two keys). */
-const GET_ARGS = /"session_?id"\s*:[\s\S]*"turn_?uuid"\s*:/i;
+const RENDER_PREFIX = String.raw`(?:\[tool_(?:use|result)[^\]\n]*\] )?(?:\{?"[\w-]+"\s*:\s*")?`;
+/** A shell word for an id as the `→ get` line prints it: plain, or single-quoted. */
+const ID = String.raw`(?:'[^'\n]*'|\S+)`;
 
 /**
- * funes's output formats, each a line no transcript writes by chance:
- * - the agent format's hit header (`[ts] harness workdir/abcd1234 text  score=0.812`),
- * - a `→ get <session> <turn>` line (agent format) or `→ funes get …` (terminal view),
- * - the terminal view's numbered header (`1. 2026-11-02 10:00 · claude · …`),
- * - `get`'s agent format (`[ts] assistant seq12 turn=<uuid>`),
- * - the JSON of `--json` (our camelCase keys side by side),
- * - the prompt `funes ask` writes.
+ * funes's output shapes (see the file header), each as funes writes it, on the plain form:
+ * - a recall hit in the agent format: `[ts] harness workdir/abcd1234 text  score=0.812` with
+ *   `  → get <session> <turn>` on the next line;
+ * - a hit in the terminal view: `1. 2026-11-02 10:00 · claude · … · text  score 0.81`, then its passage and
+ *   `  → funes get <session> <turn>`;
+ * - a turn of `get`'s agent format: `[ts] role seq12 turn=<uuid>` with a `---` line closing the turn;
+ * - `ask`'s prompt: its opening sentence and its `== RECALLED PASSAGES ==` line.
+ * The JSON of `--json` is `isRecallJson`.
  */
-const OUTPUT_SIGNS: readonly RegExp[] = [
-  /^\[[^\]\n]{1,64}\] [\w.-]+ [^\n]*\/[^\n/]{0,16} (?:text|thinking|tool_use|tool_result)\s+score=\d+\.\d{3}\s*$/m,
-  /^[ \t]*→ (?:funes )?get \S+ \S+/m,
-  /^\d+\. \d{4}-\d{2}-\d{2} \d{2}:\d{2} · [\w.-]+ · /m,
-  /^\[[^\]\n]{1,64}\] [\w.-]+ seq\d+ turn=\S+\s*$/m,
-  /"sessionId"\s*:\s*"[^"\n]*"[\s\S]{0,2000}?"turnUuid"\s*:/,
-  /"turnUuid"\s*:\s*"[^"\n]*"[\s\S]{0,2000}?"sessionId"\s*:/,
-  /^== RECALLED PASSAGES ==$/m,
+const SHAPES: readonly RegExp[] = [
+  new RegExp(
+    String.raw`^${RENDER_PREFIX}\[[^\]\n]{1,64}\] [^\n]*/[^\n/]{0,16} [\w-]+  score=\d+\.\d{3}\n  → get ${ID} ${ID}`,
+    "m",
+  ),
+  new RegExp(
+    String.raw`^${RENDER_PREFIX}\d+\. \d{4}-\d{2}-\d{2} \d{2}:\d{2} · [^\n]* · [^\n]*score \d+\.\d{2}\n(?:[^\n]*\n){0,200}?  → funes get ${ID} ${ID}`,
+    "m",
+  ),
+  new RegExp(
+    String.raw`^${RENDER_PREFIX}\[[^\]\n]{1,64}\] [\w-]+ seq-?\d+ turn=\S+\n[\s\S]{0,20000}?^---$`,
+    "m",
+  ),
+  /Answer the question below using only the recalled passages[\s\S]*^== RECALLED PASSAGES ==$/m,
 ];
 
-/** True when the text carries one of funes's output formats. */
+/** Keys only a recall hit in `--json` has, beside its ids (a transcript's event may well have the ids). */
+const HIT_KEYS = [
+  "relevance",
+  "recency",
+  "reranked",
+  "legs",
+  "neighbors",
+  "splitIdx",
+  "blockIdx",
+  "hiddenEchoes",
+];
+
+/** The JSON of `recall --json` (pretty or compact, or escaped inside another JSON string). */
+function isRecallJson(text: string): boolean {
+  if (!/\\?"turnUuid\\?"\s*:/.test(text)) return false;
+  const keys = new Set<string>();
+  for (const m of text.matchAll(/\\?"([A-Za-z]+)\\?"\s*:/g)) keys.add(m[1] as string);
+  return HIT_KEYS.filter((k) => keys.has(k)).length >= 4;
+}
+
+/** `text`, and its plain form with JSON string escapes undone when it holds them (a tool's JSON envelope). */
+function readings(text: string): string[] {
+  const plain = plainForm(text);
+  return /\\n/.test(plain)
+    ? [
+        plain,
+        plain
+          .replace(/\\r\\n|\\n/g, "\n")
+          .replace(/\\"/g, '"')
+          .replace(/\\t/g, "\t"),
+      ]
+    : [plain];
+}
+
+/** True when the text carries one of funes's whole output shapes (see `SHAPES`). */
 export function hasFunesOutput(text: string): boolean {
-  return OUTPUT_SIGNS.some((re) => re.test(text));
+  return readings(text).some((t) => isRecallJson(t) || SHAPES.some((re) => re.test(t)));
 }
 
 /** Why a row is funes's own, or null when it is not. */
 export type EchoReason = "call" | "output" | "prompt";
 
 /**
- * Whether a row is funes's own words (see the file header), from this row alone. A piece of a long output
- * that carries neither the tool's name nor a format line (the middle of one quoted passage) is found through
- * its block's other pieces: see `echoBlocks`.
+ * Whether a row is funes's own words (see the file header), from this row alone. A call is known here only
+ * by a tool named after funes; any other call is known by its result (`sessionKinds`). A piece of a long
+ * output that carries neither the tool's name nor a whole shape (the middle of one quoted passage) is found
+ * through its block's other pieces.
  */
 export function echoOf(row: StoredRow): EchoReason | null {
-  const tool = funesToolOfName(row.toolName);
-  if (row.blockType === "tool_use") {
-    if (tool !== null) return "call";
-    if (SHELL_CALL.test(row.text)) return "call";
-    if (row.toolName !== null && row.toolName.toLowerCase() === "get" && GET_ARGS.test(row.text))
-      return "call";
-    return null;
-  }
-  if (row.blockType === "tool_result" && tool !== null) return "output";
+  const named = funesToolOfName(row.toolName) !== null;
+  if (row.blockType === "tool_use") return named ? "call" : null;
+  if (row.blockType === "tool_result" && named) return "output";
   if (hasFunesOutput(row.text)) return row.blockType === "tool_result" ? "output" : "prompt";
   return null;
+}
+
+/**
+ * Whether a candidate may be funes's call known only by its result (a shell, an alias, a bare `recall`):
+ * a call of a tool a row alone cannot settle. Recall reads the turns around it to see.
+ */
+export function mayBeCall(row: StoredRow): boolean {
+  return row.blockType === "tool_use" && echoOf(row) === null;
 }
 
 /** A row's place in a session: what `exchangeKinds` reads. */
@@ -131,62 +176,180 @@ function isPrompt(r: StoredRow): boolean {
   return r.role === "user" && r.blockType === "text";
 }
 
+/** Key of a turn: `session\0turn`. */
+export const turnKey = (sessionId: string, turnUuid: string) => `${sessionId}\u0000${turnUuid}`;
+
+/** A turn as funes's output names it: whole ids, or (the terminal view) the leading characters of each. */
+export interface NamedTurn {
+  sessionId: string;
+  turnUuid: string;
+}
+
+/** Shortest id prefix taken as naming a turn (the terminal view prints eight characters). */
+const MIN_PREFIX = 6;
+
 /**
- * Questions and restatements of one session, from its rows in seq order (a window of them is enough: each
- * rule looks only as far as the nearest user prompt). A question is the last user prompt before a funes call;
- * a restatement is an assistant text after a funes call or output, before the next user prompt. Returns the
- * kind of each row given, `echo` for funes's own rows.
+ * An index of `rows` by turn: given a turn as an output names it (a `turnKey`), the rows of that turn, by
+ * whole ids or by the prefixes the terminal view prints.
  */
-export function exchangeKinds(rows: SessionRow[], echo: (r: SessionRow) => boolean): RowKind[] {
-  const order = rows
-    .map((_, i) => i)
-    .sort((a, b) => (rows[a] as SessionRow).seq - (rows[b] as SessionRow).seq);
+export function turnIndex<T extends NamedTurn>(rows: T[]): (key: string) => T[] {
+  const exact = new Map<string, T[]>();
+  const bySession = new Map<string, T[]>();
+  for (const r of rows) {
+    const k = turnKey(r.sessionId, r.turnUuid);
+    exact.set(k, [...(exact.get(k) ?? []), r]);
+    const p = r.sessionId.slice(0, MIN_PREFIX);
+    bySession.set(p, [...(bySession.get(p) ?? []), r]);
+  }
+  return (key) => {
+    const found = exact.get(key);
+    if (found !== undefined) return found;
+    const [s = "", t = ""] = key.split("\u0000");
+    if (s.length < MIN_PREFIX || t.length < MIN_PREFIX) return [];
+    return (bySession.get(s.slice(0, MIN_PREFIX)) ?? []).filter(
+      (r) => r.sessionId.startsWith(s) && r.turnUuid.startsWith(t),
+    );
+  };
+}
+
+/** Kinds of a session's rows, and for each question and restatement the turns its recall returned. */
+export interface SessionKinds {
+  kinds: RowKind[];
+  /** Per row: keys (`turnKey`) of the turns funes's output in its exchange named; empty for other kinds. */
+  links: string[][];
+}
+
+/**
+ * Questions and restatements of one session, from its rows (a window of them is enough: each rule looks only
+ * as far as the nearest user prompt), with `echo` telling funes's own rows. An exchange runs from a user
+ * prompt to the next: its prompt is a question when funes was called or answered in it; an assistant text
+ * after funes's output in it restates that output (a prompt that is funes's own, `ask`'s, opens an exchange
+ * whose answers restate it). Each question and restatement is linked to the turns its exchange's outputs
+ * name (`quotedTurns`).
+ */
+export function exchangeKinds(
+  rows: SessionRow[],
+  echo: (r: SessionRow) => boolean,
+  order: number[] = seqOrder(rows),
+): SessionKinds {
   const kinds: RowKind[] = rows.map((r) => (echo(r) ? "echo" : "original"));
-  // Forward: an assistant text after a funes row, until the next prompt, restates what it read.
-  let afterCall = false;
+  const links: string[][] = rows.map(() => []);
+  let prompt: number | null = null; // the exchange's opening prompt, when it is the user's own
+  let members: number[] = []; // restatements so far
+  let named = new Set<string>();
+  let funes = false;
+  let output = false;
+  const close = () => {
+    if (prompt !== null && funes) kinds[prompt] = "question";
+    for (const i of prompt !== null && funes ? [prompt, ...members] : members) links[i] = [...named];
+  };
   for (const i of order) {
     const r = rows[i] as SessionRow;
-    if (kinds[i] === "echo") afterCall = true;
-    else if (isPrompt(r)) afterCall = false;
-    else if (afterCall && r.role === "assistant" && r.blockType === "text") kinds[i] = "restatement";
-  }
-  // Backward: the nearest prompt before a funes call put the question.
-  let callAhead = false;
-  for (const i of [...order].reverse()) {
-    const r = rows[i] as SessionRow;
-    if (kinds[i] === "echo" && r.blockType === "tool_use") callAhead = true;
-    else if (isPrompt(r)) {
-      if (callAhead && kinds[i] === "original") kinds[i] = "question";
-      callAhead = false;
+    const own = kinds[i] === "echo";
+    if (isPrompt(r)) {
+      close();
+      prompt = own ? null : i;
+      members = [];
+      named = new Set();
+      funes = own;
+      output = own;
+    } else if (own) {
+      funes = true;
+      if (r.blockType !== "tool_use") output = true;
+    } else if (output && r.role === "assistant" && r.blockType === "text") {
+      kinds[i] = "restatement";
+      members.push(i);
     }
+    if (own) for (const t of quotedTurns(r.text)) named.add(turnKey(t.sessionId, t.turnUuid));
   }
-  return kinds;
+  close();
+  return { kinds, links };
+}
+
+/** Indexes of `rows` in session order (seq, then block and piece when known). */
+function seqOrder(rows: SessionRow[]): number[] {
+  const at = (i: number) => rows[i] as SessionRow & { blockIdx?: number; splitIdx?: number };
+  return rows
+    .map((_, i) => i)
+    .sort(
+      (a, b) =>
+        at(a).seq - at(b).seq ||
+        (at(a).blockIdx ?? 0) - (at(b).blockIdx ?? 0) ||
+        (at(a).splitIdx ?? 0) - (at(b).splitIdx ?? 0),
+    );
 }
 
 /** A stored row with its place in its session: what `sessionKinds` reads. */
 export interface PlacedRow extends SessionRow {
   turnUuid: string;
   blockIdx: number;
+  splitIdx?: number;
 }
 
 /**
- * The kind of each row of one session (all of it, or a window of it): a block is funes's own when any of its
- * pieces shows it (the first piece names the tool; one from the middle of a long output may not), and the
- * exchange around funes's rows is read as `exchangeKinds` reads it.
+ * The kind of each row of one session (all of it, or a window of it), with the links of its questions and
+ * restatements. A block is funes's own when any of its pieces shows it (the first piece names the tool; one
+ * from the middle of a long output may not), or when it is the call whose result is funes's output (the
+ * result answers the nearest call before it of the same tool name: a shell running funes under any
+ * spelling, an alias, pi's bare `recall`).
  */
-export function sessionKinds(rows: PlacedRow[]): RowKind[] {
+export function sessionKinds(rows: PlacedRow[]): SessionKinds {
   const block = (r: PlacedRow) => `${r.turnUuid}\u0000${r.blockIdx}`;
+  const order = seqOrder(rows);
   const own = new Set(rows.filter((r) => echoOf(r) !== null).map(block));
-  return exchangeKinds(rows, (r) => own.has(block(r as PlacedRow)));
+  const calls: number[] = [];
+  for (const i of order) {
+    const r = rows[i] as PlacedRow;
+    if (r.blockType === "tool_use") calls.push(i);
+    else if (r.blockType === "tool_result" && own.has(block(r))) {
+      for (let j = calls.length - 1; j >= 0; j--) {
+        const c = rows[calls[j] as number] as PlacedRow;
+        if (r.toolName === null || c.toolName === null || c.toolName === r.toolName) {
+          own.add(block(c));
+          break;
+        }
+      }
+    } else if (isPrompt(r)) calls.length = 0;
+  }
+  return exchangeKinds(rows, (r) => own.has(block(r as PlacedRow)), order);
 }
 
 /**
- * The turns a text quotes by funes's `→ get <session> <turn>` lines (agent format and terminal view): the
- * originals an echo is a copy of.
+ * The turns a text names as funes names them: `→ get <session> <turn>` (agent format), `→ funes get …`
+ * (terminal view: id prefixes, matched by `turnIndex`), and each hit's `sessionId` with its `turnUuid` in `--json` (pretty, compact or escaped).
+ * The originals an echo is a copy of, and the turns a recall returned.
  */
-export function quotedTurns(text: string): { sessionId: string; turnUuid: string }[] {
-  const out: { sessionId: string; turnUuid: string }[] = [];
-  for (const m of text.matchAll(/→ (?:funes )?get (\S+) (\S+)/g))
-    out.push({ sessionId: m[1] as string, turnUuid: m[2] as string });
-  return out;
+export function quotedTurns(text: string): NamedTurn[] {
+  const out: NamedTurn[] = [];
+  for (const t of readings(text)) {
+    for (const m of t.matchAll(/→ (?:funes )?get ('[^'\n]*'|\S+) ('[^'\n]*'|\S+)/g))
+      out.push({ sessionId: unquoted(m[1] as string), turnUuid: unquoted(m[2] as string) });
+    if (!isRecallJson(t)) continue;
+    const ids = (re: RegExp) => [...t.matchAll(re)].map((m) => ({ at: m.index, id: m[1] as string }));
+    const sessions = ids(JSON_SESSION);
+    if (sessions.length > 0)
+      for (const turn of ids(JSON_TURN)) {
+        // The hit's own session id: the nearest before its turn id (a hit's keys keep HitRow's order).
+        const s = sessions.filter((x) => x.at < turn.at).pop() ?? sessions[0];
+        if (s !== undefined) out.push({ sessionId: s.id, turnUuid: turn.id });
+      }
+  }
+  const seen = new Set<string>();
+  return out.filter((q) => {
+    const k = turnKey(q.sessionId, q.turnUuid);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+/** A hit's ids in `--json` (pretty, compact, or escaped inside another JSON string). */
+const JSON_SESSION = /\\?"sessionId\\?"\s*:\s*\\?"([^"\\\n]+)\\?"/g;
+const JSON_TURN = /\\?"turnUuid\\?"\s*:\s*\\?"([^"\\\n]+)\\?"/g;
+
+/** An id as the `→ get` line printed it, single quotes (see format's `shellId`) taken off. */
+function unquoted(word: string): string {
+  return word.length >= 2 && word.startsWith("'") && word.endsWith("'")
+    ? word.slice(1, -1).replaceAll("'\\''", "'")
+    : word;
 }

@@ -3,6 +3,19 @@
  * filters, neighbour picking. Arrays in, arrays out: knows nothing of Lance, models or output formats.
  */
 export {
+  COPY_RUN_WORDS,
+  copyLinks,
+  coveredShare,
+  type DatedText,
+  MIN_QUOTED,
+  type Placeable,
+  QUOTED_SHARE,
+  rankAfterSources,
+  runHash,
+  runsOf,
+  wordIds,
+} from "./copies.js";
+export {
   type EchoReason,
   EXCHANGE_WEIGHT,
   echoOf,
@@ -10,14 +23,20 @@ export {
   type FunesTool,
   funesToolOfName,
   hasFunesOutput,
+  mayBeCall,
+  type NamedTurn,
   type PlacedRow,
   quotedTurns,
   type RowKind,
+  type SessionKinds,
   type SessionRow,
   type StoredRow,
   sessionKinds,
+  turnIndex,
+  turnKey,
 } from "./echoes.js";
 export { pickNeighbors, type SeqRow } from "./neighbors.js";
+export { plainForm } from "./plain-form.js";
 export { contentStems, contentWords, isFunctionWord, matchedStems, stemWord } from "./query-words.js";
 export {
   type Dated,
@@ -29,6 +48,7 @@ export {
 } from "./recency.js";
 export { type Candidate, dot, type Evidence, fuseEvidence, type Leg, poolOf } from "./relevance.js";
 export {
+  blendRelevance,
   orderByScore,
   type PoolItem,
   type Ranked,

@@ -50,6 +50,31 @@ export const SPELLINGS = [
 export const LOOP_AGENTS = ["claude", "codex", "pi"] as const;
 export type LoopAgent = (typeof LOOP_AGENTS)[number];
 
+/**
+ * How a round's sessions reach funes and carry its words (issue 38's held-back shapes):
+ * - `spellings`: the agents and tool spellings above;
+ * - `shell`: Codex running funes through other shell spellings (`npx -y funes@latest recall`, `node
+ *   …/main.js recall`, an alias), its output inside Codex's exec envelope;
+ * - `notes`: the agent also writes the passage it recalled to a notes file, and in the next exchange reads
+ *   it back with `cat`;
+ * - `paste`: beside each recall session, a session where the user pastes the passage alone.
+ */
+export type LoopStyle = "spellings" | "shell" | "notes" | "paste";
+
+/** Shell spellings of a recall that name no funes tool (`shell` style). */
+export const SHELL_SPELLINGS = [
+  (q: string) => `npx -y funes@latest recall ${JSON.stringify(q)}`,
+  (q: string) =>
+    `node /home/dev/.npm/_npx/8f3c2a/node_modules/funes/dist/cli/main.js recall ${JSON.stringify(q)} -k 8`,
+  (q: string) => `fr ${JSON.stringify(q)}`,
+  (q: string) => `mem ${JSON.stringify(q)} --format agent`,
+] as const;
+
+/** Codex's exec tool output around a command's stdout. */
+function execEnvelope(stdout: string): string {
+  return `Chunk ID: 4f1c2a\nWall time: 0.8213 seconds\nProcess exited with code 0\nOriginal token count: 512\nOutput:\n${stdout}`;
+}
+
 /** What one question's recall returned, as the tool gave it to the agent. */
 export interface RecallTurn {
   output: string;
@@ -146,6 +171,7 @@ function claudeLoop(
   q: string,
   call: { name: string; args: string },
   turn: RecallTurn,
+  notes = false,
 ) {
   const useId = `toolu_${g.uuid().replaceAll("-", "")}`;
   let parent: string | null = null;
@@ -164,12 +190,41 @@ function claudeLoop(
     return JSON.stringify(rec);
   };
   const { name, input } = toolInput(call, "Bash");
-  return `${[
+  const lines = [
     line("user", q, 0),
     line("assistant", [{ type: "tool_use", id: useId, name, input }], 1),
     line("user", [{ type: "tool_result", tool_use_id: useId, content: turn.output }], 2),
     line("assistant", [{ type: "text", text: restate(turn) }], 3),
-  ].join("\n")}\n`;
+  ];
+  if (notes && turn.first !== null) {
+    // The answer written to a notes file, then read back in the next exchange.
+    const [w, c] = [`toolu_${g.uuid().replaceAll("-", "")}`, `toolu_${g.uuid().replaceAll("-", "")}`];
+    const file = {
+      file_path: "/home/dev/loop/notes/decisions.md",
+      content: `# Decisions\n\n${turn.first.text}\n`,
+    };
+    lines.push(
+      line("assistant", [{ type: "tool_use", id: w, name: "Write", input: file }], 4),
+      line("user", [{ type: "tool_result", tool_use_id: w, content: "File created successfully" }], 5),
+      line("user", "ok, show me what the notes file says now", 6),
+      line(
+        "assistant",
+        [{ type: "tool_use", id: c, name: "Bash", input: { command: "cat notes/decisions.md" } }],
+        7,
+      ),
+      line("user", [{ type: "tool_result", tool_use_id: c, content: file.content }], 8),
+      line("assistant", [{ type: "text", text: `The notes file says:\n\n${turn.first.text}` }], 9),
+    );
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/** A session where the user pastes a passage alone and asks about it (`paste` style). */
+function pasteSession(g: Gen, id: string, at: number, passage: string): string {
+  return claudeSession(g, id, at, [
+    { role: "user", text: passage },
+    { role: "assistant", text: "Yes, that still holds; nothing in the code contradicts it." },
+  ]);
 }
 
 function codexLoop(
@@ -179,6 +234,7 @@ function codexLoop(
   q: string,
   call: { name: string; args: string },
   turn: RecallTurn,
+  envelope = false,
 ) {
   const callId = `call_${g.uuid().replaceAll("-", "").slice(0, 24)}`;
   const ts = (i: number) => new Date(at + i * 20_000).toISOString();
@@ -198,7 +254,11 @@ function codexLoop(
     }),
     item(0, { type: "message", role: "user", content: [{ type: "input_text", text: q }] }),
     item(1, { type: "function_call", name: call.name, arguments: call.args, call_id: callId }),
-    item(2, { type: "function_call_output", call_id: callId, output: turn.output }),
+    item(2, {
+      type: "function_call_output",
+      call_id: callId,
+      output: envelope ? execEnvelope(turn.output) : turn.output,
+    }),
     item(3, { type: "message", role: "assistant", content: [{ type: "output_text", text: restate(turn) }] }),
   ].join("\n")}\n`;
 }
@@ -247,23 +307,51 @@ export function writeRound(
     at: number;
     decisions: Decision[];
     recalled: (i: number, shell: boolean) => RecallTurn;
+    style?: LoopStyle;
   },
 ): { agent: LoopAgent; spelling: string; sessionId: string }[] {
   const d = dirs(home);
+  const style = o.style ?? "spellings";
   return o.decisions.map((dec, i) => {
-    const agent = LOOP_AGENTS[(i + o.round) % LOOP_AGENTS.length] as LoopAgent;
-    const spelling = SPELLINGS[(i * 3 + o.round) % SPELLINGS.length] as (typeof SPELLINGS)[number];
-    const call = callArgs(spelling, dec.query);
-    const turn = o.recalled(i, spelling === "shell");
+    const agent =
+      style === "shell"
+        ? "codex"
+        : style === "notes"
+          ? "claude"
+          : (LOOP_AGENTS[(i + o.round) % LOOP_AGENTS.length] as LoopAgent);
+    const spelling =
+      style === "shell"
+        ? "shell"
+        : (SPELLINGS[(i * 3 + o.round) % SPELLINGS.length] as (typeof SPELLINGS)[number]);
+    const call =
+      style === "shell"
+        ? {
+            name: "exec_command",
+            args: JSON.stringify({
+              cmd: (SHELL_SPELLINGS[(i + o.round) % SHELL_SPELLINGS.length] as (q: string) => string)(
+                dec.query,
+              ),
+            }),
+          }
+        : callArgs(spelling, dec.query);
+    // The shell style prints the agent format (what a pipe gets); the spellings' shell, the views people see.
+    const turn = o.recalled(i, spelling === "shell" && style !== "shell");
     const id = o.gen.uuid();
     const at = o.at + i * 60_000;
     const question = `${dec.query}?`;
+    if (style === "paste" && turn.first !== null) {
+      const pid = o.gen.uuid();
+      writeFileSync(join(d.claude, `${pid}.jsonl`), pasteSession(o.gen, pid, at + 30_000, turn.first.text));
+    }
     if (agent === "claude")
-      writeFileSync(join(d.claude, `${id}.jsonl`), claudeLoop(o.gen, id, at, question, call, turn));
+      writeFileSync(
+        join(d.claude, `${id}.jsonl`),
+        claudeLoop(o.gen, id, at, question, call, turn, style === "notes"),
+      );
     else if (agent === "codex")
       writeFileSync(
         join(d.codex, `rollout-2026-11-30T10-00-00-${id}.jsonl`),
-        codexLoop(o.gen, id, at, question, call, turn),
+        codexLoop(o.gen, id, at, question, call, turn, style === "shell"),
       );
     else
       writeFileSync(
@@ -323,7 +411,10 @@ export function countEchoRows(rows: SessionRowKey[]): number {
     list.push(r);
     sessions.set(r.sessionId, list);
   }
-  return [...sessions.values()].reduce((n, s) => n + sessionKinds(s).filter((k) => k === "echo").length, 0);
+  return [...sessions.values()].reduce(
+    (n, s) => n + sessionKinds(s).kinds.filter((k) => k === "echo").length,
+    0,
+  );
 }
 
 /**
@@ -332,7 +423,15 @@ export function countEchoRows(rows: SessionRowKey[]): number {
  */
 export async function runEchoLoop(
   home: string,
-  o: { seed: number; count: number; lookalikes: number; rounds: number; at: number[]; deps: LoopDeps },
+  o: {
+    seed: number;
+    count: number;
+    lookalikes: number;
+    rounds: number;
+    at: number[];
+    deps: LoopDeps;
+    style?: LoopStyle;
+  },
 ): Promise<{ decisions: Decision[]; now: number; checkpoints: Map<number, LoopCheckpoint> }> {
   const { decisions, now, gen } = writeDecisions(home, o);
   const checkpoints = new Map<number, LoopCheckpoint>();
@@ -365,6 +464,7 @@ export async function runEchoLoop(
     for (const d of decisions) results.push(await o.deps.recall(d.query, now, "feed"));
     writeRound(home, {
       gen,
+      style: o.style ?? "spellings",
       round,
       at: now - (o.rounds + 1 - round) * 3_600_000,
       decisions,
