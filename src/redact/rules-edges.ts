@@ -59,9 +59,9 @@ function webhookRules(): SecretRule[] {
     token({
       id: "webhook-path",
       description:
-        "a webhook URL of any service whose path holds a random secret after hooks/ or webhook/ (Mattermost, Rocket.Chat, n8n, self-hosted services)",
-      keywords: ["/hooks/", "/hook/", "/webhook/", "/webhooks/", "/webhook-test/"],
-      source: String.raw`https?://[^\s"'<>/\\]{3,253}/(?:[^\s"'<>/\\?#]{1,60}/){0,4}(?:web)?hooks?(?:-test)?/(?:[^\s"'<>/\\?#]{1,60}/){0,3}([A-Za-z0-9_-]{20,200})${END_URL}`,
+        "a webhook URL of any service whose path holds a random secret after a segment naming a hook (hooks/, webhook/, sendwebhookdata/: Mattermost, Rocket.Chat, n8n, Pabbly, self-hosted services)",
+      keywords: ["hook"],
+      source: String.raw`https?://[^\s"'<>/\\]{3,253}/(?:[^\s"'<>/\\?#]{1,60}/){0,4}[^\s"'<>/\\?#]{0,30}hooks?[^\s"'<>/\\?#]{0,30}/(?:[^\s"'<>/\\?#]{1,60}/){0,3}([A-Za-z0-9_-]{20,200})${END_URL}`,
       edge: false,
       group: 1,
       check: randomSegment,

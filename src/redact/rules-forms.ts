@@ -169,7 +169,8 @@ export function formRules(): SecretRule[] {
         const noun = m[1] ?? "";
         // A word's start (no leading \b in the pattern: it would be tried at every position).
         if (m.index > 0 && /\w/.test(m.input.charAt(m.index - 1))) return false;
-        if (noun.toLowerCase() === "pat" && noun !== "PAT") return false;
+        // `pat` in lower case is a word too: a token's abbreviation only right before `:` or `is`.
+        if (noun.toLowerCase() === "pat" && noun !== "PAT" && (m[2] ?? "").trim() !== "") return false;
         const before = m.input.slice(Math.max(0, m.index - 16), m.index);
         // The window holds no verb of its own: "the token is invalid and the hash is …" names no secret.
         if (

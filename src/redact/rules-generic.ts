@@ -70,7 +70,10 @@ export const GENERIC_ENTROPY = { strong: 2.5, weak: 3 } as const;
 export function looksSecret(value: string, strong: boolean, minEntropy?: number): boolean {
   // Frameworks mark an encoded key with its encoding (Laravel's `APP_KEY=base64:…`): judge what follows.
   const v = value.replace(/^(?:base64|hex):(?=.{16})/i, "");
-  if (placeholder(v) || looksLikeCode(v)) return false;
+  if (placeholder(v)) return false;
+  // Under a password's name, four words or more (`correct-horse-battery-staple`) are a passphrase.
+  if (strong && passphrase(v)) return true;
+  if (looksLikeCode(v)) return false;
   if (!strong && looksLikeName(v)) return false;
   const classes = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9]/].filter((re) => re.test(v)).length;
   if (strong) return v.length >= 6 && classes >= 2 && entropy(v) >= (minEntropy ?? GENERIC_ENTROPY.strong);
@@ -80,6 +83,15 @@ export function looksSecret(value: string, strong: boolean, minEntropy?: number)
     (/[0-9]/.test(v) || randomLetters(v)) &&
     entropy(v) >= (minEntropy ?? GENERIC_ENTROPY.weak)
   );
+}
+
+/** Words a name or a placeholder is made of, not a passphrase's. */
+const NAME_WORD =
+  /pass|secret|key|token|change|your|example|default|admin|user|name|here|field|input|hint|hash|env|file|path|value|config/i;
+
+/** Four words of three letters or more joined by `-`, `_`, `.` or a blank: a diceware passphrase. */
+function passphrase(v: string): boolean {
+  return /^[a-z]{3,}(?:[-_. ][a-z]{3,}){3,}$/.test(v) && v.length >= 20 && !NAME_WORD.test(v);
 }
 
 /**
