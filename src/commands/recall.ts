@@ -19,6 +19,7 @@ import {
 } from "../memory/index.js";
 import type { ModelSession } from "../models/index.js";
 import {
+  blendRelevance,
   contentStems,
   EXCHANGE_WEIGHT,
   fuseEvidence,
@@ -105,7 +106,7 @@ async function rankPool(
 ) {
   const evidence = fuseEvidence([...found.candidates.values()]);
   const pool = bySessionEvidence(
-    poolOf(evidence, opts.candidates)
+    poolOf(evidence, 2 * opts.candidates)
       .map((e) => ({ item: found.byId.get(e.id) as HitRow, relevance: e.relevance }))
       .filter((p) => withinTime(p.item.ts, filters.since, filters.until)),
     opts.query,
@@ -125,6 +126,7 @@ async function rankPool(
     batch: 8,
     now: () => performance.now(),
   });
+  withSessionRerank(ranked, opts.query);
   // A recall's own exchange (the question put to memory, the agent's restatement) counts a share of its
   // relevance, so it follows the passages it is about; echoes, when shown, come last. Recency reorders
   // reranked passages only where the cross-encoder, too, finds them close, and never replaces a passage
@@ -163,18 +165,44 @@ async function rankPool(
  */
 function bySessionEvidence<T extends { item: HitRow; relevance: number }>(pool: T[], query: string): T[] {
   const judged = withSessionEvidence(
-    pool.map((p) => ({
-      relevance: p.relevance,
-      session: `${p.item.harness}\u0000${p.item.sessionId}`,
-      text: p.item.text,
-      ts: p.item.ts,
-    })),
+    pool.map((p) => ({ ...candidateOf(p.item), relevance: p.relevance })),
     query,
     timeMentions(query),
   );
   return pool
     .map((p, i) => Object.assign(p, { relevance: judged[i] as number }))
     .sort((a, b) => b.relevance - a.relevance);
+}
+
+/**
+ * The cross-encoder's half of a reranked passage's relevance judged with its session's evidence too, as
+ * its retrieval half already is (`bySessionEvidence`): the cross-encoder reads one passage at a time, so a
+ * turn that restates the question would otherwise outweigh the session that answers it. Kept on the
+ * cross-encoder's own scale (its best probability), so the blend means what it did.
+ */
+function withSessionRerank(
+  ranked: { item: HitRow; relevance: number; retrieval: number; rerank: number | null }[],
+  query: string,
+): void {
+  const judged = ranked.filter((r) => r.rerank !== null);
+  if (judged.length === 0) return;
+  const best = Math.max(...judged.map((r) => r.rerank as number));
+  const ce = withSessionEvidence(
+    judged.map((r) => ({ ...candidateOf(r.item), relevance: Math.max(MIN_RERANK, r.rerank as number) })),
+    query,
+    timeMentions(query),
+  );
+  judged.forEach((r, i) => {
+    r.relevance = blendRelevance((ce[i] as number) * best, r.retrieval);
+  });
+}
+
+/** The smallest cross-encoder probability session evidence works with (0 would take no share). */
+const MIN_RERANK = 1e-6;
+
+/** What session evidence needs of a row (search/session-evidence.ts). */
+function candidateOf(item: HitRow) {
+  return { session: `${item.harness}\u0000${item.sessionId}`, text: item.text, ts: item.ts };
 }
 
 type Ranked = Awaited<ReturnType<typeof rankPool>>;
