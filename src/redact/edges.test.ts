@@ -178,6 +178,13 @@ describe("kinds", () => {
     expect(redacted(`db.password = ${percent}`)).not.toContain(percent);
     const dollar = `$${t("{a:12}")}`;
     expect(redacted(`SMTP_PASS=${dollar}`)).not.toContain(dollar);
+    expect(redacted("DB_PASSWORD=correct-horse-battery-staple")).toBe(
+      "DB_PASSWORD=[REDACTED:password-assignment]",
+    );
+    const key = t("{a:40}", 7);
+    expect(redacted(`my pat is ${key}`)).toBe("my pat is [REDACTED:prose-secret]");
+    const pabbly = `https://connect.pabbly.com/workflow/sendwebhookdata/${t("{w:60}")}`;
+    expect(redacted(`post it to ${pabbly}`)).not.toContain(pabbly.slice(-40));
   });
 });
 
@@ -199,6 +206,9 @@ describe("what stays", () => {
       "SMTP_PASS=$SMTP_PASSWORD",
       "password_hash = $2b$12$abcdefghijklmnopqrstuv",
       "const tokenCount = 1234567890123456789;",
+      "give him a pat on the back: it was good work overall today",
+      "passwordKey: postgres-password",
+      "see https://react.dev/reference/react/hooks/useEffect and https://github.com/acme/repo/settings/hooks/123456789",
       `| Token | Purpose |\n|-------|---------|\n| \`accent\` | Primary accent color |`,
     ];
     for (const text of clean) expect(scanPatterns(text), text).toEqual([]);
