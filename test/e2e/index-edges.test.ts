@@ -94,7 +94,7 @@ describe("funes index: every agent file a user has", () => {
     expect(right.chunksAdded).toBe(3);
     expect(JSON.parse(readFileSync(join(env.funesHome, "state.json"), "utf8"))[file]).toMatchObject({
       harness: "claude_code",
-      parser: 4,
+      parser: 5,
       chunks: 3,
     });
     expect((await indexJson([file])).unitsUnchanged).toBe(1);
