@@ -21,7 +21,6 @@ import type { ModelSession } from "../models/index.js";
 import {
   blendRelevance,
   contentStems,
-  EXCHANGE_WEIGHT,
   fuseEvidence,
   type Leg,
   matchedStems,
@@ -30,6 +29,7 @@ import {
   pickNeighbors,
   poolOf,
   type RowKind,
+  rankAfterSources,
   recencyFactors,
   rerankWithinBudget,
   timeMentions,
@@ -37,7 +37,7 @@ import {
   withinTime,
   withSessionEvidence,
 } from "../search/index.js";
-import { coveredRows, echoCounts, type ReadAround } from "./recall-kinds.js";
+import { coveredRows, echoCounts, followers, type ReadAround, recencyTs } from "./recall-kinds.js";
 import { type Found, type Legs, searchClassified } from "./recall-legs.js";
 import {
   buildFilters,
@@ -103,6 +103,7 @@ async function rankPool(
   opts: RecallOptions,
   notes: string[],
   kinds: Map<string, RowKind>,
+  { read, hidden }: { read: ReadAround; hidden: HitRow[] },
 ) {
   const evidence = fuseEvidence([...found.candidates.values()]);
   const pool = bySessionEvidence(
@@ -127,35 +128,38 @@ async function rankPool(
     now: () => performance.now(),
   });
   withSessionRerank(ranked, opts.query);
-  // A recall's own exchange (the question put to memory, the agent's restatement) counts a share of its
-  // relevance, so it follows the passages it is about; echoes, when shown, come last. Recency reorders
+  // A recall's own exchange (the question put to memory, the agent's restatement) never ranks above a
+  // passage its recall returned, nor a copy above what it quotes (recall-kinds.ts `followers`), and neither
+  // counts as a newer version of anything (`recencyTs`); echoes, when shown, come last. Recency reorders
   // reranked passages only where the cross-encoder, too, finds them close, and never replaces a passage
   // relevance alone keeps on the page.
-  // (`relevance` is the passage's own again once ordered: the weight shows in its `score`.)
-  const exchange = new Set(
-    ranked.filter((r) => EXCHANGE_KINDS.has(kinds.get(r.item.id) ?? "original")).map((r) => r.item.id),
-  );
-  for (const r of ranked) if (exchange.has(r.item.id)) r.relevance *= EXCHANGE_WEIGHT;
   const stems = contentStems(opts.query);
   const tier = (r: { item: HitRow }) => (kinds.get(r.item.id) === "echo" ? 1 : 0);
-  const top = topByRelevance(
-    orderByScore(ranked, (g) =>
-      recencyFactors(
-        g.map((r) => ({
-          relevance: r.relevance,
-          ts: r.item.ts,
-          judges: [r.rerank],
-          words: matchedStems(stems, r.item.text),
-        })),
-        opts.now,
-        opts.halfLifeDays,
-      ),
-    ),
-    opts.k,
-    tier,
-    (r) => parseTimestamp(r.item.ts) ?? Number.POSITIVE_INFINITY,
+  const following = followers(
+    ranked.map((r) => r.item),
+    kinds,
+    read,
+    hidden,
   );
-  for (const r of top) if (exchange.has(r.item.id)) r.relevance /= EXCHANGE_WEIGHT;
+  const top = rankAfterSources(ranked, following.after, (rows) =>
+    topByRelevance(
+      orderByScore(rows, (g) =>
+        recencyFactors(
+          g.map((r) => ({
+            relevance: r.relevance,
+            ts: recencyTs(r.item, following),
+            judges: [r.rerank],
+            words: matchedStems(stems, r.item.text),
+          })),
+          opts.now,
+          opts.halfLifeDays,
+        ),
+      ),
+      opts.k,
+      tier,
+      (r) => parseTimestamp(r.item.ts) ?? Number.POSITIVE_INFINITY,
+    ),
+  );
   return { top, legsOf: new Map(evidence.map((e) => [e.id, e.foundBy])) };
 }
 
@@ -206,9 +210,6 @@ function candidateOf(item: HitRow) {
 }
 
 type Ranked = Awaited<ReturnType<typeof rankPool>>;
-
-/** The kinds of a recall's own exchange: the user's and the agent's words, about what was recalled. */
-const EXCHANGE_KINDS: ReadonlySet<RowKind> = new Set(["question", "restatement"]);
 
 /**
  * The top hits with the turns around them, read from each hit's own memory in one scan per memory, or
@@ -285,7 +286,7 @@ export async function recall(
       models,
       notes,
     );
-    const ranked = await rankPool(found, legs, filters, opts, notes, kinds);
+    const ranked = await rankPool(found, legs, filters, opts, notes, kinds, { read, hidden });
     // Models that ran here although a shared server was asked for: said once, with why.
     notes.push(...models.takeNotes());
     const hits = await withNeighbours(open, ranked, found.home, opts, {
