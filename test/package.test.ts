@@ -95,6 +95,9 @@ describe("the package", () => {
     expect(files).toContain("LICENSE");
     expect(files).toContain("THIRD_PARTY_NOTICES.md");
     expect(files).toContain("dist/cli/main.js");
+    // The README links its deeper pages: they travel with it.
+    for (const link of readFileSync(join(ROOT, "README.md"), "utf8").matchAll(/\]\((docs\/[\w.-]+\.md)/g))
+      expect(files, `README links ${link[1]}`).toContain(link[1]);
     expect(files.filter((f) => f.endsWith(".map"))).toEqual([]);
     expect(files.some((f) => f.startsWith("src/"))).toBe(false);
     // Every MIT-licensed example transcript has its notice.
