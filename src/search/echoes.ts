@@ -27,13 +27,6 @@
  */
 import { plainForm } from "./plain-form.js";
 
-/**
- * The share of its relevance a question or restatement kept under the rule before links (a fixed
- * discount). Kept only until recall's call site ranks by links (`rankAfterSources`); nothing new should use it.
- * @deprecated
- */
-export const EXCHANGE_WEIGHT = 0.25;
-
 /** What recall and forget need of a stored row. */
 export interface StoredRow {
   text: string;

@@ -17,7 +17,6 @@ export {
 } from "./copies.js";
 export {
   type EchoReason,
-  EXCHANGE_WEIGHT,
   echoOf,
   exchangeKinds,
   type FunesTool,
