@@ -7,7 +7,7 @@
  * and fetch's own syntaxes. Formats are facts from the services' documentation; the patterns are funes's.
  */
 import { END, END_URL, entropy, type SecretRule, token, wordsIdentifier } from "./catalogue.js";
-import { looksSecret } from "./rules-generic.js";
+import { looksSecret, typeName } from "./rules-generic.js";
 import { randomRun } from "./rules-shapes.js";
 import { base58Decode, isWif } from "./wallets.js";
 
@@ -216,13 +216,15 @@ function nameRules(): SecretRule[] {
           ],
       // Case-sensitive: the word's capital after a lower-case letter or digit is the camel-case boundary
       // (checked in code: a leading look-behind would be tried at every position of every text).
-      source: String.raw`(?:${words})(?:[A-Z][a-z0-9]*){0,2}["'\\\]]{0,5}\s{0,3}(?:=>|:=|=|:)[\s'"\x60\\]{0,6}([^\s'"\x60\\;,<>(){}\[\]]{${strong ? 6 : 16},300})(?![^\s'"\x60;,)\]}>|\\&])`,
+      // A password word ends the name (`computePassEncoder` is no password); a key word may have a tail
+      // (`apiTokenValue`) that CAMEL_NOT_SECRET reads.
+      source: String.raw`(?:${words})${strong ? "" : "(?:[A-Z][a-z0-9]*){0,2}"}["'\\\]]{0,5}\s{0,3}(?:=>|:=|=|:)[\s'"\x60\\]{0,6}([^\s'"\x60\\;,<>(){}\[\]]{${strong ? 6 : 16},300})(?![^\s'"\x60;,)\]}>|\\&])`,
       edge: false,
       group: 1,
       check: (v, m) => {
         if (!/[a-z0-9]/.test(m.input.charAt(m.index - 1))) return false;
         const name = /^[A-Za-z0-9]*/.exec(m[0])?.[0] ?? "";
-        if (CAMEL_NOT_SECRET.test(name) || wordsIdentifier(v)) return false;
+        if (CAMEL_NOT_SECRET.test(name) || wordsIdentifier(v) || typeName(v)) return false;
         return looksSecret(v, strong);
       },
     });

@@ -33,11 +33,23 @@ function looksLikeCode(v: string): boolean {
     /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(v) || // an environment variable's name
     /^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)+$/.test(v) || // a dotted path (settings.SECRET_KEY, a?.b)
     wordsIdentifier(v) ||
+    typeName(v) ||
     /^[a-z]+(?:[_-][a-z]+)+$/.test(v) || // snake/kebab words
     /^(?:[.~]?\/|[a-z][a-z0-9+.-]*:\/\/)/i.test(v) || // a path or URL
     /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(v) || // a UUID
     /^\d+(?:\.\d+)*$/.test(v) // a number or version
   );
+}
+
+/**
+ * A type or class name with an acronym in it (a TypeScript annotation's `GPUComputePassEncoder`,
+ * `HTTPClient`; wordsIdentifier reads the others): letters only, camel-case words of three letters or more
+ * (random letters make words of one or two).
+ */
+export function typeName(v: string): boolean {
+  if (!/^[A-Za-z]+[;,]?$/.test(v) || !/[A-Z]{2}/.test(v)) return false;
+  const words = v.match(/[A-Z]?[a-z]+|[A-Z]+(?![a-z])/g) ?? [];
+  return words.length >= 2 && words.every((w) => w.length >= 3);
 }
 
 /**
