@@ -182,6 +182,12 @@ describe("kinds", () => {
     expect(redacted(`DB_PASSWORD=${words}`)).toBe("DB_PASSWORD=[REDACTED:password-assignment]");
     const key = t("{a:40}", 7);
     expect(redacted(`my pat is ${key}`)).toBe("my pat is [REDACTED:prose-secret]");
+    const apim = t("{h:32}", 9);
+    expect(redacted(`curl -H "Ocp-Apim-Subscription-Key: ${apim}" https://api.acme.dev`)).not.toContain(apim);
+    const raw = t("{a:40}", 10);
+    expect(redacted(`curl -H "Authorization: ${raw}" https://api.acme.dev`)).not.toContain(raw);
+    const lower = t("{L:16}", 11);
+    expect(redacted(`DB_PASSWORD=${lower}`)).toBe("DB_PASSWORD=[REDACTED:password-assignment]");
     const pabbly = `https://connect.pabbly.com/workflow/sendwebhookdata/${t("{w:60}")}`;
     expect(redacted(`post it to ${pabbly}`)).not.toContain(pabbly.slice(-40));
   });
@@ -207,6 +213,7 @@ describe("what stays", () => {
       "const tokenCount = 1234567890123456789;",
       "give him a pat on the back: it was good work overall today",
       "passwordKey: postgres-password",
+      "POSTGRES_PASSWORD=postgres\npassword: administrator\nIdempotency-Key: 3f2a-order-create-retry",
       "private computePassEncoder: GPUComputePassEncoder;\nconst pass: GPURenderPassEncoder = encoder;",
       "see https://react.dev/reference/react/hooks/useEffect and https://github.com/acme/repo/settings/hooks/123456789",
       `| Token | Purpose |\n|-------|---------|\n| \`accent\` | Primary accent color |`,

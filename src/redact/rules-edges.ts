@@ -193,6 +193,10 @@ const CAMEL_WEAK = "Secret|Token|Key|Credentials?|Creds?|Auth|Private|Seed|Mnemo
 const CAMEL_NOT_SECRET =
   /(?:Id|Ids|Name|Names|Count|Length|Type|Types|Url|Uri|Path|File|Header|Field|Prefix|Hint|Label|Format|Policy|Expiry|Expires|At|Ttl|Endpoint|Provider|Mode|Enabled|Required|Valid|Index|Hash|Public)$/;
 
+/** Headers named like a key that hold none: idempotency, cache and sort keys, public and id keys. */
+const NOT_SECRET_HEADER =
+  /^(?:[\w-]*-)?(?:Idempotency|Dedupe|Cache|Sort|Partition|Primary|Public|Publishable|Request|Trace|Correlation|Routing|Lookup)-/i;
+
 /** Rules for names and headers in the syntaxes the generic rules read too narrowly. */
 function nameRules(): SecretRule[] {
   const camel = (id: string, words: string, strong: boolean): SecretRule =>
@@ -239,6 +243,28 @@ function nameRules(): SecretRule[] {
       edge: false,
       group: 2,
       check: (v, m) => looksSecret(v, /passw|pwd|psk/i.test(m[1] ?? "")),
+    }),
+    token({
+      id: "header-secret",
+      description:
+        "a header whose name ends in Key, Token, Secret or Auth (Ocp-Apim-Subscription-Key, X-Goog-Api-Key…), and a bare token as the whole of an Authorization header",
+      keywords: [
+        ...["-key", "-token", "-secret", "-auth", "-password"].flatMap((k) => [
+          `${k}:`,
+          `${k}":`,
+          `${k}':`,
+          `${k}\\":`,
+        ]),
+        "authorization:",
+        'authorization":',
+        "authorization':",
+      ],
+      source: String.raw`(?:\b[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*-(?:Key|Token|Secret|Auth|Password)|\bAuthorization)\\{0,3}["']?\s*:\s*\\{0,3}["']?([A-Za-z0-9_~+/.=:-]{16,512})(?![A-Za-z0-9_~+/.=:-]|\s+[A-Za-z0-9_~+/=-]{8})`,
+      flags: "i",
+      edge: false,
+      group: 1,
+      check: (v, m) =>
+        !NOT_SECRET_HEADER.test(m[0]) && (looksSecret(v, false) || randomRun(v.replace(/[^A-Za-z0-9]/g, ""))),
     }),
     camel("camel-password", CAMEL_STRONG, true),
     camel("camel-secret", CAMEL_WEAK, false),

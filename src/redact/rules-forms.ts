@@ -107,7 +107,7 @@ const BREAK = String.raw`(?:\r?\n|(?:\\r)?\\n)`;
 
 /** Nouns a sentence names a secret by; `key` only with what kind of key it is. */
 const NOUN =
-  "(?:key(?<=(?:api|access|secret|private|signing|encryption|master|license|deploy|recovery|unseal|root)[ _-]?key)|(?:auth)?token|pat|pass(?:w(?:or)?d|phrase|code)|secret|credentials?)";
+  "(?:key(?<=(?:api|access|secret|private|signing|encryption|master|license|deploy|recovery|unseal|root|subscription|auth|app|service|account|storage|admin|shared|function)[ _-]?key)|(?:auth)?token|pat|pass(?:w(?:or)?d|phrase|code)|secret|credentials?)";
 
 /** Words between the noun and the value that say the value is about the secret, not the secret. */
 const ABOUT =

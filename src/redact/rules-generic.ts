@@ -88,6 +88,9 @@ export function looksSecret(value: string, strong: boolean, minEntropy?: number)
   if (looksLikeCode(v)) return false;
   if (!strong && looksLikeName(v)) return false;
   const classes = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9]/].filter((re) => re.test(v)).length;
+  // One case of letters only counts under a password's name when long and drawn at random (few vowels).
+  if (strong && /^(?:[a-z]{12,}|[A-Z]{12,})$/.test(v))
+    return v.replace(/[^aeiouAEIOU]/g, "").length / v.length < 0.3 && entropy(v) >= 2.8;
   if (strong) return v.length >= 6 && classes >= 2 && entropy(v) >= (minEntropy ?? GENERIC_ENTROPY.strong);
   return (
     v.length >= 16 &&

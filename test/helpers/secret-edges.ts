@@ -31,6 +31,8 @@ export interface EdgeKind {
   words: string[];
   noun: string;
   make: (seed: number) => Value;
+  /** The header a client sends it in, when not `Authorization: Bearer`. */
+  header?: string;
 }
 
 /** A random run from a template class (`{a:36}`), recorded as a run when 6 characters or longer. */
@@ -297,6 +299,14 @@ export const EDGE_KINDS: readonly EdgeKind[] = [
     words: ["service", "api", "token"],
     noun: "API token",
     make: tpl("{a:40}"),
+  },
+  {
+    id: "apim-subscription-key",
+    category: "token",
+    words: ["apim", "subscription", "key"],
+    noun: "APIM subscription key",
+    header: "Ocp-Apim-Subscription-Key",
+    make: tpl("{h:32}"),
   },
   {
     id: "letters-only-token",
@@ -589,6 +599,7 @@ function header(k: EdgeKind, v: string, seed: number): string {
   if (k.category === "url")
     return `curl -sS -X POST -H 'Content-Type: application/json' --data '{"text":"deploy finished"}' '${v}'`;
   if (k.category === "password") return `curl --fail -u deploy:'${v}' https://ci.acme.dev/api/json`;
+  if (k.header !== undefined) return `curl -sS https://api.acme.dev/v1/orders -H '${k.header}: ${v}'`;
   if (k.id === "basic-auth")
     return `curl -H "Authorization: Basic ${v}" https://registry.acme.dev/v2/_catalog`;
   switch (seed % 4) {
