@@ -214,6 +214,8 @@ describe("what stays", () => {
       "give him a pat on the back: it was good work overall today",
       "passwordKey: postgres-password",
       "POSTGRES_PASSWORD=postgres\npassword: administrator\nIdempotency-Key: 3f2a-order-create-retry",
+      // A key-like header after a JSON-escaped line break: the escape's letter is not part of its name.
+      JSON.stringify({ output: "HTTP/1.1 200 OK\nIdempotency-Key: 3f2a-order-create-retry" }),
       "private computePassEncoder: GPUComputePassEncoder;\nconst pass: GPURenderPassEncoder = encoder;",
       "see https://react.dev/reference/react/hooks/useEffect and https://github.com/acme/repo/settings/hooks/123456789",
       `| Token | Purpose |\n|-------|---------|\n| \`accent\` | Primary accent color |`,

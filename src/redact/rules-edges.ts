@@ -195,7 +195,7 @@ const CAMEL_NOT_SECRET =
 
 /** Headers named like a key that hold none: idempotency, cache and sort keys, public and id keys. */
 const NOT_SECRET_HEADER =
-  /^(?:[\w-]*-)?(?:Idempotency|Dedupe|Cache|Sort|Partition|Primary|Public|Publishable|Request|Trace|Correlation|Routing|Lookup)-/i;
+  /(?:Idempotency|Dedupe|Cache|Sort|Partition|Primary|Public|Publishable|Request|Trace|Correlation|Routing|Lookup)-/i;
 
 /** Rules for names and headers in the syntaxes the generic rules read too narrowly. */
 function nameRules(): SecretRule[] {

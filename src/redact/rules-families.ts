@@ -187,6 +187,14 @@ function nameValue(id: string, names: string, check: (s: string) => boolean): Se
 const NOT_SECRET_KEY =
   /(?:^|[_.-])(?:public|publishable|pub|site|cache|primary|foreign|partition|sort|range|hash|idempotency|dedupe?|lookup|map|dict|row|object|s3|bucket|i18n|translation|query|gpg|pgp|fingerprint|ssh|host|kid|id|name|file|path|env|prefix|field|column|index|group|label|unique|composite|shard)(?:[_.-]|$)/i;
 
+/** The name before `key`, without the letter of a JSON escape before it (`\nIdempotency-` → `Idempotency-`). */
+function unescaped(m: RegExpExecArray): string {
+  const name = m[1] ?? "";
+  // The name is read by a look-behind: its place is in the capture's indices, not in the match.
+  const at = m.indices?.[1]?.[0] ?? m.index;
+  return m.input.charAt(at - 1) === "\\" && /^[nrt][A-Z]/.test(name) ? name.slice(1) : name;
+}
+
 /** A value under a key-like name: token characters, and `|` (Convex joins a deployment and its key with it). */
 const KEY_VALUE = "[A-Za-z0-9_.~+/=:%|-]";
 
@@ -209,7 +217,7 @@ function namedValueRules(): SecretRule[] {
       flags: "i",
       edge: false,
       group: 2,
-      check: (v, m) => !NOT_SECRET_KEY.test(`${m[1] ?? ""}key`) && looksSecret(keyPart(v), false),
+      check: (v, m) => !NOT_SECRET_KEY.test(`${unescaped(m)}key`) && looksSecret(keyPart(v), false),
     }),
     xmlElement("xml-password", STRONG, (v) => looksSecret(v, true)),
     xmlElement(
