@@ -16,8 +16,12 @@ export interface Splice {
 }
 
 /** Characters a token holds (base64, base64url, hex, most vendors' alphabets). */
-const TOKEN = /[A-Za-z0-9+/=_.%~:$-]/;
-const tokenAt = (text: string, i: number) => i >= 0 && i < text.length && TOKEN.test(text.charAt(i));
+const TOKEN = new Uint8Array(128);
+for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_.%~:$-") TOKEN[c.charCodeAt(0)] = 1;
+const tokenAt = (text: string, i: number) => {
+  const c = text.charCodeAt(i);
+  return c < 128 && TOKEN[c] === 1;
+};
 
 /** A line break as written or JSON-escaped (once). */
 const BREAK = String.raw`(?:\r?\n|(?:\\r)?\\n)`;
