@@ -65,6 +65,11 @@ describe("values split across lines", () => {
     expect(redacted(`export SERVICE_API_TOKEN="${key.slice(0, 17)}\\\n${key.slice(17)}"`)).not.toContain(
       key.slice(17),
     );
+    // A tool call's arguments JSON inside JSON (Codex): the continuation escaped twice.
+    const twice = JSON.stringify({
+      arguments: JSON.stringify({ command: `export API_TOKEN="${key.slice(0, 20)}\\\n${key.slice(20)}"` }),
+    });
+    expect(redacted(twice)).not.toContain(key.slice(20));
     for (const width of [60, 80, 132, 200]) {
       const line = `${".".repeat(width - 30)} loaded: API_TOKEN=${key} region=eu`;
       const out = redacted(wrap(line, width));

@@ -17,7 +17,8 @@ export interface Splice {
 
 /** Characters a token holds (base64, base64url, hex, most vendors' alphabets). */
 const TOKEN = new Uint8Array(128);
-for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_.%~:$-") TOKEN[c.charCodeAt(0)] = 1;
+for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_.%~:$-")
+  TOKEN[c.charCodeAt(0)] = 1;
 const tokenAt = (text: string, i: number) => {
   const c = text.charCodeAt(i);
   return c < 128 && TOKEN[c] === 1;
@@ -46,8 +47,8 @@ function cutValue(text: string, at: number, after: number): boolean {
   return /[0-9A-Z+/=_%]/.test(run) || run.length >= 24;
 }
 
-/** Shell `\` continuations inside a token, as written and JSON-escaped: `abc\⏎def` → `abcdef`. */
-const CONTINUATION = /(?:\\\r?\n|\\\\(?:\\r)?\\n)(?:[ \t]|\\t)*/g;
+/** Shell `\` continuations inside a token, as written and JSON-escaped once or twice: `abc\⏎def` → `abcdef`. */
+const CONTINUATION = /(?:\\\r?\n|\\\\(?:\\r)?\\n|\\\\\\\\(?:\\\\r)?\\\\n)(?:[ \t]|\\{1,2}t)*/g;
 
 /** A YAML block scalar's header (`key: >-`, `key: |`) and its indented lines. */
 const BLOCK_SCALAR = new RegExp(
