@@ -75,4 +75,14 @@ export {
 } from "./recall.js";
 export { DEFAULT_RERANK_BUDGET_MS, type RecallOptions, recallOptions } from "./recall-options.js";
 export { type ScrubOptions, type ScrubSummary, scrubMemory } from "./scrub.js";
+export {
+  DEFAULT_SESSIONS_LIMIT,
+  listSessions,
+  MAX_SESSIONS_LIMIT,
+  type SessionEntry,
+  type SessionsOptions,
+  type SessionsResult,
+  sessionsOfMemories,
+  sessionsOptions,
+} from "./sessions.js";
 export { memoryStatus, type StatusReport, type WiredAgent, wiredAgents } from "./status.js";

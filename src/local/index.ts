@@ -25,14 +25,18 @@ export {
   type RowFilter,
   rowFilterSql,
   rowsPendingVectors,
+  type SessionSummary,
   sessionFacts,
   sessionIds,
+  sessionSummaries,
   sideIndexLeg,
   storePendingVectors,
   storeVectors,
   textsOfPending,
+  type UserText,
   unindexedTextRows,
   userPrompts,
+  userTextsOf,
 } from "./named-queries.js";
 export {
   appendMissing,

@@ -106,6 +106,98 @@ export async function userPrompts(
   return rows.map((r) => ({ sessionId: String(r.session_id), seq: Number(r.seq), text: String(r.text) }));
 }
 
+/** One session as `sessions` lists it: no text, only what a scan of a few short columns gives. */
+export interface SessionSummary {
+  sessionId: string;
+  /** Its agent (`claude_code`, …); "" in a memory from before the harness facet. */
+  harness: string;
+  /** The `owner/name` its checkout resolved to (space-separated when several); "" when none. */
+  repo: string;
+  /** The working directory it ran in. */
+  workdir: string;
+  /** Its earliest and latest row time, as stored (ISO, UTC; "" when the rows carry none). */
+  started: string;
+  ended: string;
+  /** Distinct turns. */
+  turns: number;
+}
+
+/**
+ * Every session of the memory, keyed by agent and id (two agents' sessions that share an id are two), in one
+ * scan of the short columns (no text, no vector): a memory of a million rows lists its sessions without
+ * reading what they say.
+ */
+export async function sessionSummaries(store: LocalStore): Promise<SessionSummary[]> {
+  const names = new Set((await store.table.schema()).fields.map((f) => f.name));
+  const cols = ["session_id", "workdir", "ts", "turn_uuid", "seq"];
+  for (const facet of ["harness", "repo"]) if (names.has(facet)) cols.push(facet);
+  const t = await store.table.query().select(cols).toArrow();
+  const [sid, wd, ts, turn, seq, hn, rp] = [
+    t.getChild("session_id"),
+    t.getChild("workdir"),
+    t.getChild("ts"),
+    t.getChild("turn_uuid"),
+    t.getChild("seq"),
+    t.getChild("harness"),
+    t.getChild("repo"),
+  ];
+  const by = new Map<string, SessionSummary & { seen: Set<string> }>();
+  for (let i = 0; i < t.numRows; i++) {
+    const sessionId = String(sid?.get(i) ?? "");
+    const harness = String(hn?.get(i) ?? "");
+    const key = `${harness}\u0000${sessionId}`;
+    let s = by.get(key);
+    if (s === undefined) {
+      s = { sessionId, harness, repo: "", workdir: "", started: "", ended: "", turns: 0, seen: new Set() };
+      by.set(key, s);
+    }
+    // Stored times are ISO strings, compared as strings; a value that is no time (a stranger's, a
+    // fixture's placeholder) would sort past every real one, and is left out.
+    const raw = String(ts?.get(i) ?? "");
+    const time = /^\d{4}-/.test(raw) ? raw : "";
+    if (time !== "" && (s.started === "" || time < s.started)) s.started = time;
+    if (time > s.ended) s.ended = time;
+    if (s.repo === "") s.repo = String(rp?.get(i) ?? "");
+    if (s.workdir === "") s.workdir = String(wd?.get(i) ?? "");
+    // A turn is its id, or its place when a parser gave it none.
+    s.seen.add(String(turn?.get(i) ?? "") || `#${String(seq?.get(i) ?? "")}`);
+  }
+  return [...by.values()].map(({ seen, ...s }) => ({ ...s, turns: seen.size }));
+}
+
+/** The first piece of a user text block, with its session, agent and place. */
+export interface UserText {
+  sessionId: string;
+  harness: string;
+  seq: number;
+  blockIdx: number;
+  turnUuid: string;
+  text: string;
+}
+
+/**
+ * The first split of every user text block of these sessions (what their users typed), with its agent and
+ * place, in no order. The sessions' ids are quoted by `sqlString`; none asked, none read.
+ */
+export async function userTextsOf(store: LocalStore, sessionIds: string[]): Promise<UserText[]> {
+  if (sessionIds.length === 0) return [];
+  const hasHarness = (await store.table.schema()).fields.some((f) => f.name === "harness");
+  const ids = [...new Set(sessionIds)].map(sqlString).join(", ");
+  const rows = await store.table
+    .query()
+    .where(`session_id IN (${ids}) AND role = 'user' AND block_type = 'text' AND split_idx = 0`)
+    .select(["session_id", "seq", "block_idx", "turn_uuid", "text", ...(hasHarness ? ["harness"] : [])])
+    .toArray();
+  return rows.map((r) => ({
+    sessionId: String(r.session_id),
+    harness: String(r.harness ?? ""),
+    seq: Number(r.seq),
+    blockIdx: Number(r.block_idx),
+    turnUuid: String(r.turn_uuid ?? ""),
+    text: String(r.text ?? ""),
+  }));
+}
+
 /** Every row waiting for a vector (ids and ordering keys only). */
 export function rowsPendingVectors(store: LocalStore): Promise<PendingRow[]> {
   return pendingVectorRows(store.table);

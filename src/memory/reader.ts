@@ -16,8 +16,12 @@ import {
   ReadView,
   type RowFilter,
   rowFilterSql,
+  type SessionSummary,
   sessionIds,
+  sessionSummaries,
   sideIndexLeg,
+  type UserText,
+  userTextsOf,
   type VectorHit,
 } from "../local/index.js";
 import { FunesError } from "./errors.js";
@@ -62,6 +66,10 @@ export interface MemoryReader {
   session(sessionId: string): Promise<HitRow[]>;
   /** The distinct session ids (what `get` resolves a short id against). */
   sessionIds(): Promise<Set<string>>;
+  /** Every session, keyed by agent and id: its repo, folder, first and last time, turns (no text). */
+  sessionList(): Promise<SessionSummary[]>;
+  /** The first split of every user text block of these sessions, in no order (`sessions`' opening prompts). */
+  userTexts(sessionIds: string[]): Promise<UserText[]>;
   close(): void;
 }
 
@@ -141,6 +149,14 @@ class StoreReader implements MemoryReader {
 
   sessionIds(): Promise<Set<string>> {
     return sessionIds(this.view.store);
+  }
+
+  sessionList(): Promise<SessionSummary[]> {
+    return sessionSummaries(this.view.store);
+  }
+
+  userTexts(ids: string[]): Promise<UserText[]> {
+    return userTextsOf(this.view.store, ids);
   }
 
   /** The table stays open for the next read (it is released when no longer kept). */
