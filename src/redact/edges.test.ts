@@ -168,6 +168,10 @@ describe("kinds", () => {
     expect(
       redacted(`curl -H "Authorization: Bearer ${asana}" https://app.asana.com/api/1.0/users/me`),
     ).not.toContain(asana.slice(-32));
+    const bare = t("{a:40}", 12);
+    expect(redacted(`here is the token ${bare} for staging`)).toBe(
+      "here is the token [REDACTED:prose-named-value] for staging",
+    );
     const ado = t("{[a-z2-7]:52}");
     expect(
       redacted(`my Azure DevOps personal access token is ${ado}, use it for the pipeline`),
@@ -217,6 +221,7 @@ describe("what stays", () => {
       "password_hash = $2b$12$abcdefghijklmnopqrstuv",
       "const tokenCount = 1234567890123456789;",
       "give him a pat on the back: it was good work overall today",
+      "the USDC token 0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48 on mainnet; the token limit 128000 was hit",
       "passwordKey: postgres-password",
       "POSTGRES_PASSWORD=postgres\npassword: administrator\nIdempotency-Key: 3f2a-order-create-retry",
       // A key-like header after a JSON-escaped line break: the escape's letter is not part of its name.

@@ -144,7 +144,7 @@ function walletRules(): SecretRule[] {
       description:
         "a BIP-39 recovery phrase (12 to 24 words) named in a sentence or a list: my seed phrase is …, mnemonic: 1. word 2. word …",
       keywords: ["mnemonic", "seed", "recovery", "phrase", "secret words", "backup words"],
-      source: String.raw`(?:mnemonic|seed|recovery|secret|backup|wallet)(?:[ _.-]?(?:phrase|words|key))?[\w '’.-]{0,40}?["'\\\]]{0,4}(?:\s*(?::|=|->|→|—)|\s+is(?:\s*:)?|\s*\n)\s*\[?\s*\\{0,3}["'\x60]?((?:(?:\d{1,2}[.)]\s*)?[a-z]{3,8}(?:\\{0,3}["'])?[ ,\t]*(?:(?:\n|\\n)[ \t]*)?(?:\\{0,3}["'])?){11,23}(?:\d{1,2}[.)]\s*)?[a-z]{3,8})`,
+      source: String.raw`(?:mnemonic|seed|recovery|secret|backup|wallet)(?:[ _.-]?(?:phrase|words|key))?[\w '’.-]{0,40}?["'\\\]]{0,4}(?:\s*(?::|=|->|→|—)|\s+is(?:\s*:)?|\s*\n|\s)\s*\[?\s*\\{0,3}["'\x60]?((?:(?:\d{1,2}[.)]\s*)?[a-z]{3,8}(?:\\{0,3}["'])?[ ,\t]*(?:(?:\n|\\n)[ \t]*)?(?:\\{0,3}["'])?){11,23}(?:\d{1,2}[.)]\s*)?[a-z]{3,8})`,
       flags: "i",
       edge: false,
       group: 1,
@@ -265,6 +265,36 @@ function nameRules(): SecretRule[] {
       group: 1,
       check: (v, m) =>
         !NOT_SECRET_HEADER.test(m[0]) && (looksSecret(v, false) || randomRun(v.replace(/[^A-Za-z0-9]/g, ""))),
+    }),
+    token({
+      id: "prose-named-value",
+      description:
+        'a random value right after the word that names it, with no ":" or "is" between ("use PAT 3x…", "the webhook https://…", "token ghx…")',
+      keywords: [
+        " pat ",
+        "token ",
+        "api key ",
+        "apikey ",
+        "secret ",
+        "password ",
+        "passphrase ",
+        "credential ",
+        "psk ",
+        "passcode ",
+      ],
+      source: String.raw`\b(?:PAT|[Tt]oken|API[ _-]?[Kk]ey|[Aa]pi[ _-]?[Kk]ey|[Ss]ecret|[Cc]redential|([Pp]assword|[Pp]assphrase|PSK|[Pp]asscode))[ \t]+\\{0,3}["'\x60]?([A-Za-z0-9_~+/.=:%$!@#*-]{16,300})(?=\\{0,3}["'\x60]|[\s,;)]|\.(?:\s|$)|$)`,
+      edge: false,
+      group: 2,
+      asWritten: true,
+      fallback: true,
+      // A password's noun (capture 1) takes a password's value; the others a long random one.
+      check: (v, m) =>
+        m[1] !== undefined
+          ? v.length >= 10 && looksSecret(v, true)
+          : !/^0x[0-9a-fA-F]{40}$/.test(v) &&
+            !/^[a-z]+:/i.test(v) &&
+            (randomRun(v.replace(/[^A-Za-z0-9]/g, "")) ||
+              (looksSecret(v, false) && v.length >= 24 && entropy(v) >= 3.8)),
     }),
     camel("camel-password", CAMEL_STRONG, true),
     camel("camel-secret", CAMEL_WEAK, false),

@@ -615,7 +615,9 @@ function header(k: EdgeKind, v: string, seed: number): string {
 }
 
 function prose(k: EdgeKind, v: string, seed: number): string {
-  switch (seed % 3) {
+  switch (seed % 4) {
+    case 3:
+      return `use this ${k.noun} ${v} for the deploy, then rotate it`;
     case 0:
       return `ok so the ${k.noun} is ${v} and it should work for staging too`;
     case 1:
