@@ -28,6 +28,7 @@ const COMMANDS = [
   "curate",
   "scrub",
   "get",
+  "sessions",
   "mcp",
   "cache",
   "doctor",

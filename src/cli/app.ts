@@ -37,6 +37,7 @@ const runPush = lazy(() => import("./run-push.js"), "runPush");
 const runRecall = lazy(() => import("./run-recall.js"), "runRecall");
 const runScrub = lazy(() => import("./run-scrub.js"), "runScrub");
 const runServer = lazy(() => import("./run-server.js"), "runServer");
+const runSessions = lazy(() => import("./run-sessions.js"), "runSessions");
 const runStatus = lazy(() => import("./run-status.js"), "runStatus");
 
 const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
@@ -303,7 +304,34 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
     .example("funes get 7028acdd 765a0228")
     .action((sid, tid, flags) => runGet(sid, tid, flags, cfg));
   cli
-    .command("mcp [memory]", "Serve recall, get and status to an agent over MCP (stdio)")
+    .command(
+      "sessions",
+      "List the sessions a memory holds, newest first: when, agent, repo, turns, id, opening prompt",
+    )
+    .option("--repo <owner/name>", "Only sessions whose checkout resolved to this repo")
+    .option(
+      "--since <when>",
+      "Only sessions started at or after a date, timestamp or span back (7d, 12h, 2w)",
+    )
+    .option("--until <when>", "Only sessions started at or before a date, timestamp or span back")
+    .option("--limit <n>", "Sessions to list (default 50, at most 200)")
+    .option("--offset <n>", "Skip this many of the newest matches, to walk back in time")
+    .option(
+      "--memory <spec>",
+      "org/repo, hf://datasets/org/repo[/path], a memory directory, or local (default); repeat or comma-separate to list several",
+    )
+    .option(
+      "--fallback-local",
+      "If the Hub memory can't be read and isn't cached, read the local memory instead",
+    )
+    .option("--format <f>", "human or agent (default: human on a terminal, else agent)")
+    .option("--json", "Print the sessions as JSON")
+    .example("funes sessions")
+    .example("funes sessions --repo huggingface/funes --since 2026-08-01")
+    .example("funes sessions --since 7d --limit 20 --offset 20 --memory acme/team-memory")
+    .action((flags) => runSessions(flags, cfg));
+  cli
+    .command("mcp [memory]", "Serve recall, get, sessions and status to an agent over MCP (stdio)")
     .example("funes mcp")
     .example("funes mcp ~/team-memory")
     .action((memory) => runMcp(memory, cfg, pkg.version));

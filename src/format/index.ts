@@ -13,4 +13,11 @@ export {
   terminalSafeRecall,
   terminalText,
 } from "./safe-text.js";
+export {
+  formatSessionsAgent,
+  PROMPT_CHARS,
+  promptLine,
+  sessionPlace,
+  sessionsTrailer,
+} from "./sessions-format.js";
 export { formatStatus } from "./status-format.js";

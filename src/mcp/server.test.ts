@@ -18,8 +18,10 @@ import {
   openReadTarget,
   recallMemories,
   recallOptions,
+  sessionsOfMemories,
+  sessionsOptions,
 } from "../commands/index.js";
-import { formatGetAgent, formatRecallAgent } from "../format/index.js";
+import { formatGetAgent, formatRecallAgent, formatSessionsAgent } from "../format/index.js";
 import { createMcpServer } from "./server.js";
 
 const NOW = Date.parse("2026-11-29T12:00:00Z");
@@ -70,9 +72,9 @@ async function call(
 }
 
 describe("the MCP server, in memory", () => {
-  it("lists recall, get and status, each hinted read-only", async () => {
+  it("lists recall, get, sessions and status, each hinted read-only", async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(["get", "recall", "status"]);
+    expect(tools.map((tool) => tool.name).sort()).toEqual(["get", "recall", "sessions", "status"]);
     for (const tool of tools) {
       expect(tool.annotations?.readOnlyHint).toBe(true);
       expect(tool.annotations?.destructiveHint).toBe(false);
@@ -152,6 +154,45 @@ describe("the MCP server, in memory", () => {
     const unknown = await call("recall", { query: "x", top_k: 3 });
     expect(unknown.isError).toBe(true);
     expect(unknown.text).toContain('Unrecognized key: "top_k"');
+  });
+
+  it("sessions lists the memory's sessions in the agent format, a page at a time, each with a get line get reads", async () => {
+    const r = await call("sessions", {});
+    expect(r.isError).toBe(false);
+    const direct = await sessionsOfMemories([], sessionsOptions(NOW), homesCtx());
+    expect(direct.total).toBeGreaterThan(1);
+    expect(r.text).toBe(formatSessionsAgent(direct));
+    expect(r.text).toMatch(/^\[\d{4}-\d\d-\d\dT[^\]]+\] codex /);
+    expect(r.text).toContain(`sessions 1–${direct.total} of ${direct.total}, newest first`);
+    // Its → get line is one the get tool reads, from the session's opening turn.
+    const line = /^ {2}→ get (\S+) (\S+) --memory (\S+)$/m.exec(r.text);
+    if (line === null) throw new Error(r.text);
+    const turn = await call("get", { session_id: line[1], turn_uuid: line[2], window: 0, memory: line[3] });
+    expect(turn.text).toContain(`turn=${line[2]}`);
+    expect(turn.text).toMatch(/\] user seq/);
+    // Counts as strings; one a page, and the offset that continues.
+    const page = await call("sessions", { limit: "1", offset: 0 });
+    expect(page.text).toContain(`sessions 1–1 of ${direct.total}, newest first; offset 1 continues`);
+    expect((await call("sessions", { repo: "nobody/nothing" })).text).toBe("no sessions\n");
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ limit: 0 }, /^sessions error: limit takes a whole number from 1 to 200, not 0/],
+      [{ offset: "-2" }, /^sessions error: offset takes a whole number from 0/],
+      [{ since: "soonish" }, /^sessions error: since "soonish" is not a date/],
+      [
+        { since: "2026-06-01", until: "2026-01-01" },
+        /^sessions error: since "2026-06-01" is later than until/,
+      ],
+      [{ repo: "" }, /^sessions error: repo "" is empty/],
+    ];
+    for (const [args, want] of cases) {
+      const bad = await call("sessions", args);
+      expect(bad.isError, JSON.stringify(args)).toBe(true);
+      expect(bad.text).toMatch(want);
+      expect(bad.text).not.toMatch(/--(since|until|limit|offset|repo)\b/);
+    }
+    const unknown = await call("sessions", { query: "x" });
+    expect(unknown.isError).toBe(true);
+    expect(unknown.text).toContain('Unrecognized key: "query"');
   });
 
   it("status says what the memory holds", async () => {

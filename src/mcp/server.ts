@@ -1,13 +1,20 @@
 /**
- * `funes mcp [memory]`: a stdio MCP server with three tools, recall, get and status, each returning the
- * same agent-format text the CLI prints. Models load once, on first use, and stay warm. Nothing but the
+ * `funes mcp [memory]`: a stdio MCP server with four tools, recall, get, sessions and status, each returning
+ * the same agent-format text the CLI prints. Models load once, on first use, and stay warm. Nothing but the
  * protocol goes to stdout; a tool's failure is a tool result saying what went wrong, not a protocol error.
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { AGENT_NAMES, orList } from "../agents/index.js";
 import type { ModelSession, ModelsConfig, ReadContext } from "../commands/index.js";
-import { formatGetAgent, formatRecallAgent, formatStatus, messageLine, safeText } from "../format/index.js";
+import {
+  formatGetAgent,
+  formatRecallAgent,
+  formatSessionsAgent,
+  formatStatus,
+  messageLine,
+  safeText,
+} from "../format/index.js";
 
 /**
  * The commands layer, loaded on the first tool call: Lance, Arrow and the rest cost ~150 ms to import, and
@@ -35,6 +42,8 @@ const GET_DESCRIPTION = `Read a recalled turn in full with the turns around it (
 
 const STATUS_DESCRIPTION =
   "Show what a memory holds: chunks and sessions by agent, rows with vectors, sessions not indexed yet, and when it was last indexed.";
+
+const SESSIONS_DESCRIPTION = `List the sessions a memory holds, newest first: when each started, its agent, repo, turn count, a "→ get <session> <turn>" line for its opening turn, and the prompt it opened with. Use it to find a session without a query (the sessions of a repo, of last week, the one before a given day); filter with repo, since and until, and page with limit and offset.`;
 
 /**
  * Every tool only reads: agents (Codex with `approval_policy = "never"`, Claude's permission modes) run a
@@ -107,7 +116,7 @@ export function createMcpServer(ctx: McpContext): McpServer {
     { name: "funes", version: ctx.version },
     {
       instructions:
-        "funes is this user's memory of past agent sessions: hybrid search with reranking and recency over what was said and done. Call `recall` for prior decisions, rationale and context, for subject matter researched before, and before asserting the history of anything; then `get` to read around a hit. Both take an optional `memory`.",
+        "funes is this user's memory of past agent sessions: hybrid search with reranking and recency over what was said and done. Call `recall` for prior decisions, rationale and context, for subject matter researched before, and before asserting the history of anything; then `get` to read around a hit; `sessions` lists sessions (by repo or time) when there is nothing to search for. Each takes an optional `memory`.",
     },
   );
   const memoryArg = z
@@ -217,6 +226,55 @@ export function createMcpServer(ctx: McpContext): McpServer {
           a.session_id,
           a.turn_uuid,
           notes,
+        );
+      }),
+  );
+
+  server.registerTool(
+    "sessions",
+    {
+      title: "List sessions",
+      description: SESSIONS_DESCRIPTION,
+      annotations: READ_ONLY("List sessions"),
+      inputSchema: z.strictObject({
+        repo: z.string().optional().describe("Only sessions whose checkout resolved to this owner/name"),
+        since: z
+          .string()
+          .optional()
+          .describe(
+            "Only sessions started at or after this date, timestamp, or span back from now (7d, 12h, 2w)",
+          ),
+        until: z
+          .string()
+          .optional()
+          .describe("Only sessions started at or before this date, timestamp, or span back from now"),
+        limit: z
+          .union([z.number(), z.string()])
+          .optional()
+          .describe("Sessions to list, a whole number from 1 to 200 (default 50)"),
+        offset: z
+          .union([z.number(), z.string()])
+          .optional()
+          .describe("Newest matches to skip, to walk back in time (default 0)"),
+        memory: recallMemoryArg,
+      }),
+    },
+    async (a) =>
+      answer("sessions", async () => {
+        const { listValues, sessionsOfMemories } = await commands();
+        const limit = await countArg(a.limit, { arg: "limit", min: 1, max: 200, fallback: 50 });
+        const offset = await countArg(a.offset, {
+          arg: "offset",
+          min: 0,
+          max: 1_000_000,
+          fallback: 0,
+        });
+        return formatSessionsAgent(
+          await sessionsOfMemories(
+            listValues(a.memory !== undefined && a.memory.trim() !== "" ? a.memory : ctx.memory),
+            { repo: a.repo, since: a.since, until: a.until, limit, offset, now: ctx.now() },
+            ctx,
+          ),
         );
       }),
   );

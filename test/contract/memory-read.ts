@@ -2,18 +2,21 @@
  * The read contract every kind of memory keeps — a local memory, a Hub memory at a commit (its cached view),
  * a federated set — run against each with its own data (the pattern of trace-source.ts): it knows where it
  * lives, recalls what it holds with each hit naming the memory holding it, gives a recalled turn back with
- * the turns around it, reports its status, filters before ranking, and refuses bad input by argument.
+ * the turns around it, lists its sessions, reports its status, filters before ranking, and refuses bad input
+ * by argument.
  */
 import { describe, expect, it } from "vitest";
 import {
   BadArgumentError,
   type FederatedMemory,
   getTurn,
+  listSessions,
   type ModelSession,
   memoryStatus,
   type ReadTarget,
   recall,
   recallOptions,
+  sessionsOptions,
 } from "../../src/commands/index.js";
 
 /** How to open one memory kind over sample data. */
@@ -89,6 +92,35 @@ export function memoryReadContract(name: string, setup: MemoryReadSetup): void {
         expect(report.chunks).toBeGreaterThan(0);
         expect(report.sessions).toBeGreaterThan(0);
       }
+    });
+
+    it("lists its sessions newest first, each naming its memory, with an opening turn get reads", async () => {
+      const target = await setup.open();
+      const members = membersOf(target);
+      const all = await listSessions(target, sessionsOptions(NOW, { limit: 200 }));
+      expect(all.total).toBe(all.sessions.length);
+      expect(all.total).toBeGreaterThan(0);
+      expect(all.memory).toBe(members.map((t) => t.memory.label).join(", "));
+      const starts = all.sessions.map((s) => s.started);
+      expect(starts).toEqual([...starts].sort().reverse());
+      for (const s of all.sessions) {
+        expect(s.turns).toBeGreaterThan(0);
+        const holder = members.find((t) => t.memory.label === s.memory);
+        if (holder === undefined) throw new Error(`no member named ${s.memory}`);
+        if (s.promptTurn === "") continue;
+        const turns = await getTurn(holder.memory, s.sessionId, s.promptTurn, 0);
+        expect(turns?.[0]?.role).toBe("user");
+        expect(turns?.[0]?.blocks.map((b) => b.text).join("\n")).toContain(s.prompt.slice(0, 40));
+      }
+      expect(all.sessions.some((s) => s.prompt !== "")).toBe(true);
+      // A page, and what the filters leave: nothing started after 2099, a bad bound named.
+      const page = await listSessions(target, sessionsOptions(NOW, { limit: 1, offset: 1 }));
+      expect(page.sessions.map((s) => s.sessionId)).toEqual(all.sessions.slice(1, 2).map((s) => s.sessionId));
+      expect((await listSessions(target, sessionsOptions(NOW, { since: "2099-01-01" }))).total).toBe(0);
+      const bad = await listSessions(target, sessionsOptions(NOW, { until: "later" })).catch(
+        (e: unknown) => e,
+      );
+      expect((bad as BadArgumentError).arg).toBe("until");
     });
 
     it("filters before ranking: another agent's rows, or a block type it lacks, give no hits", async () => {

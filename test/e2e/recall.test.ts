@@ -383,7 +383,7 @@ describe("agent format and bad input (CLI)", () => {
 });
 
 describe("funes mcp", () => {
-  it("serves recall, get and status over stdio with the CLI's text", async () => {
+  it("serves recall, get, sessions and status over stdio with the CLI's text", async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [CLI, "mcp"],
@@ -403,7 +403,7 @@ describe("funes mcp", () => {
     await client.connect(transport);
     try {
       const { tools } = await client.listTools();
-      expect(tools.map((x) => x.name).sort()).toEqual(["get", "recall", "status"]);
+      expect(tools.map((x) => x.name).sort()).toEqual(["get", "recall", "sessions", "status"]);
       expect(tools.find((x) => x.name === "recall")?.description).toMatch(/before asserting the history/);
       // Every tool only reads, and says so: agents that never ask for approval may still call them.
       for (const tool of tools)
@@ -445,6 +445,9 @@ describe("funes mcp", () => {
       );
       const status = await call("status", {});
       expect(status).toMatch(/^memory: .*\nchunks: \d+\nsessions: \d+\n/);
+      expect(await call("sessions", { limit: 2 })).toBe(
+        (await runFunes(["sessions", "--limit", "2", "--format", "agent"], env)).stdout,
+      );
       expect(await call("recall", { query: "x", block_type: "image" })).toBe(
         'recall error: block_type "image" is not a block type (expected text, thinking, tool_use, tool_result)',
       );
