@@ -55,6 +55,12 @@ describe("values split across lines", () => {
       expect(out, `width ${width}`).toContain("[REDACTED:");
       expect(out).not.toMatch(/^[A-Za-z0-9+/=]{16,}$/m);
     }
+    // Indented, as a Markdown code block or a YAML value shows it.
+    const indented = redacted(
+      `decoded:\n\n    ${wrap(env.toString("base64"), 64).replaceAll("\n", "\n    ")}\n`,
+    );
+    expect(indented).toContain("-base64]");
+    expect(indented).not.toMatch(/^ {4}[A-Za-z0-9+/=]{16,}$/m);
     const hex = redacted(`$ xxd -p .env\n${wrap(env.toString("hex"), 60)}\n`);
     expect(hex).toContain("-hex]");
     expect(hex).not.toMatch(/^[0-9a-f]{16,}$/m);

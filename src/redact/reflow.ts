@@ -139,6 +139,8 @@ interface DumpLine {
   start: number;
   end: number;
   next: number;
+  /** Blanks before the line's run. */
+  indent: number;
 }
 
 /** A dump's line, read in place (sticky): its alphabet from the line's start to the line's end. */
@@ -176,14 +178,23 @@ function wrapSplices(text: string, out: Splice[]): void {
     const at = brk === null ? text.length : brk[0];
     const after = brk === null ? text.length : brk[1];
     const len = at - lineStart;
-    if (
-      len >= 16 &&
-      len <= 256 &&
-      tokenAt(text, lineStart) &&
-      tokenAt(text, at - 1) &&
-      dumpLine(text, lineStart, at)
+    // A dump may be indented (a YAML block, a Markdown code block): its lines are read past the blanks.
+    let from = lineStart;
+    while (
+      from < at &&
+      from - lineStart < 16 &&
+      (text.charCodeAt(from) === 32 || text.charCodeAt(from) === 9)
     )
-      dump.push({ start: lineStart, end: at, next: after });
+      from++;
+    const width = at - from;
+    if (
+      width >= 16 &&
+      width <= 256 &&
+      tokenAt(text, from) &&
+      tokenAt(text, at - 1) &&
+      dumpLine(text, from, at)
+    )
+      dump.push({ start: from, end: at, next: after, indent: from - lineStart });
     else if (dump.length > 0) flushDump(dump, out);
     // The line before was filled to the terminal's width when this one has its length, or when it closes a
     // run of such lines and is shorter (a wrap's rest).
@@ -239,13 +250,16 @@ function flushDump(dump: DumpLine[], out: Splice[]): void {
     const first = dump[i] as DumpLine;
     const width = first.end - first.start;
     let j = i + 1;
-    while (j < dump.length && (dump[j] as DumpLine).end - (dump[j] as DumpLine).start === width) j++;
+    // One width and one indentation: a dump's lines.
+    const same = (d: DumpLine) => d.end - d.start === width && d.indent === first.indent;
+    while (j < dump.length && same(dump[j] as DumpLine)) j++;
     const last = dump[j];
-    if (last !== undefined && last.end - last.start < width) j++;
+    if (last !== undefined && last.end - last.start < width && last.indent === first.indent) j++;
     if (j - i >= 2)
       for (let k = i; k + 1 < j; k++) {
         const d = dump[k] as DumpLine;
-        out.push({ from: d.end, to: d.next, insert: "" });
+        // The break and the next line's indentation.
+        out.push({ from: d.end, to: (dump[k + 1] as DumpLine).start, insert: "" });
       }
     i = j;
   }
