@@ -36,15 +36,17 @@ function cutValue(text: string, at: number, after: number): boolean {
   while (s > 0 && at - s < 400 && tokenAt(text, s - 1)) s--;
   let e = after;
   while (e < text.length && e - after < 400 && tokenAt(text, e)) e++;
-  const left = text.slice(s, at);
-  const right = text.slice(after, e);
-  const run = left + right;
-  if (left.length === 0 || right.length === 0 || run.length < 12) return false;
+  const n = at - s + (e - after);
+  // Most breaks end here, before any string is made: prose's words are short.
+  if (at === s || e === after || n < 12) return false;
+  const left = text.slice(Math.max(s, at - 12), at);
+  const right = text.slice(after, Math.min(e, after + 12));
   // A value's pieces hold letters or digits next to the cut (a rule of `=====` or `----` is no value).
-  if (!/[A-Za-z0-9]/.test(left.slice(-12)) || !/[A-Za-z0-9]/.test(right.slice(0, 12))) return false;
+  if (!/[A-Za-z0-9]/.test(left) || !/[A-Za-z0-9]/.test(right)) return false;
+  if (n >= 24) return true;
   // Prose wrapped at a column glues two words: lower-case letters only, and short.
-  if (/^[a-z.,:-]+$/.test(run) && run.length < 24) return false;
-  return /[0-9A-Z+/=_%]/.test(run) || run.length >= 24;
+  const run = text.slice(s, at) + text.slice(after, e);
+  return !/^[a-z.,:-]+$/.test(run) && /[0-9A-Z+/=_%]/.test(run);
 }
 
 /** Shell `\` continuations inside a token, as written and JSON-escaped once or twice: `abc\⏎def` → `abcdef`. */
@@ -124,12 +126,11 @@ function metaBytes(s: string): string {
  */
 function wrapped(text: string, lineStart: number, at: number, after: number): boolean {
   // `cat -A` ends every line with `$`: a line's end, not a cut.
-  if (text.charCodeAt(at - 1) === 36) return false;
-  if (opensLike(text, lineStart, after)) return false;
+  if (text.charCodeAt(at - 1) === 36 || !cutValue(text, at, after)) return false;
   WRAP_NEXT.lastIndex = after;
   const next = WRAP_NEXT.exec(text);
   const nextLen = next === null ? text.length - after : next.index - after;
-  return nextLen <= at - lineStart && cutValue(text, at, after);
+  return nextLen <= at - lineStart && !opensLike(text, lineStart, after);
 }
 
 const WRAP_NEXT = new RegExp(BREAK, "g");
