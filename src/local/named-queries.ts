@@ -7,6 +7,7 @@
 import { annSearch, buildAnnIndex } from "./ann.js";
 import { deleteIds, purgeRows, withStagedTable } from "./forget-rows.js";
 import type { VectorHit } from "./queries.js";
+import { foldSessions } from "./session-scan.js";
 import { NEEDS_VECTOR, sqlString } from "./sql.js";
 import { type LocalStore, TEXT_INDEX } from "./store.js";
 import {
@@ -131,38 +132,7 @@ export async function sessionSummaries(store: LocalStore): Promise<SessionSummar
   const names = new Set((await store.table.schema()).fields.map((f) => f.name));
   const cols = ["session_id", "workdir", "ts", "turn_uuid", "seq"];
   for (const facet of ["harness", "repo"]) if (names.has(facet)) cols.push(facet);
-  const t = await store.table.query().select(cols).toArrow();
-  const [sid, wd, ts, turn, seq, hn, rp] = [
-    t.getChild("session_id"),
-    t.getChild("workdir"),
-    t.getChild("ts"),
-    t.getChild("turn_uuid"),
-    t.getChild("seq"),
-    t.getChild("harness"),
-    t.getChild("repo"),
-  ];
-  const by = new Map<string, SessionSummary & { seen: Set<string> }>();
-  for (let i = 0; i < t.numRows; i++) {
-    const sessionId = String(sid?.get(i) ?? "");
-    const harness = String(hn?.get(i) ?? "");
-    const key = `${harness}\u0000${sessionId}`;
-    let s = by.get(key);
-    if (s === undefined) {
-      s = { sessionId, harness, repo: "", workdir: "", started: "", ended: "", turns: 0, seen: new Set() };
-      by.set(key, s);
-    }
-    // Stored times are ISO strings, compared as strings; a value that is no time (a stranger's, a
-    // fixture's placeholder) would sort past every real one, and is left out.
-    const raw = String(ts?.get(i) ?? "");
-    const time = /^\d{4}-/.test(raw) ? raw : "";
-    if (time !== "" && (s.started === "" || time < s.started)) s.started = time;
-    if (time > s.ended) s.ended = time;
-    if (s.repo === "") s.repo = String(rp?.get(i) ?? "");
-    if (s.workdir === "") s.workdir = String(wd?.get(i) ?? "");
-    // A turn is its id, or its place when a parser gave it none.
-    s.seen.add(String(turn?.get(i) ?? "") || `#${String(seq?.get(i) ?? "")}`);
-  }
-  return [...by.values()].map(({ seen, ...s }) => ({ ...s, turns: seen.size }));
+  return foldSessions(await store.table.query().select(cols).toArrow());
 }
 
 /** The first piece of a user text block, with its session, agent and place. */
