@@ -396,6 +396,15 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
       checkFirstWord(cli);
     }
     if (cli.options.quiet === true && !cli.options.help) beQuiet(cfg);
+    // A hook push nobody watched refused to publish: said once, before a command run on a terminal (never
+    // in an agent's MCP server, the model server or a hook's own push).
+    if (
+      cfg.stderrTty &&
+      !cli.options.help &&
+      !["mcp", "server"].includes(cli.matchedCommand.name) &&
+      cli.options.hook !== true
+    )
+      (await import("./refusal-warning.js")).warnOfRefusals(cfg.funesHome, (l) => process.stderr.write(l));
     // A command may return its exit code (a hook push that has more to publish returns 75).
     const code: unknown = await cli.runMatchedCommand();
     return typeof code === "number" ? code : 0;

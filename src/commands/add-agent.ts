@@ -3,6 +3,9 @@
  * (a missing Hub memory is created only with consent, always private), offers the first index (text first:
  * it ends in seconds), installs the agent's hooks and MCP registration, and does the first push. Off a
  * terminal nothing is asked: what would need an answer fails with a message naming the flag that gives it.
+ * Binding a Hub memory is consent to publish into it, kept in the funes home (`recordPublishConsent`):
+ * joining a team's memory from a machine with no history leaves nothing for the first push, and the
+ * hook pushes that follow would otherwise refuse a memory that shares nothing with this one.
  */
 import {
   AGENT_NAMES,
@@ -21,8 +24,10 @@ import {
   createDataset,
   funesPaths,
   modelRepoError,
+  recordPublishConsent,
   requireToken,
   resolveMemorySpec,
+  withdrawPublishConsent,
 } from "../memory/index.js";
 import { fetchRepoHead, HubUriError, hubClient, isModelRepo, parseHubUri } from "../remote/index.js";
 import { knownSources } from "../traces/index.js";
@@ -86,9 +91,9 @@ async function bindMemory(
   o: AddOptions,
   ctx: ReadContext,
   notes: string[],
-): Promise<{ memory: string | null; created: boolean }> {
+): Promise<{ memory: string | null; uri: string | null; created: boolean }> {
   const spec = o.memory?.trim() ?? "";
-  if (spec === "" || spec === "local") return { memory: null, created: false };
+  if (spec === "" || spec === "local") return { memory: null, uri: null, created: false };
   const r = resolveMemorySpec(spec, ctx);
   if (r.kind === "local")
     throw new FunesError(
@@ -106,10 +111,10 @@ async function bindMemory(
   const head = await fetchRepoHead({ client, repo });
   switch (head.kind) {
     case "found":
-      return { memory: spec, created: false };
+      return { memory: spec, uri: r.uri, created: false };
     case "offline":
       notes.push(`can't reach ${r.uri} right now — proceeding; it'll be used once it's back`);
-      return { memory: spec, created: false };
+      return { memory: spec, uri: r.uri, created: false };
     case "unauthorized":
       throw notAuthorizedError(r.uri, "write");
     case "missing": {
@@ -126,7 +131,7 @@ async function bindMemory(
       requireToken(ctx.models.token, r.uri);
       await createDataset(client, repo, r.uri);
       notes.push(`created ${r.uri} as a private dataset`);
-      return { memory: spec, created: true };
+      return { memory: spec, uri: r.uri, created: true };
     }
   }
 }
@@ -169,6 +174,21 @@ async function firstIndex(
 }
 
 /**
+ * Joining a Hub memory from a machine with nothing indexed yet: there is no first push to ask its
+ * question, so `add` asks it (on a terminal, without `--yes`): the sessions to come are published there
+ * as they end. Off a terminal, naming the memory in `funes add` is the consent. A no installs nothing.
+ */
+async function joinConsent(o: AddOptions, agent: string, uri: string): Promise<void> {
+  if (o.yes || o.ask === undefined) return;
+  const question = `no ${agent} sessions are indexed here yet: joining ${uri} publishes your ${agent} sessions there as they end, beside what it holds. Join it?`;
+  if (!(await o.ask(question, true)))
+    throw new FunesError(
+      "declined",
+      `skipped — nothing installed. Run \`funes add ${agent} ${o.memory ?? uri}\` again when you're ready to publish there`,
+    );
+}
+
+/**
  * Whether the agent may run funes's read-only tools without asking (its `toolConsent`): `--yes` takes it, a
  * terminal asks, and off a terminal without `--yes` nothing is allowed and a note says how to.
  */
@@ -196,9 +216,11 @@ export async function addAgent(o: AddOptions, ctx: ReadContext): Promise<AddSumm
       `\`${agent}\` isn't on PATH, so funes can't be set up in it — install ${agent}, then run \`funes add ${agent}\` again (nothing was changed)`,
     );
   const notes: string[] = [];
-  const { memory, created } = await bindMemory(o, ctx, notes);
+  const { memory, uri, created } = await bindMemory(o, ctx, notes);
   const indexed = info.firstRun ? await firstIndex(o, info, ctx, notes) : null;
   if (indexed !== null) o.indexed?.(indexed);
+  const joining = uri !== null && !storeExists(funesPaths(ctx.funesHome).memory);
+  if (joining) await joinConsent(o, agent, uri);
   const setup = await info.load();
   const allowTools =
     setup.toolConsent === undefined
@@ -220,13 +242,16 @@ export async function addAgent(o: AddOptions, ctx: ReadContext): Promise<AddSumm
   notes.push(...(setup.installNotes?.({ memory, env: o.env }) ?? []));
   let pushed: PushSummary | null = null;
   let stopped: AddSummary["stopped"] = null;
+  // Consent to publish there: joining from an empty machine, or a first push the user said yes to.
+  let consented = joining || o.yes || created;
   if (memory !== null && info.firstRun) {
     if (!storeExists(funesPaths(ctx.funesHome).memory))
       notes.push(
-        `nothing indexed yet, so nothing to publish to ${memory} yet — the hooks keep it current from here`,
+        `nothing indexed yet, so nothing to publish to ${memory} yet — your sessions are published there as they end (\`funes remove ${agent}\` stops it)`,
       );
     else {
       o.say?.(`publishing to ${memory}…`);
+      const ask = o.ask;
       try {
         pushed = await pushMemory(
           {
@@ -235,7 +260,12 @@ export async function addAgent(o: AddOptions, ctx: ReadContext): Promise<AddSumm
             yes: o.yes || created,
             now: o.now,
             confirm:
-              o.ask === undefined ? undefined : (q) => (o.ask as NonNullable<AddOptions["ask"]>)(q, false),
+              ask === undefined
+                ? undefined
+                : async (q) => {
+                    consented = await ask(q, false);
+                    return consented;
+                  },
           },
           ctx,
         );
@@ -247,20 +277,34 @@ export async function addAgent(o: AddOptions, ctx: ReadContext): Promise<AddSumm
       }
     }
   }
+  if (uri !== null && consented && (stopped === null || stopped.code !== "declined"))
+    recordPublishConsent(ctx.funesHome, parseHubUri(uri), agent, o.now());
   return { agent, memory, created, indexed, installed, pushed, notes, stopped };
+}
+
+/**
+ * What `remove` of `agent` says of the consents to publish it gave: those no agent holds any more are
+ * dropped (a later push there asks again).
+ */
+function withdrawConsent(funesHome: string, agent: string): SetupReport {
+  return withdrawPublishConsent(funesHome, agent).map(
+    (uri) => `dropped the consent to publish into ${uri} (no agent is bound to it now)`,
+  );
 }
 
 /** Runs `funes remove`. */
 export async function removeAgent(
   o: { agent: string; env: Record<string, string | undefined> },
-  ctx: { home: string },
+  ctx: { home: string; funesHome: string },
 ): Promise<SetupReport> {
   const agent = parseAgent(o.agent);
+  let report: SetupReport;
   try {
-    return await (await agent.load()).remove({ home: ctx.home, env: o.env });
+    report = await (await agent.load()).remove({ home: ctx.home, env: o.env });
   } catch (err) {
     throw await setupError(err);
   }
+  return [...report, ...withdrawConsent(ctx.funesHome, agent.name)];
 }
 
 /** What `funes remove --all` did for one agent. */
@@ -277,7 +321,7 @@ export interface RemovedAgent {
  */
 export async function removeAllAgents(
   o: { env: Record<string, string | undefined> },
-  ctx: { home: string },
+  ctx: { home: string; funesHome: string },
 ): Promise<RemovedAgent[]> {
   const out: RemovedAgent[] = [];
   const { AgentSetupError, inspectAgents } = await agentsLayer();
@@ -286,7 +330,10 @@ export async function removeAllAgents(
     try {
       out.push({
         agent: w.agent,
-        report: await (await parseAgent(w.agent).load()).remove({ home: ctx.home, env: o.env }),
+        report: [
+          ...(await (await parseAgent(w.agent).load()).remove({ home: ctx.home, env: o.env })),
+          ...withdrawConsent(ctx.funesHome, w.agent),
+        ],
         error: null,
       });
     } catch (err) {

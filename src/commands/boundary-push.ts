@@ -6,12 +6,16 @@
  * that ended comes first); then it publishes. Rows still waiting after that are reported as "more", so
  * the hook runs another round, instead of a success that leaves the session behind. Nothing indexed yet,
  * or a Hub memory not created yet, is not an error at a boundary: there is simply nothing to publish.
+ * Nobody watches a hook, so a push that refuses to publish (a memory not created, one that shares nothing
+ * with this machine's, everything held back by the secret gate, no access…) is also recorded in the funes
+ * home with the command that fixes it, for `status`, `doctor` and the next command run on a terminal; a
+ * push that publishes clears it. A busy memory or an unreachable Hub is not recorded: the next round retries.
  */
 import { storeExists } from "../local/index.js";
 import type { ReadContext } from "../memory/index.js";
-import { funesPaths, hubLocation } from "../memory/index.js";
+import { funesPaths, hubLocation, recordHookRefusal } from "../memory/index.js";
 import { type Harness, knownSources } from "../traces/index.js";
-import { FunesError } from "./errors.js";
+import { describeFailure, FunesError } from "./errors.js";
 import { embedWaiting, indexSessions } from "./index-sessions.js";
 import {
   DEFAULT_VECTOR_BUDGET_MS,
@@ -53,6 +57,22 @@ export type BoundaryPushResult =
   | { kind: "nothing-indexed"; memory: string }
   | { kind: "remote-missing"; memory: string; message: string }
   | { kind: "pushed"; summary: PushSummary; embedded: number; waiting: StillWaiting };
+
+/** The one command that fixes a hook push's refusal (by its meaning). */
+function refusalFix(code: string, spec: string): string {
+  switch (code) {
+    case "declined":
+      return `funes push ${spec} --yes`;
+    case "held_back":
+      return "funes scrub";
+    case "no_memory":
+      return `funes push ${spec} --create`;
+    case "no_access":
+      return "hf auth login (or set HF_TOKEN to a token that can write it)";
+    default:
+      return `funes push ${spec}`;
+  }
+}
 
 const pause = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -107,14 +127,31 @@ export async function pushAtBoundary(o: BoundaryPushOptions, ctx: ReadContext): 
     }
   }
   if (!storeExists(funesPaths(ctx.funesHome).memory)) return { kind: "nothing-indexed", memory: loc.uri };
+  const refused = (code: string, message: string) =>
+    recordHookRefusal(
+      ctx.funesHome,
+      loc,
+      { memory: o.spec, code, message, fix: refusalFix(code, o.spec) },
+      o.now(),
+    );
   let summary: PushSummary;
   try {
     summary = await pushMemory({ spec: o.spec, create: false, yes: false, now: o.now }, ctx);
   } catch (err) {
-    if (err instanceof MemoryMissingError)
+    if (err instanceof MemoryMissingError) {
+      refused("no_memory", err.message);
       return { kind: "remote-missing", memory: loc.uri, message: err.message };
+    }
+    const line = describeFailure(err, ctx.models.hubUrl);
+    if (line.code !== "busy" && line.code !== "unreachable") refused(line.code, line.message);
     throw err;
   }
+  const held = Object.values(summary.heldBack).reduce((a, b) => a + b, 0);
+  if (held > 0 && summary.published === 0 && summary.commit === null)
+    refused(
+      "held_back",
+      `nothing was published to ${loc.uri}: every new chunk (${held}) was held back by the secret gate — run \`funes scrub\` to redact them`,
+    );
   const embedded = vectors?.embedded ?? 0;
   const chunks = summary.waitingForVectors;
   // Stalled only when the embedder itself could not run; otherwise rows that arrived meanwhile, or a

@@ -2,7 +2,8 @@
  * `funes doctor`: one pass over everything funes depends on, each check with what it found and the command
  * that fixes it: Node, the models (present and loadable), the Hub (endpoint reachable, token accepted), each
  * agent's wiring (the funes command it runs still exists, hooks trusted), the hook workers' locks (one
- * whose worker is gone stops that agent's indexing or pushing until a hook takes it over), the local memory (rows, vectors
+ * whose worker is gone stops that agent's indexing or pushing until a hook takes it over), the hook pushes
+ * that refused to publish (recorded in the funes home: a hook's log is read by nobody), the local memory (rows, vectors
  * waiting, sessions not indexed, the writer lock) and the cache. Reads only: it changes nothing.
  */
 import { type AgentWiring, agentsLayer, type HookLock } from "../agents/index.js";
@@ -10,7 +11,9 @@ import { listCachedMemories } from "../cache/index.js";
 import {
   acquireWriterLock,
   funesPaths,
+  type HookRefusal,
   localMemoryFor,
+  readHookRefusals,
   viewsRoot,
   WriterBusyError,
 } from "../memory/index.js";
@@ -164,6 +167,19 @@ function hookLockChecks(locks: HookLock[]): DoctorCheck[] {
     }));
 }
 
+/**
+ * One problem per Hub memory a hook push refused to publish to (until a push there publishes): what the
+ * hook's log said, and the one command that fixes it.
+ */
+function refusalChecks(refusals: HookRefusal[]): DoctorCheck[] {
+  return refusals.map((r) => ({
+    name: "hook push",
+    status: "fail" as const,
+    detail: `the hooks' push to ${r.memory} refused to publish (last at ${r.at}): ${r.message}`,
+    fix: r.fix,
+  }));
+}
+
 function agentCheck(w: AgentWiring): DoctorCheck {
   const name = `agent ${w.agent}`;
   return w.problems.length === 0
@@ -237,7 +253,9 @@ function cacheCheck(ctx: DoctorContext): DoctorCheck {
 /** Runs every check, in the order they are shown. */
 export async function runDoctor(ctx: DoctorContext): Promise<DoctorCheck[]> {
   const agents = await agentsLayer();
+  const refusals = readHookRefusals(ctx.funesHome);
   const usesHub =
+    refusals.length > 0 ||
     listCachedMemories(viewsRoot(ctx.funesHome)).length > 0 ||
     (await agents.readHookPushes({ home: ctx.home, env: ctx.env })).length > 0;
   return [
@@ -246,6 +264,7 @@ export async function runDoctor(ctx: DoctorContext): Promise<DoctorCheck[]> {
     await hubCheck(ctx, usesHub),
     ...agentChecks(await agents.inspectAgents(ctx.home, ctx.env)),
     ...hookLockChecks(await agents.readHookLocks({ home: ctx.home, env: ctx.env, now: ctx.now() })),
+    ...refusalChecks(refusals),
     ...(await memoryChecks(ctx)),
     cacheCheck(ctx),
   ];

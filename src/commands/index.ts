@@ -9,6 +9,7 @@ export {
   type BackfillResult,
   type FederatedMemory,
   type HomeContext,
+  type HookRefusal,
   listValues,
   localMemoryFor,
   openFederated,
@@ -17,6 +18,7 @@ export {
   type ReadTarget,
   readWith,
   settledTarget,
+  takeUnwarnedRefusals,
 } from "../memory/index.js";
 export {
   DEFAULT_RERANKER,

@@ -3,10 +3,12 @@
  * a vector are never published. A fail-closed secret gate rebuilds every block about to leave the machine
  * from its chunks, scans it whole, and holds back every chunk of a block with a finding. Repos are created
  * only when asked (`--create`), always private. A first push to a remote that shares no chunk with this
- * memory is refused without `--yes` (a wrong memory is the likely cause).
+ * memory is refused without `--yes` (a wrong memory is the likely cause), unless `funes add` recorded
+ * consent to publish into that memory (joining a team's memory from a machine with nothing in it yet).
  */
 import {
   type ComparedWith,
+  clearHookRefusal,
   createDataset,
   curationPath,
   finishForgetIfFree,
@@ -17,6 +19,7 @@ import {
   publishScope,
   pushBase,
   type ReadContext,
+  readPublishConsent,
   refusedRemote,
   requireToken,
   rowsGoing,
@@ -127,7 +130,8 @@ async function pushChecked(opts: PushOptions, ctx: ReadContext): Promise<PushSum
       sessions: opts.sessions,
     });
     const going = await rowsGoing(store, base.remoteIds, scope.allow, {
-      yes: opts.yes,
+      // `funes add <agent> <memory>` joining that memory was a yes to publishing there (publish-consent.ts).
+      yes: opts.yes || readPublishConsent(ctx.funesHome, remote.loc.uri) !== null,
       dryRun,
       confirmUnrelated: (held, count) => confirmUnrelated(opts, remote.loc.uri, held, count),
     });
@@ -161,7 +165,12 @@ async function pushChecked(opts: PushOptions, ctx: ReadContext): Promise<PushSum
       };
       return summary;
     }
-    if (going.rows.ids.size === 0) return summary;
+    if (going.rows.ids.size === 0) {
+      // Nothing new, held back or waiting for a vector: whatever a hook push refused here is settled.
+      if (Object.keys(going.heldBack).length === 0 && going.waitingForVectors === 0)
+        clearHookRefusal(ctx.funesHome, remote.loc);
+      return summary;
+    }
     requireToken(ctx.models.token, remote.loc.uri);
     const r = await publishPush(going.rows, remote, base, { ctx, now: opts.now, onUpload: opts.onUpload });
     Object.assign(summary, {
@@ -174,6 +183,7 @@ async function pushChecked(opts: PushOptions, ctx: ReadContext): Promise<PushSum
       ...(r.tookBack === null ? {} : { tookBack: r.tookBack }),
     });
     writeReceipt(ctx.funesHome, remote.loc, summary, opts.now());
+    clearHookRefusal(ctx.funesHome, remote.loc);
     return summary;
   });
 }

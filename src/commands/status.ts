@@ -2,7 +2,8 @@
  * `funes status`: what the local memory holds (chunks and sessions by agent, rows waiting for vectors,
  * last write) and how many sessions on this machine are not indexed yet. For a Hub memory, what of this
  * machine is not published there yet, and why: waiting for vectors, held back by the secret gate, or the
- * agents' hooks failed to push (the last outcome in their logs).
+ * agents' hooks failed to push (the last outcome in their logs). A hook push's refusal to publish (recorded
+ * in the funes home, with its fix) shows under every memory it concerns, and under the local memory.
  */
 import { agentsLayer, type HookPushOutcome } from "../agents/index.js";
 import {
@@ -18,6 +19,7 @@ import {
   funesPaths,
   gateProject,
   type HomeContext,
+  type HookRefusal,
   type HubMemory,
   holdBack,
   isUnitCurrent,
@@ -26,6 +28,7 @@ import {
   openStore,
   readDecisions,
   readForgotten,
+  readHookRefusals,
   readPendingForget,
   readReceipt,
   remoteForgottenIds,
@@ -44,6 +47,8 @@ export type StatusReport =
       isDefault: boolean;
       /** The memory exists but holds no chunk: an index ran and stored nothing. */
       empty?: boolean;
+      /** Hook pushes that refused to publish (see the "ready" case). */
+      hookRefusals?: HookRefusal[];
     }
   | {
       kind: "ready";
@@ -74,6 +79,11 @@ export type StatusReport =
       forgotten: number | null;
       /** Local: chunks of a forget begun and not finished (still in the memory until the next write). */
       forgetUnfinished?: number;
+      /**
+       * Hook pushes from this machine that refused to publish, each with the command that fixes it: every
+       * one for the local memory, this memory's for a Hub memory. Cleared by a push that publishes.
+       */
+      hookRefusals?: HookRefusal[];
     };
 
 /** This machine's embedded rows missing from a Hub memory, and what the secret gate would hold back. */
@@ -99,12 +109,20 @@ export interface StatusContext {
 
 /** Reads a memory's status; `pendingSessions` is counted for the default memory only. */
 export async function memoryStatus(memory: SingleMemory, ctx: StatusContext): Promise<StatusReport> {
+  const hookRefusals = refusalsFor(memory, ctx.funesHome);
   const store = await openStore(memory);
-  if (store === null) return { kind: "no-index", memory: memory.label, isDefault: memory.isDefault };
+  if (store === null)
+    return { kind: "no-index", memory: memory.label, isDefault: memory.isDefault, hookRefusals };
   try {
     const s = await store.stats();
     if (s.chunks === 0)
-      return { kind: "no-index", memory: memory.label, isDefault: memory.isDefault, empty: true };
+      return {
+        kind: "no-index",
+        memory: memory.label,
+        isDefault: memory.isDefault,
+        empty: true,
+        hookRefusals,
+      };
     const remote = memory.kind === "hub";
     // A project memory publishes curated sessions only: its status says what waits for a review instead.
     const project = remote ? await projectStatus(store, memory.label, ctx.funesHome) : null;
@@ -133,10 +151,19 @@ export async function memoryStatus(memory: SingleMemory, ctx: StatusContext): Pr
       hookPush: remote ? await lastHookPush(memory.label, ctx) : null,
       forgotten: forgotten?.size ?? null,
       forgetUnfinished: forgetUnfinished(memory, ctx.funesHome),
+      hookRefusals,
     };
   } finally {
     store.close();
   }
+}
+
+/** The hook refusals to show with a memory: all of them with the local one, a Hub memory's own with it. */
+function refusalsFor(memory: SingleMemory, funesHome: string): HookRefusal[] {
+  const all = readHookRefusals(funesHome);
+  if (memory.kind !== "hub") return memory.isDefault ? all : [];
+  const want = memory.label.replace(/\/+$/, "");
+  return all.filter((r) => r.uri.replace(/\/+$/, "") === want);
 }
 
 function embedderOf(

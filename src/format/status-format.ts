@@ -21,6 +21,24 @@ const MAX_HARNESSES = 12;
 
 /** The status text; names a memory's rows or metadata carry are kept on their line (safe-text.ts). */
 export function formatStatus(report: StatusReport, now: number): string {
+  return `${formatReport(report, now)}${refusalLines(report, now)}`;
+}
+
+/**
+ * The hook pushes that refused to publish, each with the one command that fixes it (nobody reads the
+ * hook's log, so this is where a refusal is seen).
+ */
+function refusalLines(r: StatusReport, now: number): string {
+  let out = "";
+  for (const x of r.hookRefusals ?? []) {
+    const at = Date.parse(x.at);
+    const when = Number.isNaN(at) ? "" : `, ${formatAge(now - at)}`;
+    out += `hook push refused (${oneLine(x.memory)}${when}): ${oneLine(x.message)}\n  fix: ${oneLine(x.fix)}\n`;
+  }
+  return out;
+}
+
+function formatReport(report: StatusReport, now: number): string {
   const r = oneLineNames(report);
   if (r.kind === "no-index" && r.empty === true)
     return `memory: ${r.memory}\nchunks: 0 — an index ran but stored nothing (its sessions held no indexable content); \`funes index <path> --verbose\` shows what it passed over\n`;

@@ -48,6 +48,13 @@ export {
   previewOf,
 } from "./forget-select.js";
 export { type ForgottenEntry, ForgottenFileError, readForgotten, writeForgotten } from "./forgotten.js";
+export {
+  clearHookRefusal,
+  type HookRefusal,
+  readHookRefusals,
+  recordHookRefusal,
+  takeUnwarnedRefusals,
+} from "./hook-refusals.js";
 export { createDataset, hubLocation, openHubForWrite, requireToken, type WritableHub } from "./hub-write.js";
 export { type Resolved, resolveSources, type SourceOptions } from "./index-sources.js";
 export {
@@ -74,6 +81,12 @@ export {
 } from "./open-memory.js";
 export { type FunesPaths, funesPaths } from "./paths.js";
 export { type PublishOptions, type PublishResult, publishRows } from "./publish.js";
+export {
+  type PublishConsent,
+  readPublishConsent,
+  recordPublishConsent,
+  withdrawPublishConsent,
+} from "./publish-consent.js";
 export { PublishConflictError, PublishUnreachableError } from "./publish-errors.js";
 export { waitForPushCommits } from "./publish-turn.js";
 export {
