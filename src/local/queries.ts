@@ -3,7 +3,7 @@
  * around hits, and a whole session.
  */
 import type { Table } from "@lancedb/lancedb";
-import { contentWords } from "../search/index.js";
+import { contentWords, wordsOf } from "../search/index.js";
 import { sqlString } from "./sql.js";
 
 /** A vector-leg hit: cosine similarity to the query (vectors are unit length). */
@@ -213,8 +213,8 @@ export function queryTerms(words: string[]): string[] {
  */
 export async function keywordSearch(table: Table, kq: KeywordQuery): Promise<KeywordHit[]> {
   const { query, limit, where } = kq;
-  const terms = query.match(/[\p{L}\p{N}_]+/gu);
-  if (terms === null) return [];
+  const terms = wordsOf(query);
+  if (terms.length === 0) return [];
   // The question's topic words: its function words ("when did she", "how do we") outscore the topic in
   // short passages that say them too (search/query-words.ts).
   const text = queryTerms(contentWords(terms)).join(" ");

@@ -36,7 +36,14 @@ export {
 } from "./echoes.js";
 export { pickNeighbors, type SeqRow } from "./neighbors.js";
 export { plainForm } from "./plain-form.js";
-export { contentStems, contentWords, isFunctionWord, matchedStems, stemWord } from "./query-words.js";
+export {
+  contentStems,
+  contentWords,
+  isFunctionWord,
+  matchedStems,
+  stemWord,
+  wordsOf,
+} from "./query-words.js";
 export {
   type Dated,
   parseTimeBound,

@@ -10,7 +10,7 @@
  *
  * Ranking only: what is stored, returned and cited stays the passage itself.
  */
-import { contentStems, stemWord, wordsOf } from "./query-words.js";
+import { contentStems, matchedStems } from "./query-words.js";
 import { type NamedTime, timeMatch } from "./time-mentions.js";
 
 /** What a candidate brings. */
@@ -53,8 +53,8 @@ export function withSessionEvidence(items: SessionCandidate[], query: string, na
     if (stems.length > 0) {
       const seen = new Set<string>();
       for (const i of idx)
-        for (const w of wordsOf((items[i] as SessionCandidate).text)) seen.add(stemWord(w));
-      coverage = stems.filter((s) => seen.has(s)).length / stems.length;
+        for (const s of matchedStems(stems, (items[i] as SessionCandidate).text)) seen.add(s);
+      coverage = seen.size / stems.length;
     }
     sessionScore.set(session, ((scores[0] as number) + FURTHER_SHARE * further) * (0.5 + 0.5 * coverage));
   }
