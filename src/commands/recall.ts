@@ -19,11 +19,11 @@ import {
 } from "../memory/index.js";
 import type { ModelSession } from "../models/index.js";
 import {
-  blendRelevance,
   contentStems,
   fuseEvidence,
   type Leg,
   matchedStems,
+  type NamedTime,
   orderByScore,
   parseTimestamp,
   pickNeighbors,
@@ -106,11 +106,14 @@ async function rankPool(
   { read, hidden }: { read: ReadAround; hidden: HitRow[] },
 ) {
   const evidence = fuseEvidence([...found.candidates.values()]);
+  const stems = contentStems(opts.query);
+  const named = timeMentions(opts.query);
   const pool = bySessionEvidence(
     poolOf(evidence, 2 * opts.candidates)
       .map((e) => ({ item: found.byId.get(e.id) as HitRow, relevance: e.relevance }))
       .filter((p) => withinTime(p.item.ts, filters.since, filters.until)),
-    opts.query,
+    stems,
+    named,
   );
   const reranker = legs.reranker !== null && pool.length > 0 ? await legs.reranker : null;
   if (reranker?.kind === "missing") notes.push(`note: not reranked — ${reranker.reason}`);
@@ -127,13 +130,11 @@ async function rankPool(
     batch: 8,
     now: () => performance.now(),
   });
-  withSessionRerank(ranked, opts.query);
   // A recall's own exchange (the question put to memory, the agent's restatement) never ranks above a
   // passage its recall returned, nor a copy above what it quotes (recall-kinds.ts `followers`), and neither
   // counts as a newer version of anything (`recencyTs`); echoes, when shown, come last. Recency reorders
   // reranked passages only where the cross-encoder, too, finds them close, and never replaces a passage
   // relevance alone keeps on the page.
-  const stems = contentStems(opts.query);
   const tier = (r: { item: HitRow }) => (kinds.get(r.item.id) === "echo" ? 1 : 0);
   const following = followers(
     ranked.map((r) => r.item),
@@ -164,49 +165,34 @@ async function rankPool(
 }
 
 /**
- * The pool with each passage's relevance judged with its session's evidence and any time the question
- * names (search/session-evidence.ts), best first.
+ * The pool with each passage's relevance judged with the turns around it and any time the question names
+ * (search/session-evidence.ts), best first. The cross-encoder, when it runs, reads each passage alone and
+ * is blended with this relevance.
  */
-function bySessionEvidence<T extends { item: HitRow; relevance: number }>(pool: T[], query: string): T[] {
+function bySessionEvidence<T extends { item: HitRow; relevance: number }>(
+  pool: T[],
+  stems: string[],
+  named: NamedTime[],
+): T[] {
   const judged = withSessionEvidence(
     pool.map((p) => ({ ...candidateOf(p.item), relevance: p.relevance })),
-    query,
-    timeMentions(query),
+    stems,
+    named,
   );
   return pool
     .map((p, i) => Object.assign(p, { relevance: judged[i] as number }))
     .sort((a, b) => b.relevance - a.relevance);
 }
 
-/**
- * The cross-encoder's half of a reranked passage's relevance judged with its session's evidence too, as
- * its retrieval half already is (`bySessionEvidence`): the cross-encoder reads one passage at a time, so a
- * turn that restates the question would otherwise outweigh the session that answers it. Kept on the
- * cross-encoder's own scale (its best probability), so the blend means what it did.
- */
-function withSessionRerank(
-  ranked: { item: HitRow; relevance: number; retrieval: number; rerank: number | null }[],
-  query: string,
-): void {
-  const judged = ranked.filter((r) => r.rerank !== null);
-  if (judged.length === 0) return;
-  const best = Math.max(...judged.map((r) => r.rerank as number));
-  const ce = withSessionEvidence(
-    judged.map((r) => ({ ...candidateOf(r.item), relevance: Math.max(MIN_RERANK, r.rerank as number) })),
-    query,
-    timeMentions(query),
-  );
-  judged.forEach((r, i) => {
-    r.relevance = blendRelevance((ce[i] as number) * best, r.retrieval);
-  });
-}
-
-/** The smallest cross-encoder probability session evidence works with (0 would take no share). */
-const MIN_RERANK = 1e-6;
-
-/** What session evidence needs of a row (search/session-evidence.ts). */
+/** What the evidence step needs of a row (search/session-evidence.ts). */
 function candidateOf(item: HitRow) {
-  return { session: `${item.harness}\u0000${item.sessionId}`, text: item.text, ts: item.ts };
+  return {
+    session: `${item.harness}\u0000${item.sessionId}`,
+    turn: item.turnUuid,
+    seq: item.seq,
+    text: item.text,
+    ts: item.ts,
+  };
 }
 
 type Ranked = Awaited<ReturnType<typeof rankPool>>;

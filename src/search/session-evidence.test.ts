@@ -90,35 +90,69 @@ describe("timeMentions", () => {
 });
 
 describe("withSessionEvidence", () => {
+  let turns = 0;
   const c = (
     session: string,
     relevance: number,
     text: string,
     ts = "2025-01-01T00:00:00Z",
-  ): SessionCandidate => ({
-    session,
-    relevance,
-    text,
-    ts,
-  });
+    seq = turns,
+    turn = `t${turns++}`,
+  ): SessionCandidate => ({ session, relevance, text, ts, seq, turn });
+  const judge = (items: SessionCandidate[], q: string) =>
+    withSessionEvidence(items, contentStems(q), timeMentions(q));
 
-  it("puts the session whose turns answer the question between them above one turn that repeats its words", () => {
+  it("puts the stretch of turns that answers the question between them above one turn that repeats its words", () => {
     const q = "why did we move the ledger writes to the queue";
     const items = [
       // A passing mention that repeats the question's words.
-      c("a", 1, "we talked about the ledger writes and the queue at lunch"),
-      // The decision, over two turns.
-      c("b", 0.8, "the ledger writes kept timing out under load"),
-      c("b", 0.7, "so we move them to the queue, one worker drains it"),
+      c("a", 1, "we talked about the ledger writes and the queue at lunch", undefined, 40),
+      // The decision, over two neighbouring turns.
+      c("b", 0.9, "the ledger writes kept timing out under load", undefined, 3),
+      c("b", 0.8, "so we move them to the queue, one worker drains it", undefined, 4),
     ];
-    const r = withSessionEvidence(items, q, []);
+    const r = judge(items, q);
     expect(Math.max(...r)).toBe(1);
     expect(r[1]).toBeGreaterThan(r[0] as number);
   });
 
+  it("takes no evidence from turns of the same session far away, nor from other pieces of the same turn", () => {
+    const q = "which token variables are read";
+    const alone = c("alone", 0.9, "read the token variables", undefined, 31);
+    // A long session mentions the words hundreds of turns apart, and one long turn comes in three pieces.
+    const far = [3, 214, 494, 568, 832].map((seq) =>
+      c("long", 0.9, "read the token variables", undefined, seq),
+    );
+    const pieces = [0, 1, 2].map(() =>
+      c("pieces", 0.9, "read the token variables", undefined, 7, "one-turn"),
+    );
+    const near = [10, 11].map((seq) => c("near", 0.9, "read the token variables", undefined, seq));
+    const r = judge([alone, ...far, ...pieces, ...near], q);
+    // Each scattered mention and each piece is judged as the passage standing alone is.
+    for (const x of r.slice(1, 9)) expect(x).toBeCloseTo(r[0] as number, 9);
+    // Two neighbouring turns are evidence for each other.
+    expect(r[9]).toBe(1);
+    expect(r[0] as number).toBeLessThan(1);
+  });
+
+  it("weighs a question word by its rarity among the candidates", () => {
+    const q = "how did the path cache config status problem end with jorota";
+    const common = Array.from({ length: 6 }, (_, i) => [
+      c(`d${i}`, 0.9, "the path cache config problem again", undefined, 0),
+      c(`d${i}`, 0.9, "fixed the cache config status", undefined, 1),
+    ]).flat();
+    const answer = [
+      c("a", 0.9, "what should we do about the path cache", undefined, 0),
+      c("a", 0.9, "we moved the path cache config to jorota", undefined, 1),
+    ];
+    const r = judge([...common, ...answer], q);
+    // The answer's context holds the one word no other candidate has: it comes first.
+    expect(r[common.length + 1]).toBe(1);
+  });
+
   it("leaves the order of lone candidates with no named time as their relevance gives it", () => {
     const items = [c("a", 1, "ledger queue"), c("b", 0.5, "ledger queue"), c("c", 0.25, "ledger queue")];
-    const r = withSessionEvidence(items, "ledger queue", []);
+    const r = judge(items, "ledger queue");
     expect(r[0]).toBe(1);
     expect(r[0] as number).toBeGreaterThan(r[1] as number);
     expect(r[1] as number).toBeGreaterThan(r[2] as number);
@@ -129,8 +163,7 @@ describe("withSessionEvidence", () => {
       c("a", 1, "Nate: made pasta for the team", "2022-10-01T10:00:00Z"),
       c("b", 0.7, "Nate: made coconut ice cream", "2022-11-09T10:00:00Z"),
     ];
-    const q = "What dish did Nate make on 9 November, 2022?";
-    const r = withSessionEvidence(items, q, timeMentions(q));
+    const r = judge(items, "What dish did Nate make on 9 November, 2022?");
     expect(r[1]).toBe(1);
     expect(r[0] as number).toBeLessThan(1);
   });

@@ -196,15 +196,17 @@ describe("held-back corpora: the answer ranks first in every state and at any da
     expect(get("years/bm25/reworded")).toEqual([null, null, null]);
   });
 
-  it("a coined name among many common words: first by BM25, shown near the top in every state", () => {
-    // Newer sessions match five of the question's eight words and BM25 puts them within 3-11% of the
-    // answer: near-equals, so years apart the newer rank first. The stand-in cross-encoder scores by the
-    // share of question words, so it prefers them too (not asserted: a real one reads the name).
+  it("a coined name among many common words: first by BM25, near the top once the vector leg joins", () => {
+    // Newer sessions match four or five of the question's eight topic words and the keyword leg puts them
+    // within a few percent of the answer, which holds the name and three of them. Keyword-only, context
+    // evidence (search/session-evidence.ts) then prefers the sessions whose two turns both repeat the
+    // common words (measured ranks: beyond 8, 5, 5) — the price of the measured gain on the public dialog
+    // benchmark (docs/recall-quality.md), not asserted. The vector leg sees the name and restores it. The
+    // stand-in cross-encoder scores by the share of question words, so it prefers the common-word sessions
+    // too (not asserted: a real one reads the name).
     for (const spread of ["day", "years"]) {
       expect(get(`${spread}/bm25/wordy`)).toEqual([0, 0, 0]);
-      for (const state of ["keyword", "hybrid"])
-        for (const r of get(`${spread}/${state}/wordy`))
-          expect(r as number, `${spread}/${state}`).toBeLessThan(5);
+      for (const r of get(`${spread}/hybrid/wordy`)) expect(r as number, spread).toBeLessThan(2);
     }
   });
 

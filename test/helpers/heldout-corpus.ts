@@ -22,7 +22,8 @@
  *   (`commitlog`, `renderpass`): no shared word, so only the vector leg and the cross-encoder relate them;
  *   newer sessions share the question's third, common word.
  * - `wordy`: six common words and a coined name; the answer has the name and three of the words, newer
- *   sessions four or five of the words.
+ *   sessions four of the words (their turns, like the answer's, say "we": no function word marks the
+ *   answer).
  * - `real`: the answer is a real fixture session (Hermes, Codex or pi, at its own date), asked in words of
  *   its own text; newer generated Claude sessions share some of those words.
  *
@@ -239,7 +240,7 @@ export function writeHeldoutCorpus(o: HeldoutOptions): HeldoutCorpus {
       answerSession: answer,
     });
     distract(o.distractors, age, () => [
-      { role: "user", text: `the ${g.sample(cs, 4).join(" ")} problem again ${g.filler(6)}` },
+      { role: "user", text: `we hit the ${g.sample(cs, 4).join(" ")} problem again ${g.filler(6)}` },
       { role: "assistant", text: `Fixed the ${g.sample(cs, 4).join(" ")}; ${g.filler(8)}` },
     ]);
   }
