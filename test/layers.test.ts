@@ -13,11 +13,13 @@ import { ROOT } from "./helpers/fixtures.js";
 /** Height of each layer; a folder may import only strictly lower ones. */
 const LAYER: Record<string, number> = {
   // The CLI starts the MCP server (`funes mcp`), so it sits just above it; mcp never imports cli.
-  cli: 8,
-  mcp: 7,
+  cli: 9,
+  mcp: 8,
   // The agent format and safe text: read by the CLI and the MCP server alike, without loading the SDK.
-  format: 6,
-  commands: 5,
+  format: 7,
+  commands: 6,
+  // The Hub memory written from here: built on what a memory is and how it is read.
+  sync: 5,
   memory: 4,
   cache: 3,
   local: 2,

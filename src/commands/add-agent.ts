@@ -20,18 +20,17 @@ import {
 } from "../agents/index.js";
 import { storeExists } from "../local/index.js";
 import type { ReadContext } from "../memory/index.js";
+import { funesPaths, resolveMemorySpec } from "../memory/index.js";
+import { type HubLocation, HubUriError, parseHubUri } from "../remote/index.js";
 import {
   createDataset,
-  funesPaths,
-  modelRepoError,
+  openHubOrOffline,
   recordPublishConsent,
   requireToken,
-  resolveMemorySpec,
   withdrawPublishConsent,
-} from "../memory/index.js";
-import { fetchRepoHead, HubUriError, hubClient, isModelRepo, parseHubUri } from "../remote/index.js";
+} from "../sync/index.js";
 import { knownSources } from "../traces/index.js";
-import { describeFailure, FunesError, notAuthorizedError } from "./errors.js";
+import { describeFailure, FunesError } from "./errors.js";
 import { indexSessions } from "./index-sessions.js";
 import { DEFAULT_VECTOR_BUDGET_MS, type IndexSummary } from "./index-types.js";
 import { type PushSummary, pushMemory } from "./push.js";
@@ -100,25 +99,23 @@ async function bindMemory(
       "bad_input",
       `"${spec}" is a local path — \`funes add\` binds a Hub memory (org/repo) to publish to, or none: \`funes add ${o.agent}\``,
     );
-  let repo: string;
+  let loc: HubLocation;
   try {
-    repo = parseHubUri(r.uri).repo;
+    loc = parseHubUri(r.uri);
   } catch (err) {
     if (err instanceof HubUriError) throw new FunesError("bad_input", err.message);
     throw err;
   }
-  const client = hubClient(ctx.models);
-  const head = await fetchRepoHead({ client, repo });
+  // No access and a model repo are refused as push refuses them; an unreachable Hub is not a refusal here.
+  const { client, head } = await openHubOrOffline(loc, ctx);
+  const repo = loc.repo;
   switch (head.kind) {
     case "found":
       return { memory: spec, uri: r.uri, created: false };
     case "offline":
       notes.push(`can't reach ${r.uri} right now — proceeding; it'll be used once it's back`);
       return { memory: spec, uri: r.uri, created: false };
-    case "unauthorized":
-      throw notAuthorizedError(r.uri, "write");
     case "missing": {
-      if (await isModelRepo({ client, repo })) throw modelRepoError(repo);
       const consent =
         o.create ||
         (o.ask !== undefined &&

@@ -13,7 +13,8 @@
  */
 import { storeExists } from "../local/index.js";
 import type { ReadContext } from "../memory/index.js";
-import { funesPaths, hubLocation, recordHookRefusal } from "../memory/index.js";
+import { funesPaths } from "../memory/index.js";
+import { hubLocation, recordHookRefusal } from "../sync/index.js";
 import { type Harness, knownSources } from "../traces/index.js";
 import { describeFailure, FunesError } from "./errors.js";
 import { embedWaiting, indexSessions } from "./index-sessions.js";

@@ -8,12 +8,13 @@
 import { materializeView } from "../cache/index.js";
 import { arrow, chunkSchema, countRows, LocalStore, userPrompts } from "../local/index.js";
 import type { ReadContext } from "../memory/index.js";
+import { funesPaths, refusedRemote, viewsRoot } from "../memory/index.js";
+import { fetchRepoHead, type HubLocation, type RepoHead } from "../remote/index.js";
 import {
   createDataset,
   curationPath,
   type Decision,
   decisionComment,
-  funesPaths,
   gateProject,
   hubLocation,
   type LocalSession,
@@ -22,11 +23,9 @@ import {
   publishRows,
   readDecisions,
   recordDecisions,
-  refusedRemote,
   requireToken,
-  viewsRoot,
-} from "../memory/index.js";
-import { fetchRepoHead, type HubLocation, hubClient, type RepoHead } from "../remote/index.js";
+  type WritableHub,
+} from "../sync/index.js";
 import { FunesError } from "./errors.js";
 
 /** An answer of the interactive review. */
@@ -63,9 +62,11 @@ export interface CurateSummary {
 
 const PROJECT = /^[\w.-]+\/[\w.-]+$/;
 
+/** A Hub memory opened for writing: where it is and the one client every step of a curate uses. */
+type HubWrite = Pick<WritableHub, "loc" | "client">;
+
 /** The project memory a remote is, or null (personal); "empty" when it holds no memory yet. */
-async function remoteProject(loc: HubLocation, ctx: ReadContext, sha: string) {
-  const client = hubClient(ctx.models);
+async function remoteProject({ loc, client }: HubWrite, ctx: ReadContext, sha: string) {
   const view = await materializeView({
     client,
     hubCache: ctx.models.hubCache,
@@ -112,10 +113,10 @@ async function curateChecked(o: CurateOptions, ctx: ReadContext): Promise<Curate
   if (local === null)
     throw new FunesError("no_memory", "no local index yet — run `funes index` first, then curate");
   try {
-    const sha = await remoteHead(loc, o, ctx);
-    const before = await remoteProject(loc, ctx, sha);
+    const { hub, sha } = await remoteHead(loc, o, ctx);
+    const before = await remoteProject(hub, ctx, sha);
     const sessions = await localSessions(local, before.ids);
-    const { project, named } = await nameProject(loc, before, sessions, o, ctx);
+    const { project, named } = await nameProject(hub, before, sessions, o, ctx);
     const path = curationPath(ctx.funesHome, loc);
     const recorded = await recordReview(local, sessions, project, path, o);
     const decisions = readDecisions(path);
@@ -133,7 +134,11 @@ async function curateChecked(o: CurateOptions, ctx: ReadContext): Promise<Curate
 }
 
 /** The remote's head commit; a missing dataset is created (with a project and --create), else a refusal. */
-async function remoteHead(loc: HubLocation, o: CurateOptions, ctx: ReadContext): Promise<string> {
+async function remoteHead(
+  loc: HubLocation,
+  o: CurateOptions,
+  ctx: ReadContext,
+): Promise<{ hub: HubWrite; sha: string }> {
   const opened = await openHubForWrite(loc, "curate it", ctx);
   const { client } = opened;
   let head: RepoHead = opened.head;
@@ -152,7 +157,7 @@ async function remoteHead(loc: HubLocation, o: CurateOptions, ctx: ReadContext):
         `${loc.uri} could not be read right after creating it — run curate again`,
       );
   }
-  return head.sha;
+  return { hub: opened, sha: head.sha };
 }
 
 /**
@@ -161,7 +166,7 @@ async function remoteHead(loc: HubLocation, o: CurateOptions, ctx: ReadContext):
  * is a refusal.
  */
 async function nameProject(
-  loc: HubLocation,
+  { loc, client }: HubWrite,
   before: Awaited<ReturnType<typeof remoteProject>>,
   sessions: LocalSession[],
   o: CurateOptions,
@@ -194,7 +199,7 @@ async function nameProject(
   if (before.kind === "memory" && before.project !== null) return { project: o.project, named: "unchanged" };
   await publishRows({
     loc,
-    client: hubClient(ctx.models),
+    client,
     hubCache: ctx.models.hubCache,
     funesHome: ctx.funesHome,
     rows: new arrow.Table(chunkSchema()),

@@ -11,14 +11,13 @@ import { listCachedMemories } from "../cache/index.js";
 import {
   acquireWriterLock,
   funesPaths,
-  type HookRefusal,
   localMemoryFor,
-  readHookRefusals,
   viewsRoot,
   WriterBusyError,
 } from "../memory/index.js";
 import { ModelSession, type ModelsConfig } from "../models/index.js";
 import { fetchIdentity, hubClient } from "../remote/index.js";
+import { type HookRefusal, readHookRefusals } from "../sync/index.js";
 import { modelsStatus } from "./models.js";
 import { memoryStatus } from "./status.js";
 

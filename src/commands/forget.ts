@@ -6,7 +6,7 @@
  *   earlier for the sessions or turns named).
  * - Hub (`--memory org/repo`): one compare-and-swap commit of deletion files, a manifest and the remote's
  *   forgotten-ids file that every funes push honours; `--purge-history` also rewrites the data files that held
- *   the rows and squashes the branch's history (memory/forget-publish.ts).
+ *   the rows and squashes the branch's history (sync/forget-publish.ts).
  */
 import { type ForgetCandidate, forgetCandidateRows, LocalStore } from "../local/index.js";
 import {
@@ -17,27 +17,29 @@ import {
   type ForgottenEntry,
   ForgottenFileError,
   finishForget,
-  forgetRemoteRows,
   funesPaths,
-  HistoryNotSquashedError,
-  type HubForgetPlan,
-  hubLocation,
   loadIndexState,
   markForget,
-  openHubForWrite,
-  PublishConflictError,
-  PublishUnreachableError,
   previewOf,
   type ReadContext,
   reachStep,
   readForgotten,
   resolveMemorySpec,
   saveIndexState,
-  waitForPushCommits,
   withWriterLock,
   writeForgotten,
 } from "../memory/index.js";
 import { HubReadOnlyError } from "../remote/index.js";
+import {
+  forgetRemoteRows,
+  HistoryNotSquashedError,
+  type HubForgetPlan,
+  hubLocation,
+  openHubForWrite,
+  PublishConflictError,
+  PublishUnreachableError,
+  waitForPushCommits,
+} from "../sync/index.js";
 import { FunesError, readOnlyError } from "./errors.js";
 
 /** What the caller is asked to confirm. */

@@ -8,8 +8,9 @@
  * stored munged (every character but a letter or digit made `-`), which glues a key to the words around it:
  * it is scanned with each `-` read as a space too (the same length, so a finding's range is the same).
  */
-import { isPlainValue } from "../memory/index.js";
+
 import { applyRedactions, type Finding, findingsPerText } from "../redact/index.js";
+import { isPlainValue } from "../sync/index.js";
 import type { Turn } from "../traces/index.js";
 
 /** Redacts the other columns of one session's turns, remembering each value it has scanned. */

@@ -9,7 +9,6 @@ export {
   type BackfillResult,
   type FederatedMemory,
   type HomeContext,
-  type HookRefusal,
   listValues,
   localMemoryFor,
   openFederated,
@@ -18,7 +17,6 @@ export {
   type ReadTarget,
   readWith,
   settledTarget,
-  takeUnwarnedRefusals,
 } from "../memory/index.js";
 export {
   DEFAULT_RERANKER,
@@ -28,6 +26,7 @@ export {
   type ModelsConfig,
   type ServerLink,
 } from "../models/index.js";
+export { type HookRefusal, takeUnwarnedRefusals } from "../sync/index.js";
 export {
   type AddOptions,
   type AddSummary,

@@ -6,27 +6,25 @@
  * memory is refused without `--yes` (a wrong memory is the likely cause), unless `funes add` recorded
  * consent to publish into that memory (joining a team's memory from a machine with nothing in it yet).
  */
+import { finishForgetIfFree, type ReadContext, refusedRemote } from "../memory/index.js";
 import {
   type ComparedWith,
   clearHookRefusal,
   createDataset,
   curationPath,
-  finishForgetIfFree,
   hubLocation,
   type PushRemote,
   probePushRemote,
   publishPush,
   publishScope,
   pushBase,
-  type ReadContext,
   readPublishConsent,
-  refusedRemote,
   requireToken,
   rowsGoing,
   type TookBack,
   withPinnedLocal,
   writeReceipt,
-} from "../memory/index.js";
+} from "../sync/index.js";
 import { FunesError } from "./errors.js";
 
 /** Push options. */

@@ -8,9 +8,10 @@
  */
 import { type Chunk, chunkId, splitText } from "../chunk/index.js";
 import { chunksById, countRows, LocalStore, replaceChunks, storeVectors } from "../local/index.js";
-import { type DirtyBlock, dirtyBlocks, firstRule, funesPaths, withWriterLock } from "../memory/index.js";
+import { funesPaths, withWriterLock } from "../memory/index.js";
 import { type ModelsConfig, openEmbedder } from "../models/index.js";
 import { applyRedactions, findingsPerText } from "../redact/index.js";
+import { type DirtyBlock, dirtyBlocks, firstRule } from "../sync/index.js";
 
 /** What scrub did. */
 export interface ScrubSummary {

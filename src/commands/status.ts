@@ -15,28 +15,30 @@ import {
   unindexedTextRows,
 } from "../local/index.js";
 import {
-  curationPath,
   funesPaths,
-  gateProject,
   type HomeContext,
-  type HookRefusal,
   type HubMemory,
-  holdBack,
   isUnitCurrent,
   loadIndexState,
-  localSessions,
   openStore,
-  readDecisions,
   readForgotten,
-  readHookRefusals,
   readPendingForget,
-  readReceipt,
-  remoteForgottenIds,
   resolveMemorySpec,
   type SingleMemory,
 } from "../memory/index.js";
 import { type EmbedPrecision, locateEmbedder, type ModelsConfig } from "../models/index.js";
 import { hubClient, parseHubUri } from "../remote/index.js";
+import {
+  curationPath,
+  gateProject,
+  type HookRefusal,
+  holdBack,
+  localSessions,
+  readDecisions,
+  readHookRefusals,
+  readReceipt,
+  remoteForgottenIds,
+} from "../sync/index.js";
 import { knownSources } from "../traces/index.js";
 
 /** The status of one memory, as data (rendered by the CLI or MCP). */

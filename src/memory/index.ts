@@ -5,6 +5,7 @@
  * layer that knows a local memory from a remote one. Decides nothing about what a command does with it.
  */
 
+export { writeFileAtomic, writeFileAtomicSync } from "./atomic-file.js";
 export {
   type AfterWrite,
   type BackfillOptions,
@@ -13,16 +14,6 @@ export {
   backfillOrder,
   backfillVectors,
 } from "./backfill.js";
-export { curationPath, type Decision, type Decisions, readDecisions, recordDecisions } from "./curation.js";
-export {
-  decisionComment,
-  gateProject,
-  type LocalSession,
-  localSessions,
-  type ProjectGate,
-  type PublishScope,
-  publishScope,
-} from "./curation-gate.js";
 export {
   FunesError,
   type FunesErrorCode,
@@ -32,14 +23,7 @@ export {
   readOnlyError,
 } from "./errors.js";
 export { copiesOf } from "./forget-copies.js";
-export { finishForget, markForget, readPendingForget } from "./forget-pending.js";
-export {
-  forgetRemoteRows,
-  HistoryNotSquashedError,
-  type HubForgetOptions,
-  type HubForgetPlan,
-  type HubForgetResult,
-} from "./forget-publish.js";
+export { finishForget, locallyForgottenIds, markForget, readPendingForget } from "./forget-pending.js";
 export {
   compileSelectors,
   type ForgetPreview,
@@ -47,15 +31,15 @@ export {
   type PreviewSession,
   previewOf,
 } from "./forget-select.js";
-export { type ForgottenEntry, ForgottenFileError, readForgotten, writeForgotten } from "./forgotten.js";
 export {
-  clearHookRefusal,
-  type HookRefusal,
-  readHookRefusals,
-  recordHookRefusal,
-  takeUnwarnedRefusals,
-} from "./hook-refusals.js";
-export { createDataset, hubLocation, openHubForWrite, requireToken, type WritableHub } from "./hub-write.js";
+  type ForgottenEntry,
+  ForgottenFileError,
+  parseRemoteForgotten,
+  readForgotten,
+  remoteForgottenPath,
+  renderRemoteForgotten,
+  writeForgotten,
+} from "./forgotten.js";
 export { type Resolved, resolveSources, type SourceOptions } from "./index-sources.js";
 export {
   isUnitCurrent,
@@ -79,43 +63,9 @@ export {
   refusedRemote,
   settledTarget,
 } from "./open-memory.js";
-export { type FunesPaths, funesPaths } from "./paths.js";
-export { type PublishOptions, type PublishResult, publishRows } from "./publish.js";
-export {
-  type PublishConsent,
-  readPublishConsent,
-  recordPublishConsent,
-  withdrawPublishConsent,
-} from "./publish-consent.js";
-export { PublishConflictError, PublishUnreachableError } from "./publish-errors.js";
-export { waitForPushCommits } from "./publish-turn.js";
-export {
-  type ComparedWith,
-  type PushBase,
-  type PushRemote,
-  probePushRemote,
-  publishPush,
-  pushBase,
-  type RowsGoing,
-  rowsGoing,
-  type TookBack,
-  withPinnedLocal,
-} from "./push-plan.js";
-export { readReceipt, writeReceipt } from "./push-receipt.js";
+export { type FunesPaths, funesPaths, remoteFileName } from "./paths.js";
 export { type MemoryReader, openReader, openReaders, openStore } from "./reader.js";
-export { remoteForgottenIds } from "./remote-forgotten.js";
 export { type RemoteReadState, viewsRoot } from "./remote-memory.js";
-export {
-  type BlockChunk,
-  type BlockKey,
-  type DirtyBlock,
-  dirtyBlocks,
-  type FieldFinding,
-  firstRule,
-  type HeldBack,
-  holdBack,
-  isPlainValue,
-} from "./secret-blocks.js";
 export { listValues, type ResolvedSpec, resolveMemorySpec } from "./spec.js";
 export { reachStep, setStepHook } from "./steps.js";
 export { finishForgetIfFree, withWriterLock } from "./writer.js";

@@ -158,6 +158,7 @@ describe("what a process loads", () => {
       "redact",
       "remote",
       "search",
+      "sync",
       "traces",
     ]);
     // Of the CLI's command modules, recall's alone (it can start the model server, so that one's too).

@@ -3,8 +3,8 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { remoteFileName } from "../memory/index.js";
 import { type HubLocation, parseHubUri } from "../remote/index.js";
-import { remoteFileName } from "./paths.js";
 
 /** `$FUNES_HOME/pushed/<owner>--<name>[--prefix].json`: the last push of this memory to that remote. */
 function receiptPath(funesHome: string, loc: HubLocation): string {

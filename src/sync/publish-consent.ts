@@ -7,9 +7,8 @@
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { remoteFileName, writeFileAtomicSync } from "../memory/index.js";
 import { type HubLocation, parseHubUri } from "../remote/index.js";
-import { writeFileAtomicSync } from "./atomic-file.js";
-import { remoteFileName } from "./paths.js";
 
 const dirOf = (funesHome: string) => join(funesHome, "consent");
 const pathOf = (funesHome: string, loc: HubLocation) => join(dirOf(funesHome), `${remoteFileName(loc)}.json`);

@@ -15,6 +15,15 @@ import {
   rowPlaces,
   versionKept,
 } from "../local/index.js";
+import type { ReadContext } from "../memory/index.js";
+import {
+  ForgottenFileError,
+  FunesError,
+  funesPaths,
+  locallyForgottenIds,
+  readOnlyError,
+  viewsRoot,
+} from "../memory/index.js";
 import {
   fetchRepoHead,
   type HubClient,
@@ -22,16 +31,10 @@ import {
   HubReadOnlyError,
   type RepoHead,
 } from "../remote/index.js";
-import { FunesError, readOnlyError } from "./errors.js";
-import { locallyForgottenIds } from "./forget-pending.js";
 import { forgetRemoteRows } from "./forget-publish.js";
-import { ForgottenFileError } from "./forgotten.js";
 import { openHubForWrite, openHubOrOffline } from "./hub-write.js";
-import type { ReadContext } from "./open-memory.js";
-import { funesPaths } from "./paths.js";
 import { type PublishResult, publishRows } from "./publish.js";
 import { PublishConflictError, PublishUnreachableError } from "./publish-errors.js";
-import { viewsRoot } from "./remote-memory.js";
 import { holdBack } from "./secret-blocks.js";
 
 /** The remote a push writes to: where it is, its head, and whether this push just created it. */

@@ -4,6 +4,7 @@
  * than importing each other.
  */
 import { type ArrowTable, type LocalRows, selectRows } from "../local/index.js";
+import { ForgottenFileError, parseRemoteForgotten, remoteForgottenPath } from "../memory/index.js";
 import {
   type HubClient,
   type HubLocation,
@@ -11,7 +12,6 @@ import {
   isUnreachable,
   readRepoText,
 } from "../remote/index.js";
-import { ForgottenFileError, parseRemoteForgotten, remoteForgottenPath } from "./forgotten.js";
 import { PublishUnreachableError } from "./publish-errors.js";
 
 /**

@@ -8,7 +8,7 @@
  */
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { acquireWriterLock, WriterBusyError, type WriterLock } from "./writer-lock.js";
+import { acquireWriterLock, WriterBusyError, type WriterLock } from "../memory/index.js";
 
 /** How often a waiting process tries the turn again, ms. */
 const POLL_MS = 100;

@@ -7,9 +7,8 @@
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { remoteFileName, writeFileAtomicSync } from "../memory/index.js";
 import type { HubLocation } from "../remote/index.js";
-import { writeFileAtomicSync } from "./atomic-file.js";
-import { remoteFileName } from "./paths.js";
 
 /** A hook push's refusal to publish. */
 export interface HookRefusal {

@@ -28,6 +28,7 @@ import {
   refreshTextIndex,
   refreshVectorIndex,
 } from "../local/index.js";
+import { reachStep, viewsRoot } from "../memory/index.js";
 import {
   commitFiles,
   fetchRepoHead,
@@ -42,8 +43,6 @@ import {
 import { PublishConflictError, PublishUnreachableError } from "./publish-errors.js";
 import { type PublishTurn, takePublishTurn } from "./publish-turn.js";
 import { idsOf, withoutIds, withoutRemoteForgotten } from "./remote-forgotten.js";
-import { viewsRoot } from "./remote-memory.js";
-import { reachStep } from "./steps.js";
 
 /** What a publish did. */
 export interface PublishResult {

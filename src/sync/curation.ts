@@ -11,9 +11,8 @@
  */
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { remoteFileName, writeFileAtomicSync } from "../memory/index.js";
 import type { HubLocation } from "../remote/index.js";
-import { writeFileAtomicSync } from "./atomic-file.js";
-import { remoteFileName } from "./paths.js";
 
 /** One session's decision. */
 export type Decision =

@@ -4,6 +4,15 @@
  * first: a token (without one the Hub refuses the write after funes has done the work, or worse, sees
  * `Bearer undefined`), and a refused repo creation said in words.
  */
+
+import type { ReadContext } from "../memory/index.js";
+import {
+  FunesError,
+  hubOfflineError,
+  modelRepoError,
+  notAuthorizedError,
+  resolveMemorySpec,
+} from "../memory/index.js";
 import {
   createPrivateDataset,
   fetchRepoHead,
@@ -16,9 +25,6 @@ import {
   parseHubUri,
   type RepoHead,
 } from "../remote/index.js";
-import { FunesError, hubOfflineError, modelRepoError, notAuthorizedError } from "./errors.js";
-import type { ReadContext } from "./open-memory.js";
-import { resolveMemorySpec } from "./spec.js";
 
 /** A Hub memory about to be written: its head was read (it exists) or it is missing (a dataset to create). */
 export interface WritableHub {

@@ -13,8 +13,8 @@
 import { stitch } from "../chunk/index.js";
 import { garbageBound } from "../heap/index.js";
 import { type LocalStore, type RowPlace, type RowStrings, rowPlaces, stringsAt } from "../local/index.js";
+import { FunesError } from "../memory/index.js";
 import { type Finding, findingsPerText } from "../redact/index.js";
-import { FunesError } from "./errors.js";
 
 /** A block's coordinates. */
 export interface BlockKey {

@@ -20,6 +20,7 @@ import {
   LocalStore,
   purgeForgottenIn,
 } from "../local/index.js";
+import { reachStep, remoteForgottenPath, renderRemoteForgotten, viewsRoot } from "../memory/index.js";
 import {
   commitFiles,
   fetchRepoHead,
@@ -28,11 +29,8 @@ import {
   listTree,
   superSquash,
 } from "../remote/index.js";
-import { remoteForgottenPath, renderRemoteForgotten } from "./forgotten.js";
 import { type CasOptions, cardFile, compareAndSwap, stageUploads } from "./publish.js";
 import { remoteForgottenIds } from "./remote-forgotten.js";
-import { viewsRoot } from "./remote-memory.js";
-import { reachStep } from "./steps.js";
 
 /** The forget was committed but squashing the history failed: the head is clean, older commits are not. */
 export class HistoryNotSquashedError extends Error {

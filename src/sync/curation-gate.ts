@@ -5,8 +5,8 @@
  * pending. Pending sessions are reported only when their checkout's git remotes name the project.
  */
 import { LocalStore, sessionFacts, sessionIds, userPrompts } from "../local/index.js";
+import { FunesError } from "../memory/index.js";
 import { type Decisions, readDecisions } from "./curation.js";
-import { FunesError } from "./errors.js";
 
 /** A session of the local memory, as curation sees it. */
 export interface LocalSession {
