@@ -83,6 +83,25 @@ function candidates(ids: string[]): string {
 }
 
 /**
+ * The sessions among `ids` that a (short) session id names: the id itself when the memory holds it; else
+ * every session whose id (or the part after its timestamp prefix) begins with it, when it is at least 4 code
+ * points long; sorted. None, one, or (an ambiguous start) several.
+ */
+export function sessionsNamed(ids: ReadonlySet<string>, sessionId: string): string[] {
+  if (ids.has(sessionId)) return [sessionId];
+  if (Array.from(sessionId).length < MIN_SHORT) return [];
+  return [...ids].filter((id) => id.startsWith(sessionId) || sessionIdCore(id).startsWith(sessionId)).sort();
+}
+
+/** The error for a session id that names several sessions (`found`), listing a few. */
+export function ambiguousSession(sessionId: string, found: string[]): FunesError {
+  return new FunesError(
+    "bad_input",
+    `session "${sessionId}" is ambiguous: ${found.length} sessions begin with it (${candidates(found)}) — give more of its id`,
+  );
+}
+
+/**
  * The full session and turn ids a short form names, as git resolves an abbreviated commit: the ids as
  * given when the memory holds that session; else the one session whose id (or the part after its
  * timestamp prefix) begins with `sessionId` (at least 4 code points), and in it the one turn whose id is
@@ -101,20 +120,10 @@ export async function resolveTurnIds(
     const ids = await reader.sessionIds();
     if (ids.has(sessionId) && (await reader.session(sessionId)).some((r) => r.turnUuid === turnUuid))
       return asGiven;
-    let sid = sessionId;
-    if (!ids.has(sessionId)) {
-      if (Array.from(sessionId).length < MIN_SHORT) return asGiven;
-      const found = [...ids]
-        .filter((id) => id.startsWith(sessionId) || sessionIdCore(id).startsWith(sessionId))
-        .sort();
-      if (found.length === 0) return asGiven;
-      if (found.length > 1)
-        throw new FunesError(
-          "bad_input",
-          `session "${sessionId}" is ambiguous: ${found.length} sessions begin with it (${candidates(found)}) — give more of its id`,
-        );
-      sid = found[0] as string;
-    }
+    const named = sessionsNamed(ids, sessionId);
+    if (named.length === 0) return asGiven;
+    if (named.length > 1) throw ambiguousSession(sessionId, named);
+    const sid = named[0] as string;
     const turns = [...new Set((await reader.session(sid)).map((r) => r.turnUuid))].sort();
     const exact = turns.filter((t) => t === turnUuid || t === `${sid}-${turnUuid}`);
     const prefixed = turns.filter((t) => t.startsWith(turnUuid));
@@ -137,8 +146,16 @@ export function assembleTurns(rows: HitRow[], turnUuid: string, window: number):
   if (center === undefined) return null;
   // Sessions are keyed by agent and id: another agent's session with the same id is not this one.
   const near = rows.filter((r) => r.harness === center.harness && Math.abs(r.seq - center.seq) <= window);
+  return turnsOf(near, turnUuid);
+}
+
+/**
+ * Rows grouped into turns in session order (seq, then turn id), each block's pieces rejoined with their
+ * overlap removed; the turn `center` names (if any) is marked (pure).
+ */
+export function turnsOf(rows: HitRow[], center?: string): TurnView[] {
   const groups = new Map<string, HitRow[]>();
-  for (const r of near) {
+  for (const r of rows) {
     const key = `${r.seq}\u0000${r.turnUuid}`;
     const g = groups.get(key);
     if (g === undefined) groups.set(key, [r]);
@@ -162,7 +179,7 @@ export function assembleTurns(rows: HitRow[], turnUuid: string, window: number):
       ts: head.ts,
       role: head.role,
       blocks,
-      center: head.turnUuid === turnUuid,
+      center: head.turnUuid === center,
     };
   });
   return turns.sort(

@@ -75,7 +75,26 @@ export {
   recallMemories,
 } from "./recall.js";
 export { DEFAULT_RERANK_BUDGET_MS, type RecallOptions, recallOptions } from "./recall-options.js";
+export {
+  MAX_SCAN_CONTEXT,
+  MAX_SCAN_MATCHES,
+  type ScanMatch,
+  type ScanOptions,
+  type ScanResult,
+  type ScanTurn,
+  scanOfMemories,
+  scanSession,
+} from "./scan.js";
 export { type ScrubOptions, type ScrubSummary, scrubMemory } from "./scrub.js";
+export {
+  checkBounds,
+  readSession,
+  type SessionTurns,
+  seqSpan,
+  sessionHolder,
+  settledMemories,
+  type TurnBounds,
+} from "./session-turns.js";
 export {
   DEFAULT_SESSIONS_LIMIT,
   listSessions,
@@ -87,3 +106,10 @@ export {
   sessionsOptions,
 } from "./sessions.js";
 export { memoryStatus, type StatusReport, type WiredAgent, wiredAgents } from "./status.js";
+export {
+  RANGE_MAX_CHARS,
+  RANGE_TURNS,
+  type RangeResult,
+  rangeOfMemories,
+  readTurnRange,
+} from "./turn-range.js";

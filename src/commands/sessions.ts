@@ -137,11 +137,15 @@ function newestFirst(a: SessionEntry, b: SessionEntry): number {
 }
 
 /**
- * Readers on every target: one memory's failure is the listing's; with several, a memory that cannot be read
- * or holds nothing is a warning (none readable is a failure). Unlike a recall's, a federated listing builds
- * no side vector index: it reads no vector.
+ * Readers on every target: one memory's failure is the read's; with several, a memory that cannot be read
+ * or holds nothing is a warning (none readable is a failure). Unlike a recall's, such a read builds no side
+ * vector index: it reads no vector. `say`: how the warning goes on (`listing the others`) and what the
+ * failure suggests (`list them one at a time`).
  */
-async function openEach(targets: ReadTarget[]): Promise<{ open: MemoryReader[]; warnings: string[] }> {
+export async function openEach(
+  targets: ReadTarget[],
+  say: { others: string; each: string } = { others: "listing the others", each: "list them one at a time" },
+): Promise<{ open: MemoryReader[]; warnings: string[] }> {
   const now = () => performance.now();
   if (targets.length === 1) return openReaders(targets, now);
   const open: MemoryReader[] = [];
@@ -153,14 +157,14 @@ async function openEach(targets: ReadTarget[]): Promise<{ open: MemoryReader[]; 
       warnings.push(...r.warnings);
     } catch (err) {
       warnings.push(
-        `warning: ${t.memory.label} could not be read (${err instanceof Error ? err.message : String(err)}) — listing the others`,
+        `warning: ${t.memory.label} could not be read (${err instanceof Error ? err.message : String(err)}) — ${say.others}`,
       );
     }
   }
   if (open.length === 0)
     throw new FunesError(
       "no_memory",
-      `none of the memories could be read: ${warnings.join("; ")} — check each name, or list them one at a time`,
+      `none of the memories could be read: ${warnings.join("; ")} — check each name, or ${say.each}`,
     );
   return { open, warnings };
 }
