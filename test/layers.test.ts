@@ -162,10 +162,7 @@ function envViolations(files: { path: string; text: string }[]): string[] {
  * Where an agent's name or harness may be spelled out in the generic code, with the reason. Everything
  * else about an agent is its folder's (`agents/<name>/`) or, for what its transcripts say, `traces/`'s.
  */
-const AGENT_NAMES_ALLOWED: Record<string, string> = {
-  "cli/config.ts":
-    "OpenCode's sessions are under $XDG_DATA_HOME/opencode: traces/' AgentDirs, and cli/ alone reads the environment",
-};
+const AGENT_NAMES_ALLOWED: Record<string, string> = {};
 
 /** Files of the generic code: agents/ top level (not its agents' folders), and every layer above it. */
 const GENERIC = (file: string) =>

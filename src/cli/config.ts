@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { delimiter, isAbsolute, join, resolve } from "node:path";
 import type { ModelsConfig } from "../commands/index.js";
 import { DEFAULT_RERANKER, type EmbedPrecision, type SocketPlaces } from "../models/index.js";
-import type { AgentDirs } from "../traces/index.js";
+import { type AgentDirs, movedFolders } from "../traces/index.js";
 import { funesHomeOf, homeOf } from "./home.js";
 import { UsageError } from "./usage-error.js";
 
@@ -22,10 +22,7 @@ export interface CliConfig {
   home: string;
   /** `$FUNES_HOME`, else `~/.funes`. */
   funesHome: string;
-  /**
-   * Agent folders their own variables moved: `CLAUDE_CONFIG_DIR`, `CODEX_HOME`, `PI_CODING_AGENT_DIR`,
-   * `HERMES_HOME`, `GEMINI_CLI_HOME`, `QWEN_HOME`, `XDG_DATA_HOME` (OpenCode's), `OPENCODE_DB`, `COPILOT_HOME`.
-   */
+  /** Agent folders their own variables moved (each trace format's variable, traces/formats.ts). */
   agentDirs: AgentDirs;
   /** True when stderr is a terminal (progress bars, prompts). */
   stderrTty: boolean;
@@ -185,30 +182,6 @@ function readModels(env: NodeJS.ProcessEnv, home: string): ModelsConfig {
   };
 }
 
-/** Agent folders moved by the agents' own variables (a relative one is taken from the current folder). */
-function agentDirsOf(env: NodeJS.ProcessEnv): AgentDirs {
-  const dir = (name: string) => {
-    const v = nonEmpty(env[name]);
-    return v === undefined ? undefined : resolve(v);
-  };
-  // Gemini CLI's variable replaces the home that holds `.gemini`.
-  const geminiHome = dir("GEMINI_CLI_HOME");
-  // OpenCode keeps its data under the XDG data folder, as xdg-basedir reads it.
-  const xdgData = dir("XDG_DATA_HOME");
-  return {
-    claude: dir("CLAUDE_CONFIG_DIR"),
-    codex: dir("CODEX_HOME"),
-    pi: dir("PI_CODING_AGENT_DIR"),
-    hermes: dir("HERMES_HOME"),
-    gemini: geminiHome === undefined ? undefined : join(geminiHome, ".gemini"),
-    qwen: dir("QWEN_HOME"),
-    opencode: xdgData === undefined ? undefined : join(xdgData, "opencode"),
-    // A bare name is a file in OpenCode's data folder, as OpenCode reads it: kept as given.
-    opencodeDb: nonEmpty(env.OPENCODE_DB),
-    copilot: dir("COPILOT_HOME"),
-  };
-}
-
 /** A terminal dimension: as stdout reports it when it is a terminal, else its variable when set, else null. */
 function terminalSize(reported: number | undefined, variable: string | undefined): number | null {
   if (process.stdout.isTTY === true && reported !== undefined && reported > 0) return reported;
@@ -230,7 +203,8 @@ export function readConfig(
   return {
     home,
     funesHome,
-    agentDirs: agentDirsOf(env),
+    // Agent folders moved by the agents' own variables (a relative one is taken from the current folder).
+    agentDirs: movedFolders(env, resolve),
     stderrTty: process.stderr.isTTY === true,
     stdoutTty: process.stdout.isTTY === true,
     stdinTty: process.stdin.isTTY === true,

@@ -8,6 +8,14 @@ export { type ParseContext, parseClaudeTranscript } from "./claude.js";
 export { parseCodexRollout } from "./codex.js";
 export { parseCopilotEvents } from "./copilot.js";
 export { sniffFile } from "./detect.js";
+export {
+  type AgentDirs,
+  agentFolder,
+  formatOf,
+  movedFolders,
+  TRACE_FORMATS,
+  type TraceFormat,
+} from "./formats.js";
 export { parseGeminiSession } from "./gemini.js";
 export { parseHermesSessionFile } from "./hermes-legacy.js";
 export { SKIP_MALFORMED, SKIP_NOT_OBJECT, SKIP_SURROGATE } from "./jsonl.js";
@@ -17,7 +25,6 @@ export { parsePiSession } from "./pi.js";
 export { parseQwenSession } from "./qwen.js";
 export { RepoFacets } from "./repo.js";
 export {
-  type AgentDirs,
   agentFolders,
   detectHarness,
   knownRoots,

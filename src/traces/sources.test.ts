@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { copyFixture, tempDir } from "../../test/helpers/fixtures.js";
 import { writeHermesDb } from "../../test/helpers/hermes-db.js";
+import type { AgentDirs } from "./formats.js";
 import {
-  type AgentDirs,
   detectHarness,
   knownRoots,
   knownSources,
@@ -146,7 +146,7 @@ describe("source selection", () => {
         `scanning claude_code transcripts under ${join(xdg, "projects")}`,
       ]);
       // CLAUDE_CONFIG_DIR naming that folder: walked once.
-      expect(where({ claude: xdg })).toEqual([
+      expect(where({ claude_code: xdg })).toEqual([
         `scanning claude_code transcripts under ${join(xdg, "projects")}`,
       ]);
     } finally {
@@ -159,21 +159,21 @@ describe("source selection", () => {
     const t = tempDir();
     try {
       const moved = {
-        claude: join(t.dir, "cfg", "claude"),
+        claude_code: join(t.dir, "cfg", "claude"),
         codex: join(t.dir, "cfg", "codex"),
         pi: join(t.dir, "cfg", "pi-agent"),
         hermes: join(t.dir, "cfg", "hermes"),
       };
       const home = join(t.dir, "home");
       mkdirSync(join(home, ".codex/sessions"), { recursive: true });
-      mkdirSync(join(moved.claude, "projects"), { recursive: true });
+      mkdirSync(join(moved.claude_code, "projects"), { recursive: true });
       mkdirSync(join(moved.codex, "archived_sessions"), { recursive: true });
       mkdirSync(join(moved.pi, "sessions"), { recursive: true });
       mkdirSync(join(moved.hermes, "sessions"), { recursive: true });
       writeFileSync(join(moved.hermes, "state.db"), "");
       const where = (dirs: AgentDirs) => knownSources(home, undefined, dirs).map((s) => s.description);
       expect(where(moved)).toEqual([
-        `scanning claude_code transcripts under ${join(moved.claude, "projects")}`,
+        `scanning claude_code transcripts under ${join(moved.claude_code, "projects")}`,
         `scanning codex transcripts under ${join(moved.codex, "archived_sessions")}`,
         `scanning pi transcripts under ${join(moved.pi, "sessions")}`,
         `scanning hermes sessions in ${join(moved.hermes, "state.db")}`,

@@ -5,6 +5,7 @@
 import { type Dirent, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join } from "node:path";
 import { readHead, sniffFile, sqliteHarness } from "./detect.js";
+import { type AgentDirs, formatNamed, formatOf, TRACE_FORMATS } from "./formats.js";
 import { HermesSource } from "./hermes.js";
 import { HermesFilesSource, isHermesSessionFile } from "./hermes-legacy.js";
 import { hermesProfileHomes } from "./hermes-profiles.js";
@@ -17,109 +18,45 @@ import type { Harness, TraceSource } from "./types.js";
 /** An unknown `--harness` value. */
 export class UnknownHarnessError extends Error {
   constructor(readonly value: string) {
-    super(
-      `unknown harness "${value}" (expected claude, codex, pi, hermes, gemini, qwen, opencode, or copilot)`,
-    );
+    const names = TRACE_FORMATS.map((f) => f.names[0]);
+    super(`unknown harness "${value}" (expected ${names.slice(0, -1).join(", ")}, or ${names.at(-1)})`);
   }
 }
 
 /** The CLI spelling of a harness to its stored facet (`claude` and `claude_code` are one). */
 export function parseHarness(value: string): Harness {
-  switch (value.trim().toLowerCase()) {
-    case "claude":
-    case "claude_code":
-    case "claude-code":
-      return "claude_code";
-    case "codex":
-      return "codex";
-    case "pi":
-      return "pi";
-    case "hermes":
-      return "hermes";
-    case "gemini":
-      return "gemini";
-    case "qwen":
-      return "qwen";
-    case "opencode":
-      return "opencode";
-    case "copilot":
-      return "copilot";
-    default:
-      throw new UnknownHarnessError(value);
-  }
+  const f = formatNamed(value);
+  if (f === null) throw new UnknownHarnessError(value);
+  return f.harness;
 }
 
-/**
- * Where an agent's own variable moved its folder: `CLAUDE_CONFIG_DIR` (Claude Code's `~/.claude`),
- * `CODEX_HOME` (`~/.codex`), `PI_CODING_AGENT_DIR` (pi's `~/.pi/agent`), `HERMES_HOME` (`~/.hermes`),
- * `GEMINI_CLI_HOME` (the folder holding Gemini CLI's `.gemini`: this is that `.gemini`), `QWEN_HOME` (`~/.qwen`).
- * Each agent writes its sessions there when it is set; absent, the default under the home.
- */
-export interface AgentDirs {
-  claude?: string | undefined;
-  codex?: string | undefined;
-  pi?: string | undefined;
-  hermes?: string | undefined;
-  gemini?: string | undefined;
-  qwen?: string | undefined;
-  /** OpenCode's data folder: `$XDG_DATA_HOME/opencode` (default `~/.local/share/opencode`). */
-  opencode?: string | undefined;
-  /** `$OPENCODE_DB`: the database OpenCode was told to use (absolute, or a name in its data folder). */
-  opencodeDb?: string | undefined;
-  /** Copilot CLI's folder: `$COPILOT_HOME` (default `~/.copilot`). */
-  copilot?: string | undefined;
+/** Each format's agent folder: its variable's (`dirs`), else its default under `home`. */
+export function agentFolders(home: string, dirs: AgentDirs = {}): Record<Harness, string> {
+  return Object.fromEntries(
+    TRACE_FORMATS.map((f) => [f.harness, dirs[f.harness] ?? join(home, ...f.folder.under)]),
+  ) as Record<Harness, string>;
 }
 
-/** Each agent's folder: its variable's, else its default under `home`. */
-export function agentFolders(
-  home: string,
-  dirs: AgentDirs = {},
-): Record<Exclude<keyof AgentDirs, "opencodeDb">, string> {
-  return {
-    claude: dirs.claude ?? join(home, ".claude"),
-    codex: dirs.codex ?? join(home, ".codex"),
-    pi: dirs.pi ?? join(home, ".pi", "agent"),
-    hermes: dirs.hermes ?? join(home, ".hermes"),
-    gemini: dirs.gemini ?? join(home, ".gemini"),
-    qwen: dirs.qwen ?? join(home, ".qwen"),
-    opencode: dirs.opencode ?? join(home, ".local", "share", "opencode"),
-    copilot: dirs.copilot ?? join(home, ".copilot"),
-  };
-}
-
-/** Agent session roots, in the order a no-path index walks them. */
+/** Agent session roots, in the order a no-path index walks them (formats.ts's roots, with Claude Code's old folder and `$OPENCODE_DB`). */
 export function knownRoots(home: string, dirs: AgentDirs = {}): { harness: Harness; path: string }[] {
-  const f = agentFolders(home, dirs);
-  const claude = join(f.claude, "projects");
-  // Claude Code 1.0.30 moved its folder to ~/.config/claude, and later releases went back to ~/.claude; the
-  // sessions written meanwhile stay there (the reference does not walk it; ccusage does). Listed once when
-  // CLAUDE_CONFIG_DIR is that folder.
-  const claudeXdg = join(home, ".config", "claude", "projects");
-  return [
-    { harness: "claude_code", path: claude },
-    ...(claudeXdg === claude ? [] : [{ harness: "claude_code" as const, path: claudeXdg }]),
-    { harness: "codex", path: join(f.codex, "sessions") },
-    // Codex moves sessions here when they are archived; the reference does not walk it.
-    { harness: "codex", path: join(f.codex, "archived_sessions") },
-    { harness: "pi", path: join(f.pi, "sessions") },
-    { harness: "hermes", path: join(f.hermes, "state.db") },
-    // Older Hermes kept conversations only in session files; the reference does not read them.
-    { harness: "hermes", path: join(f.hermes, "sessions") },
-    // Gemini CLI deletes sessions older than 30 days by default (`general.sessionRetention`).
-    { harness: "gemini", path: join(f.gemini, "tmp") },
-    { harness: "qwen", path: join(f.qwen, "projects") },
-    // OpenCode's database (and the `opencode-<channel>.db` of its other release channels) in its data folder.
-    { harness: "opencode", path: f.opencode },
-    ...(dirs.opencodeDb === undefined || dirs.opencodeDb === ":memory:"
-      ? []
-      : [
-          {
-            harness: "opencode" as const,
-            path: isAbsolute(dirs.opencodeDb) ? dirs.opencodeDb : join(f.opencode, dirs.opencodeDb),
-          },
-        ]),
-    { harness: "copilot", path: join(f.copilot, "session-state") },
-  ];
+  const folders = agentFolders(home, dirs);
+  const out: { harness: Harness; path: string }[] = [];
+  for (const f of TRACE_FORMATS) {
+    for (const root of f.roots) out.push({ harness: f.harness, path: join(folders[f.harness], ...root) });
+    if (f.harness === "claude_code") {
+      // Claude Code 1.0.30 moved its folder to ~/.config/claude, and later releases went back to ~/.claude;
+      // the sessions written meanwhile stay there (the reference does not walk it; ccusage does). Listed
+      // once when CLAUDE_CONFIG_DIR is that folder.
+      const xdg = join(home, ".config", "claude", "projects");
+      if (!out.some((r) => r.path === xdg)) out.push({ harness: "claude_code", path: xdg });
+    }
+    if (f.harness === "opencode" && dirs.opencodeDb !== undefined && dirs.opencodeDb !== ":memory:")
+      out.push({
+        harness: "opencode",
+        path: isAbsolute(dirs.opencodeDb) ? dirs.opencodeDb : join(folders.opencode, dirs.opencodeDb),
+      });
+  }
+  return out;
 }
 
 /** Sources for every known agent directory that exists (optionally one harness only). */
@@ -208,7 +145,8 @@ export function sourcesForPath(path: string, forced?: Harness): TraceSource[] {
   if (st === null) throw new TracePathError("missing", path, `no such file or folder: "${path}"`);
   const last = path.split(/[\\/]/).filter(Boolean).pop() ?? "";
   if (st.isFile()) return [fileSource(path, last, forced)];
-  if (forced === "hermes" || last === ".hermes") return hermesFolderSources(path);
+  if (forced === "hermes" || last === formatOf("hermes").folder.under.at(-1))
+    return hermesFolderSources(path);
   const openCode = openCodeDbs(path);
   if (openCode.length > 0) return openCode.map((db) => new OpenCodeSource(db));
   if (forced === undefined && !isAgentDir(path)) {
@@ -413,13 +351,7 @@ export function detectHarness(path: string): Harness {
     real = realpathSync(path);
   } catch {}
   const norm = real.replaceAll("\\", "/").replace(/\/+$/, "");
-  if (norm.endsWith(".claude/projects")) return "claude_code";
-  if (norm.endsWith(".codex/sessions") || norm.endsWith(".codex/archived_sessions")) return "codex";
-  if (norm.endsWith(".pi/agent/sessions")) return "pi";
-  if (norm.endsWith(".hermes/sessions")) return "hermes";
-  if (norm.endsWith(".gemini/tmp")) return "gemini";
-  if (norm.endsWith(".qwen/projects")) return "qwen";
-  if (norm.endsWith(".copilot/session-state")) return "copilot";
+  for (const { harness, tail } of TRANSCRIPT_TAILS) if (norm.endsWith(tail)) return harness;
   for (const file of transcriptCandidates(real)) {
     let sniffed: ReturnType<typeof sniffFile>;
     try {
@@ -431,6 +363,17 @@ export function detectHarness(path: string): Harness {
   }
   return "claude_code";
 }
+
+/**
+ * The default layout's transcript folders (`.claude/projects`, `.codex/sessions`, …): a folder given by
+ * hand with one of these tails holds that format's transcripts. Databases and OpenCode's data folder are
+ * known by their files instead.
+ */
+const TRANSCRIPT_TAILS = TRACE_FORMATS.flatMap((f) =>
+  f.roots
+    .filter((r) => r.length > 0 && !(r.at(-1) ?? "").endsWith(".db"))
+    .map((r) => ({ harness: f.harness, tail: [...f.folder.under, ...r].join("/") })),
+);
 
 /** Candidate transcript files under `root`, `.jsonl` first, each group in path order (at most 20). */
 function transcriptCandidates(root: string): string[] {

@@ -6,6 +6,7 @@
  */
 import { rmSync } from "node:fs";
 import { join } from "node:path";
+import { agentFolder } from "../../traces/index.js";
 import { readTextOrNull, writeIfChanged } from "../files.js";
 import { AgentSetupError, envDir, integrationsRoot } from "../setup.js";
 
@@ -20,7 +21,7 @@ export interface ClaudeHome {
 
 /** Claude Code's folder: `$CLAUDE_CONFIG_DIR`, else `~/.claude`. */
 export function claudeConfigDir(o: ClaudeHome): string {
-  return envDir(o.env.CLAUDE_CONFIG_DIR, join(o.home, ".claude"));
+  return agentFolder("claude_code", o.home, o.env);
 }
 
 /** Claude Code's user settings file. */

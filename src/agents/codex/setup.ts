@@ -6,6 +6,7 @@
  * The user's hooks are kept; `remove` restores the file byte for byte when nothing else changed in it.
  */
 import { join } from "node:path";
+import { agentFolder } from "../../traces/index.js";
 import {
   canonicalJson,
   readTextOrNull,
@@ -28,7 +29,6 @@ import { lastLine, runCli } from "../run-cli.js";
 import {
   AgentSetupError,
   cliMissingOnRemove,
-  envDir,
   type InstallOptions,
   integrationsRoot,
   type RemoveOptions,
@@ -39,7 +39,7 @@ import { editTrust, trustEntries } from "./trust.js";
 
 /** Where Codex keeps its configuration: `$CODEX_HOME`, else `~/.codex`. */
 export function codexHome(o: { home: string; env: Record<string, string | undefined> }): string {
-  return envDir(o.env.CODEX_HOME, join(o.home, ".codex"));
+  return agentFolder("codex", o.home, o.env);
 }
 
 /** Top-level keys Codex accepts in hooks.json (it skips the whole file on any other). */

@@ -8,10 +8,10 @@
  * else in it changed, and deletes funes's hooks file.
  */
 import { join } from "node:path";
+import { agentFolder } from "../../traces/index.js";
 import { hookCommand, INDEX_SCRIPT } from "../hook-scripts.js";
 import { installJsonWiring, jsonEntryNames, jsonWiring, removeJsonWiring } from "../json-config.js";
 import {
-  envDir,
   type InstallOptions,
   integrationsRoot,
   type RemoveOptions,
@@ -21,7 +21,7 @@ import {
 
 /** Copilot CLI's folder: `$COPILOT_HOME`, else `~/.copilot`. */
 export function copilotHome(o: { home: string; env: Record<string, string | undefined> }): string {
-  return envDir(o.env.COPILOT_HOME, join(o.home, ".copilot"));
+  return agentFolder("copilot", o.home, o.env);
 }
 
 /** Where funes keeps the hook scripts Copilot runs, and their log. */

@@ -11,6 +11,7 @@
  */
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { agentFolder } from "../../traces/index.js";
 import { readTextOrNull, rememberOriginal, restoreOriginal, writeIfChanged } from "../files.js";
 import {
   hookCommand,
@@ -22,7 +23,6 @@ import {
 import type { HookSpec } from "../json-hooks.js";
 import { funesServer, installSettings, removeSettings, type SettingsPlan } from "../settings-json.js";
 import {
-  envDir,
   type InstallOptions,
   integrationsRoot,
   pruneIntegrations,
@@ -33,7 +33,7 @@ import {
 
 /** Gemini CLI's folder: `$GEMINI_CLI_HOME/.gemini`, else `~/.gemini`. */
 export function geminiDir(o: { home: string; env: Record<string, string | undefined> }): string {
-  return join(envDir(o.env.GEMINI_CLI_HOME, o.home), ".gemini");
+  return agentFolder("gemini", o.home, o.env);
 }
 
 /**

@@ -8,11 +8,11 @@
  * servers its whole environment (less its own internal tokens), so funes reads `HF_TOKEN` and the rest.
  */
 import { join } from "node:path";
+import { agentFolder } from "../../traces/index.js";
 import { removeHookFolder, writeHookScripts } from "../hook-scripts.js";
 import { stopHookSpecs } from "../json-hooks.js";
 import { funesServer, installSettings, removeSettings, type SettingsPlan } from "../settings-json.js";
 import {
-  envDir,
   type InstallOptions,
   integrationsRoot,
   pruneIntegrations,
@@ -23,7 +23,7 @@ import {
 
 /** Qwen Code's folder: `$QWEN_HOME`, else `~/.qwen`. */
 export function qwenDir(o: { home: string; env: Record<string, string | undefined> }): string {
-  return envDir(o.env.QWEN_HOME, join(o.home, ".qwen"));
+  return agentFolder("qwen", o.home, o.env);
 }
 
 /** funes's read-only tools as Qwen names them. */

@@ -1,0 +1,132 @@
+/**
+ * The transcript formats funes reads, one descriptor each, listed once: the stored harness id, the
+ * `--harness` spellings, the agent's folder (the variable that moves it and its place under the home), and
+ * where under that folder its sessions live. Picking sources (`sources.ts`), the CLI's environment
+ * (`cli/config.ts`), the agents' own set-up and the registry test read them from here.
+ */
+import { join } from "node:path";
+import type { Harness } from "./types.js";
+
+/** Where a format's agent keeps its folder. */
+export interface FolderRule {
+  /** The agent's own variable that moves the folder. */
+  variable: string;
+  /** The folder under the variable's value (Gemini CLI's variable names the home holding `.gemini`). */
+  inside?: readonly string[];
+  /** The folder under the home when the variable is not set. */
+  under: readonly string[];
+}
+
+/** One transcript format. */
+export interface TraceFormat {
+  harness: Harness;
+  /** `--harness` spellings, lower case; the first is the one messages show. */
+  names: readonly string[];
+  folder: FolderRule;
+  /**
+   * Where its sessions are under the folder, in the order a no-path index walks them: a tree of
+   * transcripts, a database, or the folder itself (`[]`).
+   */
+  roots: readonly (readonly string[])[];
+}
+
+export const TRACE_FORMATS: readonly TraceFormat[] = [
+  {
+    harness: "claude_code",
+    names: ["claude", "claude_code", "claude-code"],
+    folder: { variable: "CLAUDE_CONFIG_DIR", under: [".claude"] },
+    roots: [["projects"]],
+  },
+  {
+    harness: "codex",
+    names: ["codex"],
+    folder: { variable: "CODEX_HOME", under: [".codex"] },
+    // Codex moves sessions to archived_sessions when they are archived; the reference does not walk it.
+    roots: [["sessions"], ["archived_sessions"]],
+  },
+  {
+    harness: "pi",
+    names: ["pi"],
+    folder: { variable: "PI_CODING_AGENT_DIR", under: [".pi", "agent"] },
+    roots: [["sessions"]],
+  },
+  {
+    harness: "hermes",
+    names: ["hermes"],
+    folder: { variable: "HERMES_HOME", under: [".hermes"] },
+    // Older Hermes kept conversations only in session files; the reference does not read them.
+    roots: [["state.db"], ["sessions"]],
+  },
+  {
+    harness: "gemini",
+    names: ["gemini"],
+    folder: { variable: "GEMINI_CLI_HOME", inside: [".gemini"], under: [".gemini"] },
+    // Gemini CLI deletes sessions older than 30 days by default (`general.sessionRetention`).
+    roots: [["tmp"]],
+  },
+  {
+    harness: "qwen",
+    names: ["qwen"],
+    folder: { variable: "QWEN_HOME", under: [".qwen"] },
+    roots: [["projects"]],
+  },
+  {
+    harness: "opencode",
+    names: ["opencode"],
+    // OpenCode keeps its data under the XDG data folder, as xdg-basedir reads it.
+    folder: { variable: "XDG_DATA_HOME", inside: ["opencode"], under: [".local", "share", "opencode"] },
+    // Its database (and the `opencode-<channel>.db` of its other release channels) in the data folder.
+    roots: [[]],
+  },
+  {
+    harness: "copilot",
+    names: ["copilot"],
+    folder: { variable: "COPILOT_HOME", under: [".copilot"] },
+    roots: [["session-state"]],
+  },
+];
+
+/** The descriptor of `harness`. */
+export function formatOf(harness: Harness): TraceFormat {
+  const f = TRACE_FORMATS.find((x) => x.harness === harness);
+  if (f === undefined) throw new Error(`no trace format for harness ${harness}`);
+  return f;
+}
+
+/**
+ * Agent folders their own variables moved (each `FolderRule.variable`), by harness, and `$OPENCODE_DB`
+ * (the database OpenCode was told to use: absolute, or a name in its data folder). Absent: the default
+ * under the home.
+ */
+export type AgentDirs = Partial<Record<Harness, string>> & { opencodeDb?: string | undefined };
+
+/** The folders `env` moves (`resolve` makes a relative value absolute, as the CLI reads it from its folder). */
+export function movedFolders(
+  env: Readonly<Record<string, string | undefined>>,
+  resolve: (path: string) => string = (p) => p,
+): AgentDirs {
+  const out: AgentDirs = {};
+  for (const f of TRACE_FORMATS) {
+    const v = env[f.folder.variable]?.trim();
+    if (v !== undefined && v !== "") out[f.harness] = join(resolve(v), ...(f.folder.inside ?? []));
+  }
+  // A bare name is a file in OpenCode's data folder, as OpenCode reads it: kept as given.
+  const db = env.OPENCODE_DB?.trim();
+  if (db !== undefined && db !== "") out.opencodeDb = db;
+  return out;
+}
+
+/** The folder of `harness`'s agent: its variable's (in `env`), else its default under `home`. */
+export function agentFolder(
+  harness: Harness,
+  home: string,
+  env: Readonly<Record<string, string | undefined>> = {},
+): string {
+  return movedFolders(env)[harness] ?? join(home, ...formatOf(harness).folder.under);
+}
+
+/** The format a `--harness` spelling names, or null. */
+export function formatNamed(value: string): TraceFormat | null {
+  const v = value.trim().toLowerCase();
+  return TRACE_FORMATS.find((f) => f.names.includes(v)) ?? null;
+}
