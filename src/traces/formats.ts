@@ -4,7 +4,7 @@
  * where under that folder its sessions live. Picking sources (`sources.ts`), the CLI's environment
  * (`cli/config.ts`), the agents' own set-up and the registry test read them from here.
  */
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import type { Harness } from "./types.js";
 
 /** Where a format's agent keeps its folder. */
@@ -28,7 +28,12 @@ export interface TraceFormat {
    * transcripts, a database, or the folder itself (`[]`).
    */
   roots: readonly (readonly string[])[];
+  /** Whether a file in a tree of its transcripts is one, by its name and folder. */
+  transcript: (name: string, dir: string) => boolean;
 }
+
+/** The usual transcript file: `*.jsonl`. */
+const jsonl = (name: string) => name.endsWith(".jsonl");
 
 export const TRACE_FORMATS: readonly TraceFormat[] = [
   {
@@ -36,6 +41,7 @@ export const TRACE_FORMATS: readonly TraceFormat[] = [
     names: ["claude", "claude_code", "claude-code"],
     folder: { variable: "CLAUDE_CONFIG_DIR", under: [".claude"] },
     roots: [["projects"]],
+    transcript: jsonl,
   },
   {
     harness: "codex",
@@ -43,12 +49,15 @@ export const TRACE_FORMATS: readonly TraceFormat[] = [
     folder: { variable: "CODEX_HOME", under: [".codex"] },
     // Codex moves sessions to archived_sessions when they are archived; the reference does not walk it.
     roots: [["sessions"], ["archived_sessions"]],
+    // Its 2025 releases wrote whole-file `rollout-*.json`.
+    transcript: (name) => jsonl(name) || (name.startsWith("rollout-") && name.endsWith(".json")),
   },
   {
     harness: "pi",
     names: ["pi"],
     folder: { variable: "PI_CODING_AGENT_DIR", under: [".pi", "agent"] },
     roots: [["sessions"]],
+    transcript: jsonl,
   },
   {
     harness: "hermes",
@@ -56,6 +65,8 @@ export const TRACE_FORMATS: readonly TraceFormat[] = [
     folder: { variable: "HERMES_HOME", under: [".hermes"] },
     // Older Hermes kept conversations only in session files; the reference does not read them.
     roots: [["state.db"], ["sessions"]],
+    // Its session files are read by their own source (hermes-legacy.ts); a tree of them as JSONL.
+    transcript: jsonl,
   },
   {
     harness: "gemini",
@@ -63,12 +74,19 @@ export const TRACE_FORMATS: readonly TraceFormat[] = [
     folder: { variable: "GEMINI_CLI_HOME", inside: [".gemini"], under: [".gemini"] },
     // Gemini CLI deletes sessions older than 30 days by default (`general.sessionRetention`).
     roots: [["tmp"]],
+    // Older releases wrote whole-file sessions: `session-*.json`, and a sub-agent's `chats/<parent session>/<id>.json`.
+    transcript: (name, dir) =>
+      jsonl(name) ||
+      (name.endsWith(".json") && (name.startsWith("session-") || basename(dirname(dir)) === "chats")),
   },
   {
     harness: "qwen",
     names: ["qwen"],
     folder: { variable: "QWEN_HOME", under: [".qwen"] },
     roots: [["projects"]],
+    // A bare id (`<id>.jsonl`, `agent-<id>.jsonl`); other logs beside them carry a second extension
+    // (`<id>.ledger.jsonl`, a server's prompt ledger).
+    transcript: (name) => /^[^.]+\.jsonl$/.test(name),
   },
   {
     harness: "opencode",
@@ -77,12 +95,16 @@ export const TRACE_FORMATS: readonly TraceFormat[] = [
     folder: { variable: "XDG_DATA_HOME", inside: ["opencode"], under: [".local", "share", "opencode"] },
     // Its database (and the `opencode-<channel>.db` of its other release channels) in the data folder.
     roots: [[]],
+    transcript: () => false,
   },
   {
     harness: "copilot",
     names: ["copilot"],
     folder: { variable: "COPILOT_HOME", under: [".copilot"] },
     roots: [["session-state"]],
+    // 1.x: `session-state/<id>/events.jsonl`, with other files beside each log (checkpoints, snapshots);
+    // 0.0.x wrote the log flat, `session-state/<id>.jsonl`.
+    transcript: (name, dir) => name === "events.jsonl" || (basename(dir) === "session-state" && jsonl(name)),
   },
 ];
 

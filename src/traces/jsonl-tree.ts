@@ -8,6 +8,7 @@ import { PROJECT_ROOT_FILE, readAgentSidecar, TOOL_OUTPUT_FILE } from "./agent-f
 import { isSubagentId, type ParseContext, parseClaudeTranscript, streamClaudeTranscript } from "./claude.js";
 import { parseCodexRollout, streamCodexRollout } from "./codex.js";
 import { parseCopilotEvents, streamCopilotEvents } from "./copilot.js";
+import { formatOf } from "./formats.js";
 import { parseGeminiSession } from "./gemini.js";
 import { fileLines, parseJsonl, type TranscriptText } from "./jsonl.js";
 import type { PersistedRead } from "./persisted-output.js";
@@ -90,7 +91,7 @@ export class JsonlTreeSource implements TraceSource {
   }
 
   async listUnits(limit?: number): Promise<Unit[]> {
-    const named = await walkFiles(this.root, (n, dir) => isTranscriptName(n, dir, this.kind));
+    const named = await walkFiles(this.root, (n, dir) => formatOf(this.kind).transcript(n, dir));
     const files = await stampFiles(
       this.only === undefined ? named : named.filter((f) => this.only?.has(f)),
       this.root,
@@ -193,25 +194,6 @@ function geminiProjectRoot(transcript: string, skipped: SkipCounts): string | nu
 
 /** Skip reason for a `.project_root` holding more than one line (or a NUL): not a folder's path. */
 export const SKIP_PROJECT_ROOT_NOT_PATH = ".project_root not read: more than one path (or a NUL) in it";
-
-/**
- * A transcript file for a harness, by its name and folder: `*.jsonl` (Copilot's and Qwen's by their own
- * names), plus Codex's 2025 `rollout-*.json` and Gemini CLI's older whole-file sessions (`session-*.json`, and
- * a sub-agent's `chats/<parent session>/<id>.json`).
- */
-function isTranscriptName(name: string, dir: string, harness: JsonlHarness): boolean {
-  // Copilot CLI 1.x: `session-state/<id>/events.jsonl`, with other files beside each log (checkpoints,
-  // snapshots); 0.0.x wrote the log flat, `session-state/<id>.jsonl`.
-  if (harness === "copilot")
-    return name === "events.jsonl" || (basename(dir) === "session-state" && name.endsWith(".jsonl"));
-  // Qwen names transcripts by a bare id (`<id>.jsonl`, `agent-<id>.jsonl`); other logs beside them carry a
-  // second extension (`<id>.ledger.jsonl`, a server's prompt ledger).
-  if (harness === "qwen") return /^[^.]+\.jsonl$/.test(name);
-  if (name.endsWith(".jsonl")) return true;
-  if (!name.endsWith(".json")) return false;
-  if (harness === "codex") return name.startsWith("rollout-");
-  return harness === "gemini" && (name.startsWith("session-") || basename(dirname(dir)) === "chats");
-}
 
 /**
  * Reads `<session>/tool-results/<file>` beside a Claude transcript: next to the main transcript, or two
