@@ -5,7 +5,7 @@
  * ids already stored are not written again. A unit is recorded in state.json only after its chunks are in
  * the table, so a run killed at any point leaves a valid memory and the next run finishes the job.
  */
-import { countRows, LocalStore } from "../local/index.js";
+import { countRows, LocalStore, storeExists } from "../local/index.js";
 import { funesPaths, resolveSources, withWriterLock } from "../memory/index.js";
 import type { TraceSource } from "../traces/index.js";
 import { FunesError } from "./errors.js";
@@ -34,12 +34,35 @@ import {
 /** Runs an index pass. Throws FunesError when nothing could be read or another writer holds the lock. */
 export async function indexSessions(opts: IndexOptions): Promise<IndexSummary> {
   const paths = funesPaths(opts.funesHome);
-  const resolved = resolveSources(opts);
+  const resolved = sourcesOrKept(opts, paths.memory);
   if (resolved.kind === "note") return noteOnly(paths.memory, resolved.text, opts.onEvent);
   return withWriterLock(opts.funesHome, async () => {
     const iso = await isolationOfMemory(paths.memory, opts);
     return iso === undefined ? runLocked(opts, resolved, paths) : runIsolated(iso, opts);
   });
+}
+
+/**
+ * The sources to read; when the agents' folders hold no transcripts at all (their clean-up took them) but
+ * the memory exists, a note, not a failure: what was indexed stays, and there is nothing new to read.
+ */
+function sourcesOrKept(opts: IndexOptions, memory: string): ReturnType<typeof resolveSources> {
+  try {
+    return resolveSources(opts);
+  } catch (err) {
+    if (
+      !(err instanceof FunesError) ||
+      err.code !== "no_sessions" ||
+      opts.path !== undefined ||
+      !storeExists(memory)
+    )
+      throw err;
+    const looked = /\(looked in [^)]*\)/.exec(err.message)?.[0] ?? "";
+    return {
+      kind: "note",
+      text: `no transcripts on this machine now${looked === "" ? "" : ` ${looked}`} — nothing new to index; the memory keeps every session it indexed before`,
+    };
+  }
 }
 
 /** The isolation for a memory already large enough for one (read before the text pass). */
@@ -89,7 +112,7 @@ async function textPassStep(
 ): Promise<IsolatedResult> {
   const opts: IndexOptions = { ...text, funesHome, onEvent: emit };
   const paths = funesPaths(funesHome);
-  const resolved = resolveSources(opts);
+  const resolved = sourcesOrKept(opts, paths.memory);
   if (resolved.kind === "note")
     return { kind: "text", summary: noteOnly(paths.memory, resolved.text, emit), finish: false, waiting: 0 };
   const run = await textPass(opts, resolved, paths);
