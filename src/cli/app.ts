@@ -35,6 +35,7 @@ const runMcp = lazy(() => import("./run-mcp.js"), "runMcp");
 const runModels = lazy(() => import("./run-models.js"), "runModels");
 const runPush = lazy(() => import("./run-push.js"), "runPush");
 const runRecall = lazy(() => import("./run-recall.js"), "runRecall");
+const runScan = lazy(() => import("./run-scan.js"), "runScan");
 const runScrub = lazy(() => import("./run-scrub.js"), "runScrub");
 const runServer = lazy(() => import("./run-server.js"), "runServer");
 const runSessions = lazy(() => import("./run-sessions.js"), "runSessions");
@@ -285,13 +286,15 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
     .action((turn, flags) => runForget(turn, flags, args, cfg));
   cli
     .command(
-      "get <session_id> <turn_uuid>",
-      "Read a turn and the turns around it (ids may be shortened to an unambiguous start)",
+      "get <session_id> [turn_uuid]",
+      "Read a turn and the turns around it, or a stretch of a session by position (--from/--to); ids may be shortened to an unambiguous start",
     )
-    .option("--window <n>", "Turns either side (default 3)")
+    .option("--window <n>", "Turns either side of the turn id (default 3)")
+    .option("--from <seq>", "Without a turn id: read from this position (20 turns when alone)")
+    .option("--to <seq>", "Without a turn id: read up to this position, included (20 turns when alone)")
     .option(
       "--memory <spec>",
-      "org/repo, hf://datasets/org/repo[/path], a memory directory, or local (default)",
+      "org/repo, hf://datasets/org/repo[/path], a memory directory, or local (default); several: the first that holds the session",
     )
     .option(
       "--fallback-local",
@@ -302,7 +305,31 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
     .option("--json", "Print the turns as JSON")
     .example("funes get 7028acdd-e85a-4fa0-88a5-71f4103333a0 765a0228 --window 1")
     .example("funes get 7028acdd 765a0228")
+    .example("funes get 7028acdd --from 40 --to 60")
     .action((sid, tid, flags) => runGet(sid, tid, flags, cfg));
+  cli
+    .command(
+      "scan <needle> <session_id>",
+      "Find an exact text in one session's turns, in order (not ranked, not split into words); when it is not there, say so with the turns read",
+    )
+    .option("-i, --ignore-case", "Match any case")
+    .option("--context <n>", "Turns to show before and after each matching turn (default 0, at most 50)")
+    .option("--from <seq>", "Scan from this position (a turn's seq)")
+    .option("--to <seq>", "Scan up to this position, included")
+    .option(
+      "--memory <spec>",
+      "org/repo, hf://datasets/org/repo[/path], a memory directory, or local (default); several: the first that holds the session",
+    )
+    .option(
+      "--fallback-local",
+      "If the Hub memory can't be read and isn't cached, read the local memory instead",
+    )
+    .option("--format <f>", "human or agent (default: human on a terminal, else agent)")
+    .option("--json", "Print the matches as JSON")
+    .example('funes scan "ENOSPC" 7028acdd')
+    .example('funes scan "todo(" 7028acdd -i --context 1')
+    .example('funes scan "rate limit" 7028acdd --from 100 --to 250 --memory acme/team')
+    .action((needle, sid, flags) => runScan(needle, sid, flags, cfg));
   cli
     .command(
       "sessions",
@@ -331,7 +358,7 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
     .example("funes sessions --since 7d --limit 20 --offset 20 --memory acme/team-memory")
     .action((flags) => runSessions(flags, cfg));
   cli
-    .command("mcp [memory]", "Serve recall, get, sessions and status to an agent over MCP (stdio)")
+    .command("mcp [memory]", "Serve recall, get, sessions, scan and status to an agent over MCP (stdio)")
     .example("funes mcp")
     .example("funes mcp ~/team-memory")
     .action((memory) => runMcp(memory, cfg, pkg.version));
@@ -396,6 +423,10 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
       checkFirstWord(cli);
     }
     if (cli.options.quiet === true && !cli.options.help) beQuiet(cfg);
+    // `funes scan -- -x <session>`: the words after `--` are its needle and session, a leading `-` too.
+    const afterDashes = cli.options["--"];
+    if (cli.matchedCommand.name === "scan" && Array.isArray(afterDashes))
+      cli.args = [...cli.args, ...afterDashes.map(String)];
     // A hook push nobody watched refused to publish: said once, before a command run on a terminal (never
     // in an agent's MCP server, the model server or a hook's own push).
     if (

@@ -141,6 +141,7 @@ const SYNONYMS: Record<string, string> = {
   query: "recall",
   show: "get",
   read: "get",
+  grep: "scan",
   list: "status",
   ls: "status",
   info: "status",

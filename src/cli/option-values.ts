@@ -15,13 +15,16 @@ import { UsageError } from "./usage-error.js";
 const REPEATABLE: Record<string, readonly string[]> = {
   recall: ["memory"],
   ask: ["memory"],
+  sessions: ["memory"],
+  get: ["memory"],
+  scan: ["memory"],
   push: ["sessions"],
   curate: ["include", "exclude"],
   forget: ["session", "turn", "match"],
 };
 
 /** Commands that read one memory: `--memory a,b` names two, which they cannot read together. */
-const ONE_MEMORY = new Set(["status", "get", "forget"]);
+const ONE_MEMORY = new Set(["status", "forget"]);
 
 interface ValueOption {
   /** The option's keys in cac's parsed options (camel-cased names and aliases). */

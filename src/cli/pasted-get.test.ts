@@ -26,6 +26,16 @@ describe("a pasted → get line reads as the get it names", () => {
     expect(topLevelArgs(["→ funes get s1 t1 --memory acme/m"])).toEqual(want);
     expect(topLevelArgs(["get", "$ funes get s1 t1", "--memory", "acme/m"])).toEqual(want);
     expect(topLevelArgs(["help", "recall"])).toEqual(["recall", "--help"]);
+    // A range read's line: a position is a flag's value, never the pasted line.
+    expect(topLevelArgs(["get", "→ get s1 --from 40 --to 60"])).toEqual([
+      "get",
+      "s1",
+      "--from",
+      "40",
+      "--to",
+      "60",
+    ]);
+    expect(topLevelArgs(["get", "s 1", "--from", "4 0"])).toEqual(["get", "s 1", "--from", "4 0"]);
   });
 
   it("never splits or unquotes ids given as words of their own, nor a flag's value", () => {

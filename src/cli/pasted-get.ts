@@ -1,13 +1,14 @@
 /**
  * The words of a command line as funes reads them. `funes help [command]` is `funes [command] --help`, and
  * `funes get` takes a recall hit's `→ get <session> <turn> [--memory …]` line (or the people's view's
- * `→ funes get …`) pasted as is: after `funes`, after `funes get`, or whole inside one pair of quotes. Ids given as separate words are never split or
+ * `→ funes get …`) pasted as is: after `funes`, after `funes get`, or whole inside one pair of quotes (with
+ * `--from`/`--to` only a line that opens with `→`, `funes` or `get`: one word there is a session id). Ids given as separate words are never split or
  * unquoted here: a stranger's session id may hold spaces and quotes (format/agent-format.ts quotes such
  * ids for the shell), and it must reach `get` exactly as the shell passed it.
  */
 
 /** Options of `get` that take a value (their value is never read as a pasted line). */
-const GET_VALUE_FLAGS = ["--window", "--memory", "--format", "--highlight"];
+const GET_VALUE_FLAGS = ["--window", "--from", "--to", "--memory", "--format", "--highlight"];
 
 /**
  * A pasted line split as a POSIX shell splits it: blanks separate words, '…' and "…" quote, a backslash
@@ -64,8 +65,13 @@ export function topLevelArgs(args: string[]): string[] {
     w.startsWith("-") || GET_VALUE_FLAGS.includes(rest[i - 1] ?? "") ? [] : [i],
   );
   const only = positional.length === 1 ? (positional[0] as number) : -1;
+  const word = only >= 0 ? (rest[only] as string).trim() : "";
+  // With --from/--to one word is a whole session id (a stranger's may hold spaces), unless it opens as a
+  // pasted line does.
+  const ranged = rest.some((w) => /^--(from|to)(=|$)/.test(w));
+  const pasted = !ranged || /^(\$|→|funes\s|get\s)/.test(word);
   // One word that holds a whole line (`funes get "→ get 'a b' t --memory m"`): split it as the shell would.
-  if (only >= 0 && /\s/.test((rest[only] as string).trim()))
+  if (only >= 0 && /\s/.test(word) && pasted)
     rest = [...rest.slice(0, only), ...dropPrompt(shellWords(rest[only] as string)), ...rest.slice(only + 1)];
   return ["get", ...rest];
 }

@@ -1,15 +1,30 @@
 /**
- * `funes get <session_id> <turn_uuid>`.
+ * `funes get <session_id> <turn_uuid>`: a turn and the turns around it; `funes get <session_id> --from N
+ * --to M`: a stretch of the session by position (with neither, its first turns).
  */
 import {
+  checkBounds,
   FunesError,
   getTurn,
+  listValues,
   openReadTarget,
+  type RangeResult,
+  type ReadTarget,
+  rangeOfMemories,
   resolveTurnIds,
+  sessionHolder,
+  settledMemories,
   settledTarget,
   type TurnView,
 } from "../commands/index.js";
-import { formatGetAgent, oneLine, terminalLine, terminalText } from "../format/index.js";
+import {
+  formatGetAgent,
+  formatRangeAgent,
+  oneLine,
+  rangeTrailer,
+  terminalLine,
+  terminalText,
+} from "../format/index.js";
 import type { CliConfig } from "./config.js";
 import { nonNegativeInt, outputFormat } from "./parse-args.js";
 import { fitText, flattenSpaces, layoutWidth, readableTool } from "./terminal-text.js";
@@ -17,6 +32,8 @@ import { fitText, flattenSpaces, layoutWidth, readableTool } from "./terminal-te
 /** Flags of `funes get`. */
 export interface GetFlags {
   window?: unknown;
+  from?: unknown;
+  to?: unknown;
   memory?: unknown;
   format?: unknown;
   highlight?: unknown;
@@ -71,7 +88,17 @@ export function formatGetHuman(
   return out;
 }
 
-/** Prints a turn and its window. */
+/** A turn's blocks and header fields with control characters shown as control pictures (`␛[33m`). */
+function safeTurns(turns: TurnView[]): TurnView[] {
+  return turns.map((t) => ({
+    ...t,
+    ts: terminalLine(t.ts),
+    role: terminalLine(t.role),
+    blocks: t.blocks.map((b) => ({ blockType: terminalLine(b.blockType), text: terminalText(b.text) })),
+  }));
+}
+
+/** Prints a turn and its window, or a stretch of the session (`--from`/`--to`, or no turn id). */
 export async function runGet(
   sessionId: unknown,
   turnUuid: unknown,
@@ -81,21 +108,44 @@ export async function runGet(
   // Every argument is checked before a memory is opened (a Hub memory may be fetched).
   const window = flags.window === undefined ? 3 : nonNegativeInt(flags.window, "--window");
   const format = outputFormat(flags.format, cfg.stdinTty && cfg.stdoutTty);
+  const from = flags.from === undefined ? undefined : nonNegativeInt(flags.from, "--from");
+  const to = flags.to === undefined ? undefined : nonNegativeInt(flags.to, "--to");
+  const ranged = from !== undefined || to !== undefined;
   let sid = String(sessionId);
-  let tid = String(turnUuid);
-  if (sid.trim() === "" || tid.trim() === "")
+  if (sid.trim() === "" || (turnUuid !== undefined && String(turnUuid).trim() === ""))
     throw new FunesError(
       "bad_input",
-      "get needs a session id and a turn id, not an empty one — copy them from a recall hit's → get line",
+      "get needs a session id (and a turn id, or --from/--to), not an empty one — copy them from a recall hit's → get line, or a session's from funes sessions",
     );
-  const { memory, notes } = await settledTarget(
-    await openReadTarget(flags.memory === undefined ? undefined : String(flags.memory), {
-      ...cfg,
-      fallbackLocal: flags.fallbackLocal === true,
-    }),
-  );
+  if (turnUuid !== undefined && ranged)
+    throw new FunesError(
+      "bad_input",
+      "get takes a turn id or --from/--to, not both — `get <session> <turn>` reads around a turn, `get <session> --from N --to M` a stretch by position",
+    );
+  if (turnUuid === undefined && flags.window !== undefined)
+    throw new FunesError(
+      "bad_input",
+      "--window counts turns around a turn id — give the turn id, or read a stretch with --from/--to instead",
+    );
+  checkBounds({ from, to });
   if (flags.json === true && flags.format !== undefined)
     throw new FunesError("bad_input", "--json and --format both choose the output — give one of them");
+  const specs = listValues(flags.memory);
+  const ctx = { ...cfg, fallbackLocal: flags.fallbackLocal === true };
+  if (turnUuid === undefined) {
+    const range = await rangeOfMemories(specs, sid, { from, to }, ctx);
+    printRange(range, { format, json: flags.json === true, highlight: flags.highlight, cfg });
+    return;
+  }
+  let tid = String(turnUuid);
+  let target: ReadTarget;
+  if (specs.length > 1) {
+    // Several memories: the first that holds the session answers.
+    const holder = await sessionHolder(await settledMemories(specs, ctx), sid);
+    target = { memory: holder.memory, notes: holder.notes };
+    sid = holder.sessionId;
+  } else target = await settledTarget(await openReadTarget(specs[0], ctx));
+  const { memory, notes } = target;
   // The short form the people's recall view prints (`funes get 7028acdd 4f1c2e9a`) names the full ids.
   ({ sessionId: sid, turnUuid: tid } = await resolveTurnIds(memory, sid, tid));
   const turns = await getTurn(memory, sid, tid, window);
@@ -121,11 +171,35 @@ export async function runGet(
     process.stderr.write(fitText(`${oneLine(n)}\n`, cfg.stderrTty ? layoutWidth(cfg.columns) : null));
   // A stranger's texts lose their control characters (shown as control pictures, `␛[33m`) before any
   // colour of ours is added.
-  const safe = turns.map((t) => ({
-    ...t,
-    ts: terminalLine(t.ts),
-    role: terminalLine(t.role),
-    blocks: t.blocks.map((b) => ({ blockType: terminalLine(b.blockType), text: terminalText(b.text) })),
-  }));
-  process.stdout.write(formatGetHuman(safe, { width, color: cfg.color, ...highlight }));
+  process.stdout.write(formatGetHuman(safeTurns(turns), { width, color: cfg.color, ...highlight }));
+}
+
+/** Prints a stretch of a session: JSON, the agent format, or the people's view with its trailer. */
+function printRange(
+  r: RangeResult,
+  o: { format: "human" | "agent"; json: boolean; highlight: unknown; cfg: CliConfig },
+): void {
+  const { cfg } = o;
+  const notes = () => {
+    for (const n of r.notes)
+      process.stderr.write(fitText(`${oneLine(n)}\n`, cfg.stderrTty ? layoutWidth(cfg.columns) : null));
+  };
+  if (o.json) {
+    notes();
+    process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
+    return;
+  }
+  if (o.format === "agent") {
+    process.stdout.write(formatRangeAgent(r));
+    return;
+  }
+  notes();
+  const highlight = o.highlight === undefined ? {} : { highlight: String(o.highlight) };
+  const view = formatGetHuman(safeTurns(r.turns), {
+    width: layoutWidth(cfg.columns),
+    color: cfg.color,
+    ...highlight,
+  });
+  const trailer = terminalLine(rangeTrailer(r, (n) => `--${n}`));
+  process.stdout.write(`${view}${cfg.color ? `\x1b[2m${trailer}\x1b[22m` : trailer}\n`);
 }

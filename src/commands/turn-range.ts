@@ -36,6 +36,8 @@ export interface RangeResult {
   sessionTurns: number;
   /** Turns of the asked range left out at the character bound. */
   unshown: number;
+  /** That bound: characters of turn text a read shows at most ({@link RANGE_MAX_CHARS}). */
+  maxChars: number;
   /** The position of the session's next turn after those shown (null: they reach its end). */
   next: number | null;
 }
@@ -65,6 +67,7 @@ export function rangeOf(s: SessionTurns, b: TurnBounds): RangeResult {
     turns: shown,
     sessionTurns: s.turns.length,
     unshown: inside.length - shown.length,
+    maxChars: RANGE_MAX_CHARS,
     next: after > 0 && after < s.turns.length ? (s.turns[after] as TurnView).seq : null,
   };
 }

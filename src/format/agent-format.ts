@@ -2,7 +2,7 @@
  * The agent format: what an agent reads from `recall` and `get` (an MCP tool's result, `--format agent`,
  * the passages of an `ask` prompt). The reference's format, byte for byte (shared/spec/core.md §5.5).
  */
-import type { RecallResult, TurnView } from "../commands/index.js";
+import type { RangeResult, RecallResult, TurnView } from "../commands/index.js";
 import { oneLine, safeText, shellId, terminalSafeRecall, unforgeable } from "./safe-text.js";
 
 /**
@@ -38,7 +38,34 @@ export function formatGetAgent(
   const note = notes.map((n) => `${oneLine(n)}\n`).join("");
   if (turns === null) return `${note}turn ${shellId(turnUuid)} not found in session ${shellId(sessionId)}\n`;
   let out = note;
-  for (const t of turns)
-    out += `[${oneLine(t.ts)}] ${oneLine(t.role)} seq${t.seq} turn=${shellId(t.turnUuid)}\n${t.blocks.map((b) => unforgeable(safeText(b.text))).join("\n\n")}\n---\n`;
+  for (const t of turns) out += turnText(t);
   return out;
+}
+
+/** One turn as `get` gives it: `[ts] role seqN turn=<id>`, its blocks (a blank line between), `---`. */
+function turnText(t: TurnView): string {
+  return `[${oneLine(t.ts)}] ${oneLine(t.role)} seq${t.seq} turn=${shellId(t.turnUuid)}\n${t.blocks.map((b) => unforgeable(safeText(b.text))).join("\n\n")}\n---\n`;
+}
+
+/**
+ * The last line of a range read: the positions shown, of how many turns in the session, and where to read
+ * on (`seq 0–19: 20 of 786 turns of session <id>; from 20 continues`).
+ */
+export function rangeTrailer(r: RangeResult, flag: (name: string) => string): string {
+  const first = r.turns[0];
+  const last = r.turns[r.turns.length - 1];
+  if (first === undefined || last === undefined) return "";
+  const seq = first.seq === last.seq ? `seq ${first.seq}` : `seq ${first.seq}–${last.seq}`;
+  const shown = `${seq}: ${r.turns.length} of ${r.sessionTurns} turn${r.sessionTurns === 1 ? "" : "s"} of session ${shellId(r.sessionId)}`;
+  const more =
+    r.unshown > 0
+      ? `; ${r.unshown} more in the range not shown (a read stops past ${r.maxChars.toLocaleString("en-US")} characters)`
+      : "";
+  return r.next === null ? `${shown}${more}` : `${shown}${more}; ${flag("from")} ${r.next} continues`;
+}
+
+/** The agent format of a range read (`get --from/--to`): notes, each turn as `get` gives it, the trailer. */
+export function formatRangeAgent(r: RangeResult): string {
+  const note = r.notes.map((n) => `${oneLine(n)}\n`).join("");
+  return `${note}${r.turns.map(turnText).join("")}${rangeTrailer(r, (n) => n)}\n`;
 }
