@@ -16,12 +16,20 @@ import {
   ModelSession,
   type ModelsConfig,
   openReadTarget,
+  rangeOfMemories,
   recallMemories,
   recallOptions,
+  scanOfMemories,
   sessionsOfMemories,
   sessionsOptions,
 } from "../commands/index.js";
-import { formatGetAgent, formatRecallAgent, formatSessionsAgent } from "../format/index.js";
+import {
+  formatGetAgent,
+  formatRangeAgent,
+  formatRecallAgent,
+  formatScanAgent,
+  formatSessionsAgent,
+} from "../format/index.js";
 import { createMcpServer } from "./server.js";
 
 const NOW = Date.parse("2026-11-29T12:00:00Z");
@@ -72,9 +80,9 @@ async function call(
 }
 
 describe("the MCP server, in memory", () => {
-  it("lists recall, get, sessions and status, each hinted read-only", async () => {
+  it("lists recall, get, sessions, scan and status, each hinted read-only", async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(["get", "recall", "sessions", "status"]);
+    expect(tools.map((tool) => tool.name).sort()).toEqual(["get", "recall", "scan", "sessions", "status"]);
     for (const tool of tools) {
       expect(tool.annotations?.readOnlyHint).toBe(true);
       expect(tool.annotations?.destructiveHint).toBe(false);
@@ -195,6 +203,100 @@ describe("the MCP server, in memory", () => {
     expect(unknown.text).toContain('Unrecognized key: "query"');
   });
 
+  it("scan finds an exact text in one session with each turn's position, and says when it is not there", async () => {
+    const direct = await recallMemories(
+      [],
+      recallOptions("portfolio website", NOW, { k: 1 }),
+      homesCtx(),
+      models,
+    );
+    const hit = direct.hits[0];
+    if (hit === undefined) throw new Error("no hit");
+    const needle = Array.from(hit.text.trim()).slice(0, 12).join("");
+    const r = await call("scan", { needle, session_id: hit.sessionId.slice(0, 8), context: "1" });
+    expect(r.isError).toBe(false);
+    const scanned = await scanOfMemories(
+      [],
+      { needle, sessionId: hit.sessionId, ignoreCase: false, context: 1 },
+      homesCtx(),
+    );
+    expect(scanned.matches).toBeGreaterThan(0);
+    expect(r.text).toBe(formatScanAgent(scanned));
+    expect(r.text.split("\n")[0]).toMatch(
+      new RegExp(
+        `^\\d+ match(es)? of .* in \\d+ of ${scanned.scanned} turns? of session ${hit.sessionId} \\(seq `,
+      ),
+    );
+    expect(r.text).toMatch(
+      new RegExp(`^\\[[^\\]]+\\] \\S+ seq${hit.seq} turn=${hit.turnUuid} matches=\\d+$`, "m"),
+    );
+    expect(r.text).toContain(`  → get ${hit.sessionId} ${hit.turnUuid} --memory `);
+    const absent = await call("scan", { needle: "zzyzx-never-said", session_id: hit.sessionId });
+    expect(absent).toEqual({
+      isError: false,
+      text: `"zzyzx-never-said" not found in ${scanned.scanned} turns of session ${hit.sessionId} (seq ${scanned.first}–${scanned.last})\n`,
+    });
+    const folded = await call("scan", {
+      needle: needle.toUpperCase(),
+      session_id: hit.sessionId,
+      ignore_case: true,
+    });
+    expect(folded.text).toMatch(/^\d+ match(es)? of .*, ignoring case\n/);
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ needle: "", session_id: hit.sessionId }, /^scan error: needle "" is empty/],
+      [
+        { needle: "x", session_id: hit.sessionId, context: 51 },
+        /^scan error: context takes a whole number from 0 to 50/,
+      ],
+      [{ needle: "x", session_id: hit.sessionId, from: 9, to: 3 }, /^scan error: from "9" is past to \(3\)/],
+      [{ needle: "x", session_id: hit.sessionId, from: "-1" }, /^scan error: from takes a turn position/],
+      [{ needle: "x", session_id: "no-such-session" }, /^scan error: session "no-such-session" is not in /],
+    ];
+    for (const [args, want] of cases) {
+      const bad = await call("scan", args);
+      expect(bad.isError, JSON.stringify(args)).toBe(true);
+      expect(bad.text).toMatch(want);
+      expect(bad.text.split("\n")).toHaveLength(1);
+      expect(bad.text).not.toMatch(/--(from|to|context)\b/);
+    }
+  });
+
+  it("get reads a stretch of a session by position, and says where to read on", async () => {
+    const listed = await sessionsOfMemories([], sessionsOptions(NOW), homesCtx());
+    const longest = [...listed.sessions].sort((a, b) => b.turns - a.turns)[0];
+    if (longest === undefined || longest.turns < 3) throw new Error("no session of 3 turns");
+    const r = await call("get", { session_id: longest.sessionId, from: "0", to: 1 });
+    expect(r.isError).toBe(false);
+    const direct = await rangeOfMemories([], longest.sessionId, { from: 0, to: 1 }, homesCtx());
+    expect(r.text).toBe(formatRangeAgent(direct));
+    expect(direct.turns.map((x) => x.seq)).toEqual([0, 1]);
+    expect(r.text).toMatch(/^\[[^\]]+\] \S+ seq0 turn=/);
+    expect(r.text.trimEnd().split("\n").at(-1)).toBe(
+      `seq 0–1: 2 of ${longest.turns} turns of session ${longest.sessionId}; from 2 continues`,
+    );
+    // The session alone: its first turns.
+    const opening = await call("get", { session_id: longest.sessionId });
+    expect(opening.text.startsWith(r.text.slice(0, r.text.indexOf("seq 0–1:")))).toBe(true);
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ session_id: longest.sessionId, from: 5, to: 2 }, /^get error: from "5" is past to \(2\)/],
+      [
+        { session_id: longest.sessionId, turn_uuid: "t", from: 1 },
+        /^get error: get takes turn_uuid or from\/to, not both/,
+      ],
+      [{ session_id: longest.sessionId, window: 2 }, /^get error: window counts turns around turn_uuid/],
+      [
+        { session_id: longest.sessionId, from: 100_000 },
+        /^get error: session "[^"]+" has no turns at seq 100000 or after/,
+      ],
+      [{ session_id: "zz", from: 0 }, /^get error: session "zz" is not in /],
+    ];
+    for (const [args, want] of cases) {
+      const bad = await call("get", args);
+      expect(bad.isError, JSON.stringify(args)).toBe(true);
+      expect(bad.text).toMatch(want);
+    }
+  });
+
   it("status says what the memory holds", async () => {
     const r = await call("status", {});
     expect(r.isError).toBe(false);
@@ -228,9 +330,13 @@ describe("the MCP server, in memory", () => {
     expect(k.isError).toBe(true);
     expect(k.text).toMatch(/recall/);
     expect(k.text).toMatch(/\bk\b/);
-    const turn = await call("get", { session_id: "s" });
+    // turn_uuid may be left out (get then reads by position); session_id may not.
+    const turn = await call("get", { turn_uuid: "t" });
     expect(turn.isError).toBe(true);
-    expect(turn.text).toMatch(/turn_uuid/);
+    expect(turn.text).toMatch(/session_id/);
+    const needle = await call("scan", { session_id: "s" });
+    expect(needle.isError).toBe(true);
+    expect(needle.text).toMatch(/needle/);
   });
 
   it("a memory without an index: status says so, and reading it is a tool error with the CLI's sentence", async () => {

@@ -1,5 +1,5 @@
 /**
- * `funes mcp [memory]`: a stdio MCP server with four tools, recall, get, sessions and status, each returning
+ * `funes mcp [memory]`: a stdio MCP server with five tools, recall, get, sessions, scan and status, each returning
  * the same agent-format text the CLI prints. Models load once, on first use, and stay warm. Nothing but the
  * protocol goes to stdout; a tool's failure is a tool result saying what went wrong, not a protocol error.
  */
@@ -9,7 +9,9 @@ import { AGENT_NAMES, orList } from "../agents/index.js";
 import type { ModelSession, ModelsConfig, ReadContext } from "../commands/index.js";
 import {
   formatGetAgent,
+  formatRangeAgent,
   formatRecallAgent,
+  formatScanAgent,
   formatSessionsAgent,
   formatStatus,
   messageLine,
@@ -38,7 +40,10 @@ export interface McpContext extends ReadContext {
 const RECALL_DESCRIPTION = `Recall passages from past coding-agent sessions (Claude Code, Codex, pi, Hermes, Gemini CLI, Qwen Code, OpenCode, Copilot CLI): the decisions made, why, what was tried and rejected, errors met before and how they were fixed, and what research or sub-agents found. Hybrid search (meaning + keywords), cross-encoder rerank and recency; each hit shows when and where it happened and a "→ get <session> <turn>" line to read around it.
 Call it when the user refers to earlier work ("like last time", "why did we…"), before re-deriving how a library or system behaves, and before asserting the history of anything (that something was never built, was dropped, or is out of scope). Pass \`memory\` to search another memory, such as a team's Hub dataset.`;
 
-const GET_DESCRIPTION = `Read a recalled turn in full with the turns around it (seq ± window), reassembled from its pieces. Pass the session_id and turn_uuid from a recall hit's "→ get" line, and the same memory the hit names.`;
+const GET_DESCRIPTION = `Read a recalled turn in full with the turns around it (seq ± window), reassembled from its pieces. Pass the session_id and turn_uuid from a recall hit's "→ get" line, and the same memory the hit names.
+Or read a stretch of a session by position in one call: session_id with from and/or to instead of turn_uuid (turn positions, the seq numbers in each turn's header, both included; from alone reads 20 turns on, to alone the 20 up to it, session_id alone the session's first 20). A read stops past 40,000 characters and its last line says where to go on.`;
+
+const SCAN_DESCRIPTION = `Find an exact text in one session's turns, in order: a literal (not ranked, not split into words, never a pattern), so when it is not there the answer says so with the number of turns read ("… not found in 412 turns of session …") — how to check whether something was ever said in a session, which recall cannot prove. Each match shows its turn's position (seq), a "→ get" line and the text around it. session_id may be an unambiguous start of the id (from sessions or a recall hit); ignore_case matches any case; context adds turns before and after each match; from/to limit the positions scanned.`;
 
 const STATUS_DESCRIPTION =
   "Show what a memory holds: chunks and sessions by agent, rows with vectors, sessions not indexed yet, and when it was last indexed.";
@@ -100,9 +105,21 @@ async function countArg(
   );
 }
 
-/** Session and turn ids as a tool got them: both must say something. */
-async function checkIds(sessionId: string, turnUuid: string): Promise<void> {
-  if (sessionId.trim() !== "" && turnUuid.trim() !== "") return;
+/** A turn position (`from`, `to`): a whole number from 0, as a number or a string of digits. */
+async function positionArg(value: number | string, arg: "from" | "to"): Promise<number> {
+  const s = String(value).trim();
+  const n = /^\d+$/.test(s) ? Number(s) : Number.NaN;
+  if (Number.isSafeInteger(n)) return n;
+  const { FunesError } = await commands();
+  throw new FunesError(
+    "bad_input",
+    `${arg} takes a turn position (a whole number from 0, the seq in a turn's header), not ${JSON.stringify(value)} — pass e.g. ${arg}: 0, or leave it out`,
+  );
+}
+
+/** Session and turn ids as a tool got them: both must say something (a range read has no turn id). */
+async function checkIds(sessionId: string, turnUuid: string | undefined): Promise<void> {
+  if (sessionId.trim() !== "" && (turnUuid === undefined || turnUuid.trim() !== "")) return;
   const { FunesError } = await commands();
   throw new FunesError(
     "bad_input",
@@ -116,7 +133,7 @@ export function createMcpServer(ctx: McpContext): McpServer {
     { name: "funes", version: ctx.version },
     {
       instructions:
-        "funes is this user's memory of past agent sessions: hybrid search with reranking and recency over what was said and done. Call `recall` for prior decisions, rationale and context, for subject matter researched before, and before asserting the history of anything; then `get` to read around a hit; `sessions` lists sessions (by repo or time) when there is nothing to search for. Each takes an optional `memory`.",
+        "funes is this user's memory of past agent sessions: hybrid search with reranking and recency over what was said and done. Call `recall` for prior decisions, rationale and context, for subject matter researched before, and before asserting the history of anything; then `get` to read around a hit (or a stretch of a session by position, with from/to); `sessions` lists sessions (by repo or time) when there is nothing to search for; `scan` finds an exact text in one session, or proves it is not there. Each takes an optional `memory`.",
     },
   );
   const memoryArg = z
@@ -206,26 +223,114 @@ export function createMcpServer(ctx: McpContext): McpServer {
       description: GET_DESCRIPTION,
       annotations: READ_ONLY("Read a recalled turn"),
       inputSchema: z.strictObject({
-        session_id: z.string().describe("The session id from a hit's → get line"),
-        turn_uuid: z.string().describe("The turn id from a hit's → get line"),
+        session_id: z.string().describe("The session id from a hit's → get line (or from sessions)"),
+        turn_uuid: z
+          .string()
+          .optional()
+          .describe("The turn id from a hit's → get line; leave it out to read by position (from/to)"),
         window: z
           .union([z.number(), z.string()])
           .optional()
-          .describe("Turns either side to include, a whole number from 0 to 50 (default 3)"),
-        memory: memoryArg,
+          .describe("Turns either side of turn_uuid to include, a whole number from 0 to 50 (default 3)"),
+        from: z
+          .union([z.number(), z.string()])
+          .optional()
+          .describe("Without turn_uuid: the first turn position (seq) to read"),
+        to: z
+          .union([z.number(), z.string()])
+          .optional()
+          .describe("Without turn_uuid: the last turn position (seq) to read, included"),
+        memory: recallMemoryArg,
       }),
     },
     async (a) =>
       answer("get", async () => {
-        const { getTurn } = await commands();
+        const { FunesError, getTurn, listValues, rangeOfMemories, sessionHolder, settledMemories } =
+          await commands();
         await checkIds(a.session_id, a.turn_uuid);
+        const from = a.from === undefined ? undefined : await positionArg(a.from, "from");
+        const to = a.to === undefined ? undefined : await positionArg(a.to, "to");
+        const specs = listValues(a.memory !== undefined && a.memory.trim() !== "" ? a.memory : ctx.memory);
+        if (a.turn_uuid === undefined) {
+          if (a.window !== undefined)
+            throw new FunesError(
+              "bad_input",
+              "window counts turns around turn_uuid — pass turn_uuid, or read a stretch with from/to instead",
+            );
+          return formatRangeAgent(await rangeOfMemories(specs, a.session_id, { from, to }, ctx));
+        }
+        if (from !== undefined || to !== undefined)
+          throw new FunesError(
+            "bad_input",
+            "get takes turn_uuid or from/to, not both — turn_uuid reads around a turn, from/to a stretch by position",
+          );
         const window = await countArg(a.window, { arg: "window", min: 0, max: 50, fallback: 3 });
+        if (specs.length > 1) {
+          // Several memories: the first that holds the session answers.
+          const holder = await sessionHolder(await settledMemories(specs, ctx), a.session_id);
+          return formatGetAgent(
+            await getTurn(holder.memory, holder.sessionId, a.turn_uuid, window),
+            holder.sessionId,
+            a.turn_uuid,
+            holder.notes,
+          );
+        }
         const { memory, notes } = await settledFor(a.memory);
         return formatGetAgent(
           await getTurn(memory, a.session_id, a.turn_uuid, window),
           a.session_id,
           a.turn_uuid,
           notes,
+        );
+      }),
+  );
+
+  server.registerTool(
+    "scan",
+    {
+      title: "Scan a session for an exact text",
+      description: SCAN_DESCRIPTION,
+      annotations: READ_ONLY("Scan a session for an exact text"),
+      inputSchema: z.strictObject({
+        needle: z.string().describe("The exact text to find (a literal, not a pattern)"),
+        session_id: z.string().describe("The session to scan: its id, or an unambiguous start of it"),
+        ignore_case: z.boolean().optional().describe("Match any case (default false)"),
+        context: z
+          .union([z.number(), z.string()])
+          .optional()
+          .describe(
+            "Turns to show before and after each matching turn, a whole number from 0 to 50 (default 0)",
+          ),
+        from: z
+          .union([z.number(), z.string()])
+          .optional()
+          .describe("The first turn position (seq) to scan (default: the session's first)"),
+        to: z
+          .union([z.number(), z.string()])
+          .optional()
+          .describe("The last turn position (seq) to scan, included (default: the session's last)"),
+        memory: recallMemoryArg,
+      }),
+    },
+    async (a) =>
+      answer("scan", async () => {
+        const { listValues, scanOfMemories } = await commands();
+        const context = await countArg(a.context, { arg: "context", min: 0, max: 50, fallback: 0 });
+        const from = a.from === undefined ? undefined : await positionArg(a.from, "from");
+        const to = a.to === undefined ? undefined : await positionArg(a.to, "to");
+        return formatScanAgent(
+          await scanOfMemories(
+            listValues(a.memory !== undefined && a.memory.trim() !== "" ? a.memory : ctx.memory),
+            {
+              needle: a.needle,
+              sessionId: a.session_id,
+              ignoreCase: a.ignore_case === true,
+              context,
+              from,
+              to,
+            },
+            ctx,
+          ),
         );
       }),
   );

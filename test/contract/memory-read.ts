@@ -2,8 +2,8 @@
  * The read contract every kind of memory keeps — a local memory, a Hub memory at a commit (its cached view),
  * a federated set — run against each with its own data (the pattern of trace-source.ts): it knows where it
  * lives, recalls what it holds with each hit naming the memory holding it, gives a recalled turn back with
- * the turns around it, lists its sessions, reports its status, filters before ranking, and refuses bad input
- * by argument.
+ * the turns around it, lists its sessions, scans one for an exact text and reads it by position, reports its
+ * status, filters before ranking, and refuses bad input by argument.
  */
 import { describe, expect, it } from "vitest";
 import {
@@ -14,8 +14,10 @@ import {
   type ModelSession,
   memoryStatus,
   type ReadTarget,
+  readTurnRange,
   recall,
   recallOptions,
+  scanSession,
   sessionsOptions,
 } from "../../src/commands/index.js";
 
@@ -81,6 +83,26 @@ export function memoryReadContract(name: string, setup: MemoryReadSetup): void {
       expect(turns?.filter((t) => t.center).map((t) => t.turnUuid)).toEqual([hit.turnUuid]);
       expect(turns?.some((t) => t.blocks.some((b) => b.text.includes(hit.text.slice(0, 40))))).toBe(true);
       expect(await getTurn(holder.memory, hit.sessionId, "no-such-turn", 1)).toBeNull();
+    });
+
+    it("scans a recalled session for an exact text at the hit's position, and reads it by position", async () => {
+      const target = await setup.open();
+      const r = await recall(target, opts(setup.query, { k: 1 }), setup.models());
+      const hit = r.hits[0];
+      if (hit === undefined) throw new Error("no hit");
+      const needle = Array.from(hit.text.trim()).slice(0, 24).join("");
+      const scan = { needle, sessionId: hit.sessionId, ignoreCase: false, context: 0 };
+      const found = await scanSession(target, scan);
+      expect(found.memory).toBe(hit.memory);
+      expect(found.turns.filter((t) => t.center).map((t) => t.seq)).toContain(hit.seq);
+      expect(found.scanned).toBe(found.sessionTurns);
+      const absent = await scanSession(target, { ...scan, needle: `${needle} and then never this` });
+      expect([absent.matches, absent.scanned]).toEqual([0, found.scanned]);
+      const range = await readTurnRange(target, hit.sessionId, { from: hit.seq, to: hit.seq });
+      expect(range.turns.map((t) => [t.seq, t.turnUuid])).toEqual([[hit.seq, hit.turnUuid]]);
+      expect(range.sessionTurns).toBe(found.sessionTurns);
+      const bad = await readTurnRange(target, hit.sessionId, { from: 2, to: 1 }).catch((e: unknown) => e);
+      expect((bad as BadArgumentError).arg).toBe("from");
     });
 
     it("reports its status: chunks and sessions, and where it lives", async () => {

@@ -172,7 +172,7 @@ describe("what a process loads", () => {
     const out = join(t.dir, "mcp.loads");
     const mcp = await connectMcp([], { ...env, extra: { ...env.extra, ...recorderEnv(out) } });
     const tools = await mcp.tools();
-    expect(tools.tools.map((x) => x.name).sort()).toEqual(["get", "recall", "sessions", "status"]);
+    expect(tools.tools.map((x) => x.name).sort()).toEqual(["get", "recall", "scan", "sessions", "status"]);
     await mcp.close();
     const loaded = loadedFrom(out);
     expect(loaded.exited).toBe(true);

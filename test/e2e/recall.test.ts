@@ -383,7 +383,7 @@ describe("agent format and bad input (CLI)", () => {
 });
 
 describe("funes mcp", () => {
-  it("serves recall, get, sessions and status over stdio with the CLI's text", async () => {
+  it("serves recall, get, sessions, scan and status over stdio with the CLI's text", async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [CLI, "mcp"],
@@ -403,7 +403,7 @@ describe("funes mcp", () => {
     await client.connect(transport);
     try {
       const { tools } = await client.listTools();
-      expect(tools.map((x) => x.name).sort()).toEqual(["get", "recall", "sessions", "status"]);
+      expect(tools.map((x) => x.name).sort()).toEqual(["get", "recall", "scan", "sessions", "status"]);
       expect(tools.find((x) => x.name === "recall")?.description).toMatch(/before asserting the history/);
       // Every tool only reads, and says so: agents that never ask for approval may still call them.
       for (const tool of tools)
