@@ -14,6 +14,15 @@ import { readTree, TEST_HUB_CACHE, TRACES, tempDir } from "../helpers/fixtures.j
 import { codexStubArgs, type ModelStub, startModelStub } from "../helpers/model-stubs.js";
 import { hooksIdle, until } from "../helpers/wait.js";
 
+/** The permission rules `funes add claude --yes` adds: every tool `funes mcp` serves, each read-only. */
+const CLAUDE_TOOLS = [
+  "mcp__funes__recall",
+  "mcp__funes__get",
+  "mcp__funes__sessions",
+  "mcp__funes__scan",
+  "mcp__funes__status",
+];
+
 let t: { dir: string; cleanup: () => void };
 let stub: ModelStub;
 
@@ -70,10 +79,10 @@ describe("funes add claude", () => {
     expect(add.stdout).toContain("installed the funes hooks plugin into Claude Code");
     expect(await rows(u.funesHome)).toBeGreaterThan(0);
 
-    // The three read-only tools allowed (the user said yes), beside the user's own rule.
+    // The read-only tools allowed (the user said yes), beside the user's own rule.
     const settingsPath = join(u.home, ".claude", "settings.json");
     const allowed = () => JSON.parse(readFileSync(settingsPath, "utf8")).permissions?.allow ?? [];
-    expect(allowed()).toEqual(["Bash(ls)", "mcp__funes__recall", "mcp__funes__get", "mcp__funes__status"]);
+    expect(allowed()).toEqual(["Bash(ls)", ...CLAUDE_TOOLS]);
     // So a headless turn can recall: the loopback model asks for the tool, Claude runs it unprompted.
     const caller = await startModelStub("Recalled it.", {
       name: "mcp__funes__recall",
@@ -187,11 +196,11 @@ describe("funes add claude", () => {
     expect(add.code, add.stderr).toBe(0);
     expect(add.stdout).toContain("indexed 1 sessions");
     expect(add.stdout).toContain(
-      `allowed funes's read-only tools (recall, get, status) in ${join(cfg, "settings.json")}`,
+      `allowed funes's read-only tools (recall, get, sessions, scan, status) in ${join(cfg, "settings.json")}`,
     );
     const allowed = () =>
       JSON.parse(readFileSync(join(cfg, "settings.json"), "utf8")).permissions?.allow ?? [];
-    expect(allowed()).toEqual(["Bash(ls)", "mcp__funes__recall", "mcp__funes__get", "mcp__funes__status"]);
+    expect(allowed()).toEqual(["Bash(ls)", ...CLAUDE_TOOLS]);
     expect(existsSync(join(u.home, ".claude"))).toBe(false);
     const list = await runCli("claude", ["mcp", "list"], { env: cliEnv, cwd: u.home });
     expect(list.kind === "ran" && list.stdout).toMatch(/funes: .*main\.js mcp - ✔ Connected/);

@@ -197,6 +197,8 @@ describe("funes add qwen", () => {
       "read_file",
       "mcp__funes__recall",
       "mcp__funes__get",
+      "mcp__funes__sessions",
+      "mcp__funes__scan",
       "mcp__funes__status",
     ]);
     expect(written.mcpServers.funes.trust).toBe(true);

@@ -53,8 +53,8 @@ export const claudeAgent: AgentModule = {
   toolConsent: {
     allowed: claudeToolsAllowed,
     question:
-      "Let Claude Code run funes's read-only tools (recall, get, status) without asking? Headless `claude -p` runs need it.",
+      "Let Claude Code run funes's read-only tools (recall, get, sessions, scan, status) without asking? Headless `claude -p` runs need it.",
     unasked:
-      "Claude Code will ask before each funes tool call, and headless `claude -p` runs can't use them — `funes add claude --yes` allows the three read-only tools",
+      "Claude Code will ask before each funes tool call, and headless `claude -p` runs can't use them — `funes add claude --yes` allows its read-only tools",
   },
 };

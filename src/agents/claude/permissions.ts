@@ -10,8 +10,18 @@ import { agentFolder } from "../../traces/index.js";
 import { readTextOrNull, writeIfChanged } from "../files.js";
 import { AgentSetupError, envDir, integrationsRoot } from "../setup.js";
 
-/** The permission rules of funes's three tools (`mcp__<server>__<tool>`, Claude's naming). */
-export const CLAUDE_FUNES_TOOLS = ["mcp__funes__recall", "mcp__funes__get", "mcp__funes__status"] as const;
+/**
+ * The permission rules of funes's read-only tools (`mcp__<server>__<tool>`, Claude's naming), every tool
+ * `funes mcp` serves (mcp/server.ts). A user who allowed an earlier, shorter list is asked again by the
+ * next `funes add claude`, which adds only the rules missing.
+ */
+export const CLAUDE_FUNES_TOOLS = [
+  "mcp__funes__recall",
+  "mcp__funes__get",
+  "mcp__funes__sessions",
+  "mcp__funes__scan",
+  "mcp__funes__status",
+] as const;
 
 /** The user's home and environment, where Claude Code's own variable may move its folder. */
 export interface ClaudeHome {

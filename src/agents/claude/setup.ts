@@ -131,7 +131,7 @@ export async function installClaude(o: InstallOptions): Promise<SetupReport> {
     const added = allowClaudeTools(o);
     report.push(
       added.length > 0
-        ? `allowed funes's read-only tools (recall, get, status) in ${claudeSettingsPath(o)} — headless \`claude -p\` runs can use them; \`funes remove claude\` takes them out`
+        ? `allowed funes's read-only tools (recall, get, sessions, scan, status) in ${claudeSettingsPath(o)} — headless \`claude -p\` runs can use them; \`funes remove claude\` takes them out`
         : "funes's read-only tools were already allowed in Claude Code",
     );
   }

@@ -40,8 +40,8 @@ export function geminiDir(o: { home: string; env: Record<string, string | undefi
  * The policy rule: funes's tools that say they are read-only run without asking. A rule with
  * `toolAnnotations` needs a `toolName` (0.61's schema check).
  */
-const POLICY = `# Written by \`funes add gemini\`: Gemini CLI runs funes's read-only tools (recall, get, status) without
-# asking, headless too. \`funes remove gemini\` takes this file out.
+const POLICY = `# Written by \`funes add gemini\`: Gemini CLI runs funes's read-only tools (recall, get, sessions,
+# scan, status) without asking, headless too. \`funes remove gemini\` takes this file out.
 [[rule]]
 mcpName = "funes"
 toolName = "*"

@@ -1,6 +1,6 @@
 /**
  * Qwen Code (a fork of Gemini CLI): funes's MCP server in `~/.qwen/settings.json` marked `trust: true`, its
- * three read-only tools in `tools.visible`, and hooks in Claude Code's shape there (Stop → index, and with
+ * read-only tools in `tools.visible`, and hooks in Claude Code's shape there (Stop → index, and with
  * a memory publish right after; SessionStart → publish what is left), the scripts in `~/.qwen/hooks/`.
  * `QWEN_HOME` moves `~/.qwen`. Headless, Qwen hides MCP tools behind `tool_search` until they are listed in
  * `tools.visible`, and declines a call it would have to ask about unless the server is trusted. Its
@@ -27,7 +27,13 @@ export function qwenDir(o: { home: string; env: Record<string, string | undefine
 }
 
 /** funes's read-only tools as Qwen names them. */
-const TOOLS = ["mcp__funes__recall", "mcp__funes__get", "mcp__funes__status"];
+const TOOLS = [
+  "mcp__funes__recall",
+  "mcp__funes__get",
+  "mcp__funes__sessions",
+  "mcp__funes__scan",
+  "mcp__funes__status",
+];
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
