@@ -271,7 +271,10 @@ describe("funes get takes the ids recall printed however they were pasted", () =
       expect(r.stdout, args.join(" | ")).toBe(want.stdout);
     }
     expect(expectOneClearLine(await runFunes(["get", "", ""], writer), 2)).toContain(
-      "get needs a session id and a turn id, not an empty one — copy them from a recall hit's → get line",
+      "get needs a session id (and a turn id, or --from/--to), not an empty one — copy them from a recall hit's → get line, or a session's from funes sessions",
+    );
+    expect(expectOneClearLine(await runFunes(["get", "", "--from", "0"], writer), 2)).toContain(
+      "get needs a session id (and a turn id, or --from/--to), not an empty one",
     );
   });
 });
