@@ -146,7 +146,7 @@ describe("funes add pi", () => {
     const add = await runFunes(["add", "pi"], u);
     expect(add.code, add.stderr).toBe(0);
     const dir = join(u.home, ".funes", "integrations", "pi");
-    expect(JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).pi.extensions).toEqual(["./index.ts"]);
+    expect(JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).pi.extensions).toEqual(["./index.js"]);
     expect(readFileSync(log, "utf8")).toContain(`install ${dir}`);
 
     // Load the extension as pi would and call its tools: they reach the real `funes mcp`.
@@ -162,7 +162,7 @@ describe("funes add pi", () => {
     };
     Object.assign(process.env, { HOME: u.home, FUNES_HOME: u.funesHome, HF_HUB_CACHE: TEST_HUB_CACHE });
     try {
-      const mod = (await import(pathToFileURL(join(dir, "index.ts")).href)) as {
+      const mod = (await import(pathToFileURL(join(dir, "index.js")).href)) as {
         default: (pi: unknown) => void;
       };
       const handlers = new Map<string, () => void>();

@@ -59,10 +59,8 @@ describe("funes doctor", () => {
     expect((await runFunes(["index"], u)).code).toBe(0);
     expect((await runFunes(["add", "pi"], u)).code).toBe(0);
     // Registered with the `funes` on PATH (this install), not this checkout's absolute script path.
-    const ext = join(u.home, ".funes", "integrations", "pi", "index.ts");
-    expect(readFileSync(ext, "utf8")).toContain(
-      `const FUNES: string[] = ${JSON.stringify([join(u.bin, "funes")])};`,
-    );
+    const ext = join(u.home, ".funes", "integrations", "pi", "index.js");
+    expect(readFileSync(ext, "utf8")).toContain(`const FUNES = ${JSON.stringify([join(u.bin, "funes")])};`);
 
     const ok = await runFunes(["doctor"], u);
     expect(ok.code, ok.stdout + ok.stderr).toBe(0);

@@ -126,13 +126,14 @@ if (shutdown === "shutdown") for (const h of handlers.get("session_shutdown") ??
 describe("the pi extension's funes child", () => {
   it("never keeps a headless host alive, with or without session_shutdown, and does not outlive it", async () => {
     const u = await piUser("pi-host");
-    const ext = join(u.home, ".funes", "integrations", "pi", "index.ts");
+    // The extension as installed: the built module, plain JavaScript.
+    const ext = join(u.home, ".funes", "integrations", "pi", "index.js");
     const host = join(u.home, "host.mjs");
     writeFileSync(host, HOST);
     for (const mode of ["shutdown", "no-event"]) {
       const r = await runUntilExit(
         process.execPath,
-        ["--import", "tsx", host, ext, mode],
+        [host, ext, mode],
         { ...u.env, PATH: process.env.PATH ?? "" },
         ROOT,
       );

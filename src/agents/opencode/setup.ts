@@ -18,6 +18,7 @@ import {
   requireCli,
   type SetupReport,
 } from "../setup.js";
+import { shippedModule } from "../shipped.js";
 
 /** OpenCode's global config folder: `$XDG_CONFIG_HOME/opencode`, else `~/.config/opencode`. */
 export function openCodeConfigDir(o: { home: string; env: Record<string, string | undefined> }): string {
@@ -43,27 +44,12 @@ const paths = (o: { home: string; env: Record<string, string | undefined> }) => 
   };
 };
 
-/** The plugin OpenCode loads: on `session.idle`, the index script, detached (it returns at once anyway). */
+/** The plugin OpenCode loads (agents/opencode/plugin.ts as built): on `session.idle`, the index script. */
 export function openCodePlugin(script: string, memory: string | null): string {
-  const args = ["opencode", ...(memory === null ? [] : [memory])];
-  return `// funes: indexes each finished OpenCode turn into the funes memory${memory === null ? "" : ` and publishes it to ${memory}`}.
-// Written by \`funes add opencode\`; \`funes remove opencode\` deletes it.
-import { spawn } from "node:child_process";
-
-const SCRIPT = ${JSON.stringify(script)};
-const ARGS = ${JSON.stringify(args)};
-
-export const FunesPlugin = async () => ({
-  event: async ({ event }) => {
-    if (event?.type !== "session.idle") return;
-    try {
-      const child = spawn("bash", [SCRIPT, ...ARGS], { detached: true, stdio: "ignore" });
-      child.on("error", () => {});
-      child.unref();
-    } catch {}
-  },
-});
-`;
+  return shippedModule("agents/opencode/plugin.js", {
+    SCRIPT: script,
+    ARGS: ["opencode", ...(memory === null ? [] : [memory])],
+  });
 }
 
 /** Adds the MCP server and the plugin, and writes the hook scripts. */

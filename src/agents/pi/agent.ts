@@ -12,10 +12,11 @@ import { installPi, piExtensionDir, removePi } from "./setup.js";
 /** The extension, and the funes command it names. */
 function inspect({ home, env }: Where): Wiring {
   const problems: string[] = [];
-  const ext = join(piExtensionDir(home), "index.ts");
-  const installed = existsSync(ext);
+  // index.js since the extension is the built module; index.ts as earlier releases wrote it.
+  const ext = ["index.js", "index.ts"].map((n) => join(piExtensionDir(home), n)).find((p) => existsSync(p));
+  const installed = ext !== undefined;
   if (installed) {
-    const m = /^const FUNES: string\[\] = (\[.*\]);$/m.exec(readFileSync(ext, "utf8"));
+    const m = /^const FUNES(?:: string\[\])? = (\[.*\]);/m.exec(readFileSync(ext, "utf8"));
     checkCommand(
       "the pi extension",
       m === null ? null : (JSON.parse(m[1] ?? "[]") as string[]),

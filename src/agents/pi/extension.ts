@@ -1,23 +1,50 @@
 /**
- * The source of the pi extension funes installs: `recall` and `get` tools backed by one long-lived
- * `funes mcp` process, spoken to in MCP's newline-delimited JSON-RPC. Self-contained (Node built-ins
- * only), so pi loads it without installing anything. The bound memory is read from `FUNES_MEMORY`, else
- * the `memory` file beside it. pi has no hooks, so the extension is its hook: when a session shuts down it
- * runs the hook script beside it — the boundary push (`funes-push.sh <memory> pi`, which indexes pi's
- * sessions first) with a memory bound, else `funes-index.sh pi` — detached, with no pipes open (a child
- * with open pipes would keep pi's print mode from exiting).
+ * The pi extension funes installs (`funes add pi` copies this module as `tsc` built it, with `FUNES` and
+ * `HERE` filled in: agents/shipped.ts): `recall` and `get` tools backed by one long-lived `funes mcp`
+ * process, spoken to in MCP's newline-delimited JSON-RPC. Self-contained (Node built-ins only), so pi loads
+ * it without installing anything. The bound memory is read from `FUNES_MEMORY`, else the `memory` file
+ * beside it. pi has no hooks, so the extension is its hook: when a session shuts down it runs the hook
+ * script beside it — the boundary push (`funes-push.sh <memory> pi`, which indexes pi's sessions first)
+ * with a memory bound, else `funes-index.sh pi` — detached, with no pipes open (a child with open pipes
+ * would keep pi's print mode from exiting).
  */
-
-/** The extension's `index.ts`, for funes run as `funes` argv words, installed in `dir`. */
-export function piExtensionSource(funes: readonly string[], dir: string): string {
-  return `// funes recall for pi — written by \`funes add pi\`; \`funes remove pi\` deletes it.
-import { spawn, type ChildProcess } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
-const FUNES: string[] = ${JSON.stringify(funes)};
-const HERE = ${JSON.stringify(dir)};
+/** funes as argv words (filled in by `funes add pi`). */
+const FUNES: string[] = []; // funes:fill
+/** The folder this extension is installed in (filled in by `funes add pi`). */
+const HERE: string = ""; // funes:fill
 const CALL_TIMEOUT_MS = 120_000;
+
+/** What this extension uses of pi's extension API. */
+export interface PiApi {
+  registerTool(tool: {
+    name: string;
+    label: string;
+    description: string;
+    parameters: Record<string, unknown>;
+    execute: (
+      id: string,
+      params: Record<string, unknown>,
+    ) => Promise<{ content: { type: "text"; text: string }[]; details: Record<string, never> }>;
+  }): void;
+  on?: (event: string, handler: () => void) => void;
+}
+
+/** A JSON-RPC answer as `funes mcp` writes it. */
+interface Answer {
+  id?: unknown;
+  result?: unknown;
+  error?: { message?: unknown };
+}
+
+interface Pending {
+  resolve: (v: unknown) => void;
+  reject: (e: Error) => void;
+  timer: NodeJS.Timeout;
+}
 
 function boundMemory(): string | null {
   const env = process.env.FUNES_MEMORY?.trim();
@@ -26,8 +53,6 @@ function boundMemory(): string | null {
   const text = existsSync(file) ? readFileSync(file, "utf8").trim() : "";
   return text === "" ? null : text;
 }
-
-type Pending = { resolve: (v: any) => void; reject: (e: Error) => void; timer: NodeJS.Timeout };
 
 class FunesMcp {
   private child: ChildProcess | null = null;
@@ -43,6 +68,7 @@ class FunesMcp {
       stdio: ["pipe", "pipe", "ignore"],
     });
     this.child = child;
+    // Neither the child nor its pipes keep pi's process alive.
     child.unref();
     (child.stdin as unknown as { unref?: () => void } | null)?.unref?.();
     (child.stdout as unknown as { unref?: () => void } | null)?.unref?.();
@@ -55,8 +81,10 @@ class FunesMcp {
       this.child = null;
       this.ready = null;
     };
-    child.on("error", (e) => fail(\`could not start funes (\${e.message}) — is it installed? Run \\\`funes add pi\\\` again\`));
-    child.on("exit", (code) => fail(\`funes mcp exited (\${code})\`));
+    child.on("error", (e) =>
+      fail(`could not start funes (${e.message}) — is it installed? Run \`funes add pi\` again`),
+    );
+    child.on("exit", (code) => fail(`funes mcp exited (${code})`));
     return this.request("initialize", {
       protocolVersion: "2024-11-05",
       capabilities: {},
@@ -75,19 +103,19 @@ class FunesMcp {
 
   private read(data: string): void {
     this.buffer += data;
-    for (let nl = this.buffer.indexOf("\\n"); nl >= 0; nl = this.buffer.indexOf("\\n")) {
+    for (let nl = this.buffer.indexOf("\n"); nl >= 0; nl = this.buffer.indexOf("\n")) {
       const line = this.buffer.slice(0, nl).trim();
       this.buffer = this.buffer.slice(nl + 1);
       if (line === "") continue;
-      let msg: any;
+      let msg: Answer;
       try {
-        msg = JSON.parse(line);
+        msg = JSON.parse(line) as Answer;
       } catch {
         continue;
       }
       const p = typeof msg.id === "number" ? this.pending.get(msg.id) : undefined;
       if (p === undefined) continue;
-      this.pending.delete(msg.id);
+      this.pending.delete(msg.id as number);
       clearTimeout(p.timer);
       if (msg.error) p.reject(new Error(String(msg.error.message ?? "funes error")));
       else p.resolve(msg.result);
@@ -95,27 +123,32 @@ class FunesMcp {
   }
 
   private notify(method: string): void {
-    this.child?.stdin?.write(\`\${JSON.stringify({ jsonrpc: "2.0", method })}\\n\`);
+    this.child?.stdin?.write(`${JSON.stringify({ jsonrpc: "2.0", method })}\n`);
   }
 
-  private request(method: string, params: unknown): Promise<any> {
+  private request(method: string, params: unknown): Promise<unknown> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        reject(new Error(\`funes did not answer \${method} within \${CALL_TIMEOUT_MS / 1000} s\`));
+        reject(new Error(`funes did not answer ${method} within ${CALL_TIMEOUT_MS / 1000} s`));
       }, CALL_TIMEOUT_MS);
       this.pending.set(id, { resolve, reject, timer });
-      this.child?.stdin?.write(\`\${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\\n\`);
+      this.child?.stdin?.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
     });
   }
 
   async call(tool: string, args: Record<string, unknown>): Promise<string> {
     if (this.ready === null) this.ready = this.start();
     await this.ready;
-    const result = await this.request("tools/call", { name: tool, arguments: args });
-    const parts = Array.isArray(result?.content) ? result.content : [];
-    return parts.filter((c: any) => c?.type === "text").map((c: any) => String(c.text)).join("\\n");
+    const result = (await this.request("tools/call", { name: tool, arguments: args })) as {
+      content?: unknown;
+    } | null;
+    const parts: unknown[] = Array.isArray(result?.content) ? result.content : [];
+    return parts
+      .filter((c): c is { type: "text"; text: unknown } => (c as { type?: unknown } | null)?.type === "text")
+      .map((c) => String(c.text))
+      .join("\n");
   }
 
   close(): void {
@@ -138,28 +171,33 @@ function runHook(script: string, args: string[]): void {
     child.on("error", () => {});
     child.unref();
   } catch {
-    // Publishing is best effort here: the next session, or \`funes push\`, catches up.
+    // Publishing is best effort here: the next session, or `funes push`, catches up.
   }
 }
 
-export default function funes(pi: any): void {
+export default function funes(pi: PiApi): void {
   const mcp = new FunesMcp();
   const run = (tool: string) => async (_id: string, params: Record<string, unknown>) => {
-    const args = Object.fromEntries(Object.entries(params ?? {}).filter(([, v]) => v !== undefined && v !== ""));
+    const args = Object.fromEntries(
+      Object.entries(params ?? {}).filter(([, v]) => v !== undefined && v !== ""),
+    );
     const text = await mcp.call(tool, args);
-    return { content: [{ type: "text", text }], details: {} };
+    return { content: [{ type: "text" as const, text }], details: {} };
   };
   pi.registerTool({
     name: "recall",
     label: "Recall",
     description:
-      "Search your past coding-agent sessions (funes memory) for passages relevant to a question: decisions, errors, commands, how something was done before. Returns passages with \`get\` hints.",
+      "Search your past coding-agent sessions (funes memory) for passages relevant to a question: decisions, errors, commands, how something was done before. Returns passages with `get` hints.",
     parameters: {
       type: "object",
       properties: {
         query: { type: "string", description: "What to look for, in words" },
         k: { type: "number", description: "How many passages (default 8)" },
-        memory: { type: "string", description: "Another memory to read (org/repo), instead of the bound one" },
+        memory: {
+          type: "string",
+          description: "Another memory to read (org/repo), instead of the bound one",
+        },
       },
       required: ["query"],
     },
@@ -168,7 +206,8 @@ export default function funes(pi: any): void {
   pi.registerTool({
     name: "get",
     label: "Get turn",
-    description: "Read a recalled turn and the turns around it, by the session id and turn uuid a recall hit names.",
+    description:
+      "Read a recalled turn and the turns around it, by the session id and turn uuid a recall hit names.",
     parameters: {
       type: "object",
       properties: {
@@ -190,6 +229,4 @@ export default function funes(pi: any): void {
     else runHook("funes-push.sh", [memory, "pi"]);
   });
   process.once("exit", () => mcp.close());
-}
-`;
 }

@@ -19,7 +19,7 @@ import {
   requireCli,
   type SetupReport,
 } from "../setup.js";
-import { piExtensionSource } from "./extension.js";
+import { shippedModule } from "../shipped.js";
 
 /** Where the extension lives. */
 export function piExtensionDir(home: string): string {
@@ -30,11 +30,16 @@ export function piExtensionDir(home: string): string {
 export async function installPi(o: InstallOptions): Promise<SetupReport> {
   await requireCli("pi", "pi", o);
   const dir = piExtensionDir(o.home);
-  writeIfChanged(join(dir, "index.ts"), piExtensionSource(o.funes, dir));
+  // The extension as tsc built it (agents/pi/extension.ts), with funes's command and its folder filled in.
+  rmSync(join(dir, "index.ts"), { force: true });
+  writeIfChanged(
+    join(dir, "index.js"),
+    shippedModule("agents/pi/extension.js", { FUNES: o.funes, HERE: dir }),
+  );
   writeHookScripts(dir, o.funes);
   writeIfChanged(
     join(dir, "package.json"),
-    `${JSON.stringify({ name: "funes-pi", version: "0.1.0", private: true, type: "module", pi: { extensions: ["./index.ts"] } }, null, 2)}\n`,
+    `${JSON.stringify({ name: "funes-pi", version: "0.1.0", private: true, type: "module", pi: { extensions: ["./index.js"] } }, null, 2)}\n`,
   );
   const memoryFile = join(dir, "memory");
   if (o.memory === null) rmSync(memoryFile, { force: true });
