@@ -148,6 +148,12 @@ export function createMcpServer(ctx: McpContext): McpServer {
     .describe(
       "Which memory: org/repo (a Hub memory), a local memory directory, or `local` — or several, comma-separated, searched together; defaults to the server's memory",
     );
+  const sessionMemoryArg = z
+    .string()
+    .optional()
+    .describe(
+      "Which memory: org/repo (a Hub memory), a local memory directory, or `local` — or several, comma-separated, the first that holds the session answering; defaults to the server's memory",
+    );
   let prepared: Promise<void> | null = null;
   const answer = (prefix: string, fn: () => Promise<string>) =>
     answerTool(prefix, async () => {
@@ -240,7 +246,7 @@ export function createMcpServer(ctx: McpContext): McpServer {
           .union([z.number(), z.string()])
           .optional()
           .describe("Without turn_uuid: the last turn position (seq) to read, included"),
-        memory: recallMemoryArg,
+        memory: sessionMemoryArg,
       }),
     },
     async (a) =>
@@ -309,7 +315,7 @@ export function createMcpServer(ctx: McpContext): McpServer {
           .union([z.number(), z.string()])
           .optional()
           .describe("The last turn position (seq) to scan, included (default: the session's last)"),
-        memory: recallMemoryArg,
+        memory: sessionMemoryArg,
       }),
     },
     async (a) =>
