@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { delimiter, isAbsolute, join, resolve } from "node:path";
 import type { ModelsConfig } from "../commands/index.js";
 import { DEFAULT_RERANKER, type EmbedPrecision, type SocketPlaces } from "../models/index.js";
-import { type AgentDirs, movedFolders } from "../traces/index.js";
+import type { AgentEnv } from "../traces/index.js";
 import { funesHomeOf, homeOf } from "./home.js";
 import { UsageError } from "./usage-error.js";
 
@@ -22,8 +22,8 @@ export interface CliConfig {
   home: string;
   /** `$FUNES_HOME`, else `~/.funes`. */
   funesHome: string;
-  /** Agent folders their own variables moved (each trace format's variable, traces/formats.ts). */
-  agentDirs: AgentDirs;
+  /** Where the agents' folder variables are read (each trace format's variable, traces/formats.ts). */
+  agentEnv: AgentEnv;
   /** True when stderr is a terminal (progress bars, prompts). */
   stderrTty: boolean;
   stdoutTty: boolean;
@@ -204,7 +204,7 @@ export function readConfig(
     home,
     funesHome,
     // Agent folders moved by the agents' own variables (a relative one is taken from the current folder).
-    agentDirs: movedFolders(env, resolve),
+    agentEnv: { vars: env, cwd: process.cwd() },
     stderrTty: process.stderr.isTTY === true,
     stdoutTty: process.stdout.isTTY === true,
     stdinTty: process.stdin.isTTY === true,

@@ -27,7 +27,7 @@ export async function runIndex(path: unknown, flags: IndexFlags, cfg: CliConfig)
     const summary = await indexSessions({
       funesHome: cfg.funesHome,
       home: cfg.home,
-      agentDirs: cfg.agentDirs,
+      agentEnv: cfg.agentEnv,
       path: path === undefined ? undefined : String(path),
       harness: flags.harness === undefined ? undefined : parseHarness(String(flags.harness)),
       force: flags.force === true,

@@ -22,7 +22,7 @@ export async function runMcp(memory: unknown, cfg: CliConfig, version: string): 
     memory: memory === undefined ? undefined : String(memory),
     funesHome: cfg.funesHome,
     home: cfg.home,
-    agentDirs: cfg.agentDirs,
+    agentEnv: cfg.agentEnv,
     models: cfg.models,
     // An agent can't be asked: an unreachable Hub memory answers from the local one, and says so.
     fallbackLocal: true,

@@ -141,7 +141,7 @@ async function firstIndex(
   notes: string[],
 ) {
   if (storeExists(funesPaths(ctx.funesHome).memory)) return null;
-  if (knownSources(ctx.home, harness, ctx.agentDirs).length === 0) {
+  if (knownSources(ctx.home, harness, ctx.agentEnv).length === 0) {
     notes.push(`no ${agent} sessions found yet — the hooks index them from your next turn on`);
     return null;
   }
@@ -162,7 +162,7 @@ async function firstIndex(
   return indexSessions({
     funesHome: ctx.funesHome,
     home: ctx.home,
-    agentDirs: ctx.agentDirs,
+    agentEnv: ctx.agentEnv,
     harness,
     thinking: true,
     models: ctx.models,

@@ -96,13 +96,13 @@ export async function pushAtBoundary(o: BoundaryPushOptions, ctx: ReadContext): 
     isolate: o.isolate,
   };
   const prepare = async (): Promise<VectorSummary | null> => {
-    if (o.harness !== undefined && knownSources(ctx.home, o.harness, ctx.agentDirs).length > 0)
+    if (o.harness !== undefined && knownSources(ctx.home, o.harness, ctx.agentEnv).length > 0)
       try {
         return (
           await indexSessions({
             ...common,
             home: ctx.home,
-            agentDirs: ctx.agentDirs,
+            agentEnv: ctx.agentEnv,
             harness: o.harness,
             thinking: true,
           })

@@ -88,7 +88,7 @@ async function runIsolated(iso: Isolation, opts: IndexOptions): Promise<IndexSum
   const emit = opts.onEvent ?? (() => {});
   const text: TextPassOptions = {
     home: opts.home,
-    agentDirs: opts.agentDirs,
+    agentEnv: opts.agentEnv,
     path: opts.path,
     harness: opts.harness,
     force: opts.force,

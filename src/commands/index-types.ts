@@ -4,7 +4,7 @@
  */
 import type { VectorIndexRules } from "../local/index.js";
 import type { ModelsConfig } from "../models/index.js";
-import type { AgentDirs, Harness, SkipCounts } from "../traces/index.js";
+import type { AgentEnv, Harness, SkipCounts } from "../traces/index.js";
 
 /** What to index and how. */
 export interface IndexOptions {
@@ -13,7 +13,7 @@ export interface IndexOptions {
   /** The user's home, for the known agent directories. */
   home: string;
   /** Agent folders their own variables moved (`CODEX_HOME`, …). */
-  agentDirs?: AgentDirs | undefined;
+  agentEnv?: AgentEnv | undefined;
   /**
    * A transcript file, directory, `state.db` or `.parquet`, or a Hub agent-traces dataset (`owner/name`);
    * absent → every known agent directory.
@@ -147,7 +147,7 @@ export const DEFAULT_VECTOR_BUDGET_MS = 60_000;
 /** What a text pass in a worker is given (IndexOptions as plain data). */
 export type TextPassOptions = Pick<
   IndexOptions,
-  "home" | "agentDirs" | "path" | "harness" | "force" | "limit" | "thinking" | "models"
+  "home" | "agentEnv" | "path" | "harness" | "force" | "limit" | "thinking" | "models"
 >;
 
 /** A summary of a run that has done nothing yet. */

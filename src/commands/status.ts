@@ -299,7 +299,7 @@ async function lastHookPush(label: string, ctx: StatusContext): Promise<HookPush
 async function countPendingSessions(ctx: HomeContext): Promise<number> {
   const { units } = loadIndexState(funesPaths(ctx.funesHome).state);
   let pending = 0;
-  for (const source of knownSources(ctx.home, undefined, ctx.agentDirs)) {
+  for (const source of knownSources(ctx.home, undefined, ctx.agentEnv)) {
     try {
       const reader = { harness: source.kind, parser: source.parserVersion ?? 1 };
       for (const u of await source.listUnits())

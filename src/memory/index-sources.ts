@@ -8,7 +8,7 @@ import { HubTraceSource } from "../cache/index.js";
 import type { ModelsConfig } from "../models/index.js";
 import { hubClient } from "../remote/index.js";
 import {
-  type AgentDirs,
+  type AgentEnv,
   type Harness,
   knownRoots,
   knownSources,
@@ -26,7 +26,7 @@ export interface SourceOptions {
   /** The user's home, for the known agent directories. */
   home: string;
   /** Agent folders their own variables moved (`CODEX_HOME`, …). */
-  agentDirs?: AgentDirs | undefined;
+  agentEnv?: AgentEnv | undefined;
   /** Where the Hub is (for a Hub dataset). */
   models?: ModelsConfig | undefined;
 }
@@ -82,7 +82,7 @@ export function resolveSources(opts: SourceOptions): Resolved {
       }
     }
   }
-  const sources = knownSources(opts.home, opts.harness, opts.agentDirs);
+  const sources = knownSources(opts.home, opts.harness, opts.agentEnv);
   if (sources.length > 0) return { kind: "sources", sources, hubGuess: null };
   if (opts.harness !== undefined)
     throw new FunesError(
@@ -90,7 +90,7 @@ export function resolveSources(opts: SourceOptions): Resolved {
       `no ${opts.harness} session dir found on this machine — pass the path to its sessions`,
     );
   const tilde = (p: string) => (p.startsWith(`${opts.home}/`) ? `~${p.slice(opts.home.length)}` : p);
-  const looked = knownRoots(opts.home, opts.agentDirs)
+  const looked = knownRoots(opts.home, opts.agentEnv)
     .map((r) => tilde(r.path))
     .join(", ");
   throw new FunesError(

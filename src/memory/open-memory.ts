@@ -15,7 +15,7 @@ import {
 import { storeExists } from "../local/index.js";
 import type { ModelsConfig } from "../models/index.js";
 import { HubUriError, hubClient, isModelRepo, parseHubUri, UnsafeHubAnswerError } from "../remote/index.js";
-import type { AgentDirs } from "../traces/index.js";
+import type { AgentEnv } from "../traces/index.js";
 import { FunesError, modelRepoError, notAuthorizedError } from "./errors.js";
 import { hubMemory, type LocalMemory, type SingleMemory } from "./memory.js";
 import { type RemoteReadState, readRemote, viewsRoot } from "./remote-memory.js";
@@ -26,7 +26,7 @@ export interface HomeContext {
   funesHome: string;
   home: string;
   /** Agent folders their own variables moved (`CLAUDE_CONFIG_DIR`, `CODEX_HOME`, …). */
-  agentDirs?: AgentDirs | undefined;
+  agentEnv?: AgentEnv | undefined;
 }
 
 /** Also how to reach the Hub (endpoint, token, cache, download cap), taken from the models settings. */

@@ -38,11 +38,16 @@ describe("the trace format registry", () => {
       expect(agentFolder(f.harness, home, { [f.folder.variable]: "  " }), f.harness).toBe(
         join(home, ...f.folder.under),
       );
-      expect(agentFolders(home, movedFolders({ [f.folder.variable]: "/elsewhere" }))[f.harness]).toBe(moved);
+      expect(
+        agentFolders(home, movedFolders({ vars: { [f.folder.variable]: "/elsewhere" }, cwd: "/" }))[
+          f.harness
+        ],
+      ).toBe(moved);
       // Every root the index walks for it sits in that folder.
-      const roots = knownRoots(home, movedFolders({ [f.folder.variable]: "/elsewhere" })).filter(
-        (r) => r.harness === f.harness,
-      );
+      const roots = knownRoots(
+        home,
+        movedFolders({ vars: { [f.folder.variable]: "/elsewhere" }, cwd: "/" }),
+      ).filter((r) => r.harness === f.harness);
       expect(
         roots.some((r) => r.path.startsWith(moved)),
         f.harness,
@@ -51,9 +56,10 @@ describe("the trace format registry", () => {
   });
 
   it("reads a relative variable from the folder it is given and keeps OPENCODE_DB as written", () => {
-    const dirs = movedFolders({ CODEX_HOME: "rel/codex", OPENCODE_DB: "opencode-beta.db" }, (p) =>
-      join("/cwd", p),
-    );
+    const dirs = movedFolders({
+      vars: { CODEX_HOME: "rel/codex", OPENCODE_DB: "opencode-beta.db" },
+      cwd: "/cwd",
+    });
     expect(dirs.codex).toBe("/cwd/rel/codex");
     expect(dirs.opencodeDb).toBe("opencode-beta.db");
     expect(knownRoots("/h", dirs).map((r) => r.path)).toContain(

@@ -4,7 +4,7 @@
  * where under that folder its sessions live. Picking sources (`sources.ts`), the CLI's environment
  * (`cli/config.ts`), the agents' own set-up and the registry test read them from here.
  */
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import type { Harness } from "./types.js";
 
 /** Where a format's agent keeps its folder. */
@@ -116,24 +116,34 @@ export function formatOf(harness: Harness): TraceFormat {
 }
 
 /**
- * Agent folders their own variables moved (each `FolderRule.variable`), by harness, and `$OPENCODE_DB`
- * (the database OpenCode was told to use: absolute, or a name in its data folder). Absent: the default
- * under the home.
+ * Where the agents' folder variables are read from: an environment's values, and the folder a relative
+ * value is taken from (empty: kept relative). Commands receive it from the CLI and read folders from it
+ * here, so the CLI's start does not load this layer.
+ */
+export interface AgentEnv {
+  vars: Readonly<Record<string, string | undefined>>;
+  cwd: string;
+}
+
+/**
+ * The folders an environment moves, by harness (each `FolderRule.variable`), and `$OPENCODE_DB` (the
+ * database OpenCode was told to use: absolute, or a name in its data folder). Absent: the default under the
+ * home.
  */
 export type AgentDirs = Partial<Record<Harness, string>> & { opencodeDb?: string | undefined };
 
-/** The folders `env` moves (`resolve` makes a relative value absolute, as the CLI reads it from its folder). */
-export function movedFolders(
-  env: Readonly<Record<string, string | undefined>>,
-  resolve: (path: string) => string = (p) => p,
-): AgentDirs {
+/** The folders `env` moves; folders given as such are taken as they are. */
+export function movedFolders(env: AgentEnv | AgentDirs | undefined): AgentDirs {
+  if (env === undefined) return {};
+  if (!("vars" in env)) return env as AgentDirs;
   const out: AgentDirs = {};
   for (const f of TRACE_FORMATS) {
-    const v = env[f.folder.variable]?.trim();
-    if (v !== undefined && v !== "") out[f.harness] = join(resolve(v), ...(f.folder.inside ?? []));
+    const v = env.vars[f.folder.variable]?.trim();
+    if (v !== undefined && v !== "")
+      out[f.harness] = join(env.cwd === "" ? v : resolve(env.cwd, v), ...(f.folder.inside ?? []));
   }
   // A bare name is a file in OpenCode's data folder, as OpenCode reads it: kept as given.
-  const db = env.OPENCODE_DB?.trim();
+  const db = env.vars.OPENCODE_DB?.trim();
   if (db !== undefined && db !== "") out.opencodeDb = db;
   return out;
 }
@@ -144,7 +154,7 @@ export function agentFolder(
   home: string,
   env: Readonly<Record<string, string | undefined>> = {},
 ): string {
-  return movedFolders(env)[harness] ?? join(home, ...formatOf(harness).folder.under);
+  return movedFolders({ vars: env, cwd: "" })[harness] ?? join(home, ...formatOf(harness).folder.under);
 }
 
 /** The format a `--harness` spelling names, or null. */

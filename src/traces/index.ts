@@ -10,6 +10,7 @@ export { parseCopilotEvents } from "./copilot.js";
 export { sniffFile } from "./detect.js";
 export {
   type AgentDirs,
+  type AgentEnv,
   agentFolder,
   formatOf,
   movedFolders,

@@ -5,7 +5,14 @@
 import { type Dirent, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join } from "node:path";
 import { readHead, sniffFile, sqliteHarness } from "./detect.js";
-import { type AgentDirs, formatNamed, formatOf, TRACE_FORMATS } from "./formats.js";
+import {
+  type AgentDirs,
+  type AgentEnv,
+  formatNamed,
+  formatOf,
+  movedFolders,
+  TRACE_FORMATS,
+} from "./formats.js";
 import { HermesSource } from "./hermes.js";
 import { HermesFilesSource, isHermesSessionFile } from "./hermes-legacy.js";
 import { hermesProfileHomes } from "./hermes-profiles.js";
@@ -30,16 +37,18 @@ export function parseHarness(value: string): Harness {
   return f.harness;
 }
 
-/** Each format's agent folder: its variable's (`dirs`), else its default under `home`. */
-export function agentFolders(home: string, dirs: AgentDirs = {}): Record<Harness, string> {
+/** Each format's agent folder: its variable's (in `env`), else its default under `home`. */
+export function agentFolders(home: string, env?: AgentEnv | AgentDirs): Record<Harness, string> {
+  const dirs = movedFolders(env);
   return Object.fromEntries(
     TRACE_FORMATS.map((f) => [f.harness, dirs[f.harness] ?? join(home, ...f.folder.under)]),
   ) as Record<Harness, string>;
 }
 
 /** Agent session roots, in the order a no-path index walks them (formats.ts's roots, with Claude Code's old folder and `$OPENCODE_DB`). */
-export function knownRoots(home: string, dirs: AgentDirs = {}): { harness: Harness; path: string }[] {
-  const folders = agentFolders(home, dirs);
+export function knownRoots(home: string, env?: AgentEnv | AgentDirs): { harness: Harness; path: string }[] {
+  const folders = agentFolders(home, env);
+  const dirs = movedFolders(env);
   const out: { harness: Harness; path: string }[] = [];
   for (const f of TRACE_FORMATS) {
     for (const root of f.roots) out.push({ harness: f.harness, path: join(folders[f.harness], ...root) });
@@ -60,11 +69,11 @@ export function knownRoots(home: string, dirs: AgentDirs = {}): { harness: Harne
 }
 
 /** Sources for every known agent directory that exists (optionally one harness only). */
-export function knownSources(home: string, only?: Harness, dirs: AgentDirs = {}): TraceSource[] {
+export function knownSources(home: string, only?: Harness, env?: AgentEnv | AgentDirs): TraceSource[] {
   const out: TraceSource[] = [];
   const openCodeSeen = new Set<string>();
-  const hermesDb = join(agentFolders(home, dirs).hermes, "state.db");
-  for (const { harness, path: p } of knownRoots(home, dirs)) {
+  const hermesDb = join(agentFolders(home, env).hermes, "state.db");
+  for (const { harness, path: p } of knownRoots(home, env)) {
     if (only !== undefined && harness !== only) continue;
     const st = statOrNull(p);
     if (harness === "opencode") {
@@ -81,7 +90,7 @@ export function knownSources(home: string, only?: Harness, dirs: AgentDirs = {})
     } else if (st?.isDirectory()) out.push(new JsonlTreeSource(harness, p));
   }
   if (only === undefined || only === "hermes")
-    for (const profile of hermesProfileHomes(agentFolders(home, dirs).hermes))
+    for (const profile of hermesProfileHomes(agentFolders(home, env).hermes))
       out.push(...hermesHomeSources(profile));
   return out;
 }
