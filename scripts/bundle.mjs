@@ -18,7 +18,7 @@
  *
  * Safe to run again: a `main.js` bundled already is left as it is.
  */
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -101,6 +101,16 @@ async function bundleLance() {
   });
 }
 
+/** Files shipped as they are (the hook scripts funes installs into agents: src/agents/shipped.ts). */
+function copyShipped() {
+  const from = join(root, "src", "agents", "hooks");
+  const to = join(dist, "agents", "hooks");
+  mkdirSync(to, { recursive: true });
+  for (const name of readdirSync(from).filter((n) => n.endsWith(".sh")))
+    copyFileSync(join(from, name), join(to, name));
+}
+
+copyShipped();
 await bundleMcp();
 await bundleCli();
 await bundleLance();

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDir } from "../../test/helpers/fixtures.js";
 import { lockState, processStart, readHookLocks } from "./hook-locks.js";
 import { hookLogPaths } from "./hook-log.js";
-import { pushScript } from "./hook-scripts.js";
+import { commonScript } from "./hook-scripts.js";
 
 let t: { dir: string; cleanup: () => void };
 let sleeper: ChildProcess;
@@ -40,7 +40,7 @@ describe("hook worker locks", () => {
   it("reads a process's start time as the hook scripts do", () => {
     const script = join(t.dir, "script.sh");
     // The scripts' own `started` function, run on the sleeper's pid.
-    const body = pushScript(["/bin/true"]);
+    const body = commonScript(["/bin/true"]);
     const fn = body.slice(
       body.indexOf("started() {"),
       body.indexOf("\n}\n", body.indexOf("started() {")) + 3,
