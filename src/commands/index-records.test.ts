@@ -7,6 +7,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { tempDir } from "../../test/helpers/fixtures.js";
+import { writeHermesDb } from "../../test/helpers/hermes-db.js";
 import { indexSessions } from "./index.js";
 
 let t: { dir: string; cleanup: () => void };
@@ -65,6 +66,36 @@ describe("index of a record that cannot be read", () => {
     expect(s.skipped["record that could not be read"]).toBe(1);
     expect(s.notes).toEqual([
       `line 2 of ${file} passed over (JSON nested too deep to read); the rest of it was read`,
+    ]);
+  });
+
+  it("in a database, stores the rest of the session, and its summary names the row passed over", async () => {
+    const depth = 100_000;
+    const deep = `${"[".repeat(depth)}1${"]".repeat(depth)}`;
+    const db = join(t.dir, "home", ".hermes", "state.db");
+    mkdirSync(join(t.dir, "home", ".hermes"));
+    writeHermesDb(
+      db,
+      "v30",
+      [{ id: "s1" }],
+      [
+        { session_id: "s1", role: "user", content: "the ocelot queue is kafka", timestamp: 1 },
+        {
+          session_id: "s1",
+          role: "assistant",
+          content: "",
+          tool_calls: `[{"id":"c1","type":"function","function":{"name":"terminal","arguments":${deep}}}]`,
+          timestamp: 2,
+        },
+        { session_id: "s1", role: "user", content: "the marmot job retries thrice", timestamp: 3 },
+      ],
+    );
+    const s = await index(db);
+    expect(s.failed).toEqual([]);
+    expect([s.unitsRead, s.turns, s.chunksAdded]).toEqual([1, 2, 2]);
+    expect(s.skipped["record that could not be read"]).toBe(1);
+    expect(s.notes).toEqual([
+      "message id 2 of s1 passed over (JSON nested too deep to read); the rest of it was read",
     ]);
   });
 });

@@ -259,7 +259,7 @@ async function indexUnit(
   mergeSkips(summary.skipped, info.skipped);
   for (const r of info.unreadable ?? [])
     if (summary.notes.length < NAMED_RECORDS)
-      summary.notes.push(`line ${r.line} of ${unit.key} passed over (${r.reason}); the rest of it was read`);
+      summary.notes.push(`${r.at} of ${unit.key} passed over (${r.reason}); the rest of it was read`);
   summary.chunksPresent += present;
   if (stale.length > 0) {
     await run.appending;

@@ -16,6 +16,7 @@ import {
   asString,
   type JsonRecord,
   parseJsonl,
+  type RecordPlace,
   readGuarded,
   SKIP_MALFORMED,
   type TranscriptText,
@@ -39,8 +40,8 @@ const NOT_TYPED = "content part that is not a typed object";
 interface CodexItem {
   payload: Record<string, unknown>;
   ts: string;
-  /** The file line it came from (1 in a single-file `.json`). */
-  line: number;
+  /** The file line it came from; in a single-file `.json`, `item <n>` of its list. */
+  at: RecordPlace;
   /** A user prompt recorded only as an event: a turn only when the file has no user response item. */
   fromEvent?: true;
 }
@@ -115,13 +116,12 @@ function* codexTurns(
           facts.cwd = asString(payload.cwd);
         }
         countSkip(skipped, 'record type "session_meta"');
-      } else if (type === "response_item")
-        item = { payload, ts: asString(r.timestamp) ?? "", line: rec.line };
+      } else if (type === "response_item") item = { payload, ts: asString(r.timestamp) ?? "", at: rec.line };
       else if (type === "event_msg" && payload.type === "user_message" && asString(payload.message) !== null)
         item = {
           payload: promptOf(payload),
           ts: asString(r.timestamp) ?? "",
-          line: rec.line,
+          at: rec.line,
           fromEvent: true,
         };
       else countSkip(skipped, `record type "${type}"`);
@@ -141,9 +141,9 @@ function* codexTurns(
       if (known !== null) countSkip(skipped, SKIP_EVENT);
       continue;
     }
-    const { payload: p, line } = item;
+    const { payload: p, at } = item;
     const legacy = known?.legacy ?? facts.legacy;
-    const mapped = readGuarded(line, skipped, o.unreadable, () => itemTurn(p, { legacy, skipped }));
+    const mapped = readGuarded(at, skipped, o.unreadable, () => itemTurn(p, { legacy, skipped }));
     if (mapped === null) continue;
     if (typeof mapped === "string") {
       countSkip(skipped, mapped);
@@ -191,7 +191,7 @@ function legacyLine(
     return { header: { id: asString(r.id), ts: asString(r.timestamp) ?? "" } };
   }
   if (r.record_type !== undefined) countSkip(skipped, `record_type "${String(r.record_type)}"`);
-  else if (asString(r.type) !== null) return { payload: r, ts: headerTs, line: rec.line };
+  else if (asString(r.type) !== null) return { payload: r, ts: headerTs, at: rec.line };
   else countSkip(skipped, "record without a type");
   return null;
 }
@@ -207,16 +207,16 @@ function parseSingleJson(text: string, ctx: ParseContext, skipped: SkipCounts): 
   const ts = asString(session?.timestamp) ?? "";
   const raw = Array.isArray(doc?.items) ? (doc.items as unknown[]) : [];
   const items: CodexItem[] = [];
-  for (const el of raw) {
+  raw.forEach((el, i) => {
     const item = asObject(el);
     if (item === null) countSkip(skipped, "item that is not an object");
     else
       items.push({
         payload: item.type === undefined && "role" in item ? { ...item, type: "message" } : item,
         ts,
-        line: 1,
+        at: `item ${i + 1}`,
       });
-  }
+  });
   const sessionId = asString(session?.id);
   return buildSession(items, { ctx, sessionId, cwd: null, skipped, records: raw.length, legacy: true });
 }
@@ -236,8 +236,8 @@ function buildSession(items: CodexItem[], o: BuildOptions): UnitRead {
   const workdir = munged ?? fallbackWorkdir(o.ctx.path);
   const turns: Turn[] = [];
   const unreadable: UnreadableRecord[] = [];
-  for (const { payload, ts, line } of items) {
-    const mapped = readGuarded(line, o.skipped, unreadable, () =>
+  for (const { payload, ts, at } of items) {
+    const mapped = readGuarded(at, o.skipped, unreadable, () =>
       itemTurn(payload, { legacy: o.legacy, skipped: o.skipped }),
     );
     if (mapped === null) continue;

@@ -260,7 +260,9 @@ function toTurns(
       continue;
     }
     // Everything serialized before anything is kept: a message that cannot be read is passed over whole.
-    const got = readGuarded(m.line, skipped, unreadable, () => {
+    // A message of a list (a whole-file session, a `$set`) is named by its id, its line holding the others.
+    const at = m.path.length === 0 ? m.line : `message "${id}" on line ${m.line}`;
+    const got = readGuarded(at, skipped, unreadable, () => {
       const read = readParts(v.content, args, [...m.path, "content"], skipped);
       if (type === "user" && read.blocks.some((b) => INJECTED.test(b.text))) return "injected";
       const calls = Array.isArray(v.toolCalls) ? v.toolCalls : [];

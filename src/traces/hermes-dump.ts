@@ -8,8 +8,14 @@
  * Here the three dialects become OpenAI-chat rows, the shape of Hermes's own session files.
  */
 import { compactJson } from "./json-compact.js";
-import { asObject, asString } from "./jsonl.js";
-import { countSkip, type SkipCounts } from "./types.js";
+import { asObject, asString, type RecordPlace, readGuarded } from "./jsonl.js";
+import { countSkip, type SkipCounts, type UnreadableRecord } from "./types.js";
+
+/** An OpenAI-chat message read from a Hermes file, with its place there (to name it if it cannot be read). */
+export interface PlacedRow {
+  value: Record<string, unknown>;
+  at: RecordPlace;
+}
 
 /** True for a request dump's file name. */
 export function isHermesRequestDump(name: string): boolean {
@@ -21,20 +27,38 @@ export function looksLikeRequestDump(doc: Record<string, unknown>): boolean {
   return typeof doc.session_id === "string" && asObject(asObject(doc.request)?.body) !== null;
 }
 
-/** The conversation of a dump's request body as OpenAI-chat rows (`role`, `content`, `tool_calls`, …). */
+/**
+ * The conversation of a dump's request body as OpenAI-chat rows (`role`, `content`, `tool_calls`, …), each
+ * placed by the request's message it came from; one that cannot be read is passed over alone, counted in
+ * `skipped` and named in `unreadable`.
+ */
 export function requestDumpRows(
   doc: Record<string, unknown>,
-  skipped: SkipCounts,
-): Record<string, unknown>[] {
+  { skipped, unreadable }: { skipped: SkipCounts; unreadable: UnreadableRecord[] },
+): PlacedRow[] {
   const body = asObject(asObject(doc.request)?.body);
   if (body === null) return [];
-  const rows: Record<string, unknown>[] = [];
-  const system = textOf(body.system ?? body.instructions);
-  if (system !== "") rows.push({ role: "system", content: system });
+  // A Responses call joins the row before it, so each message is read onto the rows so far.
+  const values: Record<string, unknown>[] = [];
+  const rows: PlacedRow[] = [];
+  const read = (at: string, add: (into: Record<string, unknown>[]) => void) => {
+    const before = values.length;
+    if (readGuarded(at, skipped, unreadable, () => add(values)) === null) values.length = before;
+    for (let k = rows.length; k < values.length; k++)
+      rows.push({ value: values[k] as Record<string, unknown>, at });
+  };
+  read("request system prompt", (into) => {
+    const system = textOf(body.system ?? body.instructions);
+    if (system !== "") into.push({ role: "system", content: system });
+  });
   if (Array.isArray(body.messages)) {
-    for (const m of body.messages) chatRows(asObject(m), rows, skipped);
+    body.messages.forEach((m, i) => {
+      read(`request message ${i + 1}`, (into) => chatRows(asObject(m), into, skipped));
+    });
   } else if (Array.isArray(body.input)) {
-    for (const item of body.input) responsesRow(asObject(item), rows, skipped);
+    body.input.forEach((item, i) => {
+      read(`request item ${i + 1}`, (into) => responsesRow(asObject(item), into, skipped));
+    });
   }
   return rows;
 }
@@ -113,10 +137,15 @@ function responsesRow(
       rows.push({ role: item.role === "developer" ? "system" : item.role, content: textOf(item.content) });
       return;
     case "function_call": {
+      // Arguments as text here, so an object too deep to write is met while this item is read.
+      const a = item.arguments;
       const call = {
         id: item.call_id,
         type: "function",
-        function: { name: item.name, arguments: item.arguments },
+        function: {
+          name: item.name,
+          arguments: typeof a === "string" || a === undefined ? a : compactJson(a),
+        },
       };
       const last = rows.at(-1);
       if (last?.role === "assistant")

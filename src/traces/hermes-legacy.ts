@@ -16,9 +16,9 @@ import { basename, dirname, join } from "node:path";
 import { readAgentText, SESSION_DOCUMENT_FILE } from "./agent-file.js";
 import { backfillToolNames } from "./blocks.js";
 import { HermesSource, hermesBlocks, type MessageRow } from "./hermes.js";
-import { isHermesRequestDump, looksLikeRequestDump, requestDumpRows } from "./hermes-dump.js";
+import { isHermesRequestDump, looksLikeRequestDump, type PlacedRow, requestDumpRows } from "./hermes-dump.js";
 import { compactJson } from "./json-compact.js";
-import { asObject, asString, parseJsonl, SKIP_MALFORMED } from "./jsonl.js";
+import { asObject, asString, parseJsonl, readGuarded, SKIP_MALFORMED } from "./jsonl.js";
 import { fileStem, mungeCwd } from "./text.js";
 import {
   countSkip,
@@ -27,6 +27,7 @@ import {
   type Turn,
   type Unit,
   type UnitRead,
+  type UnreadableRecord,
 } from "./types.js";
 import { stampFiles, walkFiles } from "./walk.js";
 
@@ -49,9 +50,14 @@ export function isHermesSessionFile(name: string): boolean {
   return name.endsWith(".jsonl") || /^session_.+\.json$/.test(name) || isHermesRequestDump(name);
 }
 
-/** Parses a Hermes `<id>.jsonl` transcript or `session_<id>.json` snapshot. */
+/**
+ * Parses a Hermes `<id>.jsonl` transcript, `session_<id>.json` snapshot or request dump. A message that
+ * cannot be read (JSON nested too deep to walk) is passed over alone, named by its line or its place in the
+ * file's list.
+ */
 export function parseHermesSessionFile(text: string, ctx: { path: string }): UnitRead {
   const skipped: SkipCounts = {};
+  const unreadable: UnreadableRecord[] = [];
   const stem = fileStem(ctx.path);
   if (ctx.path.toLowerCase().endsWith(".json")) {
     let doc: Record<string, unknown> | null = null;
@@ -60,26 +66,36 @@ export function parseHermesSessionFile(text: string, ctx: { path: string }): Uni
     } catch {
       countSkip(skipped, SKIP_MALFORMED);
     }
-    if (doc !== null && looksLikeRequestDump(doc)) return parseRequestDump(doc, ctx.path, skipped);
+    if (doc !== null && looksLikeRequestDump(doc))
+      return parseRequestDump(doc, ctx.path, { skipped, unreadable });
     const messages = Array.isArray(doc?.messages) ? (doc.messages as unknown[]) : [];
     const sessionId = asString(doc?.session_id) ?? stem.replace(/^session_/, "");
-    const rows: Record<string, unknown>[] = [];
-    for (const m of messages) {
+    const rows: PlacedRow[] = [];
+    messages.forEach((m, i) => {
       const o = asObject(m);
       if (o === null) countSkip(skipped, "message that is not an object");
-      else rows.push(o);
-    }
+      else rows.push({ value: o, at: `message ${i + 1}` });
+    });
     // Snapshot messages carry no time of their own: the session's start stands in for it.
     const ts = asString(doc?.session_start) ?? "";
     const cwd = asString(doc?.cwd) ?? asString(asObject(doc?.model_config)?.cwd);
-    return buildRead(rows, { sessionId, path: ctx.path, skipped, records: messages.length, ts, cwd });
+    return buildRead(rows, {
+      sessionId,
+      path: ctx.path,
+      skipped,
+      unreadable,
+      records: messages.length,
+      ts,
+      cwd,
+    });
   }
-  const rows: Record<string, unknown>[] = [];
-  for (const rec of parseJsonl(text, skipped)) rows.push(rec.value);
+  const rows: PlacedRow[] = [];
+  for (const rec of parseJsonl(text, skipped)) rows.push({ value: rec.value, at: rec.line });
   return buildRead(rows, {
     sessionId: stem,
     path: ctx.path,
     skipped,
+    unreadable,
     records: rows.length,
     ts: "",
     cwd: null,
@@ -92,13 +108,17 @@ export function parseHermesSessionFile(text: string, ctx: { path: string }): Uni
  * position: a message has one id in every dump of its session, and the memory keeps it once. These ids are
  * funes's own (the reference does not read dumps) and never meet a session file's `<session>-<seq>`.
  */
-function parseRequestDump(doc: Record<string, unknown>, path: string, skipped: SkipCounts): UnitRead {
-  const rows = requestDumpRows(doc, skipped);
+function parseRequestDump(
+  doc: Record<string, unknown>,
+  path: string,
+  guard: { skipped: SkipCounts; unreadable: UnreadableRecord[] },
+): UnitRead {
+  const rows = requestDumpRows(doc, guard);
   const sessionId = asString(doc.session_id) ?? fileStem(path);
   const read = buildRead(rows, {
     sessionId,
     path,
-    skipped,
+    ...guard,
     records: rows.length,
     // The dump's own time (naive local, as in session files) stands in for its messages' times.
     ts: asString(doc.timestamp) ?? "",
@@ -121,6 +141,7 @@ interface BuildContext {
   sessionId: string;
   path: string;
   skipped: SkipCounts;
+  unreadable: UnreadableRecord[];
   records: number;
   /** Timestamp for a message without one. */
   ts: string;
@@ -128,18 +149,22 @@ interface BuildContext {
   cwd: string | null;
 }
 
-function buildRead(rows: Record<string, unknown>[], c: BuildContext): UnitRead {
+function buildRead(rows: PlacedRow[], c: BuildContext): UnitRead {
   const munged = c.cwd === null ? null : mungeCwd(c.cwd);
   const workdir = munged ?? "hermes";
   const turns: Turn[] = [];
-  for (const r of rows) {
+  for (const { value: r, at } of rows) {
     const role = asString(r.role) ?? "(none)";
     if (role === "system") {
       // The system prompt Hermes assembles (persona, tool list, memory): the agent's words, not the user's.
       countSkip(c.skipped, "hermes system prompt (agent-injected) not indexed");
       continue;
     }
-    const blocks = hermesBlocks(role, toMessageRow(r), c.skipped);
+    const got = readGuarded(at, c.skipped, c.unreadable, () => ({
+      blocks: hermesBlocks(role, toMessageRow(r), c.skipped),
+    }));
+    if (got === null) continue;
+    const { blocks } = got;
     if (blocks === null) {
       countSkip(c.skipped, `message role "${role}" not indexed`);
       continue;
@@ -172,7 +197,8 @@ function buildRead(rows: Record<string, unknown>[], c: BuildContext): UnitRead {
     turns,
     isSubagent: false,
   };
-  return { sessions: [session], skipped: c.skipped, records: c.records };
+  const unreadable = c.unreadable.length > 0 ? { unreadable: c.unreadable } : {};
+  return { sessions: [session], skipped: c.skipped, records: c.records, ...unreadable };
 }
 
 /** An OpenAI-chat message as a `messages` row: tool calls as their JSON text, list content as its text. */
@@ -313,7 +339,7 @@ export class HermesFilesSource implements TraceSource {
     if (kept.length < session.turns.length)
       countSkip(read.skipped, SKIP_DUMP_HELD, session.turns.length - kept.length);
     session.turns = kept;
-    if (kept.length === 0) return { sessions: [], skipped: read.skipped, records: read.records };
+    if (kept.length === 0) return { ...read, sessions: [] };
     if (!this.databaseSessions().has(session.sessionId)) return read;
     return this.withoutDatabaseTurns(read, session.sessionId);
   }
@@ -400,5 +426,5 @@ function turnCount(read: UnitRead): number {
 function leftOut(read: UnitRead, reason: string): UnitRead {
   const skipped = { ...read.skipped };
   countSkip(skipped, reason, turnCount(read));
-  return { sessions: [], skipped, records: read.records };
+  return { ...read, sessions: [], skipped };
 }

@@ -7,7 +7,7 @@
  */
 import { closeSync, openSync, readSync } from "node:fs";
 import { ArgumentSerializer, flattenToolContent, makeBlock } from "./blocks.js";
-import { asObject, asString, isLfsPointer, SKIP_LFS_POINTER } from "./jsonl.js";
+import { asObject, asString, isLfsPointer, readGuarded, SKIP_LFS_POINTER } from "./jsonl.js";
 import { nulSafe, type SnapshotOptions, SqliteSnapshot } from "./sqlite-snapshot.js";
 import { isBlank, mungeCwd } from "./text.js";
 import {
@@ -18,6 +18,7 @@ import {
   type Turn,
   type Unit,
   type UnitRead,
+  type UnreadableRecord,
 } from "./types.js";
 
 const MESSAGE_COLUMNS = [
@@ -154,14 +155,22 @@ export interface HermesContext {
   dbPath: string;
 }
 
-/** Maps one session's message rows (ordered by id) to turns. */
+/**
+ * Maps one session's message rows (ordered by id) to turns. A row whose JSON (tool calls, multimodal
+ * content) cannot be read is passed over alone, named by its message id.
+ */
 export function parseHermesRows(rows: MessageRow[], ctx: HermesContext): UnitRead {
   const skipped: SkipCounts = {};
+  const unreadable: UnreadableRecord[] = [];
   const workdir = (ctx.cwd === null ? null : mungeCwd(ctx.cwd)) ?? "hermes";
   const turns: Turn[] = [];
   for (const row of rows) {
     const role = asString(row.role) ?? "(none)";
-    const blocks = hermesBlocks(role, row, skipped);
+    const got = readGuarded(`message id ${String(row.id)}`, skipped, unreadable, () => ({
+      blocks: hermesBlocks(role, row, skipped),
+    }));
+    if (got === null) continue;
+    const { blocks } = got;
     if (blocks === null) {
       countSkip(skipped, `message role "${role}" not indexed`);
       continue;
@@ -188,6 +197,7 @@ export function parseHermesRows(rows: MessageRow[], ctx: HermesContext): UnitRea
     sessions: [{ sessionId: ctx.sessionId, workdir, cwd, turns, isSubagent: false }],
     skipped,
     records: rows.length,
+    ...(unreadable.length > 0 ? { unreadable } : {}),
   };
 }
 

@@ -38,12 +38,19 @@ export const SKIP_UNREADABLE = "record that could not be read";
 export const NAMED_UNREADABLE = 5;
 
 /**
- * Reads one record with `read`; when it throws a {@link NestedTooDeepError} or overflows the stack (JSON
- * nested 100,000 deep), the record is passed over: counted under {@link SKIP_UNREADABLE} and named by
- * line in `named`, never failing the rest of the file. Returns null then.
+ * Where a record sits in its unit: a 1-based line of its file, or, where a unit is not lines, the record
+ * named by its id or position (`message id 17`, `part "prt_…"`, `message 3`).
+ */
+export type RecordPlace = number | string;
+
+/**
+ * Reads one record with `read` (its JSON parsed and taken apart: every parser's one guard); when it throws a
+ * {@link NestedTooDeepError} or overflows the stack (JSON nested 100,000 deep), the record is passed over:
+ * counted under {@link SKIP_UNREADABLE} and named by its place in `named`, never failing the rest of the
+ * unit. Returns null then.
  */
 export function readGuarded<T>(
-  line: number,
+  at: RecordPlace,
   skipped: SkipCounts,
   named: UnreadableRecord[],
   read: () => T,
@@ -54,7 +61,8 @@ export function readGuarded<T>(
     const reason = unreadableReason(err);
     if (reason === null) throw err;
     countSkip(skipped, SKIP_UNREADABLE);
-    if (named.length < NAMED_UNREADABLE) named.push({ line, reason });
+    if (named.length < NAMED_UNREADABLE)
+      named.push({ at: typeof at === "number" ? `line ${at}` : at, reason });
     return null;
   }
 }

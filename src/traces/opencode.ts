@@ -8,7 +8,8 @@
  * and a tool_result block in the assistant's turn.
  */
 import { makeBlock } from "./blocks.js";
-import { asObject, asString } from "./jsonl.js";
+import { compactJson } from "./json-compact.js";
+import { asObject, asString, readGuarded } from "./jsonl.js";
 import { nulSafe, type SnapshotOptions, SqliteSnapshot } from "./sqlite-snapshot.js";
 import { isBlank, mungeCwd } from "./text.js";
 import {
@@ -20,6 +21,7 @@ import {
   type Turn,
   type Unit,
   type UnitRead,
+  type UnreadableRecord,
 } from "./types.js";
 
 /** The agents that write this store (Kilo CLI is a fork with the same tables). */
@@ -152,9 +154,13 @@ function isoOf(ms: unknown): string {
   return Number.isNaN(d.getTime()) ? "" : d.toISOString();
 }
 
-/** Maps one session's messages (in time order) and parts (in id order, which is creation order) to turns. */
+/**
+ * Maps one session's messages (in time order) and parts (in id order, which is creation order) to turns. A
+ * row whose `data` cannot be read (JSON nested too deep to walk) is passed over alone, named by its id.
+ */
 export function parseOpenCodeRows(messages: DataRow[], parts: DataRow[], ctx: OpenCodeContext): UnitRead {
   const skipped: SkipCounts = {};
+  const unreadable: UnreadableRecord[] = [];
   const byMessage = new Map<string, DataRow[]>();
   for (const p of parts) {
     const list = byMessage.get(p.message_id ?? "") ?? [];
@@ -167,7 +173,7 @@ export function parseOpenCodeRows(messages: DataRow[], parts: DataRow[], ctx: Op
   const workdir = (ctx.cwd === null ? null : mungeCwd(ctx.cwd)) ?? ctx.harness;
   const turns: Turn[] = [];
   for (const m of messages) {
-    const data = dataOf(m, "message", skipped);
+    const data = readGuarded(`message "${m.id}"`, skipped, unreadable, () => dataOf(m, "message", skipped));
     const mparts = byMessage.get(m.id) ?? [];
     if (data === null) {
       countSkip(skipped, "opencode part whose message is unreadable", mparts.length);
@@ -180,8 +186,11 @@ export function parseOpenCodeRows(messages: DataRow[], parts: DataRow[], ctx: Op
     }
     const blocks: Block[] = [];
     for (const p of mparts) {
-      const pd = dataOf(p, "part", skipped);
-      if (pd !== null) blocks.push(...partBlocks(pd, skipped));
+      const got = readGuarded(`part "${p.id}"`, skipped, unreadable, () => {
+        const pd = dataOf(p, "part", skipped);
+        return pd === null ? [] : partBlocks(pd, skipped);
+      });
+      if (got !== null) blocks.push(...got);
     }
     if (blocks.length === 0) {
       countSkip(skipped, `opencode ${role} message with no indexable content`);
@@ -206,6 +215,7 @@ export function parseOpenCodeRows(messages: DataRow[], parts: DataRow[], ctx: Op
     sessions: [{ sessionId: ctx.sessionId, workdir, cwd, turns, isSubagent: ctx.isSubagent }],
     skipped,
     records: messages.length + parts.length,
+    ...(unreadable.length > 0 ? { unreadable } : {}),
   };
 }
 
@@ -248,7 +258,7 @@ function toolBlocks(part: Record<string, unknown>): Block[] {
   const state = asObject(part.state);
   const input = state?.input;
   const blocks: Block[] = [];
-  const args = input === undefined || input === null ? "" : JSON.stringify(input);
+  const args = input === undefined || input === null ? "" : compactJson(input);
   blocks.push(makeBlock("tool_use", isBlank(args) ? "{}" : args, name, id));
   const status = asString(state?.status);
   const out = status === "error" ? asString(state?.error) : asString(state?.output);

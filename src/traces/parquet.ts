@@ -4,7 +4,7 @@
  * `metadata`. Read with hyparquet (parquetjs-lite cannot read these files; shared/spec/lance-facts.md §11).
  */
 import { ArgumentSerializer, makeBlock } from "./blocks.js";
-import { asObject, asString } from "./jsonl.js";
+import { asObject, asString, readGuarded } from "./jsonl.js";
 import { fileStem, isBlank, mungeCwd } from "./text.js";
 import {
   type Block,
@@ -15,6 +15,7 @@ import {
   type Turn,
   type Unit,
   type UnitRead,
+  type UnreadableRecord,
 } from "./types.js";
 
 /** A parquet file that does not have the agent-trace layout. */
@@ -70,9 +71,13 @@ export interface TraceRowsContext {
   limit?: number | undefined;
 }
 
-/** Maps agent-trace rows to sessions; the first N rows that yield a turn when `limit` is set. */
+/**
+ * Maps agent-trace rows to sessions; the first N rows that yield a turn when `limit` is set. A message that
+ * cannot be read (JSON nested too deep to walk) is passed over alone, named by its session and place.
+ */
 export function parseTraceRows(rows: Record<string, unknown>[], ctx: TraceRowsContext): UnitRead {
   const skipped: SkipCounts = {};
+  const unreadable: UnreadableRecord[] = [];
   const sessions: Session[] = [];
   let records = 0;
   for (const row of rows) {
@@ -85,18 +90,17 @@ export function parseTraceRows(rows: Record<string, unknown>[], ctx: TraceRowsCo
     if (!Array.isArray(row.messages))
       throw new ParquetLayoutError(`parquet file ${ctx.path}: "messages" is not a list of strings`);
     records += row.messages.length;
-    const session = rowSession(sessionId, row, ctx.path, skipped);
+    const session = rowSession(sessionId, row, { path: ctx.path, skipped, unreadable });
     if (session.turns.length === 0) countSkip(skipped, "row with no indexable message");
     else sessions.push(session);
   }
-  return { sessions, skipped, records };
+  return { sessions, skipped, records, ...(unreadable.length > 0 ? { unreadable } : {}) };
 }
 
 function rowSession(
   sessionId: string,
   row: Record<string, unknown>,
-  path: string,
-  skipped: SkipCounts,
+  { path, skipped, unreadable }: { path: string; skipped: SkipCounts; unreadable: UnreadableRecord[] },
 ): Session {
   const sentAt = row.sent_at instanceof Date ? row.sent_at.toISOString() : (asString(row.sent_at) ?? "");
   let cwd: string | null = null;
@@ -110,22 +114,26 @@ function rowSession(
   }
   const workdir = (cwd === null ? null : mungeCwd(cwd)) ?? fileStem(path);
   const turns: Turn[] = [];
-  for (const el of row.messages as unknown[]) {
+  for (const [i, el] of (row.messages as unknown[]).entries()) {
     if (typeof el !== "string") {
       if (el !== null) countSkip(skipped, "message element that is not a string");
       continue;
     }
-    let msg: Record<string, unknown> | null;
-    try {
-      msg = asObject(JSON.parse(el));
-    } catch {
-      msg = null;
-    }
-    if (msg === null) {
+    const got = readGuarded(`message ${i + 1} of session "${sessionId}"`, skipped, unreadable, () => {
+      let msg: Record<string, unknown> | null;
+      try {
+        msg = asObject(JSON.parse(el));
+      } catch {
+        msg = null;
+      }
+      return msg === null ? "not an object" : { msg, blocks: messageBlocks(msg, el) };
+    });
+    if (got === null) continue;
+    if (got === "not an object") {
       countSkip(skipped, "message element that is not a JSON object");
       continue;
     }
-    const blocks = messageBlocks(msg, el);
+    const { msg, blocks } = got;
     if (blocks.length === 0) {
       countSkip(skipped, "message with no indexable content");
       continue;

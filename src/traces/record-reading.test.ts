@@ -78,7 +78,7 @@ describe("a record that cannot be read", () => {
       const r = parseClaudeTranscript(text, { path: "/p/s.jsonl" });
       expect(r.sessions[0]?.turns.map((t) => t.turnUuid)).toEqual(["a1", "a3"]);
       expect(r.skipped[SKIP_UNREADABLE]).toBe(1);
-      expect(r.unreadable).toEqual([{ line: 2, reason: "JSON nested too deep to read" }]);
+      expect(r.unreadable).toEqual([{ at: "line 2", reason: "JSON nested too deep to read" }]);
     }
   });
 
@@ -113,12 +113,12 @@ describe("a record that cannot be read", () => {
       parseQwenSession(qwen, { path: "/p/s.jsonl" }),
       parseGeminiSession(gemini, { path: "/p/chats/session-1.jsonl" }),
     ];
-    const lines = [2, 2, 1, 1, 2];
+    const lines = ["line 2", "line 2", "line 1", "line 1", "line 2"];
     reads.forEach((r, i) => {
       const texts = r.sessions.flatMap((s) => s.turns.flatMap((t) => t.blocks.map((b) => b.text)));
       expect(texts).toContain("still here");
       expect(r.skipped[SKIP_UNREADABLE]).toBe(1);
-      expect(r.unreadable?.[0]?.line).toBe(lines[i]);
+      expect(r.unreadable?.[0]?.at).toBe(lines[i]);
     });
   });
 });

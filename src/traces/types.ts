@@ -56,8 +56,11 @@ export interface Session {
 
 /** A record passed over because it could not be read (JSON nested too deep…), named for the run's summary. */
 export interface UnreadableRecord {
-  /** 1-based line of the file. */
-  line: number;
+  /**
+   * Where it sits in its unit: `line 2` of a file, or the record by its id or position where a unit is not
+   * lines (`message id 17` of a Hermes database, `part "prt_…"` of OpenCode's, `message 3` of a session file).
+   */
+  at: string;
   reason: string;
 }
 
