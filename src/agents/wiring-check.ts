@@ -5,9 +5,9 @@
  * a JSON entry with a hook file of funes's own). Reads files only; never runs an agent.
  */
 import { accessSync, constants, existsSync, readFileSync } from "node:fs";
-import { delimiter, isAbsolute, join } from "node:path";
+import { delimiter, dirname, isAbsolute, join } from "node:path";
 import type { Wiring } from "./agent.js";
-import { INDEX_SCRIPT } from "./hook-scripts.js";
+import { COMMON_SCRIPT, INDEX_SCRIPT } from "./hook-scripts.js";
 import type { jsonWiring } from "./json-config.js";
 
 /** Whether `cmd` (an absolute path, or a name looked up on PATH) is an executable that exists. */
@@ -24,10 +24,17 @@ function runnable(cmd: string, path: string | undefined): boolean {
   return (path ?? "").split(delimiter).some((d) => d !== "" && ok(join(d, cmd)));
 }
 
-/** The FUNES=(…) words of a hook script funes wrote, or null. */
+/**
+ * The FUNES=(…) words of a hook script funes wrote (in what it sources beside it, or, as earlier releases
+ * wrote it, in the script itself), or null.
+ */
 export function scriptCommand(script: string): string[] | null {
   if (!existsSync(script)) return null;
-  const m = /^FUNES=\((.*)\)$/m.exec(readFileSync(script, "utf8"));
+  const line = /^FUNES=\((.*)\)$/m;
+  const common = join(dirname(script), COMMON_SCRIPT);
+  const m =
+    line.exec(readFileSync(script, "utf8")) ??
+    (existsSync(common) ? line.exec(readFileSync(common, "utf8")) : null);
   if (m === null) return null;
   return [...(m[1] ?? "").matchAll(/'((?:[^']|'\\'')*)'/g)].map((x) => (x[1] ?? "").replaceAll("'\\''", "'"));
 }
