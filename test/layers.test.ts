@@ -34,6 +34,8 @@ const LAYER: Record<string, number> = {
   quiet: 0,
   heap: 0,
   protobuf: 0,
+  // Text as a reader takes it (look-alike characters), read by search/'s echo rule and format/'s safe text.
+  lookalike: 0,
 };
 
 /**
