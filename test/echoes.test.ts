@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest";
 import { formatRecallHuman } from "../src/cli/render-recall.js";
 import { askPrompt, type RecallHit, type RecallResult } from "../src/commands/index.js";
 import { formatGetAgent, formatRecallAgent } from "../src/format/index.js";
+import { plainForm } from "../src/lookalike/index.js";
 import { copiesOf } from "../src/memory/index.js";
 import {
   copyLinks,
@@ -14,7 +15,6 @@ import {
   exchangeKinds,
   funesToolOfName,
   hasFunesOutput,
-  plainForm,
   quotedTurns,
   rankAfterSources,
   sessionKinds,

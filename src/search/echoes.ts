@@ -9,7 +9,7 @@
  * A copy is known by what it contains, not by the command that made it: funes's whole output shapes (a hit's
  * header line with its `→ get` line under it, the terminal view's numbered hit with its `→ funes get` line,
  * the JSON of a recall, `get`'s turns, `ask`'s prompt), matched on the text as a reader takes it
- * (plain-form.ts), so any shell spelling, alias or script that printed them is caught, and a decision
+ * (lookalike/plain-form.ts), so any shell spelling, alias or script that printed them is caught, and a decision
  * written as an arrow list, a pasted event with a `sessionId` key or a session about building a recall tool
  * is not. Only an MCP tool named after funes (`mcp__funes__recall`) is funes's by its name.
  *
@@ -25,7 +25,7 @@
  * `links`, read from the output's `→ get` lines or JSON ids): recall never ranks one above a linked passage
  * it shows (commands/recall-kinds.ts).
  */
-import { plainForm } from "./plain-form.js";
+import { plainForm } from "../lookalike/index.js";
 
 /** What recall and forget need of a stored row. */
 export interface StoredRow {
@@ -67,7 +67,8 @@ const RENDER_PREFIX = String.raw`(?:\[tool_(?:use|result)[^\]\n]*\] )?(?:\{?"[\w
 const ID = String.raw`(?:'[^'\n]*'|\S+)`;
 
 /**
- * funes's output shapes (see the file header), each as funes writes it, on the plain form:
+ * funes's output shapes (see the file header), each as funes writes it, on the plain form (where a blank
+ * of any kind is a space, so a run of spaces stands for funes's one or two):
  * - a recall hit in the agent format: `[ts] harness workdir/abcd1234 text  score=0.812` with
  *   `  → get <session> <turn>` on the next line;
  * - a hit in the terminal view: `1. 2026-11-02 10:00 · claude · … · text  score 0.81`, then its passage and
@@ -78,15 +79,15 @@ const ID = String.raw`(?:'[^'\n]*'|\S+)`;
  */
 const SHAPES: readonly RegExp[] = [
   new RegExp(
-    String.raw`^${RENDER_PREFIX}\[[^\]\n]{1,64}\] [^\n]*/[^\n/]{0,16} [\w-]+  score=\d+\.\d{3}\n  → get ${ID} ${ID}`,
+    String.raw`^${RENDER_PREFIX}\[[^\]\n]{1,64}\] +[^\n]*/[^\n/]{0,16} +[\w-]+ +score=\d+\.\d{3}\n *→ +get +${ID} +${ID}`,
     "m",
   ),
   new RegExp(
-    String.raw`^${RENDER_PREFIX}\d+\. \d{4}-\d{2}-\d{2} \d{2}:\d{2} · [^\n]* · [^\n]*score \d+\.\d{2}\n(?:[^\n]*\n){0,200}?  → funes get ${ID} ${ID}`,
+    String.raw`^${RENDER_PREFIX}\d+\. +\d{4}-\d{2}-\d{2} +\d{2}:\d{2} +· [^\n]* · [^\n]*score +\d+\.\d{2}\n(?:[^\n]*\n){0,200}? *→ +funes +get +${ID} +${ID}`,
     "m",
   ),
   new RegExp(
-    String.raw`^${RENDER_PREFIX}\[[^\]\n]{1,64}\] [\w-]+ seq-?\d+ turn=\S+\n[\s\S]{0,20000}?^---$`,
+    String.raw`^${RENDER_PREFIX}\[[^\]\n]{1,64}\] +[\w-]+ +seq-?\d+ +turn=\S+\n[\s\S]{0,20000}?^---$`,
     "m",
   ),
   /Answer the question below using only the recalled passages[\s\S]*^== RECALLED PASSAGES ==$/m,
@@ -112,18 +113,22 @@ function isRecallJson(text: string): boolean {
   return HIT_KEYS.filter((k) => keys.has(k)).length >= 4;
 }
 
-/** `text`, and its plain form with JSON string escapes undone when it holds them (a tool's JSON envelope). */
+/** JSON string escapes undone: `\n`, `\r\n`, `\t`, `\"` and `\uXXXX` (a tool's JSON envelope). */
+function jsonUnescaped(text: string): string {
+  return text
+    .replace(/\\r\\n|\\n/g, "\n")
+    .replace(/\\"/g, '"')
+    .replace(/\\t/g, "\t")
+    .replace(/\\u([0-9a-fA-F]{4})/g, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+}
+
+/**
+ * The plain form of `text`, and when it holds JSON string escapes (a tool's JSON envelope) the plain form of
+ * it with them undone, so a look-alike written as `\u00a0` is folded as the character it stands for.
+ */
 function readings(text: string): string[] {
   const plain = plainForm(text);
-  return /\\n/.test(plain)
-    ? [
-        plain,
-        plain
-          .replace(/\\r\\n|\\n/g, "\n")
-          .replace(/\\"/g, '"')
-          .replace(/\\t/g, "\t"),
-      ]
-    : [plain];
+  return /\\[nu]/.test(text) ? [plain, plainForm(jsonUnescaped(text))] : [plain];
 }
 
 /** True when the text carries one of funes's whole output shapes (see `SHAPES`). */
@@ -315,7 +320,7 @@ export function sessionKinds(rows: PlacedRow[]): SessionKinds {
 export function quotedTurns(text: string): NamedTurn[] {
   const out: NamedTurn[] = [];
   for (const t of readings(text)) {
-    for (const m of t.matchAll(/→ (?:funes )?get ('[^'\n]*'|\S+) ('[^'\n]*'|\S+)/g))
+    for (const m of t.matchAll(/→ +(?:funes +)?get +('[^'\n]*'|\S+) +('[^'\n]*'|\S+)/g))
       out.push({ sessionId: unquoted(m[1] as string), turnUuid: unquoted(m[2] as string) });
     if (!isRecallJson(t)) continue;
     const ids = (re: RegExp) => [...t.matchAll(re)].map((m) => ({ at: m.index, id: m[1] as string }));

@@ -35,7 +35,6 @@ export {
   turnKey,
 } from "./echoes.js";
 export { pickNeighbors, type SeqRow } from "./neighbors.js";
-export { plainForm } from "./plain-form.js";
 export {
   contentStems,
   contentWords,
