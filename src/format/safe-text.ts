@@ -9,38 +9,32 @@
  */
 
 import type { RecallResult } from "../commands/index.js";
+import { HIDDEN, plainForm } from "../lookalike/index.js";
 
 /** Bidi embeddings, overrides, isolates and marks; U+2028/2029 (read as line breaks by some renderers). */
 const BIDI_AND_SEPARATORS = "\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069";
 
 /**
  * Characters that render as nothing, so text made of them is read by an agent but not seen by its user
- * ("ASCII smuggling" with Unicode tags, data hidden in variation selectors, zero-width padding): tags
- * U+E0000–E007F, variation selectors supplement U+E0100–E01EF, zero width space, word joiner and invisible
- * operators, deprecated format controls, the BOM inside text, interlinear annotation, Hangul fillers,
- * Mongolian selectors, CGJ, Khmer invisible vowels, musical format controls. Zero-width (non-)joiners
- * and the emoji variation selectors U+FE00–FE0F are kept: scripts and emoji need them.
+ * ("ASCII smuggling" with Unicode tags, data hidden in variation selectors, zero-width padding): the one
+ * definition the look-alike folding uses too (lookalike/classes.ts `HIDDEN`: Unicode's default-ignorable
+ * code points and every format character, category Cf — tags, variation selectors and their supplement,
+ * zero width space, word joiner and invisible operators, the soft hyphen, the BOM inside text, Hangul
+ * fillers, Mongolian selectors, CGJ, Khmer invisible vowels, musical and shorthand format controls, and any
+ * Unicode adds). The zero-width (non-)joiners and the variation selectors U+FE00–FE0F are kept (the
+ * lookahead before each class below): scripts and emoji need them.
  */
-const INVISIBLE =
-  "\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b\u2060-\u2065\u206a-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb\u{1d173}-\u{1d17a}\u{e0000}-\u{e007f}\u{e0100}-\u{e01ef}";
-
-/**
- * Every other format character (Unicode category Cf) as regex source: they too render as nothing or steer
- * rendering (the soft hyphen, Arabic and Egyptian format controls, shorthand format controls, and any
- * added to Unicode later), so they are shown escaped as a class rather than one by one. The zero-width
- * (non-)joiners are the Cf characters kept (the lookahead before each class below).
- */
-const FORMAT = "\\p{Cf}";
-const KEEP_JOINERS = "(?![\\u200c\\u200d])";
+const INVISIBLE = HIDDEN;
+const KEPT = "(?![\\u200c\\u200d\\ufe00-\\ufe0f])";
 
 // C0 (but tab and newline), DEL, C1, and the characters above. Built from a string so no control
 // character sits in this source file.
 const UNSAFE = new RegExp(
-  `${KEEP_JOINERS}[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f${BIDI_AND_SEPARATORS}${INVISIBLE}${FORMAT}]`,
+  `${KEPT}[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f${BIDI_AND_SEPARATORS}${INVISIBLE}]`,
   "gu",
 );
 const UNSAFE_OR_BREAK = new RegExp(
-  `${KEEP_JOINERS}[\\u0000-\\u001f\\u007f-\\u009f${BIDI_AND_SEPARATORS}${INVISIBLE}${FORMAT}]`,
+  `${KEPT}[\\u0000-\\u001f\\u007f-\\u009f${BIDI_AND_SEPARATORS}${INVISIBLE}]`,
   "gu",
 );
 
@@ -48,7 +42,7 @@ const UNSAFE_OR_BREAK = new RegExp(
  * What a terminal or a reader of the output may act on, one code point at a time: everything `UNSAFE_OR_BREAK`
  * names but newline and tab, and lone surrogates (which a UTF-8 stream would turn into U+FFFD unseen).
  */
-const UNSAFE_OUTPUT = `${KEEP_JOINERS}[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f${BIDI_AND_SEPARATORS}${INVISIBLE}${FORMAT}\\ud800-\\udfff]`;
+const UNSAFE_OUTPUT = `${KEPT}[\\u0000-\\u0008\\u000b-\\u001f\\u007f-\\u009f${BIDI_AND_SEPARATORS}${INVISIBLE}\\ud800-\\udfff]`;
 
 /** Each UTF-16 unit of `c` as a JSON escape (`\u001b`, `\udb40\udc41`): visible text, and valid in a JSON string. */
 function jsonEscaped(c: string): string {
@@ -175,53 +169,42 @@ export function shellMemory(label: string): string {
 }
 
 /**
- * Starts of lines that read as the agent format's own structure: a recall hit's header (`[ts] … score=…`),
- * its `→ get` line, a neighbour line (`~ [role …`), a `get` turn header (`[ts] role seqN turn=…`).
+ * Starts of lines that read as the agent format's own structure, on a line as `readAs` gives it (where a
+ * blank of any kind is a space, so a run of spaces stands for funes's one or two): a recall hit's header
+ * (`[ts] … score=…`), its `→ get` line, a neighbour line (`~ [role …`), a `get` turn header
+ * (`[ts] role seqN turn=…`).
  */
-const STRUCTURE_LINE =
-  /^(?=\[[^\]\n]*\] .* score=\d)|^(?= *→ get )|^(?= *~ \[)|^(?=\[[^\]\n]*\] \S+ seq-?\d+ turn=)/gm;
-/** The same starts, for one line read as `readAs` gives it. */
-const STRUCTURE_START = /^(?:\[[^\]\n]*\] .* score=\d| *→ get | *~ \[|\[[^\]\n]*\] \S+ seq-?\d+ turn=)/;
-
-/**
- * Look-alikes a reader takes for the characters of funes's structure lines: other arrows for `→` (the
- * Arrows blocks, dingbat arrows, Miscellaneous Symbols and Arrows), Cyrillic and Greek letters drawn as
- * Latin ones. search/plain-form.ts folds the same for the echo rule; format/ keeps its own few lines, as it
- * loads no other layer when the MCP server starts.
- */
-const ARROWS = /[\u2190-\u21ff\u27f0-\u27ff\u2900-\u297f\u2794-\u27bf\u2b00-\u2bff\u{1f800}-\u{1f8ff}]/gu;
-const LOOKALIKES = "аеорсухѕіјһԁԛԝɡοανρκιυεвкмнтАВЕКМНОРСТХЅІЈΑΒΕΖΗΙΚΜΝΟΡΤΥΧ";
-const LATIN = "aeopcyxsijhdqwgoavpkiuebkmhtABEKMHOPCTXSIJABEZHIKMNOPTYX";
-const CONFUSABLES = new RegExp(`[${LOOKALIKES}]`, "g");
+const STRUCTURE_START = /^(?:\[[^\]\n]*\] .* score=\d| *→ +get | *~ +\[|\[[^\]\n]*\] +\S+ +seq-?\d+ +turn=)/;
 
 /** The escapes `safeText` shows an invisible or control character as (`\xad`, `\u2060`, `\u{e0041}`). */
-const SHOWN_ESCAPE = /\\x[0-9a-f]{2}|\\u[0-9a-f]{4}|\\u\{[0-9a-f]+\}/g;
+const SHOWN_ESCAPE = /\\x([0-9a-f]{2})|\\u([0-9a-f]{4})|\\u\{([0-9a-f]{1,6})\}/g;
+
+/** The character an escape of `SHOWN_ESCAPE` shows (nothing for a code point past Unicode's last). */
+function shownChar(_m: string, x?: string, u?: string, braced?: string): string {
+  const cp = Number.parseInt(x ?? u ?? braced ?? "", 16);
+  return cp <= 0x10ffff ? String.fromCodePoint(cp) : "";
+}
 
 /**
- * A line as a reader takes it: the escapes `safeText` made of invisible characters dropped (a reader skims
- * `sco\xadre` as `score`), NFKC (fullwidth `＝`, most Unicode spaces), format characters dropped (the
- * zero-width joiners `safeText` keeps, among them), any other space or a tab as a space, look-alike
- * arrows and letters as `→` and Latin.
+ * A line as a reader takes it: the escapes `safeText` made of invisible and control characters read as the
+ * characters they show (a reader skims `sco\xadre` as `score` and `text\u3164score` as `text score`), then
+ * the plain form every look-alike guard uses (lookalike/plain-form.ts: blanks as spaces, invisible
+ * characters and combining marks dropped, NFKC, Unicode's confusables as the ASCII they are drawn like,
+ * dashes as `-`, arrows and `->` as `→`).
  */
 function readAs(line: string): string {
-  return line
-    .replace(SHOWN_ESCAPE, "")
-    .normalize("NFKC")
-    .replace(/\p{Cf}/gu, "")
-    .replace(/[\p{Zs}\t]/gu, " ")
-    .replace(ARROWS, "→")
-    .replace(CONFUSABLES, (c) => LATIN[LOOKALIKES.indexOf(c)] ?? c);
+  return plainForm(line.replace(SHOWN_ESCAPE, shownChar));
 }
 
 /**
  * A passage or turn text for the agent format, where its lines sit between funes's own: a line that would
  * read as a hit header, a `→ get` line or a turn header (a stranger's passage posing as a hit from your own
  * memory, pointing `→ get` at theirs) is shown with a `\` before it, also when it imitates one with
- * look-alike spaces, invisible characters, another arrow or letters of another script. Any other text is
- * left as it is, so the format stays the reference's byte for byte for what transcripts hold.
+ * look-alike spaces, invisible characters, another arrow or letters of another script: lines are compared
+ * in the plain form the echo rule reads (search/echoes.ts). Any other text is left as it is, so the format
+ * stays the reference's byte for byte for what transcripts hold.
  */
 export function unforgeable(text: string): string {
-  if (/^[\n\t\x20-\x7e]*$/.test(text) && !/\\[xu]/.test(text)) return text.replace(STRUCTURE_LINE, "\\");
   return text
     .split("\n")
     .map((line) => (STRUCTURE_START.test(readAs(line)) ? `\\${line}` : line))

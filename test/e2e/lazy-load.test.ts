@@ -151,6 +151,7 @@ describe("what a process loads", () => {
       "format",
       "heap",
       "local",
+      "lookalike",
       "memory",
       "models",
       "protobuf",
@@ -193,6 +194,8 @@ describe("what a process loads", () => {
       "format",
       // The embedder's module names heap/'s collection (a few lines, nothing loaded with them).
       "heap",
+      // format/'s safe text reads passages in the plain form the echo rule reads (lookalike/).
+      "lookalike",
       "mcp",
       "models",
       "protobuf",
