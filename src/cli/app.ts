@@ -218,7 +218,10 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
       "add <agent> [memory]",
       `Set funes up in ${AGENT_LIST}: recall tools, per-turn indexing, publishing`,
     )
-    .option("--yes", "Never ask: index first, install, and push once (a missing memory still needs --create)")
+    .option(
+      "--yes",
+      "Never ask: index first, install, push once, download the models (a missing memory still needs --create)",
+    )
     .option("--create", "Create the Hub memory (a private dataset) if it does not exist")
     .option("--json", "Print what was done as JSON")
     .example("funes add claude")

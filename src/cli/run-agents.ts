@@ -16,6 +16,11 @@ import { askYesNo } from "./prompt.js";
 import { runModels } from "./run-models.js";
 import { fitText, layoutWidth } from "./terminal-text.js";
 
+/** `n` and its unit, singular for one: `1 session`, `7 chunks`. */
+function count(n: number, unit: string): string {
+  return `${n} ${unit}${n === 1 ? "" : "s"}`;
+}
+
 /** Flags of `funes add`. */
 export interface AddFlags {
   yes?: boolean;
@@ -59,13 +64,14 @@ export async function runAdd(
               return askYesNo(q, yes);
             }
           : undefined,
-        say: json ? undefined : (line) => activity.start(line),
+        // --quiet: no progress, as for every command.
+        say: json || cfg.quiet ? undefined : (line) => activity.start(line),
         indexed: json
           ? undefined
           : (x) => {
               activity.clear();
               out(
-                `indexed ${x.sessions} sessions (${x.chunksAdded} chunks) — recall works now${embedderMissing ? "" : "; vectors fill in as you work"}\n`,
+                `indexed ${count(x.sessions, "session")} (${count(x.chunksAdded, "chunk")}) — recall works now${embedderMissing ? "" : "; vectors fill in as you work"}\n`,
               );
             },
         now: cfg.now,
@@ -85,7 +91,7 @@ export async function runAdd(
     lines.push(
       s.pushed.commit === null
         ? `${s.pushed.memory} is up to date`
-        : `published ${s.pushed.published} chunks to ${s.pushed.memory}`,
+        : `published ${count(s.pushed.published, "chunk")} to ${s.pushed.memory}`,
     );
   // What was done is on the screen before anything else is asked, or fails.
   if (lines.length > 0) out(`${lines.join("\n")}\n`);
@@ -96,7 +102,20 @@ export async function runAdd(
   const meanwhile = embedderMissing
     ? "recall finds passages by keyword only, and new chunks wait for their vectors"
     : "recall is not reranked";
-  const pull = interactive && (await askYesNo(`The models (${what}) are not here: download them now?`, true));
+  // The question's default is yes (set-up wants the models): --yes takes it without asking, on a
+  // terminal or off one; off a terminal without --yes nothing is downloaded unasked.
+  let pull: boolean;
+  if (flags.yes === true) {
+    if (!cfg.quiet)
+      process.stderr.write(
+        fitText(
+          `downloading the models (${what}), which are not here yet (--yes)\n`,
+          cfg.stderrTty ? layoutWidth(cfg.columns) : null,
+        ),
+      );
+    pull = true;
+  } else
+    pull = interactive && (await askYesNo(`The models (${what}) are not here: download them now?`, true));
   if (!pull) {
     warn(`the models are not here (${what}): until \`funes models pull\`, ${meanwhile}`);
     return;

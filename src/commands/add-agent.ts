@@ -46,7 +46,7 @@ export interface AddOptions {
   funes: FunesCommand;
   /** The environment agent CLIs run in. */
   env: Record<string, string | undefined>;
-  /** Asks a yes/no question on the terminal; absent off a terminal. */
+  /** Asks a yes/no question on the terminal; absent where nothing may be asked (off a terminal, --quiet). */
   ask?: ((question: string, defaultYes: boolean) => Promise<boolean>) | undefined;
   /** What a long step is doing, for the user (shown until the next step, question or result). */
   say?: ((line: string) => void) | undefined;
@@ -150,7 +150,7 @@ async function firstIndex(
     if (o.ask === undefined)
       throw new FunesError(
         "declined",
-        `funes add would index your ${agent} sessions first — off a terminal, pass --yes to accept (or run \`funes index\` first)`,
+        `funes add would index your ${agent} sessions first and can't ask with --quiet or off a terminal — pass --yes to accept (or run \`funes index\` first)`,
       );
     if (!(await o.ask(question, true)))
       throw new FunesError(

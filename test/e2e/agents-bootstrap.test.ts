@@ -87,7 +87,7 @@ describe("funes add, first run", () => {
     const r = await runFunesInTerminal(["add", "codex"], away, ["y", "y"]);
     const out = r.stdout.replaceAll("\r", "").replaceAll("\x1b[2K", "");
     expect(r.code, out).toBe(0);
-    expect(out).toMatch(/indexed 1 sessions \(\d+ chunks\) — recall works now\n/);
+    expect(out).toMatch(/indexed 1 session \(\d+ chunks\) — recall works now\n/);
     expect(out).toContain("download them now? [Y/n] ");
     const flat = out.replace(/\n +/g, " ");
     expect(flat).toMatch(
@@ -105,7 +105,7 @@ describe("funes add, first run", () => {
     expect(missing.stderr).toContain("doesn't exist on the Hub — pass --create to create it (private)");
     const noYes = await runFunes(["add", "codex"], u);
     expect(noYes.code).toBe(2);
-    expect(noYes.stderr).toContain("off a terminal, pass --yes");
+    expect(noYes.stderr).toContain("can't ask with --quiet or off a terminal — pass --yes");
     expect(await rows(u.funesHome)).toBe(0);
     const ok = await runFunes(["add", "codex", "acme/scripted", "--yes", "--create", "--json"], u);
     expect(ok.code, ok.stderr).toBe(0);

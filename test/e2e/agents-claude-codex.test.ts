@@ -72,10 +72,10 @@ describe("funes add claude", () => {
 
     const off = await runFunes(["add", "claude"], u);
     expect(off.code).toBe(2);
-    expect(off.stderr).toContain("off a terminal, pass --yes");
+    expect(off.stderr).toContain("can't ask with --quiet or off a terminal — pass --yes");
     const add = await runFunes(["add", "claude", "--yes"], u);
     expect(add.code, add.stderr).toBe(0);
-    expect(add.stdout).toContain("indexed 1 sessions");
+    expect(add.stdout).toContain("indexed 1 session (");
     expect(add.stdout).toContain("installed the funes hooks plugin into Claude Code");
     expect(await rows(u.funesHome)).toBeGreaterThan(0);
 
@@ -194,7 +194,7 @@ describe("funes add claude", () => {
     writeFileSync(join(cfg, "settings.json"), '{\n  "permissions": { "allow": ["Bash(ls)"] }\n}\n');
     const add = await runFunes(["add", "claude", "--yes"], env);
     expect(add.code, add.stderr).toBe(0);
-    expect(add.stdout).toContain("indexed 1 sessions");
+    expect(add.stdout).toContain("indexed 1 session (");
     expect(add.stdout).toContain(
       `allowed funes's read-only tools (recall, get, sessions, scan, status) in ${join(cfg, "settings.json")}`,
     );

@@ -125,7 +125,7 @@ describe("funes add opencode", () => {
 
       const add = await runFunes(["add", "opencode", "acme/oc", "--create", "--yes"], u);
       expect(add.code, add.stderr).toBe(0);
-      expect(add.stdout).toContain("indexed 1 sessions");
+      expect(add.stdout).toContain("indexed 1 session (");
       const config = JSON.parse(readFileSync(join(configDir, "opencode.json"), "utf8"));
       expect(config.mcp.funes).toMatchObject({ type: "local", enabled: true });
       expect(config.mcp.funes.command.slice(-2)).toEqual(["mcp", "acme/oc"]);
@@ -208,7 +208,7 @@ describe("funes add copilot", () => {
 
       const add = await runFunes(["add", "copilot", "acme/cp", "--create", "--yes"], u);
       expect(add.code, add.stderr).toBe(0);
-      expect(add.stdout).toContain("indexed 1 sessions");
+      expect(add.stdout).toContain("indexed 1 session (");
       const config = JSON.parse(readFileSync(join(dir, "mcp-config.json"), "utf8"));
       expect(Object.keys(config.mcpServers)).toEqual(["notes", "funes"]);
       expect(config.mcpServers.funes.args.slice(-2)).toEqual(["mcp", "acme/cp"]);
