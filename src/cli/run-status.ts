@@ -2,6 +2,7 @@
  * `funes status`.
  */
 import {
+  FunesError,
   memoryStatus,
   openReadTarget,
   settledTarget,
@@ -9,6 +10,7 @@ import {
   wiredAgents,
 } from "../commands/index.js";
 import { formatStatus } from "../format/index.js";
+import { noIndexMessage } from "../memory/index.js";
 import type { CliConfig } from "./config.js";
 
 /** The agents line: which agents funes is set up in on this machine, and any whose wiring would not run. */
@@ -18,7 +20,10 @@ export function agentsLine(agents: WiredAgent[]): string {
   return `agents: ${agents.map((a) => a.agent).join(", ")}${broken.length === 0 ? "" : ` (${broken.join(", ")} would not run — see \`funes doctor\`)`}\n`;
 }
 
-/** Prints a memory's status, and which agents funes is set up in. */
+/**
+ * Prints a memory's status, and which agents funes is set up in; a named memory without an index fails
+ * (no_memory), as for the commands that read it.
+ */
 export async function runStatus(
   flags: { memory?: string; json?: boolean; fallbackLocal?: boolean },
   cfg: CliConfig,
@@ -30,6 +35,11 @@ export async function runStatus(
     }),
   );
   const report = await memoryStatus(memory, cfg);
+  // A memory named with --memory that holds no index is the failure recall, get and sessions say, with
+  // their line and exit code (docs/exit-codes.md: no memory or index is 1). The default memory before the
+  // first index is a state status reports, exit 0: nothing failed, and the report says what to run.
+  if (report.kind === "no-index" && report.empty !== true && !memory.isDefault)
+    throw new FunesError("no_memory", noIndexMessage(memory));
   const agents = await wiredAgents(cfg);
   process.stdout.write(
     flags.json === true

@@ -227,6 +227,41 @@ describe("memory specs in the wrong shape are refused with the shape to write (e
   });
 });
 
+describe("no memory or index is exit 1, with the same line, whichever command reads it", () => {
+  it("a --memory folder without an index: status fails as recall, get and sessions do", async () => {
+    const nope = join(t.dir, "nope");
+    const said = new Set<string>();
+    for (const args of [
+      ["status"],
+      ["status", "--json"],
+      ["recall", "x"],
+      ["get", "s1", "t1"],
+      ["sessions"],
+    ]) {
+      const r = await runFunes([...args, "--memory", nope], writer);
+      expect(r.stdout, args.join(" ")).toBe("");
+      said.add(expectOneClearLine(r, 1));
+    }
+    expect([...said]).toEqual([
+      `no index found at ${nope} — give the folder that holds chunks.lance, owner/name for a Hub memory, or local`,
+    ]);
+  });
+
+  it("the default memory before the first index: recall fails (1), status reports it (0)", async () => {
+    // docs/exit-codes.md: 1 is a run that failed. Recall cannot answer without an index; status's job is
+    // to say what state this machine is in, and "nothing indexed yet, run funes index" is that state on
+    // every fresh install (the agents line follows), not a failure a script should branch on.
+    const fresh = env("fresh");
+    expect(expectOneClearLine(await runFunes(["recall", "x"], fresh), 1)).toContain("no index yet");
+    const status = await runFunes(["status"], fresh);
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stdout).toBe(
+      `memory: ${join(fresh.funesHome, "memory")}\nno index yet — run \`funes index\` to build one, then recall your own history.\nagents: none set up — \`funes add <agent>\` sets one up\n`,
+    );
+    expect((await runFunes(["status", "--memory", "local"], fresh)).code).toBe(0);
+  });
+});
+
 describe("variables with values funes cannot use are refused, naming the variable (exit 2)", () => {
   it("numbers, the endpoint, the model-server switch and a FUNES_HOME that is a file", async () => {
     const file = join(t.dir, "home-is-a-file");
