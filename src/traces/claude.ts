@@ -1,6 +1,6 @@
 /**
  * Claude Code transcripts: `~/.claude/projects/<munged-cwd>/<session>.jsonl` and sub-agent files
- * (shared/spec/core.md §1.5, shared/spec/trace-formats.md §1). One record per content block of a streamed
+ * (docs/transcript-formats.md#claude-code). One record per content block of a streamed
  * response is kept as its own turn, as the reference does (no merge by message id).
  */
 import { createHash } from "node:crypto";

@@ -1,5 +1,5 @@
 /**
- * Codex rollouts (shared/spec/core.md §1.6, shared/spec/trace-formats.md §2): the current
+ * Codex rollouts (docs/transcript-formats.md#codex): the current
  * `{timestamp,type,payload}` envelope, the headerless 2025 JSONL, and the single-file `.json` generation.
  * Only response items become turns; `event_msg` copies of the same messages are skipped so nothing is
  * counted twice. A file that holds the user's prompts only as `event_msg/user_message` (no user response

@@ -1,6 +1,6 @@
 /**
  * GitHub Copilot CLI's session log: `~/.copilot/session-state/<session>/events.jsonl` (`$COPILOT_HOME` moves
- * `~/.copilot`; shared/spec/agents-next.md §3.4). Every line is `{type, data, id, timestamp, parentId}`
+ * `~/.copilot`; docs/transcript-formats.md#copilot-cli). Every line is `{type, data, id, timestamp, parentId}`
  * (the package ships its JSON Schema, `schemas/session-events.schema.json`, 199 types in 1.0.102), appended
  * to on `--resume`. The conversation is `user.message` (the words typed: `content`, not the
  * `transformedContent` Copilot sends with its date header), `assistant.message` (text, `reasoningText`, and

@@ -1,6 +1,6 @@
 /**
- * Gemini CLI sessions (`~/.gemini/tmp/<project>/chats/session-<time>-<id8>.jsonl`; shared/spec/agents-next.md
- * §3.1). The file is an append-only log that has to be replayed in order, as the CLI's own loader
+ * Gemini CLI sessions (`~/.gemini/tmp/<project>/chats/session-<time>-<id8>.jsonl`;
+ * docs/transcript-formats.md#gemini-cli). The file is an append-only log that has to be replayed in order, as the CLI's own loader
  * (`loadConversationRecord`, 0.61) does:
  *
  * - a message line (`{id, type, content, …}`) sets that id's message; the same id written again replaces it

@@ -1,5 +1,5 @@
 /**
- * Hermes's session files (shared/spec/trace-formats.md §4.4): `~/.hermes/sessions/<id>.jsonl`, one
+ * Hermes's session files (docs/transcript-formats.md#hermes-session-files): `~/.hermes/sessions/<id>.jsonl`, one
  * OpenAI-chat message per line, and `sessions/session_<id>.json` snapshots (`{session_id, …, messages}`).
  * The reference does not read them; older Hermes kept conversations only there. Newer Hermes writes the
  * same conversation to `state.db` as well, so the messages of a session the database beside them holds are

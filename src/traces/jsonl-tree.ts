@@ -1,7 +1,7 @@
 /**
  * The JSONL tree source shared by Claude Code, Codex, pi, Gemini CLI, Qwen Code and Copilot CLI: a folder
  * (or one file) of one agent's transcripts, one unit per file, read by that agent's parser
- * (shared/spec/core.md §1.2–1.3).
+ * (docs/transcript-formats.md#sources-and-units).
  */
 import { basename, dirname, join } from "node:path";
 import { PROJECT_ROOT_FILE, readAgentSidecar, TOOL_OUTPUT_FILE } from "./agent-file.js";

@@ -1,5 +1,5 @@
 /**
- * Shared JSONL machinery (shared/spec/core.md §1.4): lossy UTF-8, line splitting, per-line JSON with
+ * Shared JSONL machinery (docs/transcript-formats.md#reading-jsonl): lossy UTF-8, line splitting, per-line JSON with
  * every rejected line counted by reason.
  */
 import { closeSync, readSync } from "node:fs";

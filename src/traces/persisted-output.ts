@@ -1,5 +1,5 @@
 /**
- * Claude Code's externalised tool outputs (shared/spec/trace-formats.md §1.1): an output too large for the
+ * Claude Code's externalised tool outputs (docs/transcript-formats.md#externalised-tool-output): an output too large for the
  * transcript is saved to `<session>/tool-results/<id>.txt`, and the transcript's tool_result holds only
  * `<persisted-output>` with the saved path and a 2 KB preview. The full output is indexed as one more
  * tool_result block of the same turn, after the turn's own blocks, so every block the reference numbers

@@ -1,5 +1,5 @@
 /**
- * pi sessions (shared/spec/core.md §1.7, shared/spec/trace-formats.md §3): format v1 (linear, no ids)
+ * pi sessions (docs/transcript-formats.md#pi): format v1 (linear, no ids)
  * and v2/v3 (id/parentId tree). The session id is the file stem, timestamp prefix included, as the
  * reference takes it.
  */

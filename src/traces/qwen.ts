@@ -1,7 +1,7 @@
 /**
  * Qwen Code sessions (`~/.qwen/projects/<munged cwd>/chats/<sessionId>.jsonl`, archived ones under
- * `chats/archive/`, sub-agents' in `subagents/<sessionId>/agent-<id>.jsonl`; shared/spec/agents-next.md
- * §3.2): one record per line, `{uuid, parentUuid, sessionId, timestamp, type, cwd, message: {role, parts}}`,
+ * `chats/archive/`, sub-agents' in `subagents/<sessionId>/agent-<id>.jsonl`;
+ * docs/transcript-formats.md#qwen-code): one record per line, `{uuid, parentUuid, sessionId, timestamp, type, cwd, message: {role, parts}}`,
  * the message in Gemini's Part form (Qwen Code is a fork of Gemini CLI). `user` records hold the prompt (and
  * prompts typed mid-turn), `assistant` records text, thoughts and function calls, `tool_result` records the
  * function responses; `system` records (telemetry, attribution snapshots, compression checkpoints…) are

@@ -1,5 +1,5 @@
 /**
- * The Turn/Block model every trace parser maps its wire format into (shared/spec/core.md §1.1).
+ * The Turn/Block model every trace parser maps its wire format into (docs/transcript-formats.md#turns-and-blocks).
  */
 
 /** Stored `harness` facet values. Parquet rows carry whatever their own column says. */
