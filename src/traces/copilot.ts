@@ -1,8 +1,8 @@
 /**
  * GitHub Copilot CLI's session log: `~/.copilot/session-state/<session>/events.jsonl` (`$COPILOT_HOME` moves
- * `~/.copilot`; docs/transcript-formats.md#copilot-cli). Every line is `{type, data, id, timestamp, parentId}`
- * (the package ships its JSON Schema, `schemas/session-events.schema.json`, 199 types in 1.0.102), appended
- * to on `--resume`. The conversation is `user.message` (the words typed: `content`, not the
+ * `~/.copilot`; docs/transcript-formats.md#copilot-cli). Every line is `{type, data, id, timestamp,
+ * parentId}` (the package ships its JSON Schema, `schemas/session-events.schema.json`, 199 types in 1.0.102),
+ * appended to on `--resume`. The conversation is `user.message` (the words typed: `content`, not the
  * `transformedContent` Copilot sends with its date header), `assistant.message` (text, `reasoningText`, and
  * `toolRequests`) and `tool.execution_complete` (a tool's result or error, one turn each). The system prompt
  * and the bookkeeping events (turn starts and ends, usage, permissions, hooks, shutdown) are counted, never

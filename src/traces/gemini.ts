@@ -1,7 +1,7 @@
 /**
  * Gemini CLI sessions (`~/.gemini/tmp/<project>/chats/session-<time>-<id8>.jsonl`;
- * docs/transcript-formats.md#gemini-cli). The file is an append-only log that has to be replayed in order, as the CLI's own loader
- * (`loadConversationRecord`, 0.61) does:
+ * docs/transcript-formats.md#gemini-cli). The file is an append-only log that has to be replayed in order, as
+ * the CLI's own loader (`loadConversationRecord`, 0.61) does:
  *
  * - a message line (`{id, type, content, …}`) sets that id's message; the same id written again replaces it
  *   in place (a model message is written first without its tool calls, then with them);

@@ -1,14 +1,14 @@
 /**
- * Hermes's session files (docs/transcript-formats.md#hermes-session-files): `~/.hermes/sessions/<id>.jsonl`, one
- * OpenAI-chat message per line, and `sessions/session_<id>.json` snapshots (`{session_id, …, messages}`).
- * The reference does not read them; older Hermes kept conversations only there. Newer Hermes writes the
- * same conversation to `state.db` as well, so the messages of a session the database beside them holds are
- * left to it (counted, never silent); only those its copy lacks are read from the file. A snapshot and its
+ * Hermes's session files (docs/transcript-formats.md#hermes-session-files): `~/.hermes/sessions/<id>.jsonl`,
+ * one OpenAI-chat message per line, and `sessions/session_<id>.json` snapshots (`{session_id, …, messages}`).
+ * The reference does not read them; older Hermes kept conversations only there. Newer Hermes writes the same
+ * conversation to `state.db` as well, so the messages of a session the database beside them holds are left to
+ * it (counted, never silent); only those its copy lacks are read from the file. A snapshot and its
  * `<id>.jsonl` twin hold the same conversation, but either can be the longer (a real snapshot held 205
  * messages where its twin held 182): the one with more turns is read and the other left out, counted; on a
  * tie the transcript wins, as its messages carry their own times. What the one left out holds that the read
- * one lacks (reasoning, times, whole messages) is kept with it.
- * Turn ids are `<session_id>-<seq>`, as for other sources without message ids.
+ * one lacks (reasoning, times, whole messages) is kept with it. Turn ids are `<session_id>-<seq>`, as for
+ * other sources without message ids.
  */
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";

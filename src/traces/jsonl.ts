@@ -1,6 +1,6 @@
 /**
- * Shared JSONL machinery (docs/transcript-formats.md#reading-jsonl): lossy UTF-8, line splitting, per-line JSON with
- * every rejected line counted by reason.
+ * Shared JSONL machinery (docs/transcript-formats.md#reading-jsonl): lossy UTF-8, line splitting, per-line
+ * JSON with every rejected line counted by reason.
  */
 import { closeSync, readSync } from "node:fs";
 import { readFile } from "node:fs/promises";

@@ -1,7 +1,7 @@
 /**
- * Hub agent-trace parquet files, one row per session (docs/transcript-formats.md#hub-agent-traces-parquet): `session_id` and a
- * `messages` list of JSON-encoded chat messages, plus optional `sent_at`, `harness`, `file_path` and
- * `metadata`. Read with hyparquet (parquetjs-lite cannot read these files; same section).
+ * Hub agent-trace parquet files, one row per session (docs/transcript-formats.md#hub-agent-traces-parquet):
+ * `session_id` and a `messages` list of JSON-encoded chat messages, plus optional `sent_at`, `harness`,
+ * `file_path` and `metadata`. Read with hyparquet (parquetjs-lite cannot read these files; same section).
  */
 import { ArgumentSerializer, makeBlock } from "./blocks.js";
 import { asObject, asString, readGuarded } from "./jsonl.js";

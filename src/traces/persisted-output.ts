@@ -1,9 +1,9 @@
 /**
- * Claude Code's externalised tool outputs (docs/transcript-formats.md#externalised-tool-output): an output too large for the
- * transcript is saved to `<session>/tool-results/<id>.txt`, and the transcript's tool_result holds only
- * `<persisted-output>` with the saved path and a 2 KB preview. The full output is indexed as one more
- * tool_result block of the same turn, after the turn's own blocks, so every block the reference numbers
- * keeps its number (and its chunk id) and the preview stays as the reference stores it.
+ * Claude Code's externalised tool outputs (docs/transcript-formats.md#externalised-tool-output): an output
+ * too large for the transcript is saved to `<session>/tool-results/<id>.txt`, and the transcript's
+ * tool_result holds only `<persisted-output>` with the saved path and a 2 KB preview. The full output is
+ * indexed as one more tool_result block of the same turn, after the turn's own blocks, so every block the
+ * reference numbers keeps its number (and its chunk id) and the preview stays as the reference stores it.
  */
 import { makeBlock } from "./blocks.js";
 import { isBlank } from "./text.js";

@@ -1,11 +1,11 @@
 /**
  * Qwen Code sessions (`~/.qwen/projects/<munged cwd>/chats/<sessionId>.jsonl`, archived ones under
  * `chats/archive/`, sub-agents' in `subagents/<sessionId>/agent-<id>.jsonl`;
- * docs/transcript-formats.md#qwen-code): one record per line, `{uuid, parentUuid, sessionId, timestamp, type, cwd, message: {role, parts}}`,
- * the message in Gemini's Part form (Qwen Code is a fork of Gemini CLI). `user` records hold the prompt (and
- * prompts typed mid-turn), `assistant` records text, thoughts and function calls, `tool_result` records the
- * function responses; `system` records (telemetry, attribution snapshots, compression checkpoints…) are
- * the CLI's bookkeeping and are counted by subtype.
+ * docs/transcript-formats.md#qwen-code): one record per line, `{uuid, parentUuid, sessionId, timestamp, type,
+ * cwd, message: {role, parts}}`, the message in Gemini's Part form (Qwen Code is a fork of Gemini CLI).
+ * `user` records hold the prompt (and prompts typed mid-turn), `assistant` records text, thoughts and
+ * function calls, `tool_result` records the function responses; `system` records (telemetry, attribution
+ * snapshots, compression checkpoints…) are the CLI's bookkeeping and are counted by subtype.
  */
 import { ArgumentSerializer, makeBlock } from "./blocks.js";
 import { markQwenInjected } from "./boilerplate.js";

@@ -1,7 +1,7 @@
 /**
  * The `repo` facet: which GitHub/Hub repositories a session's checkout belongs to, from `git remote -v`
- * in its recorded cwd (docs/transcript-formats.md#the-repo-facet). `owner/name` of each remote, deduplicated, sorted,
- * space-separated; "" when the directory is gone, not a checkout, or git is missing.
+ * in its recorded cwd (docs/transcript-formats.md#the-repo-facet). `owner/name` of each remote, deduplicated,
+ * sorted, space-separated; "" when the directory is gone, not a checkout, or git is missing.
  */
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";

@@ -1,5 +1,6 @@
 /**
- * The Turn/Block model every trace parser maps its wire format into (docs/transcript-formats.md#turns-and-blocks).
+ * The Turn/Block model every trace parser maps its wire format into
+ * (docs/transcript-formats.md#turns-and-blocks).
  */
 
 /** Stored `harness` facet values. Parquet rows carry whatever their own column says. */

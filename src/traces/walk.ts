@@ -1,9 +1,9 @@
 /**
- * Finding transcript files under a folder (docs/transcript-formats.md#sources-and-units): a recursive walk that
- * never enters a linked folder, unreadable folders passed over, sorted by path. An entry with a transcript's name that is
- * not a regular file (a link, a FIFO, a socket, a device) is listed too, unstamped, so that reading it is
- * refused with its reason (`agent-file.ts`) and the run reports it, where the reference passed it over
- * silently; nothing is ever read through it.
+ * Finding transcript files under a folder (docs/transcript-formats.md#sources-and-units): a recursive walk
+ * that never enters a linked folder, unreadable folders passed over, sorted by path. An entry with a
+ * transcript's name that is not a regular file (a link, a FIFO, a socket, a device) is listed too, unstamped,
+ * so that reading it is refused with its reason (`agent-file.ts`) and the run reports it, where the reference
+ * passed it over silently; nothing is ever read through it.
  */
 import type { Dirent } from "node:fs";
 import { lstat, readdir, stat } from "node:fs/promises";
