@@ -5,7 +5,7 @@ import type { Turn } from "../traces/index.js";
 import { chunkId } from "./ids.js";
 import { renderBlock, splitText, type Tier, tierOf } from "./split.js";
 
-/** One row of the memory, before it has a vector. Field meanings follow shared/spec/core.md §3.2. */
+/** One row of the memory, before it has a vector. Field meanings: docs/memory-format.md#columns. */
 export interface Chunk {
   id: string;
   text: string;

@@ -1,7 +1,7 @@
 /**
- * Inline base64 `data:` payloads become `[elided]` before redaction and chunking (shared/spec/core.md
- * §1.10). The rule is the reference's, to the character, because it changes text length and thus which
- * split ids exist.
+ * Inline base64 `data:` payloads become `[elided]` before redaction and chunking
+ * (docs/memory-format.md#inline-data-payloads). The rule is the reference's, to the character, because it
+ * changes text length and thus which split ids exist.
  */
 
 const MARKER = ";base64,";

@@ -1,5 +1,5 @@
 /**
- * Rendering and splitting (shared/spec/core.md §2). All lengths are code points (Rust chars), never
+ * Rendering and splitting (docs/memory-format.md#chunking). All lengths are code points (Rust chars), never
  * UTF-16 units: a chunk of emoji or CJK text must split where the reference splits it.
  */
 import { type Block, rustTrim } from "../traces/index.js";

@@ -1,14 +1,15 @@
 /**
  * The agent format: what an agent reads from `recall` and `get` (an MCP tool's result, `--format agent`,
- * the passages of an `ask` prompt). The reference's format, byte for byte (shared/spec/core.md §5.5).
+ * the passages of an `ask` prompt). The reference's format, byte for byte
+ * (docs/memory-format.md#the-agent-format).
  */
 import type { RangeResult, RecallResult, TurnView } from "../commands/index.js";
 import { oneLine, safeText, shellId, terminalSafeRecall, unforgeable } from "./safe-text.js";
 
 /**
- * The reference's agent format (shared/spec/core.md §5.5), byte for byte: header, `→ get` line, the full
- * chunk text, `~` neighbour lines clipped to 160 code points, `---`. No hits → exactly `no results`. Notes,
- * if any, come first, one per line.
+ * The reference's agent format (docs/memory-format.md#the-agent-format), byte for byte: header, `→ get` line,
+ * the full chunk text, `~` neighbour lines clipped to 160 code points, `---`. No hits → exactly `no results`.
+ * Notes, if any, come first, one per line.
  */
 export function formatRecallAgent(result: RecallResult): string {
   const r = terminalSafeRecall(result); // every field may be a stranger's (a Hub memory): safe-text.ts

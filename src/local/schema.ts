@@ -1,7 +1,7 @@
 /**
  * The memory's table schema: the reference's 17 columns in its order and types, all nullable, with the
- * `embedding_model` metadata (shared/spec/core.md §3.2). `harness` and `repo` come after `vector` because
- * the reference added them later; a memory the reference wrote must open here and ours there.
+ * `embedding_model` metadata (docs/memory-format.md#columns). `harness` and `repo` come after `vector`
+ * because the reference added them later; a memory the reference wrote must open here and ours there.
  */
 import type { Schema } from "apache-arrow";
 import { arrow } from "./arrow.js";

@@ -1,7 +1,8 @@
 /**
- * `state.json`: which units are indexed at which signature (shared/spec/core.md §3.4), in the reference's
- * format so either tool can pick up where the other stopped. A file that does not parse is not trusted: it
- * is treated as empty and rewritten, and ids already stored keep the rerun from adding duplicates.
+ * `state.json`: which units are indexed at which signature (docs/memory-format.md#incremental-index-state),
+ * in the reference's format so either tool can pick up where the other stopped. A file that does not parse is
+ * not trusted: it is treated as empty and rewritten, and ids already stored keep the rerun from adding
+ * duplicates.
  */
 import { readFileSync } from "node:fs";
 import { writeFileAtomic } from "./atomic-file.js";

@@ -1,6 +1,6 @@
 /**
- * Where a funes home keeps things (shared/spec/core.md §3.1): the local memory, incremental state and the
- * writer lock.
+ * Where a funes home keeps things (docs/memory-format.md#where-a-funes-home-keeps-things): the local memory,
+ * incremental state and the writer lock.
  */
 import { join } from "node:path";
 import type { HubLocation } from "../remote/index.js";

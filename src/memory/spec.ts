@@ -1,5 +1,5 @@
 /**
- * Memory specs (shared/spec/remote.md §1): `local` or nothing → the default local memory; `hf://…` or
+ * Memory specs (docs/commands.md#naming-a-memory): `local` or nothing → the default local memory; `hf://…` or
  * `org/repo` (no leading `/`, `.` or `~`, contains `/`) → a Hub memory; anything else → a local memory
  * directory (the folder holding `chunks.lance`).
  */
