@@ -2,7 +2,7 @@
  * Backfill figures for the cost curve (issue 17): how fast rows waiting for vectors get them, split into
  * what Lance costs (reading the rows, writing the vectors; a constant embedder) and what the bge-small-shape
  * embedder costs against this machine's arithmetic limit (≈ 4k tokens/s fp32 on 2 cores,
- * shared/spec/model-speed.md). Works on a copy, so the memory under test is left as it was.
+ * docs/performance.md#model-speed-on-two-cores). Works on a copy, so the memory under test is left as it was.
  */
 import "./native-env.js";
 import { cpSync, rmSync } from "node:fs";

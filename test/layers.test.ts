@@ -1,5 +1,5 @@
 /**
- * The layering of shared/STYLE.md, kept executable: imports go down only, never across, and other folders
+ * The layering of ARCHITECTURE.md, kept executable: imports go down only, never across, and other folders
  * are reached only through their index.ts; the heavy or protocol-bearing packages stay in the one layer that
  * owns them. Every way a module is loaded counts: static `import`/`export … from`, `import type`, dynamic
  * `import()` (the CLI's lazy command modules), `typeof import()` and `require()` through createRequire.
@@ -197,7 +197,7 @@ function stripComments(text: string): string {
   return text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:])\/\/.*$/gm, "$1");
 }
 
-/** Longest a source file may be, in lines (shared/STYLE.md: files stay small; this is the hard ceiling). */
+/** Longest a source file may be, in lines (ARCHITECTURE.md: files stay small; this is the hard ceiling). */
 const MAX_LINES = 500;
 
 /**

@@ -1,8 +1,8 @@
 /**
- * Which sessions may go to a project memory (shared/spec/remote.md §6): sub-agent sessions never; an
- * `include` ships the whole session while it has not grown past the chunk count that was reviewed (then
- * it is pending again); an `exclude` never ships; an undecided session with chunks the remote lacks is
- * pending. Pending sessions are reported only when their checkout's git remotes name the project.
+ * Which sessions may go to a project memory (docs/commands.md#funes-curate-memory-ownername): sub-agent
+ * sessions never; an `include` ships the whole session while it has not grown past the chunk count that was
+ * reviewed (then it is pending again); an `exclude` never ships; an undecided session with chunks the remote
+ * lacks is pending. Pending sessions are reported only when their checkout's git remotes name the project.
  */
 import { LocalStore, sessionFacts, sessionIds, userPrompts } from "../local/index.js";
 import { FunesError } from "../memory/index.js";

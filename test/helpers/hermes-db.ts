@@ -1,5 +1,5 @@
 /**
- * Builds hermes `state.db` files for tests from the schema facts in shared/spec/trace-formats.md §4:
+ * Builds hermes `state.db` files for tests from the schema facts in docs/transcript-formats.md#hermes:
  * v12 (no sessions.cwd), v20 (cwd, columns appended out of DDL order) and v30 (the current DDL), plus an
  * old schema without `reasoning_content`.
  */

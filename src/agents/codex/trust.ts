@@ -1,9 +1,9 @@
 /**
  * Codex (0.171) runs a hook from `hooks.json` only once it is trusted: `config.toml` must hold
  * `[hooks.state."<hooks.json path>:<event>:<group>:<handler>"]` with `trusted_hash = "sha256:<hex>"`, the
- * hash of the handler's normalised identity (shared/spec/agents.md §2.3). funes trusts exactly its own
- * handlers, editing those tables as text so the rest of the file keeps its bytes; the user's hooks stay as
- * trusted or untrusted as they were.
+ * hash of the handler's normalised identity (docs/agents.md#how-funes-trusts-its-codex-hooks). funes trusts
+ * exactly its own handlers, editing those tables as text so the rest of the file keeps its bytes; the user's
+ * hooks stay as trusted or untrusted as they were.
  */
 import { createHash } from "node:crypto";
 import { canonicalJson } from "../files.js";
