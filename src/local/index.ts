@@ -8,6 +8,7 @@ export { annDir } from "./ann.js";
 export { type ArrowTable, arrow } from "./arrow.js";
 export { unreferencedDataFiles } from "./data-files.js";
 export { diskFullOf } from "./disk-full.js";
+export { type FoldResult, FULL_FRAGMENT_ROWS, foldFragmentsIn, foldGroup } from "./fold.js";
 export { deleteIds, type ForgetCandidate, forgetCandidateRows, purgeRows } from "./forget-rows.js";
 export {
   checkManifests,
@@ -16,6 +17,14 @@ export {
   manifestTooLarge,
   UnsafeManifestError,
 } from "./manifest-check.js";
+export {
+  newestManifestName,
+  newestVersionFiles,
+  UnsupportedManifestError,
+  VERSION_HINT,
+  type VersionFiles,
+  versionFiles,
+} from "./manifest-files.js";
 export {
   countRows,
   deleteIdsIn,

@@ -49,7 +49,7 @@ export const MAX_MANIFEST_BYTES = 16 * 1024 * 1024;
  * Fields the messages of one manifest file may hold together: ~12 a fragment (its data file included), so
  * 2 M is what 16 MiB of real fragments hold; a padded manifest's millions of two-byte fields stop here.
  */
-const MAX_MANIFEST_FIELDS = 2_000_000;
+export const MAX_MANIFEST_FIELDS = 2_000_000;
 /** Fields a top message (the manifest, the index section) may hold: one a fragment or index, and a few. */
 const MAX_TOP_FIELDS = 200_000;
 /** Fields a nested message (a fragment, a data file, a column, an index) may hold. */
@@ -57,10 +57,10 @@ const MAX_NESTED_FIELDS = 4096;
 /** Fields of numbers table.proto does not define, per message: a newer Lance adds a few, padding millions. */
 const MAX_UNKNOWN_FIELDS = 256;
 /** How deep the check reads: manifest → fragment → data file (index section → index → file). */
-const MAX_DEPTH = 2;
+export const MAX_DEPTH = 2;
 
 /** The field numbers lance's table.proto defines, per message the check reads. */
-const KNOWN = {
+export const KNOWN = {
   manifest: new Set([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21]),
   fragment: new Set([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]),
   dataFile: new Set([1, 2, 3, 4, 5, 6, 7]),
@@ -78,7 +78,7 @@ type Field = PbField;
  * Decodes the messages of one manifest file under its limits: `known` (a message of table.proto) or, for a
  * column (lance.file.Field, of which only the name is read), no known set.
  */
-function decoder(budget: PbBudget) {
+export function decoder(budget: PbBudget) {
   return (bytes: Uint8Array, depth: number, known?: ReadonlySet<number>): Field[] =>
     pbDecode(bytes, {
       maxFields: depth === 0 ? MAX_TOP_FIELDS : MAX_NESTED_FIELDS,
@@ -113,7 +113,7 @@ function plainPath(s: string): boolean {
 }
 
 /** The length-prefixed message at `pos` of a manifest file. */
-function messageAt(buf: Buffer, pos: number): Uint8Array {
+export function messageAt(buf: Buffer, pos: number): Uint8Array {
   if (pos + 4 > buf.length) throw new Error("section past the end");
   const len = buf.readUInt32LE(pos);
   if (pos + 4 + len > buf.length) throw new Error("section past the end");

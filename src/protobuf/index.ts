@@ -12,5 +12,6 @@ export {
   pbSigned,
   pbSignedVarints,
   pbText,
+  pbUnsigned,
   pbVarints,
 } from "./wire.js";

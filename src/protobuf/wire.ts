@@ -154,6 +154,20 @@ function signedVarint(bytes: Uint8Array): number {
   return Number(BigInt.asIntN(64, v));
 }
 
+/**
+ * A varint field as an unsigned 64-bit integer, exactly: `num` rounds past 2^53, and Lance's ids (a deletion
+ * file's, say) use all 64 bits.
+ */
+export function pbUnsigned(f: PbField): bigint {
+  let v = 0n;
+  let shift = 0n;
+  for (const b of f.bytes) {
+    v |= BigInt(b & 0x7f) << shift;
+    shift += 7n;
+  }
+  return BigInt.asUintN(64, v);
+}
+
 /** A field's bytes as UTF-8 text. */
 export const pbText = (f: PbField): string => Buffer.from(f.bytes).toString("utf8");
 
