@@ -1,11 +1,11 @@
 /**
- * OpenCode's SQLite store (`~/.local/share/opencode/opencode.db`, shared/spec/agents-next.md §3.3): tables
- * `session`, `message` and `part`, each row's payload a JSON `data` column. OpenCode keeps the database in
- * WAL mode and leaves a whole session in `opencode.db-wal` after `opencode run` exits, so it is read through
- * a private copy of the database and its WAL (`sqlite-snapshot.ts`): nothing is written beside it. One unit
- * per session, signed by its newest message or part time and their count, so a session is read again only
- * when it changed. One turn per message; a tool part holds the call and its result, so it gives a tool_use
- * and a tool_result block in the assistant's turn.
+ * OpenCode's SQLite store (`~/.local/share/opencode/opencode.db`, docs/transcript-formats.md#opencode):
+ * tables `session`, `message` and `part`, each row's payload a JSON `data` column. OpenCode keeps the
+ * database in WAL mode and leaves a whole session in `opencode.db-wal` after `opencode run` exits, so it is
+ * read through a private copy of the database and its WAL (`sqlite-snapshot.ts`): nothing is written beside
+ * it. One unit per session, signed by its newest message or part time and their count, so a session is read
+ * again only when it changed. One turn per message; a tool part holds the call and its result, so it gives a
+ * tool_use and a tool_result block in the assistant's turn.
  */
 import { makeBlock } from "./blocks.js";
 import { compactJson } from "./json-compact.js";
