@@ -1,5 +1,5 @@
 /**
- * Hermes Agent's `state.db` (shared/spec/core.md §1.8, shared/spec/trace-formats.md §4). Read through a
+ * Hermes Agent's `state.db` (docs/transcript-formats.md#hermes). Read through a
  * private copy (`sqlite-snapshot.ts`: nothing is written beside the user's database, WAL included); every
  * column selected by name (column order differs between databases and old schemas lack new
  * columns), so schema versions 12 through 30 read alike. One unit per session, signed by its highest
