@@ -1,6 +1,6 @@
 /**
  * Picking sources: the `--harness` spelling, the known agent directories, and the sources for a path given
- * to `funes index` (shared/spec/core.md §1.2–1.3).
+ * to `funes index` (docs/transcript-formats.md#sources-and-units).
  */
 import { type Dirent, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join } from "node:path";
