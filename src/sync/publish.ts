@@ -1,5 +1,5 @@
 /**
- * Append-only, compare-and-swap publishing (shared/spec/publish-protocol.md): stage a copy of the remote at
+ * Append-only, compare-and-swap publishing (docs/publish-protocol.md): stage a copy of the remote at
  * its head S, add only the rows it lacks, and commit exactly the files that adds with `parentCommit = S`. If
  * anyone published in between, the Hub refuses (412): refresh to the new head, recompute, retry after a
  * jittered wait. No commit ever rewrites an existing path, so every commit leaves a readable memory and two
