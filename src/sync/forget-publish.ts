@@ -1,9 +1,9 @@
 /**
  * Forgetting rows of a Hub memory, through the same compare-and-swap as publishing
- * (shared/spec/publish-protocol.md): stage a copy of the remote at its head S, delete the selected rows there
- * (Lance writes deletion files, a transaction and a manifest: new files only), add the ids to the
- * forgotten-ids file beside the table, refresh the card's stats, and commit with `parentCommit = S`. A 412
- * means someone published meanwhile: refresh, select again on the new head, retry.
+ * (docs/publish-protocol.md#forgetting-on-the-hub): stage a copy of the remote at its head S, delete the
+ * selected rows there (Lance writes deletion files, a transaction and a manifest: new files only), add the
+ * ids to the forgotten-ids file beside the table, refresh the card's stats, and commit with `parentCommit =
+ * S`. A 412 means someone published meanwhile: refresh, select again on the new head, retry.
  *
  * With `purgeHistory`, the rows also leave the repo's history: the fragments that held them are written
  * again without them, the text index is rebuilt, every older version's files are deleted in the same commit,
