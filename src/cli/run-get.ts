@@ -120,7 +120,7 @@ export async function runGet(
   if (turnUuid !== undefined && ranged)
     throw new FunesError(
       "bad_input",
-      "get takes a turn id or --from/--to, not both — `get <session> <turn>` reads around a turn, `get <session> --from N --to M` a stretch by position",
+      "get takes a turn id or --from/--to, not both — pass a turn id to read around it (`get <session> <turn>`), or --from/--to for a stretch by position",
     );
   if (turnUuid === undefined && flags.window !== undefined)
     throw new FunesError(

@@ -57,10 +57,11 @@ function sourcesOrKept(opts: IndexOptions, memory: string): ReturnType<typeof re
       !storeExists(memory)
     )
       throw err;
-    const looked = /\(looked in [^)]*\)/.exec(err.message)?.[0] ?? "";
+    // What was looked for and where, as the failure says it; then why nothing is lost.
+    const said = err.message.split(" — ")[0] ?? err.message;
     return {
       kind: "note",
-      text: `no transcripts on this machine now${looked === "" ? "" : ` ${looked}`} — nothing new to index; the memory keeps every session it indexed before`,
+      text: `${said} — nothing new to index; the memory keeps every session it indexed before`,
     };
   }
 }

@@ -268,7 +268,7 @@ export function createMcpServer(ctx: McpContext): McpServer {
         if (from !== undefined || to !== undefined)
           throw new FunesError(
             "bad_input",
-            "get takes turn_uuid or from/to, not both — turn_uuid reads around a turn, from/to a stretch by position",
+            "get takes turn_uuid or from/to, not both — pass turn_uuid to read around a turn, or from/to for a stretch by position",
           );
         const window = await countArg(a.window, { arg: "window", min: 0, max: 50, fallback: 3 });
         if (specs.length > 1) {

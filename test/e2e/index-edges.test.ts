@@ -146,7 +146,9 @@ describe("funes index: every agent file a user has", () => {
       XDG_DATA_HOME: join(cfg, "data"),
       COPILOT_HOME: join(cfg, "copilot"),
     };
-    const none = await runFunes(["index"], { ...env, extra: moved });
+    // A funes home with no memory yet: nothing to read is a failure that says where it looked. (Over a
+    // memory that holds sessions it is a note: outlives-cleanup.test.ts.)
+    const none = await runFunes(["index"], { ...env, funesHome: join(t.dir, "no-memory-yet"), extra: moved });
     expect(none.code).toBe(1);
     expect(none.stderr).toContain(
       `no local sessions found (looked in ${join(moved.CLAUDE_CONFIG_DIR, "projects")}, ~/.config/claude/projects, ${join(moved.CODEX_HOME, "sessions")}, `,
@@ -182,8 +184,10 @@ describe("funes index: every agent file a user has", () => {
       "opencode",
       "pi",
     ]);
-    // Without the variables the same user's default folders are empty.
-    expect((await runFunes(["index"], env)).code).toBe(1);
+    // Without the variables the same user's default folders are empty: nothing new, the memory kept.
+    const empty = await runFunes(["index"], env);
+    expect(empty.code, empty.stderr).toBe(0);
+    expect(empty.stderr).toMatch(/no local sessions found \(looked in [^)]*\) — nothing new to index/);
   });
 
   it("keeps two agents' sessions with one file stem apart in status and get", async () => {
