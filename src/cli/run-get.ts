@@ -6,6 +6,7 @@ import {
   checkBounds,
   FunesError,
   getTurn,
+  holdsSession,
   listValues,
   openReadTarget,
   type RangeResult,
@@ -153,7 +154,9 @@ export async function runGet(
   if (turns === null)
     throw new FunesError(
       "no_memory",
-      `turn "${tid}" is not in session "${sid}" of this memory — copy both ids from a recall hit's → get line (and its --memory)`,
+      (await holdsSession(memory, sid))
+        ? `turn "${tid}" is not in session "${sid}" of this memory — copy both ids from a recall hit's → get line (and its --memory)`
+        : `no session of this memory is "${sid}" or begins with it — copy the session id from a recall hit's → get line or from funes sessions (and its --memory)`,
     );
   if (flags.json === true) {
     for (const n of notes)

@@ -140,6 +140,17 @@ export async function resolveTurnIds(
   }
 }
 
+/** Whether the memory holds a session of exactly this id (a `get` that found no turn says which part missed). */
+export async function holdsSession(memory: SingleMemory, sessionId: string): Promise<boolean> {
+  const reader = await openReader(memory);
+  if (reader === null) return false;
+  try {
+    return (await reader.sessionIds()).has(sessionId);
+  } finally {
+    reader.close();
+  }
+}
+
 /** Groups a session's rows into turns around the one named (pure). */
 export function assembleTurns(rows: HitRow[], turnUuid: string, window: number): TurnView[] | null {
   const center = rows.find((r) => r.turnUuid === turnUuid);

@@ -42,6 +42,7 @@ export {
   pushAtBoundary,
   type StillWaiting,
 } from "./boundary-push.js";
+export { type CompactCommandOptions, type CompactSummary, compactMemory } from "./compact.js";
 export { type CurateOptions, type CurateSummary, curate, type ReviewAnswer } from "./curate.js";
 export { type DoctorCheck, type DoctorContext, runDoctor } from "./doctor.js";
 export {
@@ -53,7 +54,7 @@ export {
   NEXT_STEP,
 } from "./errors.js";
 export { type ForgetOptions, type ForgetProposal, type ForgetSummary, forgetRows } from "./forget.js";
-export { getTurn, resolveTurnIds, sessionIdCore, shortTurnId, type TurnView } from "./get.js";
+export { getTurn, holdsSession, resolveTurnIds, sessionIdCore, shortTurnId, type TurnView } from "./get.js";
 export { indexSessions, runIsolatedStep } from "./index-sessions.js";
 export {
   DEFAULT_VECTOR_BUDGET_MS,

@@ -340,6 +340,10 @@ describe("agent format and bad input (CLI)", () => {
     expect(missing.stderr).toBe(
       'funes: turn "nope" is not in session "planted" of this memory — copy both ids from a recall hit\'s → get line (and its --memory)\n',
     );
+    // A session id nothing begins with: that part is named, not the turn.
+    const noSession = await runFunes(["get", "tr", "a-1"], env);
+    expect(noSession.code).toBe(1);
+    expect(noSession.stderr).toMatch(/^funes: no session of this memory is "tr" or begins with it — /);
     const json = JSON.parse(
       (await runFunes(["get", "planted", "a-1", "--window", "0", "--json"], env)).stdout,
     );
