@@ -1,7 +1,8 @@
 /**
  * The one way funes reads a file in an agent's folder (a transcript, a sub-agent's parent, Claude Code's
- * `tool-results/<file>`, Gemini CLI's `.project_root`, a Hermes session file): a regular file reached without
- * a link out of that folder, read up to a cap for its kind.
+ * `tool-results/<file>`, Gemini CLI's `.project_root`, a Hermes session file, a SQLite store and its `-wal` or
+ * `-journal`, copied whole): a regular file reached without a link out of that folder, read up to a cap for
+ * its kind.
  *
  * - The folders on the way must resolve inside the root (a linked folder that leaves it is refused), and the
  *   file itself must not be a link: it is opened with `O_NOFOLLOW`, so a link put there after the check is
@@ -23,8 +24,10 @@ import {
   openSync,
   readSync,
   realpathSync,
+  rmSync,
   type Stats,
   statSync,
+  writeSync,
 } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 
@@ -50,12 +53,30 @@ export const TOOL_OUTPUT_FILE: AgentFileKind = { label: "saved tool output", max
 /** Gemini CLI's `.project_root`: one path. */
 export const PROJECT_ROOT_FILE: AgentFileKind = { label: ".project_root", maxBytes: 4096 };
 
-/** What reading a file in an agent's folder gave. */
-export type AgentFileRead =
-  | { kind: "read"; bytes: Buffer }
+const GiB = 1024 * MiB;
+
+/**
+ * A SQLite store (Hermes's `state.db`, OpenCode's `opencode.db`), copied whole before it is read: 16 GiB,
+ * far past a store of conversations (a heavy user's is a few hundred MiB), so the cap bounds the copy's
+ * room and time, not what an agent writes.
+ */
+export const DATABASE_FILE: AgentFileKind = { label: "database", maxBytes: 16 * GiB };
+/** A store's write-ahead log (`<db>-wal`), copied with it: the same cap. */
+export const DATABASE_WAL_FILE: AgentFileKind = { label: "write-ahead log", maxBytes: 16 * GiB };
+/** A store's rollback journal (`<db>-journal`), copied with it: the same cap. */
+export const DATABASE_JOURNAL_FILE: AgentFileKind = { label: "rollback journal", maxBytes: 16 * GiB };
+
+/** A file not read: not there, or refused. */
+type AgentFileMiss =
   | { kind: "absent" }
   /** Not read, and why (the skip reason to count: it names the kind, not the path). */
   | { kind: "refused"; reason: string };
+
+/** What reading a file in an agent's folder gave. */
+export type AgentFileRead = { kind: "read"; bytes: Buffer } | AgentFileMiss;
+
+/** What copying a file in an agent's folder gave: the bytes copied, or why not. */
+export type AgentFileCopy = { kind: "copied"; bytes: number } | AgentFileMiss;
 
 /** A file an agent's folder holds that funes does not read (thrown where a unit's own file is refused). */
 export class AgentFileRefusedError extends Error {
@@ -75,15 +96,16 @@ const REASONS = {
   changed: "replaced while it was opened",
 } as const;
 
-function refused(kind: AgentFileKind, why: string): AgentFileRead {
+function refused(kind: AgentFileKind, why: string): AgentFileMiss {
   return { kind: "refused", reason: `${kind.label} not read: ${why}` };
 }
 
-function overCap(kind: AgentFileKind): AgentFileRead {
+function overCap(kind: AgentFileKind): AgentFileMiss {
   return refused(kind, `over its ${formatCap(kind.maxBytes)} cap`);
 }
 
 function formatCap(bytes: number): string {
+  if (bytes >= GiB && bytes % GiB === 0) return `${bytes / GiB} GiB`;
   return bytes >= MiB ? `${bytes / MiB} MiB` : `${bytes} bytes`;
 }
 
@@ -97,7 +119,7 @@ function within(outer: string, inner: string): boolean {
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
 /** What `lstat` says of the file before it is opened: a refusal, or null to go on. */
-function judged(kind: AgentFileKind, st: Stats): AgentFileRead | null {
+function judged(kind: AgentFileKind, st: Stats): AgentFileMiss | null {
   if (st.isSymbolicLink()) return refused(kind, REASONS.link);
   if (!st.isFile()) return refused(kind, REASONS.special);
   if (st.size > kind.maxBytes) return overCap(kind);
@@ -129,7 +151,7 @@ function openChecked(
   root: string,
   path: string,
   kind: AgentFileKind,
-): { fd: number; size: number } | AgentFileRead {
+): { fd: number; size: number } | AgentFileMiss {
   let fd: number;
   let st: Stats;
   try {
@@ -175,6 +197,42 @@ export function readAgentFile(root: string, path: string, kind: AgentFileKind): 
     return n > kind.maxBytes ? overCap(kind) : { kind: "read", bytes: buf.subarray(0, n) };
   } finally {
     closeSync(fd);
+  }
+}
+
+const COPY_CHUNK = 8 * MiB;
+
+/**
+ * Copies `path`, a file in the agent's folder `root` (or `root` itself), judged as {@link readAgentFile}
+ * judges it, into `to`, a new file (mode 0600; one already there is an error): the bytes copied, or why
+ * not. Copying stops one byte past the cap (a file that grew while copied is refused, and `to` removed).
+ */
+export function copyAgentFile(root: string, path: string, kind: AgentFileKind, to: string): AgentFileCopy {
+  const opened = openChecked(root, path, kind);
+  if ("kind" in opened) return opened;
+  const { fd, size } = opened;
+  let out: number | null = null;
+  try {
+    out = openSync(to, "wx", 0o600);
+    // Room for a small file whole and one more byte (its end, or its growth), at most a chunk.
+    const buf = Buffer.allocUnsafe(Math.min(COPY_CHUNK, size + 1));
+    let n = 0;
+    for (;;) {
+      const got = readSync(fd, buf, 0, buf.length, n);
+      if (got === 0) break;
+      n += got;
+      if (n > kind.maxBytes) {
+        closeSync(out);
+        out = null;
+        rmSync(to, { force: true });
+        return overCap(kind);
+      }
+      for (let written = 0; written < got; ) written += writeSync(out, buf, written, got - written);
+    }
+    return { kind: "copied", bytes: n };
+  } finally {
+    closeSync(fd);
+    if (out !== null) closeSync(out);
   }
 }
 

@@ -149,7 +149,8 @@ function sniffJsonDocument(text: string, complete: boolean): Sniffed {
 export function sqliteHarness(path: string): "opencode" | null {
   let snap: SqliteSnapshot;
   try {
-    snap = SqliteSnapshot.take(path);
+    // Only a path the user gave is sniffed: it is read as they named it, through its links.
+    snap = SqliteSnapshot.take(path, { root: path });
   } catch {
     return null;
   }

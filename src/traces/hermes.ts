@@ -5,10 +5,16 @@
  * columns), so schema versions 12 through 30 read alike. One unit per session, signed by its highest
  * message id, so a session is re-read only when it grew.
  */
-import { closeSync, openSync, readSync } from "node:fs";
+import { readAgentFile } from "./agent-file.js";
 import { ArgumentSerializer, flattenToolContent, makeBlock } from "./blocks.js";
 import { asObject, asString, isLfsPointer, readGuarded, SKIP_LFS_POINTER } from "./jsonl.js";
-import { nulSafe, type SnapshotOptions, SqliteSnapshot } from "./sqlite-snapshot.js";
+import {
+  databaseRoot,
+  nulSafe,
+  refusedStoreUnits,
+  type SnapshotOptions,
+  SqliteSnapshot,
+} from "./sqlite-snapshot.js";
 import { isBlank, mungeCwd } from "./text.js";
 import {
   type Block,
@@ -64,6 +70,14 @@ export class HermesSource implements TraceSource {
 
   async listUnits(limit?: number): Promise<Unit[]> {
     this.close();
+    try {
+      return this.unitsOf(limit);
+    } catch (e) {
+      return refusedStoreUnits(this.dbPath, e);
+    }
+  }
+
+  private unitsOf(limit: number | undefined): Unit[] {
     return this.withDb((db) => {
       if (this.columnsOf(db, "messages").size === 0)
         throw new Error(
@@ -127,22 +141,21 @@ export class HermesSource implements TraceSource {
       return fn(this.snapshot);
     } catch (e) {
       // SQLite says only "file is not a database"; a backup checked out without LFS deserves its own words.
-      if (isLfsPointer(headOf(this.dbPath))) throw new Error(`${SKIP_LFS_POINTER.replace(/^Git/, "a Git")}`);
+      if (isLfsPointer(smallFileText(databaseRoot(this.dbPath, this.snapshotOptions), this.dbPath)))
+        throw new Error(`${SKIP_LFS_POINTER.replace(/^Git/, "a Git")}`);
       throw e;
     }
   }
 }
 
-/** The first bytes of a file as text ("" when it cannot be read). */
-function headOf(path: string): string {
+/**
+ * The text of a file under 1 KiB (a Git LFS pointer's size), read as any file in the agent's folder is; ""
+ * when it is larger, refused or cannot be read.
+ */
+function smallFileText(root: string, path: string): string {
   try {
-    const fd = openSync(path, "r");
-    try {
-      const buf = Buffer.alloc(200);
-      return buf.subarray(0, readSync(fd, buf, 0, 200, 0)).toString("latin1");
-    } finally {
-      closeSync(fd);
-    }
+    const r = readAgentFile(root, path, { label: "database", maxBytes: 1023 });
+    return r.kind === "read" ? r.bytes.toString("latin1") : "";
   } catch {
     return "";
   }

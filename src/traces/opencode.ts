@@ -10,7 +10,7 @@
 import { makeBlock } from "./blocks.js";
 import { compactJson } from "./json-compact.js";
 import { asObject, asString, readGuarded } from "./jsonl.js";
-import { nulSafe, type SnapshotOptions, SqliteSnapshot } from "./sqlite-snapshot.js";
+import { nulSafe, refusedStoreUnits, type SnapshotOptions, SqliteSnapshot } from "./sqlite-snapshot.js";
 import { isBlank, mungeCwd } from "./text.js";
 import {
   type Block,
@@ -64,7 +64,12 @@ export class OpenCodeSource implements TraceSource {
 
   async listUnits(limit?: number): Promise<Unit[]> {
     this.close();
-    const db = this.db();
+    let db: SqliteSnapshot;
+    try {
+      db = this.db();
+    } catch (e) {
+      return refusedStoreUnits(this.dbPath, e);
+    }
     const tables = new Set(
       db
         .all<{ name: string }>("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')")

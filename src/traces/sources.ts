@@ -77,11 +77,12 @@ export function knownSources(home: string, only?: Harness, env?: AgentEnv | Agen
     if (only !== undefined && harness !== only) continue;
     const st = statOrNull(p);
     if (harness === "opencode") {
-      // `$OPENCODE_DB` may name a database the data folder's listing already holds.
+      // `$OPENCODE_DB` may name a database the data folder's listing already holds. The database it names
+      // is the user's choice, read through its links; one in the data folder is read from that folder.
       for (const db of st?.isFile() ? [p] : openCodeDbs(p))
         if (!openCodeSeen.has(db)) {
           openCodeSeen.add(db);
-          out.push(new OpenCodeSource(db));
+          out.push(new OpenCodeSource(db, "opencode", st?.isFile() ? { root: db } : {}));
         }
     } else if (harness === "hermes") {
       if (p === hermesDb) {
@@ -248,19 +249,23 @@ function fileSource(path: string, name: string, forced: Harness | undefined): Tr
       `"${path}" is SQLite's ${side.what}, not a transcript — index ${side.db === null ? "its database" : `"${side.db}"`} instead`,
     );
   const sniffed = sniffFile(path);
+  // A database the user names is their choice: read through its links (its side files never are).
+  const named = { root: path };
   if (sniffed.kind === "sqlite") {
     // The harness the user names wins over the tables' look; one that writes no SQLite is said so.
-    if (forced === "opencode") return new OpenCodeSource(path);
-    if (forced === "hermes") return new HermesSource(path);
+    if (forced === "opencode") return new OpenCodeSource(path, "opencode", named);
+    if (forced === "hermes") return new HermesSource(path, named);
     if (forced !== undefined)
       throw new TracePathError(
         "not_transcript",
         path,
         `"${path}" is a SQLite database, which ${forced} does not write — name --harness hermes or opencode, or drop --harness`,
       );
-    return sqliteHarness(path) === "opencode" ? new OpenCodeSource(path) : new HermesSource(path);
+    return sqliteHarness(path) === "opencode"
+      ? new OpenCodeSource(path, "opencode", named)
+      : new HermesSource(path, named);
   }
-  if (name === "state.db") return new HermesSource(path);
+  if (name === "state.db") return new HermesSource(path, named);
   if (forced === "opencode") throw notOpenCode(path);
   if (sniffed.kind === "empty")
     throw new TracePathError("empty", path, `"${path}" is empty — nothing to index`);

@@ -7,6 +7,13 @@
  * committed transaction, WAL included, is read; a hot journal (a writer that died mid-transaction) is
  * rolled back into the copy (`sqlite-journal.ts`).
  *
+ * The database and its side files are copied as every file in an agent's folder is read (`agent-file.ts`):
+ * regular files reached without a link out of the agent's folder (the folder holding the database, unless
+ * the user named the database itself), each within a 16 GiB cap. A database or side file that is refused is
+ * never copied; the database is then not read at all (a database without its WAL or its hot journal is not
+ * the store the agent wrote), and its source lists one unit standing for it, whose read fails with why, so
+ * an index run names it among what it could not read.
+ *
  * The temporary folder is shared with every user of the machine, so nothing in it is trusted by name. Each
  * copy gets a folder of its own from `mkdtemp` (a fresh name, mode 0700), checked with `lstat` before use
  * (a real folder, not a link, owned by this user, no access for others). Removal, of a run's own copy or of
@@ -15,26 +22,29 @@
  * folder, never anything funes did not create. Another user's folder or link of a like name is left alone
  * and blocks nothing (every copy's name is new).
  */
-import {
-  constants,
-  copyFileSync,
-  lstatSync,
-  mkdtempSync,
-  readdirSync,
-  rmdirSync,
-  rmSync,
-  type Stats,
-  statSync,
-} from "node:fs";
+import { lstatSync, mkdtempSync, readdirSync, realpathSync, rmdirSync, rmSync, type Stats } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import {
+  type AgentFileCopy,
+  type AgentFileKind,
+  AgentFileRefusedError,
+  copyAgentFile,
+  DATABASE_FILE,
+  DATABASE_JOURNAL_FILE,
+  DATABASE_WAL_FILE,
+} from "./agent-file.js";
 import { rollBackJournal } from "./sqlite-journal.js";
 import { SqliteReader, type SqlValue } from "./sqlite-reader.js";
+import type { Unit } from "./types.js";
 
 export { SqliteBudgetError, type SqlValue } from "./sqlite-reader.js";
 
 /** Files SQLite keeps beside a database that hold committed (WAL) or to-be-rolled-back (journal) pages. */
-const SIDE_FILES = ["-wal", "-journal"] as const;
+const SIDE_FILES: [suffix: string, kind: AgentFileKind][] = [
+  ["-wal", DATABASE_WAL_FILE],
+  ["-journal", DATABASE_JOURNAL_FILE],
+];
 /** Copies tried while the agent keeps writing, before the last one is used as it is. */
 const COPY_ATTEMPTS = 4;
 /** The copy's name in its folder. */
@@ -55,6 +65,13 @@ export function readBudgetMs(bytes: number): number {
 
 /** How a copy is taken (tests shorten the budget and pick the temporary folder). */
 export interface SnapshotOptions {
+  /**
+   * The agent's folder the database is read from: a link out of it is refused. Default: the folder holding
+   * the database. The database's own path when the user named it (`funes index <db>`, `$OPENCODE_DB`): its
+   * links are then followed, as `agent-file.ts` follows a file given as the root, and its side files are
+   * those beside the file the links reach (where SQLite keeps them), never reached through a link.
+   */
+  root?: string | undefined;
   /** Milliseconds one query may take; default {@link readBudgetMs} of the copy's size. */
   budgetMs?: number | undefined;
   /** Where the copy's folder goes; default the system's temporary folder. */
@@ -72,29 +89,37 @@ export class SqliteSnapshot {
 
   /**
    * Copies `dbPath` and its side files into a new private folder and opens the copy. A copy taken while
-   * the agent wrote (a file's size or time changed under it) is taken again. Throws what SQLite says when
-   * the copy is not a database, and names the temporary folder when it has no room.
+   * the agent wrote (a file's size or time changed under it) is taken again. Throws
+   * `AgentFileRefusedError` when the database or a side file is refused (see the file's header), what
+   * SQLite says when the copy is not a database, and names the temporary folder when it has no room.
    */
   static take(dbPath: string, opts: SnapshotOptions = {}): SqliteSnapshot {
     const tmp = opts.tmp ?? tmpdir();
     removeOrphans(tmp);
-    if (!statSync(dbPath).isFile())
+    const root = databaseRoot(dbPath, opts);
+    const base = resolve(root) === resolve(dbPath) ? realpathSync(dbPath) : dbPath;
+    if (lstatSync(base).isDirectory())
       throw new Error(`"${dbPath}" is not a file — give the database file itself`);
     const dir = privateDir(tmp);
     try {
       const copy = join(dir, COPY);
       let bytes = 0;
       for (let attempt = 1; attempt <= COPY_ATTEMPTS; attempt++) {
-        const before = stamps(dbPath);
-        bytes = copyInto(dbPath, copy);
-        for (const side of SIDE_FILES) {
-          rmSync(copy + side, { force: true });
-          const st = statOrNull(dbPath + side);
-          if (st?.isFile() && st.size > 0) bytes += copyInto(dbPath + side, copy + side);
+        const before = stamps(base);
+        for (const name of [COPY, ...SIDE_FILES.map(([suffix]) => COPY + suffix)])
+          rmSync(join(dir, name), { force: true });
+        bytes = copied(copyAgentFile(root, base, DATABASE_FILE, copy), dbPath, { side: false }) ?? 0;
+        for (const [suffix, kind] of SIDE_FILES) {
+          // Named in a refusal: the unit is the database, and the side file is what to look at.
+          const named = { ...kind, label: `${kind.label} "${base}${suffix}"` };
+          const got = copyAgentFile(root, base + suffix, named, copy + suffix);
+          const side = copied(got, base + suffix, { side: true });
+          if (side === 0) rmSync(copy + suffix, { force: true });
+          bytes += side ?? 0;
         }
-        if (stamps(dbPath) === before) break;
+        if (stamps(base) === before) break;
       }
-      if (statOrNull(`${copy}-journal`) !== null) {
+      if (lstatOrNull(`${copy}-journal`) !== null) {
         rollBackJournal(copy, `${copy}-journal`);
         rmSync(`${copy}-journal`, { force: true });
       }
@@ -221,10 +246,31 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Copies one file (a clone where the file system offers one: btrfs, xfs, APFS); returns its size. */
-function copyInto(from: string, to: string): number {
-  copyFileSync(from, to, constants.COPYFILE_FICLONE);
-  return statSync(to).size;
+/** The folder a database is read from: see {@link SnapshotOptions.root}. */
+export function databaseRoot(dbPath: string, opts: SnapshotOptions): string {
+  return opts.root ?? dirname(dbPath);
+}
+
+/**
+ * The bytes a copy took, or null for a side file that is not there; a refusal is thrown (a side file's
+ * refuses its database with it), as is a database that is not there.
+ */
+function copied(got: AgentFileCopy, path: string, o: { side: boolean }): number | null {
+  if (got.kind === "copied") return got.bytes;
+  if (got.kind === "refused")
+    throw new AgentFileRefusedError(path, o.side ? `${got.reason}, nor its database` : got.reason);
+  if (o.side) return null;
+  throw Object.assign(new Error(`ENOENT: no such file or directory, open '${path}'`), { code: "ENOENT" });
+}
+
+/**
+ * The units of a store that `take` refused (a link out of the agent's folder, not a regular file, over its
+ * cap): one standing for the database, signed by nothing (never recorded), whose read fails with why, so an
+ * index run names and counts it among what it could not read. Any other error is thrown.
+ */
+export function refusedStoreUnits(dbPath: string, err: unknown): Unit[] {
+  if (!(err instanceof AgentFileRefusedError)) throw err;
+  return [{ key: dbPath, signature: null, isSubagent: false }];
 }
 
 /**
@@ -240,19 +286,19 @@ function fullDiskError(e: unknown, tmp: string, dbPath: string): Error | null {
   );
 }
 
-/** Size and modification time of a database and its side files, as one comparable string. */
+/** Size and modification time of a database and its side files (never through a link), as one string. */
 function stamps(dbPath: string): string {
-  return ["", ...SIDE_FILES]
+  return ["", ...SIDE_FILES.map(([suffix]) => suffix)]
     .map((s) => {
-      const st = statOrNull(dbPath + s);
+      const st = lstatOrNull(dbPath + s);
       return st === null ? "-" : `${st.size}:${st.mtimeMs}`;
     })
     .join("|");
 }
 
-function statOrNull(p: string): Stats | null {
+function lstatOrNull(p: string): Stats | null {
   try {
-    return statSync(p);
+    return lstatSync(p);
   } catch {
     return null;
   }
