@@ -1,12 +1,15 @@
 /**
  * Secrets the way tools print them, put back together (issue 40): a value cut across lines — a shell `\`
  * continuation, a terminal's hard wrap at its column, a base64 or hex dump wrapped at any width, a YAML block
- * scalar, string literals joined in code (`"ab" "cd"`, `"ab" +⏎ "cd"`) — and a value behind display
- * noise: `cat -A` (`$` at each line's end, `^I` for a tab, `M-` for a byte over 127) and table cells (a name
- * in one cell, its value in the next, between `|`, `│`, `┃` or `║`). Each is a splice of the text (a range
- * replaced, mostly by nothing); the scanner reads the spliced view around each splice, keeps what it finds
- * there that touches one, and maps it back to the text's own offsets. Generic: no rule knows about reflow.
+ * scalar, string literals joined in code (`"ab" "cd"`, `"ab" +⏎ "cd"`), a hex dump with an offset column or
+ * an ASCII gutter read as its bytes (hexdump.ts) — and a value behind display noise: `cat -A` (`$` at each
+ * line's end, `^I` for a tab, `M-` for a byte over 127) and table cells (a name in one cell, its value in the
+ * next, between `|`, `│`, `┃` or `║`). Each is a splice of the text (a range replaced, mostly by nothing);
+ * the scanner reads the spliced view around each splice, keeps what it finds there that touches one, and
+ * maps it back to the text's own offsets. Generic: no rule knows about reflow.
  */
+
+import { hexDumpSplices } from "./hexdump.js";
 
 /** A range of the text replaced by `insert` in the view. */
 export interface Splice {
@@ -342,6 +345,7 @@ export function reflowSplices(text: string, hints: ReflowHints, joins: readonly 
   if (hints.block) blockSplices(text, out);
   if (hints.tables) tableSplices(text, out);
   if (text.length >= MIN_WRAP) wrapSplices(text, out);
+  hexDumpSplices(text, out);
   if (out.length === 0) return out;
   out.sort((a, b) => a.from - b.from || b.to - a.to);
   const kept: Splice[] = [];
@@ -386,12 +390,14 @@ export function splicedView(text: string, splices: readonly Splice[]): SplicedVi
   view += text.slice(from);
   /** The source offset of view offset `v`; `end`: as a range's end (inside a splice: its source end). */
   const map = (v: number, end: boolean): number => {
-    // The last splice starting at or before `v` (binary search: a hostile text has thousands).
+    // The last splice starting at or before `v` (binary search: a hostile text has thousands); for a range's
+    // end, before it (splices touching at `v`, an empty one among them, end or start there).
     let l = 0;
     let h = at.length - 1;
     while (l < h) {
       const mid = (l + h + 1) >> 1;
-      if ((at[mid] as [number, number])[0] <= v) l = mid;
+      const a = (at[mid] as [number, number])[0];
+      if (a < v || (a === v && !end)) l = mid;
       else h = mid - 1;
     }
     for (const i of [l - 1, l]) {
