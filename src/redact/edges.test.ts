@@ -87,6 +87,36 @@ describe("values split across lines", () => {
     expect(folded).not.toContain(key.slice(20));
   });
 
+  it("reads a value cut by PowerShell's backtick and cmd's caret continuations, as written and JSON-escaped", () => {
+    const key = t("{a:40}", 3);
+    const [a, b] = [key.slice(0, 17), key.slice(17)];
+    for (const text of [
+      `$env:SERVICE_API_TOKEN = "${a}" + \`\n  "${b}"`,
+      // Typed in a console, the continued line opens with PowerShell's `>>` prompt.
+      `PS C:\\app> $env:SERVICE_API_TOKEN = '${a}' + \`\n>>   '${b}'\nPS C:\\app> .\\deploy.ps1`,
+      `C:\\app> set SERVICE_API_TOKEN=${a}^\n${b}\nC:\\app> deploy.cmd`,
+      `curl -sS https://api.acme.dev/v1/me ^\n  -H "Authorization: Bearer ${a}^\n${b}"`,
+    ])
+      for (const form of [text, JSON.stringify({ command: text })]) {
+        const out = redacted(form);
+        expect(out, form).not.toContain(a);
+        expect(out, form).not.toContain(b);
+      }
+  });
+
+  it("takes no backtick or caret at a line's end for a continuation where it is code or a pointer", () => {
+    const none = { catA: false, tables: false, block: false };
+    for (const text of [
+      "```\nconst x = 1;\n```",
+      "then run `npm`\ninstall it",
+      "let x = foo\n        ^\nerror: expected bar",
+      // A JavaScript template literal opening on an escape (`\\n` then a placeholder).
+      "info += `\\n$" + "{n} lines`;\n",
+      "text.replace(/^\\n+/, '')",
+    ])
+      expect(reflowSplices(text, none), text).toEqual([]);
+  });
+
   it("reads adjacent and joined literals beside their name (Python, C, Go, JS, JSON-escaped)", () => {
     const key = t("{a:40}", 4);
     const [a, b] = [key.slice(0, 13), key.slice(13)];

@@ -1,12 +1,13 @@
 /**
- * Secrets the way tools print them, put back together (issue 40): a value cut across lines — a shell `\`
- * continuation, a terminal's hard wrap at its column, a base64 or hex dump wrapped at any width, a YAML block
- * scalar, string literals joined in code (`"ab" "cd"`, `"ab" +⏎ "cd"`), a hex dump with an offset column or
- * an ASCII gutter read as its bytes (hexdump.ts) — and a value behind display noise: `cat -A` (`$` at each
- * line's end, `^I` for a tab, `M-` for a byte over 127) and table cells (a name in one cell, its value in the
- * next, between `|`, `│`, `┃` or `║`). Each is a splice of the text (a range replaced, mostly by nothing);
- * the scanner reads the spliced view around each splice, keeps what it finds there that touches one, and
- * maps it back to the text's own offsets. Generic: no rule knows about reflow.
+ * Secrets the way tools print them, put back together (issue 40): a value cut across lines — a line
+ * continuation (a shell's `\`, PowerShell's backtick, cmd's `^`), a terminal's hard wrap at its column, a
+ * base64 or hex dump wrapped at any width, a YAML block scalar, string literals joined in code (`"ab" "cd"`,
+ * `"ab" +⏎ "cd"`), a hex dump with an offset column or an ASCII gutter read as its bytes (hexdump.ts) — and
+ * a value behind display noise: `cat -A` (`$` at each line's end, `^I` for a tab, `M-` for a byte over 127)
+ * and table cells (a name in one cell, its value in the next, between `|`, `│`, `┃` or `║`). Each is a
+ * splice of the text (a range replaced, mostly by nothing); the scanner reads the spliced view around each
+ * splice, keeps what it finds there that touches one, and maps it back to the text's own offsets. Generic:
+ * no rule knows about reflow.
  */
 
 import { hexDumpSplices } from "./hexdump.js";
@@ -54,6 +55,13 @@ function cutValue(text: string, at: number, after: number): boolean {
 
 /** Shell `\` continuations inside a token, as written and JSON-escaped once or twice: `abc\⏎def` → `abcdef`. */
 const CONTINUATION = /(?:\\\r?\n|\\\\(?:\\r)?\\n|\\\\\\\\(?:\\\\r)?\\\\n)(?:[ \t]|\\{1,2}t)*/g;
+
+/**
+ * PowerShell's backtick and cmd's caret continuations, as written and JSON-escaped once or twice (the mark
+ * itself is not escaped), with the next line's indentation and PowerShell's `>>` prompt for it when typed in
+ * a console: `abc^⏎def` → `abcdef`, `"ab" + \`⏎>>   "cd"` → `"ab" + "cd"`.
+ */
+const MARK_CONTINUATION = /[`^](?:\r?\n|(?:\\r)?\\n|(?:\\\\r)?\\\\n)(?:[ \t]|\\{1,2}t)*(?:>>[ \t]*)?/g;
 
 /** A YAML block scalar's header (`key: >-`, `key: |`) and its indented lines. */
 const BLOCK_SCALAR = new RegExp(
@@ -276,11 +284,61 @@ function continuationSplices(text: string, out: Splice[]): void {
   CONTINUATION.lastIndex = 0;
   for (let m = CONTINUATION.exec(text); m !== null; m = CONTINUATION.exec(text)) {
     const end = m.index + m[0].length;
-    // Inside a token, or after a blank inside a quoted phrase (the shell drops `\⏎` either way).
+    // Inside a token (a list's too, after its comma), or after a blank inside a quoted phrase (the shell
+    // drops `\⏎` either way).
     const before = text.charCodeAt(m.index - 1);
-    if ((tokenAt(text, m.index - 1) || before === 32) && tokenAt(text, end))
+    if ((tokenAt(text, m.index - 1) || before === 32 || before === 44) && tokenAt(text, end))
       out.push({ from: m.index, to: end, insert: "" });
   }
+}
+
+/**
+ * PowerShell's and cmd's continuations (MARK_CONTINUATION) inside a token (a list's too, after its comma), or
+ * after a blank and before a token or a quoted piece. Not a mark that opens its line (a compiler's `^`
+ * pointer), a backtick after a backtick (a Markdown fence), one ending a word on a line with another
+ * backtick (inline code) or opening a template literal, nor a caret after a regex's bracket or slash.
+ */
+function markSplices(text: string, out: Splice[]): void {
+  if (!text.includes("`") && !text.includes("^")) return;
+  MARK_CONTINUATION.lastIndex = 0;
+  for (let m = MARK_CONTINUATION.exec(text); m !== null; m = MARK_CONTINUATION.exec(text)) {
+    const end = m.index + m[0].length;
+    const mark = m[0].charAt(0);
+    const blank = /[ \t]/.test(text.charAt(m.index - 1));
+    const after = text.charAt(end);
+    const quoted = after === '"' || after === "'" || (after === "\\" && text.charAt(end + 1) === '"');
+    if (!(blank || tokenAt(text, m.index - 1) || text.charAt(m.index - 1) === ",")) continue;
+    if (!(tokenAt(text, end) || quoted)) continue;
+    // The line before the mark: it must hold something (no pointer line of blanks and marks).
+    const line = text.slice(Math.max(0, m.index - 400), m.index);
+    const raw = line.lastIndexOf("\n");
+    const escaped = line.lastIndexOf("\\n");
+    const own = line.slice(Math.max(raw + 1, escaped >= 0 ? escaped + 2 : 0));
+    if (!/[^\s^~]/.test(own)) continue;
+    if (mark === "`" && (inlineCode(own, blank) || templateLiteral(text, end))) continue;
+    // An escaped break is one only in escaped text, which holds no raw one (`\`\\n${x}\`` in source is
+    // a template literal opening on an escape).
+    if (m[0].charCodeAt(1) === 92 && /\n/.test(text.slice(Math.max(0, m.index - 200), end + 200))) continue;
+    // A regex's anchor before an escape (`/^\n+/`) is no continuation.
+    if (mark === "^" && /[/[(|]/.test(text.charAt(m.index - 1))) continue;
+    out.push({ from: m.index, to: end, insert: "" });
+  }
+}
+
+/** A backtick ending a word on a line that holds another one: inline code (`` `npm` ``), not PowerShell. */
+function inlineCode(line: string, blank: boolean): boolean {
+  return !blank && line.includes("`");
+}
+
+/**
+ * Is the line after a backtick the rest of a template literal (`` `\n${x} lines` ``, a JavaScript template
+ * opening on an escape that reads like a JSON-escaped break): a backtick on it that does not end it.
+ */
+function templateLiteral(text: string, from: number): boolean {
+  const rest = text.slice(from, from + 400);
+  const stop = rest.search(/\r?\n|\\n/);
+  const line = stop === -1 ? rest : rest.slice(0, stop);
+  return /`(?!$)/.test(line);
 }
 
 /** A YAML block scalar whose lines are one token each: `key: >-⏎  ab⏎  cd` reads `key: abcd`. */
@@ -342,6 +400,7 @@ export function reflowSplices(text: string, hints: ReflowHints, joins: readonly 
   const out: Splice[] = [...joins];
   if (hints.catA) catASplices(text, out);
   continuationSplices(text, out);
+  markSplices(text, out);
   if (hints.block) blockSplices(text, out);
   if (hints.tables) tableSplices(text, out);
   if (text.length >= MIN_WRAP) wrapSplices(text, out);

@@ -28,10 +28,11 @@ for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+
 
 /**
  * Between two joined pieces: `+` or `.` (or nothing: Python's and C's implicit concatenation), and at most
- * one line break (as written or JSON-escaped), with the operator before or after it or a backslash
- * continuation before it (`"ab" +\n  "cd"`, `("ab"\n  "cd")`, `"ab" \\\n  "cd"`).
+ * one line break (as written or JSON-escaped), with the operator before or after it, a backslash
+ * continuation before it (`"ab" +\n  "cd"`, `("ab"\n  "cd")`, `"ab" \\\n  "cd"`), or PowerShell's backtick
+ * after the operator (`"ab" + \`\n>>   "cd"`, its console's `>>` prompt included).
  */
-const JOIN_SEP = String.raw`[ \t]*(?:[+.]|\\(?=\r?\n)|\\\\(?=\\n))?[ \t]*(?:(?:\r?\n|\\n)(?:[ \t]|\\t){0,60}(?:[+.][ \t]*)?)?`;
+const JOIN_SEP = String.raw`[ \t]*(?:[+.]|\\(?=\r?\n)|\\\\(?=\\n))?[ \t]*(?:\x60(?=\r?\n|\\n))?(?:(?:\r?\n|\\n)(?:[ \t]|\\t){0,60}(?:>>[ \t]*)?(?:[+.][ \t]*)?)?`;
 
 /**
  * String literals joined by `+`, `.` or juxtaposition: two or more quoted pieces, on one line or across
