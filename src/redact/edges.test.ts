@@ -214,7 +214,7 @@ describe("kinds", () => {
     ).not.toContain(ado);
   });
 
-  it("finds secret names in any naming style, values with no digit, passwords with % or a leading $", () => {
+  it("finds secret names in any naming style, values with no digit or made of words, passwords with % or $", () => {
     const psk = t("{a:16}");
     expect(redacted(`{ "wifiPsk": "${psk}" }`)).not.toContain(psk);
     const letters = t("{A:32}");
@@ -233,6 +233,17 @@ describe("kinds", () => {
     expect(redacted(`curl -H "Authorization: ${raw}" https://api.acme.dev`)).not.toContain(raw);
     const lower = t("{L:16}", 11);
     expect(redacted(`DB_PASSWORD=${lower}`)).toBe("DB_PASSWORD=[REDACTED:password-assignment]");
+    // Words run together are a passphrase under a password's name, in every naming style alike.
+    for (const words of ["correcthorsebatterystaple", "purplemonkeydishwasher"])
+      for (const text of [
+        `{"wifiPsk": "${words}"}`,
+        `smtpPassword: ${words}`,
+        `WIFI_PSK=${words}`,
+        `wifi_password: ${words}`,
+        `wifi-psk: ${words}`,
+        `wifi.passphrase = ${words}`,
+      ])
+        expect(redacted(text), text).not.toContain(words);
     const pabbly = `https://connect.pabbly.com/workflow/sendwebhookdata/${t("{w:60}")}`;
     expect(redacted(`post it to ${pabbly}`)).not.toContain(pabbly.slice(-40));
   });
@@ -259,6 +270,8 @@ describe("what stays", () => {
       "give him a pat on the back: it was good work overall today",
       "the USDC token 0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48 on mainnet; the token limit 128000 was hit",
       "passwordKey: postgres-password",
+      "smtpPassword: administrator",
+      '{"password": "yourpasswordgoeshere", "adminPassword": "changemechangemechangeme"}',
       "POSTGRES_PASSWORD=postgres\npassword: administrator\nIdempotency-Key: 3f2a-order-create-retry",
       // A key-like header after a JSON-escaped line break: the escape's letter is not part of its name.
       JSON.stringify({ output: "HTTP/1.1 200 OK\nIdempotency-Key: 3f2a-order-create-retry" }),

@@ -88,9 +88,12 @@ export function looksSecret(value: string, strong: boolean, minEntropy?: number)
   if (looksLikeCode(v)) return false;
   if (!strong && looksLikeName(v)) return false;
   const classes = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9]/].filter((re) => re.test(v)).length;
-  // One case of letters only counts under a password's name when long and drawn at random (few vowels).
+  // One case of letters only counts under a password's name when long and drawn at random (few vowels), or
+  // when it is words run together (`correcthorsebatterystaple`), a passphrase with its separators left out.
   if (strong && /^(?:[a-z]{12,}|[A-Z]{12,})$/.test(v))
-    return v.replace(/[^aeiouAEIOU]/g, "").length / v.length < 0.3 && entropy(v) >= 2.8;
+    return (
+      (v.replace(/[^aeiouAEIOU]/g, "").length / v.length < 0.3 && entropy(v) >= 2.8) || gluedPassphrase(v)
+    );
   if (strong) return v.length >= 6 && classes >= 2 && entropy(v) >= (minEntropy ?? GENERIC_ENTROPY.strong);
   return (
     v.length >= 16 &&
@@ -103,6 +106,21 @@ export function looksSecret(value: string, strong: boolean, minEntropy?: number)
 /** Words a name or a placeholder is made of, not a passphrase's. */
 const NAME_WORD =
   /pass|secret|key|token|change|your|example|default|admin|user|name|here|field|input|hint|hash|env|file|path|value|config/i;
+
+/**
+ * Words run together into a passphrase (`correcthorsebatterystaple`): 18 letters or more of one case (a
+ * single English word is rarely that long), varied, not an alphabet run, and no word that makes it a
+ * placeholder or a name (`yourpasswordhere`, `changemechangeme`; NAME_WORD's short words, such as `key` and
+ * `user`, hide inside other words: `monkey`).
+ */
+function gluedPassphrase(v: string): boolean {
+  return (
+    v.length >= 18 &&
+    entropy(v) >= 3 &&
+    !/pass|secret|token|change|example|default|placeholder|dummy|sample|redacted/i.test(v) &&
+    !/abcdef|ghijkl|mnopq|qrstuv|uvwxyz/i.test(v)
+  );
+}
 
 /** Four words of three letters or more joined by `-`, `_`, `.` or a blank: a diceware passphrase. */
 function passphrase(v: string): boolean {
