@@ -1,17 +1,20 @@
 /**
  * An adversarial catalogue of secrets at the edges (issue 40): kinds × forms, generated. Kinds by class —
  * vendor tokens, personal access tokens, values known only by a name (also values with no digit, passwords
- * holding `%` or starting with `$`, a camel-case `wifiPsk`), wallet and signing keys (Bitcoin WIF, Solana
+ * holding `%` or starting with `$`, a camel-case `wifiPsk`, words run together), wallet and signing keys (Bitcoin WIF, Solana
  * keypairs as base58 and as a JSON byte array, Ethereum raw keys, Nostr `nsec`, BIP-39 phrases, age and
  * minisign keys), webhook URLs of a dozen services — each in the forms tools print them: a `.env` line,
  * other key naming styles in JSON/YAML/ini, `cat -A`, Markdown and box-drawing tables, a sentence, an auth
- * header in curl/httpie/fetch, a shell `\` continuation, a terminal's hard wrap at a column from 60 to 200,
- * adjacent or `+`-joined literals in Python/JS/C/Go, a YAML block scalar, a `.env` as wrapped base64 (76
- * columns and other widths) and as an `xxd -p` hex dump. Each text also as a tool call's JSON input. Values
+ * header in curl/httpie/fetch, a shell `\` continuation, PowerShell's backtick and cmd's `^` continuations,
+ * a terminal's hard wrap at a column from 60 to 200, adjacent or `+`-joined literals in Python/JS/C/Go, a
+ * YAML block scalar, a `.env` as wrapped base64 (76 columns and other widths) and as hex dumps (`xxd -p`,
+ * `xxd`, `hexdump -C`, `od -A x -t x1z`, PowerShell's `Format-Hex`, byte for byte as those tools print).
+ * Each text also as a tool call's JSON input. Values
  * are random (checksums and key pairs computed, so they are valid), deterministic; no credential-shaped
  * literal sits in the repo. Plus public-by-design keys that must be left alone.
  */
 import { createHash, createPrivateKey, createPublicKey } from "node:crypto";
+import { dumpReadings, formatHex, hexdumpC, odX1z, xxd } from "./hex-dumps.js";
 import { renderTemplate } from "./secret-corpus.js";
 
 /** Category of a kind: which header or command form suits it. */
@@ -185,6 +188,24 @@ function mnemonic(seed: number): Value {
   };
 }
 
+/** Common words a diceware passphrase is drawn from. */
+const DICE =
+  "correct horse battery staple purple monkey river stone candle garden copper violin lemon tiger window marble orbit velvet harbor pencil rocket meadow cobalt falcon jungle walnut thunder saddle crystal bishop glacier pepper lantern mango quiver ribbon shadow timber vapor whistle yonder zebra basket cactus dragon ember fossil goblet hammock igloo jigsaw kettle lobster mitten nectar oyster puzzle quartz raven sierra tundra umbrella".split(
+    " ",
+  );
+
+/** Dictionary words run together, one case, no digit (`correcthorsebatterystaple`): 18 letters or more. */
+function gluedWords(seed: number): Value {
+  const b = bytes(16, seed);
+  const words: string[] = [];
+  for (let i = 0; i < 16 && (words.length < 4 || words.join("").length < 18); i++) {
+    const w = DICE[(b[i] as number) % DICE.length] as string;
+    if (!words.includes(w)) words.push(w);
+  }
+  const value = words.join("");
+  return { value, runs: [value] };
+}
+
 function minisign(seed: number): Value {
   const body = Buffer.concat([Buffer.from("EdScB2", "latin1"), bytes(152, seed)]).toString("base64");
   return { value: body, runs: [body.slice(8, 40), body.slice(60, 100), body.slice(140)] };
@@ -351,6 +372,13 @@ export const EDGE_KINDS: readonly EdgeKind[] = [
     make: tpl("{A:7}", "!", "{A:6}", "#"),
   },
   { id: "wifi-psk", category: "password", words: ["wifi", "psk"], noun: "wifi PSK", make: tpl("{a:16}") },
+  {
+    id: "glued-passphrase",
+    category: "password",
+    words: ["router", "psk"],
+    noun: "router PSK",
+    make: gluedWords,
+  },
   {
     id: "postgres-url",
     category: "url",
@@ -544,6 +572,12 @@ export const EDGE_FORMS = [
   "base64-76",
   "base64-width",
   "hex-dump",
+  "powershell-continuation",
+  "cmd-continuation",
+  "xxd",
+  "hexdump-C",
+  "od-x1z",
+  "format-hex",
 ] as const;
 
 export type EdgeForm = (typeof EDGE_FORMS)[number];
@@ -699,6 +733,24 @@ function render(k: EdgeKind, form: EdgeForm, value: Value, seed: number): string
     }
     case "hex-dump":
       return `$ xxd -p .env\n${wrapLines(Buffer.from(dotenv(k, v)).toString("hex"), 60)}\n`;
+    case "powershell-continuation": {
+      const q = seed % 2 === 0 ? '"' : "'";
+      return k.category === "url"
+        ? `Invoke-RestMethod -Method Post \`\n  -ContentType 'application/json' \`\n  -Body '{"text":"hi"}' \`\n  -Uri (${q}${a}${q} + \`\n  ${q}${b}${q})`
+        : `PS C:\\app> $env:${name} = ${q}${a}${q} + \`\n>>   ${q}${b}${q}\nPS C:\\app> .\\deploy.ps1 -Environment staging`;
+    }
+    case "cmd-continuation":
+      return k.category === "url"
+        ? `C:\\app> curl -sS -X POST ^\n  -H "Content-Type: application/json" ^\n  -d "{}" ^\n  ${a}^\n${b}`
+        : `C:\\app> set ${name}=${a}^\n${b}\nC:\\app> deploy.cmd --env staging`;
+    case "xxd":
+      return `$ xxd${seed % 2 === 0 ? "" : " -g 1"} .env\n${xxd(Buffer.from(dotenv(k, v)), seed % 2 === 0 ? 2 : 1)}\n`;
+    case "hexdump-C":
+      return `$ hexdump -C .env\n${hexdumpC(Buffer.from(dotenv(k, v)))}\n`;
+    case "od-x1z":
+      return `$ od -A x -t x1z .env\n${odX1z(Buffer.from(dotenv(k, v)))}\n`;
+    case "format-hex":
+      return `PS C:\\app> Format-Hex .env\n\n${formatHex(Buffer.from(dotenv(k, v)), "C:\\app\\.env")}\n`;
   }
 }
 
@@ -743,6 +795,7 @@ export function readings(text: string): string[] {
   for (let shift = 0; shift < 4; shift++)
     out.push(Buffer.from(b64.slice(shift), "base64").toString("latin1"));
   for (let shift = 0; shift < 2; shift++) out.push(Buffer.from(hex.slice(shift), "hex").toString("latin1"));
+  out.push(...dumpReadings(lines));
   return out;
 }
 
