@@ -55,7 +55,9 @@ const PACKAGE_HOME: Record<string, string[]> = {
   "@huggingface/tokenizers": ["models/"],
   "onnxruntime-node": ["models/"],
   // Only Hermes's install and removal parse YAML, and they load on `add hermes`/`remove hermes` alone.
-  yaml: ["agents/hermes/setup.ts"],
+  yaml: ["agents/hermes/setup.ts", "agents/hermes/config-yaml.ts"],
+  // The agents' JSON and JSONC files are read and edited in place by one module.
+  "jsonc-parser": ["agents/json-text.ts"],
 };
 
 const SRC = join(ROOT, "src");

@@ -1,8 +1,8 @@
-import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../test/helpers/fixtures.js";
-import { rememberOriginal, restoreOriginal, writeIfChanged } from "./files.js";
+import { editKept, removeKept, restoreKept, untouchedSince, writeIfChanged } from "./files.js";
 import { AgentSetupError } from "./setup.js";
 
 describe("agent config files", () => {
@@ -27,21 +27,50 @@ describe("agent config files", () => {
     }
   });
 
-  it("restore the user's exact bytes, or no file, when funes's entries were all that changed", () => {
+  it("edit a user's file keeping what remove needs: the exact bytes back, or what the user changed since", () => {
     const t = tempDir();
     try {
-      mkdirSync(join(t.dir, "rec"));
-      const p = join(t.dir, "hooks.json");
-      const record = join(t.dir, "rec", "orig.json");
-      writeFileSync(p, '{ "hooks" : {} }');
-      rememberOriginal(record, readFileSync(p, "utf8"));
-      rememberOriginal(record, "later call keeps the first record");
-      writeFileSync(p, '{"hooks":{"Stop":[]}}');
-      restoreOriginal(p, record, () => true, "unused");
-      expect(readFileSync(p, "utf8")).toBe('{ "hooks" : {} }');
-      rememberOriginal(record, null);
-      restoreOriginal(p, record, () => false, "edited\n");
-      expect(readFileSync(p, "utf8")).toBe("edited\n");
+      const f = { path: join(t.dir, "settings.json"), record: join(t.dir, "rec", "orig.json") };
+      const strip = (text: string) => text.replace("+funes\n", "");
+      const add = { strip, edit: (text: string | null) => (text ?? "").replace(/(\+funes\n)?$/, "+funes\n") };
+      const remove = { strip, empty: (text: string) => text === "" };
+      writeFileSync(f.path, "mine\n");
+      expect(editKept(f, add)).toBe(true);
+      expect(readFileSync(f.path, "utf8")).toBe("mine\n+funes\n");
+      // Again: nothing written, so the file keeps its modification time.
+      utimesSync(f.path, new Date(1_000_000), new Date(1_000_000));
+      expect(editKept(f, add)).toBe(false);
+      expect(statSync(f.path).mtimeMs).toBe(1_000_000);
+      expect(untouchedSince(f)).toBe(true);
+      expect(removeKept(f, remove)).toBe(true);
+      expect(readFileSync(f.path, "utf8")).toBe("mine\n");
+      expect(existsSync(f.record)).toBe(false);
+
+      // The user's edit after add is kept by remove, and one between two adds too.
+      editKept(f, add);
+      writeFileSync(f.path, "mine, edited\n+funes\n");
+      expect(untouchedSince(f)).toBe(false);
+      editKept(f, add);
+      removeKept(f, remove);
+      expect(readFileSync(f.path, "utf8")).toBe("mine, edited\n");
+
+      // A file funes created goes again, unless the user put something of theirs in it.
+      rmSync(f.path);
+      editKept(f, add);
+      removeKept(f, remove);
+      expect(existsSync(f.path)).toBe(false);
+      editKept(f, add);
+      writeFileSync(f.path, "theirs\n+funes\n");
+      removeKept(f, remove);
+      expect(readFileSync(f.path, "utf8")).toBe("theirs\n");
+
+      // Whatever an agent's own command did to the file once funes left it untouched: the original bytes.
+      writeFileSync(f.path, "a\n");
+      editKept(f, add);
+      const untouched = untouchedSince(f);
+      writeFileSync(f.path, "{rewritten by the agent}");
+      restoreKept(f, { ...remove, untouched });
+      expect(readFileSync(f.path, "utf8")).toBe("a\n");
     } finally {
       t.cleanup();
     }

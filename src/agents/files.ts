@@ -45,31 +45,101 @@ export function readTextOrNull(path: string): string | null {
   return existsSync(path) ? readFileSync(path, "utf8") : null;
 }
 
-/**
- * Remembers a user file's text (or its absence) before funes first edits it, in `record`; a later call
- * keeps the first record.
- */
-export function rememberOriginal(record: string, text: string | null): void {
-  if (!existsSync(record)) writeIfChanged(record, `${JSON.stringify({ text })}\n`);
+/** A user's file funes edits, and where funes keeps what it needs to put the file back. */
+export interface KeptFile {
+  path: string;
+  /** Under `~/.funes/integrations`: the file's text before funes's edits, and as funes last left it. */
+  record: string;
+}
+
+/** What the record holds: the text to go back to (null: no file), and the text funes last left. */
+interface Kept {
+  text: string | null;
+  after?: string | null;
+}
+
+function readKept(record: string): Kept | null {
+  const saved = readTextOrNull(record);
+  return saved === null ? null : (JSON.parse(saved) as Kept);
+}
+
+function saveKept(record: string, kept: Kept): void {
+  writeIfChanged(record, `${JSON.stringify(kept)}\n`);
 }
 
 /**
- * Puts back the user's file once funes's entries are gone: the exact original bytes (or no file) when its
- * content is the same as before funes touched it (`sameAsOriginal`), else `edited`. Forgets the record.
+ * Before funes edits the file: remembers its text the first time, and again when it changed since funes
+ * last left it (so what the user changed in between is part of what `remove` goes back to), each time
+ * without funes's own entries (`strip`: the same text when there are none).
  */
-export function restoreOriginal(
-  path: string,
-  record: string,
-  sameAsOriginal: (original: string | null) => boolean,
-  edited: string,
-): void {
-  const saved = readTextOrNull(record);
-  const original = saved === null ? undefined : (JSON.parse(saved) as { text: string | null }).text;
-  if (original !== undefined && sameAsOriginal(original)) {
-    if (original === null) rmSync(path, { force: true });
-    else writeIfChanged(path, original);
-  } else writeIfChanged(path, edited);
-  rmSync(record, { force: true });
+export function keepBefore(f: KeptFile, strip: (text: string) => string): void {
+  const current = readTextOrNull(f.path);
+  const kept = readKept(f.record);
+  if (kept !== null && (kept.after === undefined || kept.after === current)) return;
+  saveKept(f.record, { text: current === null ? null : strip(current) });
+}
+
+/** After funes (and the agent's own commands it ran) changed the file: remembers how it was left. */
+export function keepAfter(f: KeptFile): void {
+  const kept = readKept(f.record);
+  if (kept !== null) saveKept(f.record, { text: kept.text, after: readTextOrNull(f.path) });
+}
+
+/** Whether the file is still as funes last left it (asked before an agent's own removal commands run). */
+export function untouchedSince(f: KeptFile): boolean {
+  const kept = readKept(f.record);
+  return kept?.after !== undefined && kept.after === readTextOrNull(f.path);
+}
+
+/** How `remove` puts a file back. */
+export interface RestoreOptions {
+  /** Nothing changed the file since funes left it (see untouchedSince). */
+  untouched: boolean;
+  /** The text without funes's entries. */
+  strip: (text: string) => string;
+  /** Whether a text holds nothing (a file funes created goes when this is all that is left of it). */
+  empty: (text: string) => boolean;
+}
+
+/**
+ * Puts the file back and forgets the record: the exact bytes it had before funes's edits (or no file)
+ * when it is `untouched`, else the file as it is now without funes's entries — what the user changed is
+ * kept — and no file when funes created it and nothing else is in it. Returns whether it changed the file.
+ */
+export function restoreKept(f: KeptFile, o: RestoreOptions): boolean {
+  const kept = readKept(f.record);
+  const current = readTextOrNull(f.path);
+  let target: string | null;
+  if (o.untouched && kept !== null) target = kept.text;
+  else if (current === null) target = null;
+  else {
+    const stripped = o.strip(current);
+    target = kept !== null && kept.text === null && o.empty(stripped) ? null : stripped;
+  }
+  if (target === null) rmSync(f.path, { force: true });
+  else writeIfChanged(f.path, target);
+  rmSync(f.record, { force: true });
+  return target !== current;
+}
+
+/**
+ * Edits a user's file: remembers it first (keepBefore), writes `edit`'s text only when it differs (an
+ * edit that changes nothing leaves the file, and its modification time, alone), remembers how it was
+ * left. Returns whether it wrote.
+ */
+export function editKept(
+  f: KeptFile,
+  o: { strip: (text: string) => string; edit: (text: string | null) => string },
+): boolean {
+  keepBefore(f, o.strip);
+  const wrote = writeIfChanged(f.path, o.edit(readTextOrNull(f.path)));
+  keepAfter(f);
+  return wrote;
+}
+
+/** Takes funes's entries out of a file funes edited with editKept (see restoreKept). */
+export function removeKept(f: KeptFile, o: Omit<RestoreOptions, "untouched">): boolean {
+  return restoreKept(f, { ...o, untouched: untouchedSince(f) });
 }
 
 /**

@@ -1,13 +1,14 @@
 /**
- * One named entry in a user's JSON config file (OpenCode's `mcp.funes` in `opencode.json`, Copilot's
- * `mcpServers.funes` in `mcp-config.json`): added beside the user's own entries, taken out again, and the
- * file's exact bytes restored when nothing else in it changed meanwhile (else the user's edits are kept,
- * re-indented). Only plain JSON is edited: a file with comments is refused before anything changes.
+ * One named entry in a user's JSON or JSONC config file (OpenCode's `mcp.funes` in `opencode.json`,
+ * Copilot's `mcpServers.funes` in `mcp-config.json`): added beside the user's own entries and taken out
+ * again, in place (json-text.ts: comments, key order and layout kept), and the file's exact bytes restored
+ * when nothing changed it since funes's last edit (else the user's edits are kept, funes's entry gone).
  */
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { canonicalJson, readTextOrNull, rememberOriginal, restoreOriginal, writeIfChanged } from "./files.js";
+import { editKept, readTextOrNull, removeKept, writeIfChanged } from "./files.js";
 import { type FunesCommand, INDEX_SCRIPT, removeHookScripts, writeHookScripts } from "./hook-scripts.js";
+import { editJsonText, jsonTextIsEmpty, readJsonText } from "./json-text.js";
 import { AgentSetupError, pruneIntegrations, type SetupReport } from "./setup.js";
 
 type Json = Record<string, unknown>;
@@ -25,19 +26,13 @@ function isObject(v: unknown): v is Json {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-/** The file as an object ({} when absent or empty); refuses what funes should not edit. */
+/** The file as an object ({} when absent or empty; comments allowed); refuses what funes should not edit. */
 export function loadJsonConfig(path: string, container: string): Json {
-  const text = readTextOrNull(path);
-  if (text === null || text.trim() === "") return {};
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch {
+  const v = readJsonText(readTextOrNull(path));
+  if (v === null)
     throw new AgentSetupError(
-      `${path} isn't plain JSON (comments?) — funes edits only plain JSON; remove the comments, then run this again`,
+      `${path} isn't a JSON object (a syntax error?) — the agent can't read it either; fix it, then run this again`,
     );
-  }
-  if (!isObject(v)) throw new AgentSetupError(`${path} isn't a JSON object — fix it, then run this again`);
   if (v[container] !== undefined && !isObject(v[container]))
     throw new AgentSetupError(`${path}: "${container}" isn't an object — fix it, then run this again`);
   return v;
@@ -53,31 +48,34 @@ function withoutEntry(config: Json, container: string, name: string): Json {
   return rest;
 }
 
-const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
+const kept = (place: JsonEntryPlace) => ({ path: place.path, record: place.record });
+const stripEntry = (place: JsonEntryPlace) => (text: string) =>
+  editJsonText(text, (root) => withoutEntry(root, place.container, place.name));
 
 /** Sets the entry (replacing funes's earlier one), remembering the file's bytes the first time. */
 export function setJsonEntry(place: JsonEntryPlace, entry: unknown): void {
-  const base = withoutEntry(loadJsonConfig(place.path, place.container), place.container, place.name);
-  rememberOriginal(place.record, readTextOrNull(place.path));
-  const held = isObject(base[place.container]) ? (base[place.container] as Json) : {};
-  writeIfChanged(place.path, json({ ...base, [place.container]: { ...held, [place.name]: entry } }));
+  loadJsonConfig(place.path, place.container);
+  editKept(kept(place), {
+    strip: stripEntry(place),
+    edit: (text) =>
+      editJsonText(text, (root) => {
+        const held = isObject(root[place.container]) ? (root[place.container] as Json) : {};
+        return { ...root, [place.container]: { ...held, [place.name]: entry } };
+      }),
+  });
 }
 
-/** Takes the entry out: the original bytes back when nothing else changed. False when there is no file. */
+/**
+ * Takes the entry out: the original bytes back when nothing changed the file since funes's last edit.
+ * False when there is no file.
+ */
 export function removeJsonEntry(place: JsonEntryPlace): boolean {
   if (readTextOrNull(place.path) === null) {
     rmSync(place.record, { force: true });
     return false;
   }
-  const stripped = withoutEntry(loadJsonConfig(place.path, place.container), place.container, place.name);
-  restoreOriginal(
-    place.path,
-    place.record,
-    (before) =>
-      canonicalJson(before === null || before.trim() === "" ? {} : JSON.parse(before)) ===
-      canonicalJson(stripped),
-    json(stripped),
-  );
+  loadJsonConfig(place.path, place.container);
+  removeKept(kept(place), { strip: stripEntry(place), empty: jsonTextIsEmpty });
   return true;
 }
 

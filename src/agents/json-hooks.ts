@@ -5,7 +5,9 @@
  * funes's groups go last in each event, so the user's own groups keep their positions.
  */
 import { join } from "node:path";
+import { canonicalJson } from "./files.js";
 import { hookCommand, INDEX_SCRIPT, isFunesCommand, PUSH_SCRIPT } from "./hook-scripts.js";
+import { readJsonText } from "./json-text.js";
 
 /** One hook funes wants: an event and the command it runs. */
 export interface HookSpec {
@@ -81,21 +83,30 @@ export function stripFunesHooks(root: Json): Json {
 
 /**
  * `root` with exactly funes's `specs` as its groups (one group per spec, after the user's groups); `handler`
- * gives each its agent's shape (Claude Code's and Codex's by default).
+ * gives each its agent's shape (Claude Code's and Codex's by default). When funes's groups are already
+ * exactly those, `root` comes back as it is: a user's group added after them does not move them.
  */
 export function mergeFunesHooks(
   root: Json,
   specs: HookSpec[],
   handler: (spec: HookSpec) => Json = (s) => ({ ...handlerOf(s) }),
 ): Json {
+  const wanted = new Map<string, unknown[]>();
+  for (const spec of specs)
+    wanted.set(spec.event, [...(wanted.get(spec.event) ?? []), { hooks: [handler(spec)] }]);
+  const held = new Map<string, unknown[]>();
+  if (isObject(root.hooks))
+    for (const [event, groups] of Object.entries(root.hooks))
+      if (Array.isArray(groups) && groups.some(ownsGroup)) held.set(event, groups.filter(ownsGroup));
+  const same =
+    held.size === wanted.size &&
+    [...wanted].every(([event, groups]) => canonicalJson(held.get(event) ?? null) === canonicalJson(groups));
+  if (same) return root;
   const base = stripFunesHooks(root);
   if (specs.length === 0) return base;
   const hooks: Json = isObject(base.hooks) ? { ...base.hooks } : {};
-  for (const spec of specs) {
-    const groups = Array.isArray(hooks[spec.event]) ? [...(hooks[spec.event] as unknown[])] : [];
-    groups.push({ hooks: [handler(spec)] });
-    hooks[spec.event] = groups;
-  }
+  for (const [event, groups] of wanted)
+    hooks[event] = [...(Array.isArray(hooks[event]) ? (hooks[event] as unknown[]) : []), ...groups];
   return { ...base, hooks };
 }
 
@@ -123,18 +134,12 @@ export function funesPositions(root: Json): HookPosition[] {
   return out;
 }
 
-/** Parses a hooks file's text: empty → {}; not JSON or not an object → null. */
+/** Parses a hooks file's text (comments allowed): empty → {}; not JSON or not an object → null. */
 export function parseHooksFile(text: string | null): Json | null {
-  if (text === null || text.trim() === "") return {};
-  try {
-    const v: unknown = JSON.parse(text);
-    return isObject(v) ? v : null;
-  } catch {
-    return null;
-  }
+  return readJsonText(text);
 }
 
-/** Pretty JSON with a trailing newline, as funes writes hooks files. */
+/** Pretty JSON with a trailing newline, as funes writes a hooks file of its own. */
 export function formatHooksFile(root: Json): string {
   return `${JSON.stringify(root, null, 2)}\n`;
 }

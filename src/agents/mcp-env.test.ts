@@ -13,8 +13,12 @@ describe("withCodexEnvVars", () => {
   });
 
   it("replaces a list already there, and leaves text without the table unchanged", () => {
-    const config = '[mcp_servers.funes]\ncommand = "node"\nenv_vars = ["OLD"]\n';
-    expect(withCodexEnvVars(config, "funes")).toBe(`[mcp_servers.funes]\ncommand = "node"\n${LINE}\n`);
+    const config = '[mcp_servers.funes]\nenv_vars = ["OLD"]\ncommand = "node"\n';
+    expect(withCodexEnvVars(config, "funes")).toBe(`[mcp_servers.funes]\n${LINE}\ncommand = "node"\n`);
+    const again = withCodexEnvVars(config, "funes");
+    expect(withCodexEnvVars(again, "funes")).toBe(again);
+    const split = '[mcp_servers.funes]\nenv_vars = [\n  "OLD",\n]\ncommand = "node"\n';
+    expect(withCodexEnvVars(split, "funes")).toBe(`[mcp_servers.funes]\n${LINE}\ncommand = "node"\n`);
     expect(withCodexEnvVars('[mcp_servers.other]\ncommand = "x"\n', "funes")).toBe(
       '[mcp_servers.other]\ncommand = "x"\n',
     );

@@ -33,8 +33,9 @@ export const FUNES_ENV_VARS: readonly string[] = [
 
 /**
  * `config.toml` with `env_vars = [...]` (Codex's list of variables it forwards to a stdio MCP server) set
- * in the `[mcp_servers.<name>]` table `codex mcp add` wrote: replaced when there, else after the table's
- * last line. Text without that table comes back unchanged.
+ * in the `[mcp_servers.<name>]` table `codex mcp add` wrote: replaced where it stands when there (left as it
+ * is when it already names these), else after the table's last line. Text without that table comes back
+ * unchanged.
  */
 export function withCodexEnvVars(config: string, name: string): string {
   const header = `[mcp_servers.${name}]`;
@@ -46,6 +47,11 @@ export function withCodexEnvVars(config: string, name: string): string {
   // The table ends at the next header; blank lines before it stay after our line.
   while (end > start + 1 && (lines[end - 1] ?? "").trim() === "") end--;
   const line = `env_vars = [${FUNES_ENV_VARS.map((v) => JSON.stringify(v)).join(", ")}]`;
-  const body = lines.slice(start + 1, end).filter((l) => !/^\s*env_vars\s*=/.test(l));
-  return [...lines.slice(0, start + 1), ...body, line, ...lines.slice(end)].join("\n");
+  const at = lines.findIndex((l, i) => i > start && i < end && /^\s*env_vars\s*=/.test(l));
+  if (at < 0) return [...lines.slice(0, end), line, ...lines.slice(end)].join("\n");
+  // A list written over several lines ends at its closing bracket.
+  let last = at;
+  while (last < end - 1 && !(lines[last] ?? "").includes("]")) last++;
+  if (last === at && lines[at] === line) return config;
+  return [...lines.slice(0, at), line, ...lines.slice(last + 1)].join("\n");
 }

@@ -3,6 +3,8 @@
  * not installed. Input, when given, is written to its stdin; otherwise stdin is empty.
  */
 import { spawn } from "node:child_process";
+import { accessSync, constants } from "node:fs";
+import { delimiter, isAbsolute, join } from "node:path";
 
 /** How a run ended. */
 export type CliOutcome =
@@ -55,4 +57,18 @@ export function lastLine(o: CliOutcome): string {
     .map((l) => l.trim())
     .filter((l) => l !== "");
   return lines[lines.length - 1] ?? `exit ${o.code}`;
+}
+
+/** Whether `cmd` (an absolute path, or a name looked up on `path`, PATH's value) is an executable that exists. */
+export function onPath(cmd: string, path: string | undefined): boolean {
+  const ok = (p: string) => {
+    try {
+      accessSync(p, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (isAbsolute(cmd)) return ok(cmd);
+  return (path ?? "").split(delimiter).some((d) => d !== "" && ok(join(d, cmd)));
 }

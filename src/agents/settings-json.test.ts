@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { tempDir } from "../../test/helpers/fixtures.js";
@@ -62,15 +62,49 @@ describe("Gemini-family settings", () => {
     }
   });
 
-  it("refuses settings with comments, changing nothing", () => {
+  it("edits a settings file with comments in place: add twice changes nothing, remove gives the bytes back", () => {
     const t = tempDir();
     try {
       const plan = planIn(t.dir);
-      const commented = '{\n  // mine\n  "ui": {}\n}\n';
+      const commented =
+        '{\n  // Gemini reads comments here\n  "ui": { "theme": "ANSI" }, // mine\n  "hooks": {\n    "AfterAgent": [\n      { "hooks": [{ "type": "command", "command": "echo mine" }] }\n    ]\n  }\n}\n';
       writeFileSync(plan.path, commented);
-      expect(() => installSettings(plan)).toThrow(AgentSetupError);
-      expect(() => installSettings(plan)).toThrow("isn't plain JSON");
+      installSettings(plan);
+      const added = readFileSync(plan.path, "utf8");
+      expect(added).toContain("// Gemini reads comments here");
+      expect(added).toContain('"ui": { "theme": "ANSI" }, // mine');
+      expect(added).toContain('      { "hooks": [{ "type": "command", "command": "echo mine" }] },\n      {');
+      utimesSync(plan.path, new Date(1_000_000), new Date(1_000_000));
+      installSettings(plan);
+      expect(readFileSync(plan.path, "utf8")).toBe(added);
+      expect(statSync(plan.path).mtimeMs).toBe(1_000_000);
+      expect(removeSettings(plan)).toBe(true);
       expect(readFileSync(plan.path, "utf8")).toBe(commented);
+
+      // An edit of the user's in between is kept, comments and all; only funes's entries go.
+      installSettings(plan);
+      writeFileSync(
+        plan.path,
+        readFileSync(plan.path, "utf8").replace('"ANSI" }', '"ANSI", "hideTips": true }'),
+      );
+      removeSettings(plan);
+      expect(readFileSync(plan.path, "utf8")).toBe(
+        commented.replace('"ANSI" }', '"ANSI", "hideTips": true }'),
+      );
+    } finally {
+      t.cleanup();
+    }
+  });
+
+  it("refuses settings that are not a JSON object, changing nothing", () => {
+    const t = tempDir();
+    try {
+      const plan = planIn(t.dir);
+      const broken = '{\n  "ui": {\n}\n';
+      writeFileSync(plan.path, broken);
+      expect(() => installSettings(plan)).toThrow(AgentSetupError);
+      expect(() => installSettings(plan)).toThrow("isn't a JSON object");
+      expect(readFileSync(plan.path, "utf8")).toBe(broken);
       expect(existsSync(plan.record)).toBe(false);
     } finally {
       t.cleanup();

@@ -1,17 +1,14 @@
 /**
  * The `settings.json` Gemini CLI and Qwen Code (its fork) share: `mcpServers.<name>` entries and
- * `hooks.<Event>` groups. funes adds its server entry and hook groups, and takes out exactly those; the
- * file is remembered before funes first edits it, so `remove` puts the user's bytes back when nothing else
- * changed in it.
+ * `hooks.<Event>` groups. funes adds its server entry and hook groups, and takes out exactly those, editing
+ * the file in place (json-text.ts: comments, key order and layout kept; both agents read comments there);
+ * the file is remembered before funes first edits it, so `remove` puts the user's bytes back when nothing
+ * changed it since.
  */
-import { canonicalJson, readTextOrNull, rememberOriginal, restoreOriginal, writeIfChanged } from "./files.js";
-import {
-  formatHooksFile,
-  type HookSpec,
-  mergeFunesHooks,
-  parseHooksFile,
-  stripFunesHooks,
-} from "./json-hooks.js";
+import { existsSync, rmSync } from "node:fs";
+import { canonicalJson, editKept, type KeptFile, readTextOrNull, removeKept } from "./files.js";
+import { type HookSpec, mergeFunesHooks, stripFunesHooks } from "./json-hooks.js";
+import { editJsonText, jsonTextIsEmpty, readJsonText } from "./json-text.js";
 import { AgentSetupError } from "./setup.js";
 
 type Json = Record<string, unknown>;
@@ -40,12 +37,12 @@ export function funesServer(funes: readonly string[], memory: string | null): Js
   return { command: funes[0], args: [...funes.slice(1), "mcp", ...(memory === null ? [] : [memory])] };
 }
 
-/** The settings as JSON; a file that is not a plain JSON object stops the edit with nothing changed. */
+/** The settings as an object; a file that is not a JSON object (comments allowed) stops the edit. */
 export function readSettings(path: string): Json {
-  const root = parseHooksFile(readTextOrNull(path));
+  const root = readJsonText(readTextOrNull(path));
   if (root === null)
     throw new AgentSetupError(
-      `${path} isn't plain JSON (a comment or a syntax error?) — funes edits only plain JSON there; fix it or move the comments out, then run this again`,
+      `${path} isn't a JSON object (a syntax error?) — the agent can't read it either; fix it, then run this again`,
     );
   return root;
 }
@@ -59,59 +56,54 @@ function withoutServer(root: Json, name: string): Json {
   return rest;
 }
 
-/** Canonical JSON with empty objects and lists left out (funes drops the containers it emptied). */
-function comparable(root: Json): string {
-  const prune = (v: unknown): unknown => {
-    if (Array.isArray(v)) return v.map(prune);
-    if (!isObject(v)) return v;
-    const out: Json = {};
-    for (const [k, x] of Object.entries(v)) {
-      const p = prune(x);
-      const empty = (Array.isArray(p) && p.length === 0) || (isObject(p) && Object.keys(p).length === 0);
-      if (!empty) out[k] = p;
-    }
-    return out;
-  };
-  return canonicalJson(prune(root));
-}
-
 /** The settings with funes's entries taken out. */
 export function stripSettings(root: Json, plan: Pick<SettingsPlan, "extra">): Json {
   const base = stripFunesHooks(withoutServer(root, "funes"));
   return plan.extra === undefined ? base : plan.extra.strip(base);
 }
 
-/** Writes funes's entries into the settings, remembering the file as it was first. */
-export function installSettings(plan: SettingsPlan): void {
-  const text = readTextOrNull(plan.path);
-  const current = readSettings(plan.path);
-  rememberOriginal(plan.record, text);
-  const base = stripSettings(current, plan);
-  const servers = isObject(base.mcpServers) ? base.mcpServers : {};
+/** The settings with funes's entries as the plan has them (funes's hook groups left where they are when unchanged). */
+function addSettings(root: Json, plan: SettingsPlan): Json {
+  const servers = isObject(root.mcpServers) ? root.mcpServers : {};
   let next = mergeFunesHooks(
-    { ...base, mcpServers: { ...servers, funes: plan.server } },
+    { ...root, mcpServers: { ...servers, funes: plan.server } },
     plan.hooks,
     plan.handler,
   );
   if (plan.extra !== undefined) next = plan.extra.add(next);
-  writeIfChanged(plan.path, formatHooksFile(next));
+  return next;
+}
+
+const fileOf = (plan: Pick<SettingsPlan, "path" | "record">): KeptFile => ({
+  path: plan.path,
+  record: plan.record,
+});
+
+/** Writes funes's entries into the settings, remembering the file as it was first. */
+export function installSettings(plan: SettingsPlan): void {
+  readSettings(plan.path);
+  editKept(fileOf(plan), {
+    strip: (text) => editJsonText(text, (root) => stripSettings(root, plan)),
+    edit: (text) => editJsonText(text, (root) => addSettings(root, plan)),
+  });
 }
 
 /**
- * Takes funes's entries out: the user's bytes come back when the file is otherwise as it was before funes
- * first edited it (empty containers aside); true when the file held any of them.
+ * Takes funes's entries out: the user's bytes come back when nothing changed the file since funes's
+ * last edit; true when the file held any of them.
  */
 export function removeSettings(plan: Pick<SettingsPlan, "path" | "record" | "extra">): boolean {
   const text = readTextOrNull(plan.path);
-  if (text === null) return false;
-  const current = readSettings(plan.path);
-  const stripped = stripSettings(current, plan);
-  if (canonicalJson(stripped) === canonicalJson(current) && readTextOrNull(plan.record) === null)
+  if (text === null) {
+    rmSync(plan.record, { force: true });
     return false;
-  const same = (before: string | null) => {
-    const original = parseHooksFile(before);
-    return original !== null && comparable(stripSettings(original, plan)) === comparable(stripped);
-  };
-  restoreOriginal(plan.path, plan.record, same, formatHooksFile(stripped));
+  }
+  const current = readSettings(plan.path);
+  if (canonicalJson(stripSettings(current, plan)) === canonicalJson(current) && !existsSync(plan.record))
+    return false;
+  removeKept(fileOf(plan), {
+    strip: (t) => editJsonText(t, (root) => stripSettings(root, plan)),
+    empty: jsonTextIsEmpty,
+  });
   return true;
 }

@@ -3,7 +3,7 @@
  */
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import type { FunesCommand } from "./hook-scripts.js";
-import { type AgentEnv, runCli } from "./run-cli.js";
+import { type AgentEnv, onPath } from "./run-cli.js";
 
 /** Options of installing funes into an agent. */
 export interface InstallOptions extends AgentEnv {
@@ -46,10 +46,12 @@ export function envDir(set: string | undefined, fallback: string): string {
 
 /**
  * Checks that the agent's CLI is installed before `add` touches anything (`install`: what to install, as the
- * user reads it); otherwise the error that says so.
+ * user reads it); otherwise the error that says so. It looks on PATH rather than running the CLI: a first
+ * run of some agents lays out their folders (OpenCode's `--version` creates four), which `add` would then
+ * leave behind.
  */
 export async function requireCli(cli: string, install: string, o: AgentEnv): Promise<void> {
-  if ((await runCli(cli, ["--version"], o)).kind === "missing")
+  if (!onPath(cli, o.env.PATH))
     throw new AgentSetupError(
       `\`${cli}\` isn't on PATH — install ${install}, then run \`funes add ${cli}\` again`,
     );

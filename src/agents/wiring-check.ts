@@ -4,25 +4,13 @@
  * silently or not at all), and the two shapes several agents share (a settings.json with hook scripts;
  * a JSON entry with a hook file of funes's own). Reads files only; never runs an agent.
  */
-import { accessSync, constants, existsSync, readFileSync } from "node:fs";
-import { delimiter, dirname, isAbsolute, join } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import type { Wiring } from "./agent.js";
 import { COMMON_SCRIPT, INDEX_SCRIPT } from "./hook-scripts.js";
 import type { jsonWiring } from "./json-config.js";
-
-/** Whether `cmd` (an absolute path, or a name looked up on PATH) is an executable that exists. */
-function runnable(cmd: string, path: string | undefined): boolean {
-  const ok = (p: string) => {
-    try {
-      accessSync(p, constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  if (isAbsolute(cmd)) return ok(cmd);
-  return (path ?? "").split(delimiter).some((d) => d !== "" && ok(join(d, cmd)));
-}
+import { readJsonText } from "./json-text.js";
+import { onPath as runnable } from "./run-cli.js";
 
 /**
  * The FUNES=(…) words of a hook script funes wrote (in what it sources beside it, or, as earlier releases
@@ -53,13 +41,9 @@ export function checkCommand(
     problems.push(`${where} runs ${script}, which no longer exists (moved or removed?)`);
 }
 
-/** A JSON file's object, or null when it is missing or not JSON. */
+/** A JSON (or JSONC) file's object, or null when it is missing or not a JSON object. */
 export function readJson(path: string): Record<string, unknown> | null {
-  try {
-    return JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
-  } catch {
-    return null;
-  }
+  return existsSync(path) ? readJsonText(readFileSync(path, "utf8")) : null;
 }
 
 /**

@@ -11,6 +11,7 @@
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { canonicalJson, readTextOrNull, writeIfChanged } from "../files.js";
+import { readJsonText } from "../json-text.js";
 import { integrationsRoot } from "../setup.js";
 import { claudeConfigDir, claudeSettingsPath, claudeStatePath } from "./permissions.js";
 
@@ -113,12 +114,7 @@ function inOrderOf(now: Json, was: Json): Json {
 
 function parse(text: string | null): Json | null {
   if (text === null || text.trim() === "") return null;
-  try {
-    const v: unknown = JSON.parse(text);
-    return isObject(v) ? v : null;
-  } catch {
-    return null;
-  }
+  return readJsonText(text);
 }
 
 /** The file without the empty keys it did not have, in its old key order and indentation. */
@@ -174,4 +170,33 @@ export function restoreClaudeFiles(o: Where, untouched: Set<string>, marketplace
   rmSync(recordPath(o.home), { force: true });
   for (const d of [...r.newDirs].reverse())
     if (existsSync(d) && readdirSync(d).length === 0) rmSync(d, { recursive: true, force: true });
+}
+
+const read = (path: string) => parse(readTextOrNull(path)) ?? {};
+
+/**
+ * What Claude Code's own files say is set up: the marketplace (declared in settings.json and known, at
+ * `root`) and the plugin (installed and enabled).
+ */
+export function claudeHolds(
+  o: Where,
+  want: { marketplace: string; plugin: string; root: string },
+): { marketplace: boolean; plugin: boolean } {
+  const settings = read(claudeSettingsPath(o));
+  const [installed, known] = registries(o).map(read) as [Json, Json];
+  const declared = (settings.extraKnownMarketplaces as Json | undefined)?.[want.marketplace] as
+    | Json
+    | undefined;
+  const source = declared?.source as Json | undefined;
+  const marketplace =
+    source?.source === "directory" && source.path === want.root && isObject(known[want.marketplace]);
+  const plugins = (installed.plugins as Json | undefined)?.[want.plugin];
+  const enabled = (settings.enabledPlugins as Json | undefined)?.[want.plugin] === true;
+  return { marketplace, plugin: enabled && Array.isArray(plugins) && plugins.length > 0 };
+}
+
+/** Whether Claude's user-scope MCP entry `funes` runs `command args…` (in its state file). */
+export function claudeServerIs(o: Where, command: string, args: string[]): boolean {
+  const server = (read(claudeStatePath(o)).mcpServers as Json | undefined)?.funes as Json | undefined;
+  return server?.command === command && canonicalJson(server.args) === canonicalJson(args);
 }

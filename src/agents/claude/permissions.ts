@@ -8,6 +8,7 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { agentFolder } from "../../traces/index.js";
 import { readTextOrNull, writeIfChanged } from "../files.js";
+import { editJsonText, readJsonText } from "../json-text.js";
 import { AgentSetupError, envDir, integrationsRoot } from "../setup.js";
 
 /**
@@ -49,15 +50,8 @@ const recordPath = (home: string) => join(integrationsRoot(home), "claude-permis
 type Settings = Record<string, unknown> & { permissions?: Record<string, unknown> };
 
 function readSettings(path: string): Settings {
-  const text = readTextOrNull(path);
-  if (text === null || text.trim() === "") return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    parsed = null;
-  }
-  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed))
+  const parsed = readJsonText(readTextOrNull(path));
+  if (parsed === null)
     throw new AgentSetupError(
       `${path} isn't a JSON object — fix it (Claude Code ignores it as it is), then run this again`,
     );
@@ -90,7 +84,10 @@ export function allowClaudeTools(o: ClaudeHome): string[] {
   const recorded = previous === null ? [] : (JSON.parse(previous) as { added: string[] }).added;
   writeIfChanged(recordPath(o.home), `${JSON.stringify({ added: [...new Set([...recorded, ...added])] })}\n`);
   const permissions = { ...(settings.permissions ?? {}), allow: [...allow, ...added] };
-  writeIfChanged(path, `${JSON.stringify({ ...settings, permissions }, null, 2)}\n`);
+  writeIfChanged(
+    path,
+    editJsonText(readTextOrNull(path), (root) => ({ ...root, permissions })),
+  );
   return added;
 }
 
@@ -104,13 +101,16 @@ export function disallowClaudeTools(o: ClaudeHome): string[] {
   const allow = allowList(settings);
   const removed = allow.filter((t) => added.includes(t));
   if (removed.length > 0) {
-    // Edited in place, so the user's keys keep their order.
+    // Edited in place (json-text.ts), so the rest of the file keeps its bytes.
     const kept = allow.filter((t) => !added.includes(t));
     const permissions: Record<string, unknown> = { ...(settings.permissions ?? {}), allow: kept };
     if (kept.length === 0) Reflect.deleteProperty(permissions, "allow");
     const next: Settings = { ...settings, permissions };
     if (Object.keys(permissions).length === 0) Reflect.deleteProperty(next, "permissions");
-    writeIfChanged(path, `${JSON.stringify(next, null, 2)}\n`);
+    writeIfChanged(
+      path,
+      editJsonText(readTextOrNull(path), () => next),
+    );
   }
   rmSync(recordPath(o.home), { force: true });
   return removed;

@@ -23,6 +23,8 @@ import {
 } from "../setup.js";
 import {
   claudeFilesUntouched,
+  claudeHolds,
+  claudeServerIs,
   recordClaudeFilesAfter,
   recordClaudeFilesBefore,
   restoreClaudeFiles,
@@ -100,30 +102,39 @@ export async function installClaude(o: InstallOptions): Promise<SetupReport> {
   recordClaudeFilesBefore(o, PLUGIN);
   const dirty = writePlugin(o);
   const report: SetupReport = [];
-  const market = await claude(["plugin", "marketplace", "add", root]);
-  if (market.kind !== "ran" || market.code !== 0)
-    throw failed("claude plugin marketplace add", market, `claude plugin marketplace add ${root}`);
-  if (dirty) await claude(["plugin", "uninstall", PLUGIN]);
-  const install = await claude(["plugin", "install", PLUGIN]);
-  if (install.kind !== "ran" || install.code !== 0)
-    throw failed("claude plugin install", install, `claude plugin install ${PLUGIN}`);
-  const list = await claude(["plugin", "list"]);
-  if (list.kind !== "ran" || !list.stdout.includes(PLUGIN))
-    throw new AgentSetupError(
-      `Claude Code does not list the ${PLUGIN} plugin after installing it, so its hooks would not run — check \`claude plugin list\``,
-    );
+  // Claude's commands rewrite its files (keys reordered) even when they change nothing: each runs only when
+  // what it sets up is not there as it should be.
+  const held = claudeHolds(o, { marketplace: MARKETPLACE, plugin: PLUGIN, root });
+  if (!held.marketplace) {
+    const market = await claude(["plugin", "marketplace", "add", root]);
+    if (market.kind !== "ran" || market.code !== 0)
+      throw failed("claude plugin marketplace add", market, `claude plugin marketplace add ${root}`);
+  }
+  if (dirty || !held.marketplace || !held.plugin) {
+    if (dirty) await claude(["plugin", "uninstall", PLUGIN]);
+    const install = await claude(["plugin", "install", PLUGIN]);
+    if (install.kind !== "ran" || install.code !== 0)
+      throw failed("claude plugin install", install, `claude plugin install ${PLUGIN}`);
+    const list = await claude(["plugin", "list"]);
+    if (list.kind !== "ran" || !list.stdout.includes(PLUGIN))
+      throw new AgentSetupError(
+        `Claude Code does not list the ${PLUGIN} plugin after installing it, so its hooks would not run — check \`claude plugin list\``,
+      );
+  }
   report.push(
     `installed the funes hooks plugin into Claude Code (${root}) — indexes each turn${o.memory === null ? " (local only — pass a memory to also publish)" : ` and publishes to ${o.memory} at session boundaries`}`,
   );
   const mcpArgs = [...o.funes.slice(1), "mcp", ...(o.memory === null ? [] : [o.memory])];
-  await claude(["mcp", "remove", "funes", "-s", "user"]);
-  const add = await claude(["mcp", "add", "funes", "-s", "user", "--", o.funes[0] as string, ...mcpArgs]);
-  if (add.kind !== "ran" || add.code !== 0)
-    throw failed(
-      "claude mcp add funes",
-      add,
-      `claude mcp add funes -s user -- ${[...o.funes, "mcp"].join(" ")}`,
-    );
+  if (!claudeServerIs(o, o.funes[0] as string, mcpArgs)) {
+    await claude(["mcp", "remove", "funes", "-s", "user"]);
+    const add = await claude(["mcp", "add", "funes", "-s", "user", "--", o.funes[0] as string, ...mcpArgs]);
+    if (add.kind !== "ran" || add.code !== 0)
+      throw failed(
+        "claude mcp add funes",
+        add,
+        `claude mcp add funes -s user -- ${[...o.funes, "mcp"].join(" ")}`,
+      );
+  }
   report.push(
     "registered funes recall with Claude Code (user scope) — `recall` and `get` are available (restart Claude Code if it's running)",
   );

@@ -3,20 +3,25 @@
  * bound; SessionStart → push), the scripts in `$CODEX_HOME/hooks/`, trust entries for exactly those hooks in `config.toml`
  * (Codex runs no untrusted hook, and says nothing about it in `codex exec`), and `codex mcp add funes` with
  * the variables funes reads named in its `env_vars` (Codex passes MCP servers only HOME, PATH, LANG…).
- * The user's hooks are kept; `remove` restores the file byte for byte when nothing else changed in it.
+ * Every file is edited in place (the rest of its bytes kept), and a second `add` changes nothing; `remove`
+ * restores hooks.json and config.toml byte for byte when nothing changed them since funes's last edit.
  */
 import { join } from "node:path";
 import { agentFolder } from "../../traces/index.js";
 import {
   canonicalJson,
+  editKept,
+  type KeptFile,
+  keepAfter,
+  keepBefore,
   readTextOrNull,
-  rememberOriginal,
-  restoreOriginal,
+  removeKept,
+  restoreKept,
+  untouchedSince,
   writeIfChanged,
 } from "../files.js";
 import { removeHookFolder, writeHookScripts } from "../hook-scripts.js";
 import {
-  formatHooksFile,
   funesPositions,
   type HookSpec,
   mergeFunesHooks,
@@ -24,6 +29,7 @@ import {
   stopHookSpecs,
   stripFunesHooks,
 } from "../json-hooks.js";
+import { editJsonText, jsonTextIsEmpty } from "../json-text.js";
 import { withCodexEnvVars } from "../mcp-env.js";
 import { lastLine, runCli } from "../run-cli.js";
 import {
@@ -35,6 +41,7 @@ import {
   requireCli,
   type SetupReport,
 } from "../setup.js";
+import { codexMcpEntry, withoutTomlTable } from "./config-toml.js";
 import { editTrust, trustEntries } from "./trust.js";
 
 /** Where Codex keeps its configuration: `$CODEX_HOME`, else `~/.codex`. */
@@ -55,11 +62,20 @@ function originalRecord(home: string): string {
   return join(integrationsRoot(home), "codex-hooks.orig.json");
 }
 
+/** config.toml, kept to be put back byte for byte: Codex's own `mcp add`/`mcp remove` rewrite it. */
+function configFile(home: string, path: string): KeptFile {
+  return { path, record: join(integrationsRoot(home), "codex-config.orig.json") };
+}
+
+/** config.toml's text without funes's trust tables (`keys`) and its MCP table. */
+const stripConfig = (keys: Set<string>) => (text: string) =>
+  withoutTomlTable(editTrust(text, keys, []), "mcp_servers.funes");
+
 function readHooks(path: string): Record<string, unknown> {
   const root = parseHooksFile(readTextOrNull(path));
   if (root === null)
     throw new AgentSetupError(
-      `${path} isn't plain JSON (a comment or a syntax error?) — Codex can't read it either, so none of its hooks run; fix it, then run this again`,
+      `${path} isn't a JSON object (a syntax error?) — Codex can't read it either, so none of its hooks run; fix it, then run this again`,
     );
   return root;
 }
@@ -70,42 +86,47 @@ export async function installCodex(o: InstallOptions): Promise<SetupReport> {
   await requireCli("codex", "Codex (npm i -g @openai/codex)", o);
   const dir = codexHome(o);
   const hooksPath = join(dir, "hooks.json");
-  const text = readTextOrNull(hooksPath);
   const current = readHooks(hooksPath);
   const foreign = Object.keys(current).filter((k) => !CODEX_KEYS.has(k));
   if (foreign.length > 0)
     throw new AgentSetupError(
       `${hooksPath} has top-level key(s) ${foreign.map((k) => `"${k}"`).join(", ")} that Codex rejects (it then skips the whole file, so no hook in it runs) — remove them, then run \`funes add codex\` again`,
     );
-  if (funesPositions(current).length === 0) rememberOriginal(originalRecord(o.home), text);
-  const next = mergeFunesHooks(current, hookSpecs(dir, o.memory));
-  const oldKeys = trustEntries(hooksPath, funesPositions(current)).map((e) => e.key);
-  writeHookScripts(join(dir, "hooks"), o.funes);
-  writeIfChanged(hooksPath, formatHooksFile(next));
   const configPath = join(dir, "config.toml");
+  const config = configFile(o.home, configPath);
+  const oldKeys = new Set(trustEntries(hooksPath, funesPositions(current)).map((e) => e.key));
+  keepBefore(config, stripConfig(oldKeys));
+  writeHookScripts(join(dir, "hooks"), o.funes);
+  editKept(
+    { path: hooksPath, record: originalRecord(o.home) },
+    {
+      strip: (t) => editJsonText(t, stripFunesHooks),
+      edit: (t) => editJsonText(t, (root) => mergeFunesHooks(root, hookSpecs(dir, o.memory))),
+    },
+  );
+  const next = readHooks(hooksPath);
   writeIfChanged(
     configPath,
-    editTrust(readTextOrNull(configPath), new Set(oldKeys), trustEntries(hooksPath, funesPositions(next))),
+    editTrust(readTextOrNull(configPath), oldKeys, trustEntries(hooksPath, funesPositions(next))),
   );
   const events = hookSpecs(dir, o.memory).map((s) => s.event);
   const report: SetupReport = [
     `installed funes hooks into ${hooksPath} (${events.join(", ")}) and trusted them in ${configPath} — indexes each turn${o.memory === null ? "" : ` and publishes it to ${o.memory} right after`}`,
   ];
-  const add = await codex([
-    "mcp",
-    "add",
-    "funes",
-    "--",
-    ...o.funes,
-    "mcp",
-    ...(o.memory === null ? [] : [o.memory]),
-  ]);
-  if (add.kind !== "ran" || add.code !== 0)
-    throw new AgentSetupError(
-      `\`codex mcp add funes\` failed (${lastLine(add)}) — the hooks are installed; run \`codex mcp add funes -- ${[...o.funes, "mcp"].join(" ")}\` yourself to see why`,
-    );
+  const mcpArgs = [...o.funes.slice(1), "mcp", ...(o.memory === null ? [] : [o.memory])];
+  // `codex mcp add` rewrites the table (and moves it to the end) even when it holds the same: run it only
+  // when the registration differs.
+  const entry = codexMcpEntry(readTextOrNull(configPath) ?? "", "funes");
+  if (entry?.command !== o.funes[0] || canonicalJson(entry?.args) !== canonicalJson(mcpArgs)) {
+    const add = await codex(["mcp", "add", "funes", "--", o.funes[0] as string, ...mcpArgs]);
+    if (add.kind !== "ran" || add.code !== 0)
+      throw new AgentSetupError(
+        `\`codex mcp add funes\` failed (${lastLine(add)}) — the hooks are installed; run \`codex mcp add funes -- ${[...o.funes, "mcp"].join(" ")}\` yourself to see why`,
+      );
+  }
   // Codex hands MCP servers only a few variables: name the ones funes reads (HF_TOKEN, HF_ENDPOINT, …).
   writeIfChanged(configPath, withCodexEnvVars(readTextOrNull(configPath) ?? "", "funes"));
+  keepAfter(config);
   report.push(
     "registered funes recall with Codex — `recall` and `get` are available (restart Codex if it's running)",
   );
@@ -116,23 +137,23 @@ export async function installCodex(o: InstallOptions): Promise<SetupReport> {
 export async function removeCodex(o: RemoveOptions): Promise<SetupReport> {
   const dir = codexHome(o);
   const report: SetupReport = [];
+  const configPath = join(dir, "config.toml");
+  const config = configFile(o.home, configPath);
+  // Asked before Codex's own command rewrites the file.
+  const untouched = untouchedSince(config);
   const mcp = await runCli("codex", ["mcp", "remove", "funes"], o);
   const hooksPath = join(dir, "hooks.json");
   const current = readHooks(hooksPath);
   const positions = funesPositions(current);
+  const keys = new Set(trustEntries(hooksPath, positions).map((e) => e.key));
+  const text = readTextOrNull(configPath);
+  if (mcp.kind === "ran" && mcp.code === 0)
+    restoreKept(config, { untouched, strip: stripConfig(keys), empty: (t) => t.trim() === "" });
+  else if (text !== null && keys.size > 0) writeIfChanged(configPath, editTrust(text, keys, []));
   if (positions.length > 0) {
-    const configPath = join(dir, "config.toml");
-    const config = readTextOrNull(configPath);
-    if (config !== null) {
-      const keys = new Set(trustEntries(hooksPath, positions).map((e) => e.key));
-      writeIfChanged(configPath, editTrust(config, keys, []));
-    }
-    const stripped = stripFunesHooks(current);
-    restoreOriginal(
-      hooksPath,
-      originalRecord(o.home),
-      (before) => canonicalJson(parseHooksFile(before)) === canonicalJson(stripped),
-      formatHooksFile(stripped),
+    removeKept(
+      { path: hooksPath, record: originalRecord(o.home) },
+      { strip: (t) => editJsonText(t, stripFunesHooks), empty: jsonTextIsEmpty },
     );
     report.push(`removed funes's hooks from ${hooksPath} and their trust entries`);
   }

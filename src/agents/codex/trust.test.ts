@@ -42,4 +42,14 @@ describe("codex hook trust", () => {
     expect(again).toBe(added);
     expect(editTrust(editTrust(null, new Set(), entries), new Set(entries.map((e) => e.key)), [])).toBe("");
   });
+
+  it("leaves a table already right where it stands, after another tool's table too, and fixes a stale hash in place", () => {
+    const entries = [{ key: "/h/.codex/hooks.json:stop:0:0", hash: "sha256:aa" }];
+    const added = editTrust('model = "o4"\n', new Set(), entries);
+    // Codex's `mcp add` appended its table after funes's: a second add keeps both where they are.
+    const later = `${added}\n[mcp_servers.funes]\ncommand = "funes"\n`;
+    expect(editTrust(later, new Set(entries.map((e) => e.key)), entries)).toBe(later);
+    const stale = later.replace('"sha256:aa"', '"sha256:00"');
+    expect(editTrust(stale, new Set(), entries)).toBe(later);
+  });
 });

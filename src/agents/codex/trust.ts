@@ -50,21 +50,38 @@ function tomlString(s: string): string {
   return `"${s.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"`;
 }
 
+/** The value of a `trusted_hash = "…"` line, or null. */
+function hashOf(line: string): string | null {
+  const m = /^\s*trusted_hash\s*=\s*("(?:[^"\\]|\\.)*")\s*(?:#.*)?$/.exec(line);
+  if (m === null) return null;
+  try {
+    return JSON.parse(m[1] as string) as string;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * `config` (config.toml's text, or null) without the trust tables whose keys are in `drop`, and with a table
- * for each of `add`. Other lines keep their bytes; a blank line funes put before a table goes with it.
+ * for each of `add`: one already there keeps its bytes when its hash is the same (its hash line is replaced
+ * where it stands otherwise), a new one is appended. Other lines keep their bytes; a blank line funes put
+ * before a table it takes out goes with it.
  */
 export function editTrust(config: string | null, drop: Set<string>, add: TrustEntry[]): string {
   const lines = (config ?? "").split("\n");
+  const wanted = new Map(add.map((a) => [a.key, a.hash]));
+  const present = new Set<string>();
   const out: string[] = [];
-  const replace = new Set([...drop, ...add.map((a) => a.key)]);
+  // In a table funes takes out (skip), or in one of its tables that stays (the hash it should hold).
   let skipping = false;
+  let hash: string | null = null;
   for (const line of lines) {
     const m = HEADER.exec(line);
     // A table funes wrote is its header and key lines: it ends at a blank line or the next header.
     if (line.trim() === "") skipping = false;
     if (m !== null || /^\s*\[/.test(line)) {
       skipping = false;
+      hash = null;
       if (m !== null) {
         let key: string | null = null;
         try {
@@ -72,17 +89,23 @@ export function editTrust(config: string | null, drop: Set<string>, add: TrustEn
         } catch {
           key = null;
         }
-        if (key !== null && replace.has(key)) {
+        if (key !== null && wanted.has(key) && !present.has(key)) {
+          present.add(key);
+          hash = wanted.get(key) ?? null;
+        } else if (key !== null && (drop.has(key) || wanted.has(key))) {
           skipping = true;
           if (out.length > 0 && out[out.length - 1] === "") out.pop();
           continue;
         }
       }
     }
-    if (!skipping) out.push(line);
+    if (skipping) continue;
+    const held = hash === null ? null : hashOf(line);
+    out.push(hash !== null && held !== null && held !== hash ? `trusted_hash = ${tomlString(hash)}` : line);
   }
   let text = out.join("\n");
   for (const a of add) {
+    if (present.has(a.key)) continue;
     if (text !== "" && !text.endsWith("\n")) text += "\n";
     text += `${text === "" ? "" : "\n"}[hooks.state.${tomlString(a.key)}]\ntrusted_hash = ${tomlString(a.hash)}\n`;
   }

@@ -16,6 +16,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AskSpec } from "../agent.js";
+import { readJsonText } from "../json-text.js";
 import { geminiDir } from "./setup.js";
 
 /** Gemini CLI's files a run needs to sign in as the user (settings, a `.env`, the Google login). */
@@ -31,12 +32,9 @@ function geminiAside(env: Record<string, string | undefined>): string {
   const from = geminiDir({ home: env.HOME ?? "", env });
   const to = join(home, ".gemini");
   mkdirSync(to, { recursive: true, mode: 0o700 });
-  let settings: Record<string, unknown> = {};
-  try {
-    settings = JSON.parse(readFileSync(join(from, "settings.json"), "utf8")) as Record<string, unknown>;
-  } catch {
-    // No settings (or ones with comments): Gemini's defaults, with the key from the environment.
-  }
+  // No settings (or unreadable ones): Gemini's defaults, with the key from the environment.
+  const path = join(from, "settings.json");
+  const settings = (existsSync(path) ? readJsonText(readFileSync(path, "utf8")) : null) ?? {};
   const { hooks: _hooks, mcpServers: _servers, ...kept } = settings;
   writeFileSync(join(to, "settings.json"), JSON.stringify(kept), { mode: 0o600 });
   for (const f of GEMINI_CREDENTIALS) if (existsSync(join(from, f))) copyFileSync(join(from, f), join(to, f));

@@ -12,7 +12,7 @@
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { agentFolder } from "../../traces/index.js";
-import { readTextOrNull, rememberOriginal, restoreOriginal, writeIfChanged } from "../files.js";
+import { keepBefore, restoreKept, writeIfChanged } from "../files.js";
 import {
   hookCommand,
   INDEX_SCRIPT,
@@ -101,7 +101,8 @@ export async function installGemini(o: InstallOptions): Promise<SetupReport> {
   const p = plan(o, o.memory, o.funes);
   const policy = join(dir, "policies", "funes.toml");
   installSettings(p);
-  rememberOriginal(records(o.home).policy, readTextOrNull(policy));
+  // The policy file is funes's own: what was there before it (usually nothing) is kept once, to go back to.
+  keepBefore({ path: policy, record: records(o.home).policy }, (t) => t);
   writeIfChanged(policy, POLICY);
   writeHookScripts(join(dir, "hooks"), o.funes);
   const events = p.hooks.map((h) => h.event).join(", ");
@@ -120,7 +121,11 @@ export async function removeGemini(o: RemoveOptions): Promise<SetupReport> {
   const policy = join(dir, "policies", "funes.toml");
   if (existsSync(records(o.home).policy) || existsSync(policy)) {
     // The file is funes's own: whatever was there before comes back, or nothing.
-    if (existsSync(records(o.home).policy)) restoreOriginal(policy, records(o.home).policy, () => true, "");
+    if (existsSync(records(o.home).policy))
+      restoreKept(
+        { path: policy, record: records(o.home).policy },
+        { untouched: true, strip: (t) => t, empty: () => true },
+      );
     else rmSync(policy, { force: true });
     report.push(`removed funes's policy (${policy})`);
   }

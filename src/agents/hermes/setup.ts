@@ -1,19 +1,21 @@
 /**
  * Hermes: hooks in `~/.hermes/config.yaml` (`post_llm_call` → index; `on_session_start` and
  * `on_session_finalize` → push when a memory is bound), their approvals in `shell-hooks-allowlist.json` so
- * they run without a consent prompt, the scripts in `~/.hermes/hooks/`, and `hermes mcp add funes`. The
- * YAML is edited as a document: the user's comments, anchors and layout elsewhere are kept, and `remove`
- * restores the exact bytes when nothing else changed.
+ * they run without a consent prompt, the scripts in `~/.hermes/hooks/`, and `hermes mcp add funes`. Both
+ * files are edited in place (config-yaml.ts, json-text.ts: comments, anchors and every other line kept),
+ * a second `add` changes nothing, and `remove` restores the exact bytes when nothing changed them since.
  */
 import { existsSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { type Document, isAlias, isMap, isSeq, parseDocument } from "yaml";
+import { type Document, isAlias, isMap, parseDocument } from "yaml";
 import {
   canonicalJson,
+  editKept,
+  keepAfter,
   readTextOrNull,
-  rememberOriginal,
-  restoreOriginal,
-  writeIfChanged,
+  removeKept,
+  restoreKept,
+  untouchedSince,
 } from "../files.js";
 import {
   hookCommand,
@@ -23,6 +25,7 @@ import {
   removeHookScripts,
   writeHookScripts,
 } from "../hook-scripts.js";
+import { editJsonText, jsonTextIsEmpty, readJsonText } from "../json-text.js";
 import { lastLine, runCli } from "../run-cli.js";
 import {
   AgentSetupError,
@@ -33,12 +36,8 @@ import {
   requireCli,
   type SetupReport,
 } from "../setup.js";
+import { addYamlText, type HermesHook, stripYamlText } from "./config-yaml.js";
 import { hermesHome } from "./home.js";
-
-interface HermesHook {
-  event: string;
-  command: string;
-}
 
 function hooksFor(hermesDir: string, memory: string | null): HermesHook[] {
   const dir = join(hermesDir, "hooks");
@@ -69,42 +68,11 @@ function loadYaml(path: string): Document {
   return doc;
 }
 
-/** Drops funes's entries from every hook list (and lists, then `hooks`, left empty). */
-function stripYaml(doc: Document): void {
-  const hooks = doc.get("hooks", true);
-  if (!isMap(hooks)) return;
-  for (const pair of [...hooks.items]) {
-    const seq = pair.value;
-    if (!isSeq(seq)) continue;
-    seq.items = seq.items.filter((item) => !(isMap(item) && isFunesCommand(item.get("command"))));
-    if (seq.items.length === 0) hooks.items.splice(hooks.items.indexOf(pair), 1);
-  }
-  if (hooks.items.length === 0) doc.delete("hooks");
-}
-
-function addYaml(doc: Document, hooks: HermesHook[]): void {
-  if (doc.contents === null) doc.contents = doc.createNode({}) as never;
-  for (const h of hooks) {
-    const seq = doc.getIn(["hooks", h.event], true);
-    const entry = doc.createNode({ command: h.command, timeout: 30 });
-    if (isSeq(seq)) seq.items.push(entry);
-    else doc.setIn(["hooks", h.event], doc.createNode([{ command: h.command, timeout: 30 }]));
-  }
-}
-
 type Allowlist = Record<string, unknown> & { approvals?: unknown };
 
 function loadAllowlist(path: string): Allowlist {
-  const text = readTextOrNull(path);
-  if (text === null || text.trim() === "") return {};
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch {
-    throw new AgentSetupError(`${path} isn't valid JSON — fix it, then run this again`);
-  }
-  if (typeof v !== "object" || v === null || Array.isArray(v))
-    throw new AgentSetupError(`${path} isn't a JSON object — fix it, then run this again`);
+  const v = readJsonText(readTextOrNull(path));
+  if (v === null) throw new AgentSetupError(`${path} isn't a JSON object — fix it, then run this again`);
   return v as Allowlist;
 }
 
@@ -116,11 +84,18 @@ function stripApprovals(a: Allowlist): Allowlist {
   return { ...a, approvals };
 }
 
-const json = (v: unknown) => `${JSON.stringify(v, null, 2)}\n`;
-const records = (home: string) => ({
-  config: join(integrationsRoot(home), "hermes-config.orig.json"),
-  allow: join(integrationsRoot(home), "hermes-allowlist.orig.json"),
+const files = (home: string, dir: string) => ({
+  config: { path: join(dir, "config.yaml"), record: join(integrationsRoot(home), "hermes-config.orig.json") },
+  allow: {
+    path: join(dir, "shell-hooks-allowlist.json"),
+    record: join(integrationsRoot(home), "hermes-allowlist.orig.json"),
+  },
 });
+const stripAllow = (text: string) => editJsonText(text, stripApprovals);
+const yamlIsEmpty = (text: string) => {
+  const v: unknown = parseDocument(text).toJS();
+  return v === null || v === undefined || (typeof v === "object" && Object.keys(v).length === 0);
+};
 
 /** Installs the hooks, their approvals and the MCP registration. */
 export async function installHermes(o: InstallOptions): Promise<SetupReport> {
@@ -129,50 +104,55 @@ export async function installHermes(o: InstallOptions): Promise<SetupReport> {
   const dir = hermesHome(o);
   const configPath = join(dir, "config.yaml");
   const allowPath = join(dir, "shell-hooks-allowlist.json");
-  const doc = loadYaml(configPath);
-  const allow = loadAllowlist(allowPath);
-  rememberOriginal(records(o.home).config, readTextOrNull(configPath));
-  rememberOriginal(records(o.home).allow, readTextOrNull(allowPath));
+  loadYaml(configPath);
+  loadAllowlist(allowPath);
+  const f = files(o.home, dir);
   const hooks = hooksFor(dir, o.memory);
   writeHookScripts(join(dir, "hooks"), o.funes);
-  stripYaml(doc);
-  addYaml(doc, hooks);
-  writeIfChanged(configPath, doc.toString({ lineWidth: 0 }));
-  const kept = stripApprovals(allow);
-  const approvals = [
-    ...(Array.isArray(kept.approvals) ? kept.approvals : []),
-    ...hooks.map((h) => ({ event: h.event, command: h.command })),
-  ];
-  writeIfChanged(allowPath, json({ ...kept, approvals }));
+  editKept(f.config, { strip: stripYamlText, edit: (text) => addYamlText(text ?? "", hooks) });
+  editKept(f.allow, {
+    strip: stripAllow,
+    edit: (text) =>
+      editJsonText(text, (root) => {
+        const approvals = Array.isArray(root.approvals) ? root.approvals : [];
+        const wanted = hooks.map((h) => ({ event: h.event, command: h.command }));
+        const mine = approvals.filter((x) => isFunesCommand((x as { command?: unknown })?.command));
+        if (canonicalJson(mine) === canonicalJson(wanted)) return root;
+        const kept = stripApprovals(root);
+        return { ...kept, approvals: [...(Array.isArray(kept.approvals) ? kept.approvals : []), ...wanted] };
+      }),
+  });
   const report: SetupReport = [
     `installed funes hooks into ${configPath} (${hooks.map((h) => h.event).join(", ")}) and approved them in ${allowPath}`,
   ];
-  const add = await hermes(
-    [
-      "mcp",
-      "add",
-      "funes",
-      "--command",
-      o.funes[0] as string,
-      "--args",
-      ...o.funes.slice(1),
-      "mcp",
-      ...(o.memory === null ? [] : [o.memory]),
-    ],
-    "y\ny\n",
-  );
-  if (add.kind !== "ran" || add.code !== 0)
-    throw new AgentSetupError(
-      `\`hermes mcp add funes\` failed (${lastLine(add)}) — the hooks are installed; run it yourself to see why`,
+  const args = [...o.funes.slice(1), "mcp", ...(o.memory === null ? [] : [o.memory])];
+  // Hermes keeps its MCP servers in config.yaml (`mcp_servers.<name>`: command, args), and its `mcp add`
+  // rewrites the file: it runs only when funes's entry there differs.
+  const server = parseDocument(readTextOrNull(configPath) ?? "").toJS()?.mcp_servers?.funes;
+  if (server?.command !== o.funes[0] || canonicalJson(server?.args ?? null) !== canonicalJson(args)) {
+    const add = await hermes(
+      ["mcp", "add", "funes", "--command", o.funes[0] as string, "--args", ...args],
+      "y\ny\n",
     );
+    if (add.kind !== "ran" || add.code !== 0)
+      throw new AgentSetupError(
+        `\`hermes mcp add funes\` failed (${lastLine(add)}) — the hooks are installed; run it yourself to see why`,
+      );
+    keepAfter(f.config);
+  }
   report.push("registered funes recall with Hermes — `recall` and `get` are available");
   return report;
 }
 
 /** Unregisters the MCP server and removes funes's hooks, approvals and scripts. */
 export async function removeHermes(o: RemoveOptions): Promise<SetupReport> {
-  const mcp = await runCli("hermes", ["mcp", "remove", "funes"], o);
   const dir = hermesHome(o);
+  const f = files(o.home, dir);
+  // Asked before Hermes's own `mcp remove` rewrites config.yaml.
+  const untouched = untouchedSince(f.config);
+  const mcp = await runCli("hermes", ["mcp", "remove", "funes"], o);
+  const removed =
+    mcp.kind === "ran" && (mcp.code === 0 || `${mcp.stdout}${mcp.stderr}`.includes("not found"));
   const configPath = join(dir, "config.yaml");
   const allowPath = join(dir, "shell-hooks-allowlist.json");
   // Both files are read before either changes: a bad one stops the removal with nothing half done.
@@ -180,24 +160,11 @@ export async function removeHermes(o: RemoveOptions): Promise<SetupReport> {
   const allow = existsSync(allowPath) ? loadAllowlist(allowPath) : null;
   const report: SetupReport = [];
   if (doc !== null) {
-    stripYaml(doc);
-    const after = doc.toJS() as unknown;
-    restoreOriginal(
-      configPath,
-      records(o.home).config,
-      (before) => canonicalJson(parseDocument(before ?? "").toJS() ?? null) === canonicalJson(after ?? null),
-      doc.toString({ lineWidth: 0 }),
-    );
+    restoreKept(f.config, { untouched: untouched && removed, strip: stripYamlText, empty: yamlIsEmpty });
     report.push(`removed funes's hooks from ${configPath}`);
   }
   if (allow !== null) {
-    const stripped = stripApprovals(allow);
-    restoreOriginal(
-      allowPath,
-      records(o.home).allow,
-      (before) => canonicalJson(before === null ? {} : JSON.parse(before)) === canonicalJson(stripped),
-      json(stripped),
-    );
+    removeKept(f.allow, { strip: stripAllow, empty: jsonTextIsEmpty });
     report.push(`removed funes's approvals from ${allowPath}`);
   }
   const hooksDir = join(dir, "hooks");

@@ -7,6 +7,7 @@
  * (OpenCode has no session-end event). The scripts and their log live in `~/.funes/integrations/opencode`.
  * `remove` restores the config's exact bytes when nothing else in it changed.
  */
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { INDEX_SCRIPT } from "../hook-scripts.js";
 import { installJsonWiring, jsonEntryNames, jsonWiring, removeJsonWiring } from "../json-config.js";
@@ -30,11 +31,21 @@ export function openCodeScriptsDir(home: string): string {
   return join(integrationsRoot(home), "opencode");
 }
 
+/**
+ * OpenCode's global config file: `opencode.json`, or `opencode.jsonc` when only that one is there (OpenCode
+ * reads both, and writes a `.jsonc` of its own when it starts with neither).
+ */
+function configFile(dir: string): string {
+  const json = join(dir, "opencode.json");
+  const jsonc = join(dir, "opencode.jsonc");
+  return !existsSync(json) && existsSync(jsonc) ? jsonc : json;
+}
+
 const paths = (o: { home: string; env: Record<string, string | undefined> }) => {
   const dir = openCodeConfigDir(o);
   return {
     entry: {
-      path: join(dir, "opencode.json"),
+      path: configFile(dir),
       container: "mcp",
       name: "funes",
       record: join(integrationsRoot(o.home), "opencode-config.orig.json"),
