@@ -133,6 +133,26 @@ async function download(
 }
 
 /**
+ * Keeps files this machine published (`files`: a local path and the sha256 of its content) as blobs of
+ * `repo`, so a view of a later commit links them instead of downloading them again: an LFS file's etag on
+ * the Hub is its sha256. A blob already there is left as it is; a file that cannot be linked is skipped.
+ */
+export function keepAsBlobs(hubCache: string, repo: string, files: { path: string; sha256: string }[]): void {
+  const dir = join(repoCacheDir(hubCache, repo), "blobs");
+  mkdirSync(dir, { recursive: true });
+  for (const f of files) {
+    if (!/^[0-9a-f]{64}$/.test(f.sha256)) continue;
+    const blob = join(dir, f.sha256);
+    if (existsSync(blob)) continue;
+    try {
+      linkSync(f.path, blob);
+    } catch {
+      // another filesystem, or another process linked it first: downloaded when needed, as before
+    }
+  }
+}
+
+/**
  * The cached blob of `f` (a file of `repo` at `sha`), fetching it unless a copy with the right hash is
  * there; a mismatch is fetched once more, then an IntegrityError naming the file.
  */

@@ -6,6 +6,12 @@
  * name nothing outside it, and only then is it marked complete and renamed into place: a reader never sees
  * a half-built view, and any number of processes may build the same one at once (the first rename wins,
  * the others use it).
+ *
+ * A view is slim (docs/publish-protocol.md, "What a reader downloads"): Lance opens a table's newest
+ * manifest and reads only the files it names, so the view holds that manifest and those files (data,
+ * deletion and index files), never older manifests, transactions, or data files no current fragment uses.
+ * A manifest funes cannot read files from is fetched with everything else, as before, for the checks below
+ * to judge.
  */
 import {
   copyFileSync,
@@ -19,15 +25,18 @@ import {
   statSync,
   writeFileSync,
 } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { basename, dirname, join, relative } from "node:path";
 import {
   checkManifests,
   checkRowBounds,
   isManifestName,
   manifestTooLarge,
+  newestManifestName,
   OversizeMemoryError,
   REQUIRED_COLUMNS,
   UnsafeManifestError,
+  UnsupportedManifestError,
+  versionFiles,
 } from "../local/index.js";
 import {
   type HubClient,
@@ -36,8 +45,9 @@ import {
   ListingTooLongError,
   lancePath,
   listTree,
+  type RemoteFile,
 } from "../remote/index.js";
-import { cachedBlob, DownloadCapError, uniqueSuffix } from "./blob-store.js";
+import { cachedBlob, DownloadCapError, keepAsBlobs, uniqueSuffix } from "./blob-store.js";
 
 /** Marks a complete view; holds `{sha, files: {path: etag}, checked}`. */
 export const MARKER = ".funes-complete";
@@ -56,6 +66,8 @@ export interface SnapshotView {
   dir: string;
   sha: string;
   files: number;
+  /** Files the commit lists under the memory's folder (a slim view holds fewer), when known. */
+  listed?: number | undefined;
 }
 
 /** What a complete view's marker records. */
@@ -65,6 +77,8 @@ export interface ViewMarker {
   files: Record<string, string>;
   checked: number;
   from?: "push";
+  /** Files the commit lists under the memory's folder, when known. */
+  listed?: number;
 }
 
 /** Reads a view's marker; null when absent, unreadable or from before the checks. */
@@ -148,7 +162,8 @@ export async function materializeView(o: {
   const root = repoViews(o.viewsRoot, o.loc);
   const dir = join(root, o.sha);
   const known = readMarker(dir);
-  if (known !== null) return { dir, sha: o.sha, files: Object.keys(known.files).length };
+  if (known !== null)
+    return { dir, sha: o.sha, files: Object.keys(known.files).length, listed: known.listed };
   const base = lancePath(o.loc);
   const cap = o.maxBytes ?? DEFAULT_MAX_DOWNLOAD_BYTES;
   // A listing of more files than the cap can hold (each counts a block) is over it already: stop reading
@@ -174,8 +189,9 @@ export async function materializeView(o: {
     const big = isManifestName(f.path.slice(f.path.lastIndexOf("/") + 1)) ? manifestTooLarge(f.size) : null;
     if (big !== null) throw new UnsafeMemoryError(`${f.path} ${big.reason} — ${OVERSIZE_NEXT}`);
   }
+  const wanted = await newestVersionOnly(o, files, base);
   // Every file takes at least a block on disk: a listing of a million empty files counts as 4 GiB.
-  const total = files.reduce((n, f) => n + Math.max(f.size, MIN_FILE_BYTES), 0);
+  const total = wanted.reduce((n, f) => n + Math.max(f.size, MIN_FILE_BYTES), 0);
   if (total > cap)
     throw new DownloadCapError(
       `${o.loc.uri} holds ${mib(total)} MiB, over the ${mib(cap)} MiB download cap — set FUNES_MAX_DOWNLOAD_MB to a larger number of MiB to read it`,
@@ -185,7 +201,7 @@ export async function materializeView(o: {
   try {
     const recorded: Record<string, string> = {};
     let done = 0;
-    for (const f of files) {
+    for (const f of wanted) {
       const blob = await cachedBlob({
         client: o.client,
         hubCache: o.hubCache,
@@ -202,7 +218,7 @@ export async function materializeView(o: {
         copyFileSync(blob, target); // another filesystem: a copy is the price
       }
       recorded[rel] = f.etag;
-      o.onProgress?.({ done: ++done, total: files.length, file: f.path });
+      o.onProgress?.({ done: ++done, total: wanted.length, file: f.path });
     }
     try {
       checkManifests(join(built, "chunks.lance"), REQUIRED_COLUMNS);
@@ -223,13 +239,57 @@ export async function materializeView(o: {
       if (!(err instanceof OversizeMemoryError)) throw err;
       throw new UnsafeMemoryError(`${base} ${err.message} — ${OVERSIZE_NEXT}`);
     }
-    const marker: ViewMarker = { sha: o.sha, files: recorded, checked: CHECKED };
+    const marker: ViewMarker = { sha: o.sha, files: recorded, checked: CHECKED, listed: files.length };
     writeFileSync(join(built, MARKER), JSON.stringify(marker));
     moveIntoPlace(built, dir);
   } finally {
     rmSync(built, { recursive: true, force: true });
   }
-  return { dir, sha: o.sha, files: files.length };
+  return { dir, sha: o.sha, files: wanted.length, listed: files.length };
+}
+
+/**
+ * The files of `files` (a commit's listing under the table folder `base`) that opening its newest version
+ * needs: that manifest (fetched first, to read) and the data, deletion and index files it names. Every file
+ * when the manifests cannot be read that way (no manifest, an unusual naming, a manifest that does not
+ * decode): the checks that follow then say what is wrong, as they always did.
+ */
+async function newestVersionOnly(
+  o: { client: HubClient; hubCache: string; loc: HubLocation; sha: string },
+  files: RemoteFile[],
+  base: string,
+): Promise<RemoteFile[]> {
+  const rel = (f: RemoteFile) => f.path.slice(base.length + 1);
+  // A manifest anywhere but `_versions/` (an old table's `_latest.manifest`, a branch's, a copy) is not
+  // what funes writes: fetched whole, the manifest check names it.
+  const stray = files.some((f) => isManifestName(basename(f.path)) && !/^_versions\/[^/]+$/.test(rel(f)));
+  if (stray) return files;
+  const versions = files.filter((f) => rel(f).startsWith("_versions/")).map((f) => rel(f).slice(10));
+  let name: string | null;
+  try {
+    name = newestManifestName(versions);
+  } catch (err) {
+    if (err instanceof UnsupportedManifestError) return files;
+    throw err;
+  }
+  const manifest = files.find((f) => rel(f) === `_versions/${name}`);
+  if (name === null || manifest === undefined) return files;
+  const blob = await cachedBlob({
+    client: o.client,
+    hubCache: o.hubCache,
+    repo: o.loc.repo,
+    sha: o.sha,
+    file: manifest,
+  });
+  let version: ReturnType<typeof versionFiles>;
+  try {
+    version = versionFiles(`_versions/${name}`, readFileSync(blob));
+  } catch {
+    // Undecodable, oversized or naming what funes does not read: fetched whole, for the checks to judge.
+    return files;
+  }
+  // A transaction only says how a version was made; readers and writers never read it.
+  return files.filter((f) => version.has(rel(f)) && !rel(f).startsWith("_transactions/"));
 }
 
 const mib = (n: number) => (n / 1048576).toFixed(1);
@@ -262,23 +322,42 @@ export function listingClash(paths: readonly string[]): string | null {
 
 /**
  * Keeps a published stage as the view of the commit it became: the next read or push of that commit then
- * needs no download at all (the stage holds exactly the commit's files). `etags` records what the stage's
- * files hash to (those it was built from, and those it added).
+ * needs no download at all (the stage holds the files of the commit's newest version). `etags` records what
+ * the stage's files hash to (those it was built from, and those it added); `listed`, how many files the
+ * commit lists under the memory's folder, when the caller knows.
  */
 export function adoptAsView(
   stageDir: string,
   viewsRoot: string,
   loc: HubLocation,
   sha: string,
-  etags: Record<string, string> = {},
+  o: {
+    etags?: Record<string, string>;
+    listed?: number | null;
+    /** Also keep its files as blobs of the repo in this Hugging Face cache (see `keepAsBlobs`). */
+    hubCache?: string;
+  } = {},
 ): SnapshotView {
   if (!isCommitSha(sha)) throw new Error(`not a commit id: ${JSON.stringify(sha)}`);
   const dir = join(repoViews(viewsRoot, loc), sha);
   mkdirSync(dirname(dir), { recursive: true });
-  const marker: ViewMarker = { sha, files: etags, checked: CHECKED, from: "push" };
+  const listed = o.listed ?? undefined;
+  const marker: ViewMarker = {
+    sha,
+    files: o.etags ?? {},
+    checked: CHECKED,
+    from: "push",
+    ...(listed === undefined ? {} : { listed }),
+  };
   writeFileSync(join(stageDir, MARKER), JSON.stringify(marker));
   moveIntoPlace(stageDir, dir);
-  return { dir, sha, files: -1 };
+  if (o.hubCache !== undefined)
+    keepAsBlobs(
+      o.hubCache,
+      loc.repo,
+      Object.entries(marker.files).map(([rel, sha256]) => ({ path: join(dir, rel), sha256 })),
+    );
+  return { dir, sha, files: -1, listed };
 }
 
 /** The complete view of `loc` at `sha` already on this machine, or null; never a request. */

@@ -29,7 +29,7 @@ import {
   listTree,
   superSquash,
 } from "../remote/index.js";
-import { type CasOptions, cardFile, compareAndSwap, stageUploads } from "./publish.js";
+import { type CasOptions, cardFile, compareAndSwap, listedAfter, stageUploads } from "./publish.js";
 import { remoteForgottenIds } from "./remote-forgotten.js";
 
 /** The forget was committed but squashing the history failed: the head is clean, older commits are not. */
@@ -151,7 +151,10 @@ export async function forgetRemoteRows(o: HubForgetOptions): Promise<HubForgetRe
           throw new HistoryNotSquashedError(commit, err instanceof Error ? err.message : String(err));
         }
       }
-      adoptAsView(stage.dir, viewsRoot(o.funesHome), o.loc, squashed ?? commit, stageEtags(stage, view.dir));
+      adoptAsView(stage.dir, viewsRoot(o.funesHome), o.loc, squashed ?? commit, {
+        etags: stageEtags(stage, view.dir),
+        listed: listedAfter(view.listed, files, deletions.length, o.loc),
+      });
       // This machine's copies of the commits the squash erased go too (they hold the forgotten rows).
       if (o.purgeHistory) await pruneCache(viewsRoot(o.funesHome), o.hubCache, o.loc.repo);
       return { plan, done: true, commit, squashed, attempts: attempt, card: card.state };

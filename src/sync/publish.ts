@@ -48,6 +48,8 @@ import { idsOf, withoutIds, withoutRemoteForgotten } from "./remote-forgotten.js
 export interface PublishResult {
   /** The new commit, or null when the remote already had every row. */
   commit: string | null;
+  /** Files the head now lists under the memory's folder (what compaction goes by), when known. */
+  headFiles: number | null;
   added: number;
   files: number;
   bytes: number;
@@ -146,6 +148,21 @@ export async function stageUploads(
   );
 }
 
+/**
+ * Files a commit leaves under the memory's folder: `before` (what its parent listed there; unknown stays
+ * unknown), plus the `files` it adds there, less the `deletions`.
+ */
+export function listedAfter(
+  before: number | undefined,
+  files: readonly { path: string }[],
+  deletions: number,
+  loc: HubLocation,
+): number | null {
+  if (before === undefined) return null;
+  const base = `${lancePath(loc)}/`;
+  return before + files.filter((f) => f.path.startsWith(base)).length - deletions;
+}
+
 /** Publishing options. */
 export interface PublishOptions extends CasOptions {
   /** The rows: a table, or rows of the local memory read as they are written (a push's, however many). */
@@ -231,7 +248,15 @@ async function publishOnce(o: PublishOptions, { attempt, sha: head, view }: CasA
     const renamed = o.project !== undefined && !created ? await nameProject(stage.dir, o.project) : false;
     if (added === 0 && !created && !renamed) {
       rmSync(stage.dir, { recursive: true, force: true });
-      return { commit: null, added: 0, files: 0, bytes: 0, attempts: attempt, card: "none" as const };
+      return {
+        commit: null,
+        headFiles: view?.listed ?? null,
+        added: 0,
+        files: 0,
+        bytes: 0,
+        attempts: attempt,
+        card: "none" as const,
+      };
     }
     await refreshTextIndex(stage.dir);
     await refreshVectorIndex(stage.dir);
@@ -280,10 +305,16 @@ async function publishOnce(o: PublishOptions, { attempt, sha: head, view }: CasA
     } finally {
       await (turn as PublishTurn | null)?.release();
     }
-    // The stage is now exactly that commit: keep it as its view, so nothing is downloaded to read it.
-    adoptAsView(stage.dir, viewsRoot(o.funesHome), o.loc, sha, stageEtags(stage, view?.dir ?? null));
+    // The stage is now that commit's newest version: keep it as its view, so nothing is downloaded to read it.
+    const headFiles = listedAfter(view === null ? 0 : view.listed, files, 0, o.loc);
+    adoptAsView(stage.dir, viewsRoot(o.funesHome), o.loc, sha, {
+      etags: stageEtags(stage, view?.dir ?? null),
+      listed: headFiles,
+      hubCache: o.hubCache,
+    });
     return {
       commit: sha,
+      headFiles,
       added,
       files: files.length,
       bytes: files.reduce((n, f) => n + f.content.size, 0),
