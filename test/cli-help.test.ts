@@ -22,6 +22,7 @@ const COMMANDS = [
   "recall",
   "models",
   "push",
+  "compact",
   "add",
   "remove",
   "ask",

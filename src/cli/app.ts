@@ -26,6 +26,7 @@ const runAdd = lazy(() => import("./run-agents.js"), "runAdd");
 const runRemove = lazy(() => import("./run-agents.js"), "runRemove");
 const runAsk = lazy(() => import("./run-ask.js"), "runAsk");
 const runCache = lazy(() => import("./run-cache.js"), "runCache");
+const runCompact = lazy(() => import("./run-compact.js"), "runCompact");
 const runCurate = lazy(() => import("./run-curate.js"), "runCurate");
 const runDoctorCommand = lazy(() => import("./run-doctor.js"), "runDoctorCommand");
 const runForget = lazy(() => import("./run-forget.js"), "runForget");
@@ -213,6 +214,16 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
     .example("funes push acme/funes-memory --create")
     .example("funes push acme/funes-memory --dry-run")
     .action((memory, flags) => runPush(memory, flags, cfg));
+  cli
+    .command(
+      "compact <memory>",
+      "Fold a Hub memory's small files into few and drop what its newest version no longer needs (one commit)",
+    )
+    .option("--dry-run", "Fold in a staged copy and say what would change; commit nothing")
+    .option("--json", "Print the summary as JSON")
+    .example("funes compact acme/team-memory")
+    .example("funes compact acme/team-memory --dry-run")
+    .action((memory, flags) => runCompact(memory, flags, cfg));
   cli
     .command(
       "add <agent> [memory]",

@@ -50,6 +50,11 @@ export interface CliConfig {
   server: { enabled: boolean; idleMs: number; places: SocketPlaces };
   /** Rows of a memory from which `index` runs its backfill in worker processes (`FUNES_INDEX_WORKER_ROWS`). */
   indexWorkerRows: number;
+  /**
+   * Files under a Hub memory's folder past which a push compacts it (`FUNES_COMPACT_FILES`; 0: never;
+   * unset: the push's default).
+   */
+  compactAtFiles: number | undefined;
 }
 
 /**
@@ -236,5 +241,9 @@ export function readConfig(
       fallback: DEFAULT_INDEX_WORKER_ROWS,
       example: "200000",
     }),
+    compactAtFiles:
+      nonEmpty(env.FUNES_COMPACT_FILES) === undefined
+        ? undefined
+        : envNumber(env, "FUNES_COMPACT_FILES", { min: 0, integer: true, fallback: 0, example: "1000" }),
   };
 }

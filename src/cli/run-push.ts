@@ -109,6 +109,7 @@ export async function runPush(spec: unknown, flags: PushFlags, cfg: CliConfig): 
         confirm: cfg.stdinTty && cfg.stderrTty ? askYesNo : undefined,
         sessions,
         dryRun: flags.dryRun === true,
+        compactAtFiles: cfg.compactAtFiles,
         onUpload: (sent, total) => bar.update(sent, total, `uploading ${mib(sent)} / ${mib(total)}`, false),
       },
       cfg,
@@ -163,6 +164,14 @@ function summaryText(s: PushSummary, fill: string): string {
         ? `  ${s.tookBack.rows} of them were forgotten here while the commit was under way: taken back out of ${s.memory} (commit ${s.tookBack.commit.slice(0, 8)})`
         : `  ${s.tookBack.rows} of them were forgotten here while the commit was under way, and taking them back failed (${s.tookBack.error}) — run \`funes forget --memory ${s.memory}\` with the same selection`,
     );
+  if (s.compaction?.kind === "compacted")
+    lines.push(
+      `  compacted ${s.memory}: ${s.compaction.filesBefore} → ${s.compaction.filesAfter} files (commit ${s.compaction.commit.slice(0, 8)})`,
+    );
+  if (s.compaction?.kind === "not-compacted")
+    lines.push(
+      `  note: ${s.memory} was not compacted (${s.compaction.reason}); a later push tries again, or run \`funes compact ${s.memory}\``,
+    );
   if (s.created) lines.push(`  created ${s.memory} (private)`);
   if (s.card === "created" || s.card === "refreshed") lines.push(`  dataset card ${s.card}`);
   if (s.card === "unreadable")
@@ -194,6 +203,7 @@ async function runHookPush(spec: string, flags: PushFlags, cfg: CliConfig): Prom
       harness: flags.harness === undefined ? undefined : parseHarness(String(flags.harness)),
       now: cfg.now,
       isolate: indexIsolation(cfg),
+      compactAtFiles: cfg.compactAtFiles,
     },
     cfg,
   );

@@ -2,7 +2,7 @@
  * A test-only hook (documented in SECURITY.md, "Forget and push"): `FUNES_TEST_SIGNAL_AT=<step>` makes this
  * process send itself `FUNES_TEST_SIGNAL` (SIGKILL by default, or SIGSTOP) when a write reaches that named
  * step (memory/steps.ts: `forget:marked`, `forget:remembered`, `forget:rewritten`, `forget:reindexed`,
- * `forget:cleaned`, `forget:hub-staged`, `push:staged`, `push:uploaded`, `push:committing`). Tests use it to kill -9 a forget at each step, or
+ * `forget:cleaned`, `forget:hub-staged`, `push:staged`, `push:uploaded`, `push:committing`, `compact:staged`). Tests use it to kill -9 a forget at each step, or
  * to hold a push just before its commit, at a deterministic point instead of a timing race. It fires once. Before a
  * SIGSTOP it says so on stderr (`funes: test signal SIGSTOP at <step>`), so the test knows when it holds.
  */

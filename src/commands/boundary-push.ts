@@ -43,6 +43,8 @@ export interface BoundaryPushOptions {
   sleep?: ((ms: number) => Promise<void>) | undefined;
   /** How a large memory's backfill runs in worker processes (absent: in this one). */
   isolate?: Isolation | undefined;
+  /** As `PushOptions.compactAtFiles`: when the push compacts the memory after it (default: the push's). */
+  compactAtFiles?: number | undefined;
 }
 
 /** Rows left without a vector after a boundary push. */
@@ -137,7 +139,10 @@ export async function pushAtBoundary(o: BoundaryPushOptions, ctx: ReadContext): 
     );
   let summary: PushSummary;
   try {
-    summary = await pushMemory({ spec: o.spec, create: false, yes: false, now: o.now }, ctx);
+    summary = await pushMemory(
+      { spec: o.spec, create: false, yes: false, now: o.now, compactAtFiles: o.compactAtFiles },
+      ctx,
+    );
   } catch (err) {
     if (err instanceof MemoryMissingError) {
       refused("no_memory", err.message);

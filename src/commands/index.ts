@@ -42,6 +42,7 @@ export {
   pushAtBoundary,
   type StillWaiting,
 } from "./boundary-push.js";
+export { type CompactCommandOptions, type CompactSummary, compactMemory } from "./compact.js";
 export { type CurateOptions, type CurateSummary, curate, type ReviewAnswer } from "./curate.js";
 export { type DoctorCheck, type DoctorContext, runDoctor } from "./doctor.js";
 export {

@@ -8,8 +8,11 @@
  */
 import { finishForgetIfFree, type ReadContext, refusedRemote } from "../memory/index.js";
 import {
+  COMPACT_AT_FILES,
+  type CompactNote,
   type ComparedWith,
   clearHookRefusal,
+  compactAfterPush,
   createDataset,
   curationPath,
   hubLocation,
@@ -46,6 +49,11 @@ export interface PushOptions {
    * remote's chunks are compared from the copy cached here, if any).
    */
   dryRun?: boolean | undefined;
+  /**
+   * Compact the memory after the push once its head lists more than this many files under the memory's
+   * folder (default `COMPACT_AT_FILES`; 0: never).
+   */
+  compactAtFiles?: number | undefined;
 }
 
 /** What a dry run found (`PushSummary.dryRun`). */
@@ -95,6 +103,8 @@ export interface PushSummary {
   dryRun?: PushDryRun;
   /** Rows a local forget took out while the commit request was under way, taken back out of the Hub. */
   tookBack?: TookBack;
+  /** The compaction that followed the push (the memory had grown past the threshold), or why it did not. */
+  compaction?: CompactNote;
 }
 
 /** The Hub memory to push to does not exist (and was not to be created). */
@@ -182,6 +192,21 @@ async function pushChecked(opts: PushOptions, ctx: ReadContext): Promise<PushSum
     });
     writeReceipt(ctx.funesHome, remote.loc, summary, opts.now());
     clearHookRefusal(ctx.funesHome, remote.loc);
+    // Best-effort: a compaction that fails or loses a race is a note; the push has landed.
+    const compaction =
+      r.commit === null
+        ? null
+        : await compactAfterPush({
+            loc: remote.loc,
+            client: remote.client,
+            hubCache: ctx.models.hubCache,
+            funesHome: ctx.funesHome,
+            now: opts.now,
+            sha: r.commit,
+            headFiles: r.headFiles,
+            atFiles: opts.compactAtFiles ?? COMPACT_AT_FILES,
+          });
+    if (compaction !== null) summary.compaction = compaction;
     return summary;
   });
 }

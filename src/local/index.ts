@@ -20,6 +20,7 @@ export {
 export {
   newestManifestName,
   newestVersionFiles,
+  TABLE_FOLDERS,
   UnsupportedManifestError,
   VERSION_HINT,
   type VersionFiles,

@@ -5,6 +5,14 @@
  * (what a memory is and how it is read); decides nothing about what a command does with it.
  */
 
+export {
+  COMPACT_AT_FILES,
+  type CompactNote,
+  type CompactOptions,
+  type CompactResult,
+  compactAfterPush,
+  compactRemote,
+} from "./compact.js";
 export { curationPath, type Decision, type Decisions, readDecisions, recordDecisions } from "./curation.js";
 export {
   decisionComment,
