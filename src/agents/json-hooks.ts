@@ -134,9 +134,12 @@ export function funesPositions(root: Json): HookPosition[] {
   return out;
 }
 
-/** Parses a hooks file's text (comments allowed): empty → {}; not JSON or not an object → null. */
+/**
+ * Parses a hooks file's text: empty → {}; not JSON or not an object → null, and so is a comment or a
+ * trailing comma, which Codex (reading plain JSON) would refuse the whole file for.
+ */
 export function parseHooksFile(text: string | null): Json | null {
-  return readJsonText(text);
+  return readJsonText(text, true);
 }
 
 /** Pretty JSON with a trailing newline, as funes writes a hooks file of its own. */

@@ -1,5 +1,5 @@
 /**
- * Editing a user's JSON or JSONC file in place (docs/agents.md, "What add and remove change"): the file is
+ * Editing a user's JSON or JSONC file in place (docs/agents.md#what-add-and-remove-change): the file is
  * read with Microsoft's `jsonc-parser` (comments and trailing commas allowed, as Gemini CLI, Qwen Code and
  * OpenCode read theirs), and a new content is written as the smallest text edits that turn the old
  * value into it — a key added after its siblings with their indentation, an entry taken out with its line
@@ -18,12 +18,16 @@ function isObject(v: unknown): v is Json {
 }
 
 const PARSE = { allowTrailingComma: true, disallowComments: false };
+const STRICT = { allowTrailingComma: false, disallowComments: true };
 
-/** The file's object: `{}` for no file or blank text, null for text that is not a JSON(C) object. */
-export function readJsonText(text: string | null): Json | null {
+/**
+ * The file's object: `{}` for no file or blank text, null for text that is not a JSON(C) object (with
+ * `strict`, for an agent that reads plain JSON only, also for text with comments or trailing commas).
+ */
+export function readJsonText(text: string | null, strict = false): Json | null {
   if (text === null || text.trim() === "") return {};
   const errors: ParseError[] = [];
-  const tree = parseTree(text, errors, PARSE);
+  const tree = parseTree(text, errors, strict ? STRICT : PARSE);
   if (errors.length > 0 || tree === undefined || tree.type !== "object") return null;
   const value: unknown = nodeValue(tree);
   return isObject(value) ? value : null;

@@ -75,7 +75,7 @@ function readHooks(path: string): Record<string, unknown> {
   const root = parseHooksFile(readTextOrNull(path));
   if (root === null)
     throw new AgentSetupError(
-      `${path} isn't a JSON object (a syntax error?) — Codex can't read it either, so none of its hooks run; fix it, then run this again`,
+      `${path} isn't plain JSON (a comment or a syntax error?) — Codex can't read it either, so none of its hooks run; fix it, then run this again`,
     );
   return root;
 }
