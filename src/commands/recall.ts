@@ -19,6 +19,7 @@ import {
 } from "../memory/index.js";
 import type { ModelSession } from "../models/index.js";
 import {
+  blendRelevance,
   contentStems,
   fuseEvidence,
   type Leg,
@@ -130,6 +131,7 @@ async function rankPool(
     batch: 8,
     now: () => performance.now(),
   });
+  withSessionRerank(ranked, named);
   // A recall's own exchange (the question put to memory, the agent's restatement) never ranks above a
   // passage its recall returned, nor a copy above what it quotes (recall-kinds.ts `followers`), and neither
   // counts as a newer version of anything (`recencyTs`); echoes, when shown, come last. Recency reorders
@@ -183,6 +185,34 @@ function bySessionEvidence<T extends { item: HitRow; relevance: number }>(
     .map((p, i) => Object.assign(p, { relevance: judged[i] as number }))
     .sort((a, b) => b.relevance - a.relevance);
 }
+
+/**
+ * The cross-encoder's half of a reranked passage's relevance judged with the turns around it too, as its
+ * retrieval half already is (`bySessionEvidence`): the cross-encoder reads one passage at a time, so a turn
+ * that restates the question would otherwise outweigh the exchange that answers it. Its neighbours count
+ * by their own cross-encoder scores, not by the question's words they hold: a passage the cross-encoder
+ * relates to the question without sharing its words keeps its standing. Kept on the cross-encoder's own
+ * scale (its best probability), so the blend means what it did.
+ */
+function withSessionRerank(
+  ranked: { item: HitRow; relevance: number; retrieval: number; rerank: number | null }[],
+  named: NamedTime[],
+): void {
+  const judged = ranked.filter((r) => r.rerank !== null);
+  if (judged.length === 0) return;
+  const best = Math.max(...judged.map((r) => r.rerank as number));
+  const ce = withSessionEvidence(
+    judged.map((r) => ({ ...candidateOf(r.item), relevance: Math.max(MIN_RERANK, r.rerank as number) })),
+    [],
+    named,
+  );
+  judged.forEach((r, i) => {
+    r.relevance = blendRelevance((ce[i] as number) * best, r.retrieval);
+  });
+}
+
+/** The smallest cross-encoder probability the evidence step works with (0 would take no share). */
+const MIN_RERANK = 1e-6;
 
 /** What the evidence step needs of a row (search/session-evidence.ts). */
 function candidateOf(item: HitRow) {

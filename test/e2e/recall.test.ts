@@ -13,7 +13,11 @@ import { RECENCY_SPAN } from "../../src/search/index.js";
 import { CLI, type CliEnv, runFunes, runFunesInTerminal } from "../helpers/cli.js";
 import { copyFixture, TEST_HUB_CACHE, tempDir } from "../helpers/fixtures.js";
 
-/** Planted facts: [question, the answer turn's text]. Each answer sits in its own turn of a planted session. */
+/**
+ * Planted facts: [question, the answer turn's text]. Each answer sits in its own turn of a planted session.
+ * The test models are bag-of-words stand-ins, so each answer shares its question's words: relating a
+ * question to other words is the held-out corpora's reworded kind (recall-heldout.test.ts).
+ */
 const FACTS: [string, string][] = [
   [
     "why did we pin lancedb to 0.31",
@@ -74,7 +78,7 @@ const FACTS: [string, string][] = [
   ],
   [
     "which token variables are read",
-    "Tokens come from HF_TOKEN, then HUGGING_FACE_HUB_TOKEN, then HUGGINGFACE_TOKEN, then the token file.",
+    "The token variables read are HF_TOKEN, then HUGGING_FACE_HUB_TOKEN, then HUGGINGFACE_TOKEN, then the token file.",
   ],
   [
     "why does the mcp server silence console debug",
