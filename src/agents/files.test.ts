@@ -54,11 +54,16 @@ describe("agent config files", () => {
       removeKept(f, remove);
       expect(readFileSync(f.path, "utf8")).toBe("mine, edited\n");
 
-      // A file funes created goes again, unless the user put something of theirs in it.
+      // A file funes created goes again (with the folders made for it), unless the user put something of
+      // theirs in it.
       rmSync(f.path);
       editKept(f, add);
       removeKept(f, remove);
       expect(existsSync(f.path)).toBe(false);
+      const deep = { path: join(t.dir, "agent", "conf", "settings.json"), record: f.record };
+      editKept(deep, add);
+      removeKept(deep, remove);
+      expect(existsSync(join(t.dir, "agent"))).toBe(false);
       editKept(f, add);
       writeFileSync(f.path, "theirs\n+funes\n");
       removeKept(f, remove);

@@ -6,6 +6,7 @@ import {
   chmodSync,
   existsSync,
   mkdirSync,
+  readdirSync,
   readFileSync,
   renameSync,
   rmSync,
@@ -52,10 +53,21 @@ export interface KeptFile {
   record: string;
 }
 
-/** What the record holds: the text to go back to (null: no file), and the text funes last left. */
+/**
+ * What the record holds: the text to go back to (null: no file), the text funes last left, and the folders
+ * the file's first write created (deepest last), which go again with a file funes created.
+ */
 interface Kept {
   text: string | null;
   after?: string | null;
+  dirs?: string[];
+}
+
+/** The folders above `path` that do not exist yet, outermost first. */
+function missingDirs(path: string): string[] {
+  const out: string[] = [];
+  for (let d = dirname(path); !existsSync(d) && dirname(d) !== d; d = dirname(d)) out.unshift(d);
+  return out;
 }
 
 function readKept(record: string): Kept | null {
@@ -76,13 +88,17 @@ export function keepBefore(f: KeptFile, strip: (text: string) => string): void {
   const current = readTextOrNull(f.path);
   const kept = readKept(f.record);
   if (kept !== null && (kept.after === undefined || kept.after === current)) return;
-  saveKept(f.record, { text: current === null ? null : strip(current) });
+  const dirs = kept?.dirs ?? missingDirs(f.path);
+  saveKept(f.record, {
+    text: current === null ? null : strip(current),
+    ...(dirs.length > 0 ? { dirs } : {}),
+  });
 }
 
 /** After funes (and the agent's own commands it ran) changed the file: remembers how it was left. */
 export function keepAfter(f: KeptFile): void {
   const kept = readKept(f.record);
-  if (kept !== null) saveKept(f.record, { text: kept.text, after: readTextOrNull(f.path) });
+  if (kept !== null) saveKept(f.record, { ...kept, after: readTextOrNull(f.path) });
 }
 
 /** Whether the file is still as funes last left it (asked before an agent's own removal commands run). */
@@ -116,8 +132,11 @@ export function restoreKept(f: KeptFile, o: RestoreOptions): boolean {
     const stripped = o.strip(current);
     target = kept !== null && kept.text === null && o.empty(stripped) ? null : stripped;
   }
-  if (target === null) rmSync(f.path, { force: true });
-  else writeIfChanged(f.path, target);
+  if (target === null) {
+    rmSync(f.path, { force: true });
+    for (const d of [...(kept?.dirs ?? [])].reverse())
+      if (existsSync(d) && readdirSync(d).length === 0) rmSync(d, { recursive: true, force: true });
+  } else writeIfChanged(f.path, target);
   rmSync(f.record, { force: true });
   return target !== current;
 }

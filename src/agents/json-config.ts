@@ -127,13 +127,13 @@ export function jsonWiring(
  */
 export function removeJsonWiring(home: string, place: JsonWiringPlace): SetupReport {
   const report: SetupReport = [];
-  if (removeJsonEntry(place.entry)) report.push(`removed funes from ${place.entry.path}`);
-  if (existsSync(place.hookFile)) {
-    rmSync(place.hookFile, { force: true });
-    report.push(`removed ${place.hookFile}`);
-  }
+  // The hook file first: a config folder funes created goes with the config once nothing is left in it.
+  const hook = existsSync(place.hookFile);
+  rmSync(place.hookFile, { force: true });
   const folder = dirname(place.hookFile);
   if (existsSync(folder) && readdirSync(folder).length === 0) rmSync(folder, { recursive: true });
+  if (removeJsonEntry(place.entry)) report.push(`removed funes from ${place.entry.path}`);
+  if (hook) report.push(`removed ${place.hookFile}`);
   if (removeHookScripts(place.scripts)) report.push(`removed the hook scripts from ${place.scripts}`);
   if (existsSync(place.scripts) && readdirSync(place.scripts).length === 0)
     rmSync(place.scripts, { recursive: true });

@@ -117,7 +117,6 @@ export async function removeGemini(o: RemoveOptions): Promise<SetupReport> {
   const dir = geminiDir(o);
   const p = plan(o, null, []);
   const report: SetupReport = [];
-  if (removeSettings(p)) report.push(`removed funes's MCP server and hooks from ${p.path}`);
   const policy = join(dir, "policies", "funes.toml");
   if (existsSync(records(o.home).policy) || existsSync(policy)) {
     // The file is funes's own: whatever was there before comes back, or nothing.
@@ -132,6 +131,8 @@ export async function removeGemini(o: RemoveOptions): Promise<SetupReport> {
   const policies = join(dir, "policies");
   if (existsSync(policies) && readdirSync(policies).length === 0) rmSync(policies, { recursive: true });
   removeHookFolder(join(dir, "hooks"), report);
+  // The settings last: a folder funes created for them goes with them once nothing else is in it.
+  if (removeSettings(p)) report.unshift(`removed funes's MCP server and hooks from ${p.path}`);
   pruneIntegrations(o.home);
   report.push("removed funes from Gemini CLI — recall tools and hooks");
   return report;

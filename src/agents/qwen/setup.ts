@@ -99,8 +99,9 @@ export async function removeQwen(o: RemoveOptions): Promise<SetupReport> {
   const dir = qwenDir(o);
   const p = plan(o, null, []);
   const report: SetupReport = [];
-  if (removeSettings(p)) report.push(`removed funes's MCP server, tools and hooks from ${p.path}`);
   removeHookFolder(join(dir, "hooks"), report);
+  // The settings last: a folder funes created for them goes with them once nothing else is in it.
+  if (removeSettings(p)) report.unshift(`removed funes's MCP server, tools and hooks from ${p.path}`);
   pruneIntegrations(o.home);
   report.push("removed funes from Qwen Code — recall tools and hooks");
   return report;
