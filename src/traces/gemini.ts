@@ -20,73 +20,163 @@
  * copy of an answer comes first. A message keeps the first timestamp written for it (a resume restamps
  * every message it rewrites).
  */
-import { ArgumentSerializer, makeBlock } from "./blocks.js";
 import type { ParseContext } from "./claude.js";
-import { type FunctionResponse, partList, readParts } from "./gemini-parts.js";
+import { answerIds, type Entry, GeminiTurns, type Stored } from "./gemini-turns.js";
+import { asObject, asString, type JsonRecord, parseJsonl, type TranscriptText, wholeText } from "./jsonl.js";
+import { fileStem, mungeCwd } from "./text.js";
+import { streamTwoPass } from "./two-pass.js";
 import {
-  asObject,
-  asString,
-  type JsonRecord,
-  parseJsonl,
-  readGuarded,
-  type TranscriptText,
-  wholeText,
-} from "./jsonl.js";
-import { fileStem, isBlank, mungeCwd } from "./text.js";
-import {
-  type Block,
   countSkip,
+  mergeSkips,
+  type Session,
   type SkipCounts,
+  type StreamedUnit,
   type Turn,
   type UnitRead,
   type UnreadableRecord,
 } from "./types.js";
 
-/** A message as last written: its record's raw line and where in that record it sits. */
-interface Stored {
-  value: Record<string, unknown>;
-  raw: string;
-  path: (string | number)[];
-  /** The file line it was written on. */
-  line: number;
-}
-
-/** The CLI's own context messages, which open every session (`isIgnoredUserContent` in the CLI). */
-const INJECTED = /^\s*<(session_context|hook_context)>/;
-
 /** Skip reason for a message line a later line with the same id replaced. */
 export const SKIP_REWRITTEN = "message written again (its last version is read)";
 
-/** Parses one Gemini CLI JSONL session. */
+/** Parses one Gemini CLI JSONL session, replaying it whole. */
 export function parseGeminiSession(text: TranscriptText, ctx: ParseContext): UnitRead {
   const skipped: SkipCounts = {};
   const unreadable: UnreadableRecord[] = [];
-  const { messages, firstTs, meta, records } = replay(geminiRecords(text, skipped), skipped);
-  const sessionId = meta.sessionId ?? fileStem(ctx.path);
-  const turns = toTurns(messages, firstTs, { skipped, unreadable }).map(
-    (e, seq): Turn => ({
-      sessionId,
-      workdir: "",
-      turnUuid: e.uuid,
-      parentUuid: e.parent,
-      seq,
-      ts: e.ts,
-      role: e.role,
-      blocks: e.blocks,
-      sourcePath: ctx.path,
-      harness: "gemini",
-    }),
-  );
-  const cwd = ctx.cwd ?? null;
-  const munged = cwd === null ? null : mungeCwd(cwd);
-  const workdir = munged ?? projectFolder(ctx.path);
-  for (const t of turns) t.workdir = workdir;
-  const isSubagent = meta.kind === "subagent";
+  const { messages, firstTs, meta, records } = replay(geminiRecords(text, skipped), skipped, stored);
+  const head = sessionOf(meta, ctx);
+  const reading = new GeminiTurns({ skipped, unreadable, firstTs });
+  for (const [id, m] of messages) reading.add(id, m);
+  const turns = [...reading.finish()].map((e, seq) => turnOf(e, seq, head, ctx));
   return {
-    sessions: [{ sessionId, workdir, cwd: munged === null ? null : cwd, turns, isSubagent }],
+    sessions: [{ ...head, turns }],
     skipped,
     records,
     ...(unreadable.length > 0 ? { unreadable } : {}),
+  };
+}
+
+/**
+ * Reads a Gemini CLI session a turn at a time, in two passes. The first replays the log keeping, per message
+ * id, only where its surviving version was written (a line, and its place in a list) and the calls it may
+ * answer; the second reads each surviving version when its line comes and gives the messages in the list's
+ * order, each as soon as those before it are read and its calls' answers are in. What is held is the
+ * messages read ahead of one written again later, and a call waiting for its answer, not the session.
+ */
+export function streamGeminiSession(text: TranscriptText, ctx: ParseContext): StreamedUnit {
+  return streamTwoPass<GeminiFacts>({
+    pass: (skipped, unreadable, known) =>
+      known === null ? learnGemini(text) : geminiTurns(text, { ctx, skipped, unreadable, known }),
+    session: (facts) => sessionOf(facts.meta, ctx),
+    backfillNames: false,
+  });
+}
+
+/** What a session's metadata records say of it. */
+interface Meta {
+  sessionId?: string;
+  kind?: string;
+}
+
+/** Where a message's surviving version was written: its line, and its index in that line's list (or -1). */
+interface Place {
+  line: number;
+  index: number;
+  /** The calls it may answer. */
+  answers: string[];
+}
+
+/** What the first pass learns. */
+interface GeminiFacts {
+  records: number;
+  meta: Meta;
+  /** The surviving messages in the list's order, and where each was last written. */
+  list: [string, Place][];
+  firstTs: Map<string, string>;
+  /** The replay's own skip counts (rewinds, rewritten messages, metadata), given once by the second pass. */
+  replayed: SkipCounts;
+}
+
+/** The first pass: the replay's facts, holding ids and places only. */
+function* learnGemini(text: TranscriptText): Generator<Turn, GeminiFacts> {
+  const replayed: SkipCounts = {};
+  const { messages, firstTs, meta, records } = replay(
+    geminiRecords(text, {}),
+    replayed,
+    (value, _raw, path, line) => ({
+      line,
+      index: typeof path.at(-1) === "number" ? (path.at(-1) as number) : -1,
+      answers: answerIds(value),
+    }),
+  );
+  return { records, meta, list: [...messages], firstTs, replayed };
+}
+
+/** The second pass: each surviving message read where its line comes, given in the list's order. */
+function* geminiTurns(
+  text: TranscriptText,
+  o: { ctx: ParseContext; skipped: SkipCounts; unreadable: UnreadableRecord[]; known: GeminiFacts },
+): Generator<Turn, GeminiFacts> {
+  const { ctx, skipped, unreadable, known } = o;
+  const at = new Map<string, Place>(known.list);
+  const lastAnswer = new Map<string, number>();
+  known.list.forEach(([, p], pos) => {
+    for (const c of p.answers) lastAnswer.set(c, pos);
+  });
+  const head = sessionOf(known.meta, ctx);
+  const reading = new GeminiTurns({ skipped, unreadable, firstTs: known.firstTs, lastAnswer });
+  // Surviving versions read before the messages ahead of them in the list.
+  const early = new Map<string, Stored>();
+  let next = 0;
+  let seq = 0;
+  const keep = (value: Record<string, unknown>, raw: string, path: (string | number)[], line: number) => {
+    const id = value.id;
+    if (typeof id !== "string") return;
+    const p = at.get(id);
+    const index = typeof path.at(-1) === "number" ? (path.at(-1) as number) : -1;
+    if (p !== undefined && p.line === line && p.index === index) early.set(id, { value, raw, path, line });
+  };
+  for (const { value: r, raw, line } of geminiRecords(text, skipped)) {
+    forEachMessage(r, (value, path) => keep(value, raw, path, line));
+    for (
+      let m = early.get(known.list[next]?.[0] ?? "");
+      m !== undefined;
+      m = early.get(known.list[next]?.[0] ?? "")
+    ) {
+      const id = known.list[next]?.[0] as string;
+      early.delete(id);
+      reading.add(id, m);
+      for (const e of reading.ready(next)) yield turnOf(e, seq++, head, ctx);
+      next++;
+    }
+  }
+  for (const e of reading.finish()) yield turnOf(e, seq++, head, ctx);
+  mergeSkips(skipped, known.replayed);
+  return known;
+}
+
+/** The session a replay's metadata and the file's place give. */
+function sessionOf(meta: Meta, ctx: ParseContext): Omit<Session, "turns"> {
+  const sessionId = meta.sessionId ?? fileStem(ctx.path);
+  const cwd = ctx.cwd ?? null;
+  const munged = cwd === null ? null : mungeCwd(cwd);
+  const workdir = munged ?? projectFolder(ctx.path);
+  return { sessionId, workdir, cwd: munged === null ? null : cwd, isSubagent: meta.kind === "subagent" };
+}
+
+/** A numbered turn of the session. */
+function turnOf(e: Entry, seq: number, head: Omit<Session, "turns">, ctx: ParseContext): Turn {
+  return {
+    sessionId: head.sessionId,
+    workdir: head.workdir,
+    turnUuid: e.uuid,
+    parentUuid: e.parent,
+    seq,
+    ts: e.ts,
+    role: e.role,
+    blocks: e.blocks,
+    sourcePath: ctx.path,
+    harness: "gemini",
   };
 }
 
@@ -136,19 +226,61 @@ function projectFolder(path: string): string {
   return i > 0 ? (parts[i - 1] ?? "") : (parts.at(-2) ?? "");
 }
 
-/** Replays the lines in order into the final message list (ids in list order). */
-function replay(lines: Iterable<JsonRecord>, skipped: SkipCounts) {
-  const messages = new Map<string, Stored>();
+/** Where a message sits in its record: `[]` for a message line, else its path in the record's list. */
+type MessagePath = (string | number)[];
+
+/**
+ * The messages a record writes, in order, as the replay reads it: a message line's own, a legacy document's
+ * or a `$set`'s list (null for a rewind or metadata). An element of a list that is not an object is given
+ * as null, for the replay to count.
+ */
+function messagesOf(r: Record<string, unknown>): [Record<string, unknown> | null, MessagePath][] | null {
+  if (asString(r.$rewindTo) !== null) return null;
+  if (typeof r.id === "string") return [[r, []]];
+  if (Array.isArray(r.messages) && typeof r.sessionId === "string")
+    return r.messages.map((m, j) => [asObject(m), ["messages", j]]);
+  const set = asObject(r.$set);
+  if (set !== null && Array.isArray(set.messages))
+    return set.messages.map((m, j) => [asObject(m), ["$set", "messages", j]]);
+  return null;
+}
+
+/** Calls `fn` on each message (with an id) a record writes. */
+function forEachMessage(
+  r: Record<string, unknown>,
+  fn: (m: Record<string, unknown>, path: MessagePath) => void,
+) {
+  for (const [m, path] of messagesOf(r) ?? []) if (m !== null && typeof m.id === "string") fn(m, path);
+}
+
+/** A whole read keeps each message's last version itself. */
+const stored = (value: Record<string, unknown>, raw: string, path: MessagePath, line: number): Stored => ({
+  value,
+  raw,
+  path,
+  line,
+});
+
+/**
+ * Replays the lines in order into the final message list (ids in list order), keeping for each message what
+ * `keep` makes of its last version (the version itself for a whole read, its place for a streamed one).
+ */
+function replay<T>(
+  lines: Iterable<JsonRecord>,
+  skipped: SkipCounts,
+  keep: (value: Record<string, unknown>, raw: string, path: MessagePath, line: number) => T,
+) {
+  const messages = new Map<string, T>();
   // The ids in `messages`' order, so a rewind finds its place without listing every id (n rewinds of a
   // long session would be quadratic): only a suffix is ever dropped, and each id at most once per write.
   const order: string[] = [];
   const position = new Map<string, number>();
   const firstTs = new Map<string, string>();
   const seen = new Set<string>();
-  const meta: { sessionId?: string; kind?: string } = {};
+  const meta: Meta = {};
   let records = 0;
   // A Map keeps an id's first position when it is set again, as the CLI's loader does.
-  const put = (value: Record<string, unknown>, raw: string, path: (string | number)[], line: number) => {
+  const put = (value: Record<string, unknown>, raw: string, path: MessagePath, line: number) => {
     const id = value.id as string;
     if (seen.has(id)) countSkip(skipped, SKIP_REWRITTEN);
     seen.add(id);
@@ -156,7 +288,7 @@ function replay(lines: Iterable<JsonRecord>, skipped: SkipCounts) {
       position.set(id, order.length);
       order.push(id);
     }
-    messages.set(id, { value, raw, path, line });
+    messages.set(id, keep(value, raw, path, line));
     const ts = asString(value.timestamp);
     if (ts !== null && !firstTs.has(id)) firstTs.set(id, ts);
   };
@@ -168,34 +300,32 @@ function replay(lines: Iterable<JsonRecord>, skipped: SkipCounts) {
     }
     order.length = from;
   };
+  const putAll = (list: [Record<string, unknown> | null, MessagePath][], raw: string, line: number) => {
+    for (const [msg, path] of list)
+      if (msg !== null && typeof msg.id === "string") put(msg, raw, path, line);
+      else countSkip(skipped, "message without an id");
+  };
   for (const { value: r, raw, line } of lines) {
     records++;
     const rewind = asString(r.$rewindTo);
     const set = asObject(r.$set);
+    const list = messagesOf(r);
     if (rewind !== null) {
       clear(position.get(rewind) ?? 0);
       countSkip(skipped, "$rewindTo record");
     } else if (typeof r.id === "string") put(r, raw, [], line);
-    else if (Array.isArray(r.messages) && typeof r.sessionId === "string") {
+    else if (list !== null && set === null) {
       // A legacy whole-file session: its metadata and every message, in one document (a record each).
-      records += r.messages.length - 1;
-      meta.sessionId ??= r.sessionId;
+      records += list.length - 1;
+      meta.sessionId ??= r.sessionId as string;
       if (typeof r.kind === "string") meta.kind = r.kind;
-      r.messages.forEach((m, j) => {
-        const msg = asObject(m);
-        if (msg !== null && typeof msg.id === "string") put(msg, raw, ["messages", j], line);
-        else countSkip(skipped, "message without an id");
-      });
+      putAll(list, raw, line);
     } else if (set !== null) {
       if (typeof set.sessionId === "string") meta.sessionId = set.sessionId;
-      if (Array.isArray(set.messages)) {
-        records += set.messages.length - 1; // a record per message of the list
+      if (list !== null) {
+        records += list.length - 1; // a record per message of the list
         clear(0);
-        set.messages.forEach((m, j) => {
-          const msg = asObject(m);
-          if (msg !== null && typeof msg.id === "string") put(msg, raw, ["$set", "messages", j], line);
-          else countSkip(skipped, "message without an id");
-        });
+        putAll(list, raw, line);
       } else countSkip(skipped, "metadata update ($set)");
     } else if (typeof r.sessionId === "string" && "projectHash" in r) {
       meta.sessionId ??= r.sessionId;
@@ -206,144 +336,4 @@ function replay(lines: Iterable<JsonRecord>, skipped: SkipCounts) {
   const gone = [...seen].filter((id) => !messages.has(id)).length;
   if (gone > 0) countSkip(skipped, "message rewound or left out of a rewritten list", gone);
   return { messages, firstTs, meta, records };
-}
-
-/** A turn before numbering. */
-interface Entry {
-  uuid: string;
-  parent: string | null;
-  ts: string;
-  role: string;
-  blocks: Block[];
-}
-
-/** The text of a stored thought (`{subject, description}`), as the CLI writes it back on resume. */
-function thoughtText(t: unknown): string {
-  const o = asObject(t);
-  const subject = asString(o?.subject);
-  const description = asString(o?.description) ?? "";
-  return subject !== null && subject !== "" ? `**${subject}** ${description}` : description;
-}
-
-/** Turns from the final message list: user and model messages, each tool answer after its call. */
-function toTurns(
-  messages: Map<string, Stored>,
-  firstTs: Map<string, string>,
-  { skipped, unreadable }: { skipped: SkipCounts; unreadable: UnreadableRecord[] },
-): Entry[] {
-  const entries: Entry[] = [];
-  const answers = new Map<string, Entry>();
-  let previous: string | null = null;
-  const answer = (r: FunctionResponse, from: string, k: number, ts: string) => {
-    if (isBlank(r.text)) {
-      countSkip(skipped, 'content part "functionResponse" that is empty');
-      return;
-    }
-    const block = makeBlock("tool_result", r.text, r.name, r.callId);
-    const slot = r.callId === null ? undefined : answers.get(r.callId);
-    if (slot === undefined) {
-      // An answer whose call is not in the list (an older file, a rewound call): a turn where it stands.
-      const e = { uuid: r.callId ?? `${from}:${k}`, parent: from, ts, role: "tool", blocks: [block] };
-      entries.push(e);
-      if (r.callId !== null) answers.set(r.callId, e);
-    } else if (slot.blocks.length > 0)
-      countSkip(skipped, 'content part "functionResponse" already read with its call');
-    else slot.blocks.push(block);
-  };
-  for (const [id, m] of messages) {
-    const v = m.value;
-    const type = asString(v.type) ?? "(none)";
-    const ts = firstTs.get(id) ?? "";
-    const args = new ArgumentSerializer(m.raw);
-    if (type !== "user" && type !== "gemini") {
-      countSkip(skipped, `message type "${type}" not indexed`);
-      continue;
-    }
-    // Everything serialized before anything is kept: a message that cannot be read is passed over whole.
-    // A message of a list (a whole-file session, a `$set`) is named by its id, its line holding the others.
-    const at = m.path.length === 0 ? m.line : `message "${id}" on line ${m.line}`;
-    const got = readGuarded(at, skipped, unreadable, () => {
-      const read = readParts(v.content, args, [...m.path, "content"], skipped);
-      if (type === "user" && read.blocks.some((b) => INJECTED.test(b.text))) return "injected";
-      const calls = Array.isArray(v.toolCalls) ? v.toolCalls : [];
-      const results = calls.map((c, i) =>
-        callResults(asObject(c), args, [...m.path, "toolCalls", i, "result"], skipped),
-      );
-      const blocks = type === "gemini" ? modelBlocks(m, read.blocks, args, skipped) : read.blocks;
-      return { read, blocks, results };
-    });
-    if (got === null) continue;
-    if (got === "injected") {
-      countSkip(skipped, "gemini <session_context> (the CLI's, injected)");
-      continue;
-    }
-    const { read, blocks, results } = got;
-    if (blocks.length > 0) {
-      entries.push({
-        uuid: id,
-        parent: previous,
-        ts,
-        role: type === "gemini" ? "assistant" : "user",
-        blocks,
-      });
-      previous = id;
-      for (const b of blocks)
-        if (b.blockType === "tool_use" && b.toolUseId !== null && !answers.has(b.toolUseId)) {
-          const slot = { uuid: b.toolUseId, parent: id, ts, role: "tool", blocks: [] };
-          entries.push(slot);
-          answers.set(b.toolUseId, slot);
-        }
-    } else if (read.responses.length === 0) countSkip(skipped, `${type} message with no indexable content`);
-    else countSkip(skipped, "user message of tool responses (each read after its call)");
-    read.responses.forEach((r, k) => {
-      answer(r, id, k, ts);
-    });
-    results.forEach((rs, i) => {
-      for (const r of rs) answer(r, id, i, ts);
-    });
-  }
-  return entries.filter((e) => e.blocks.length > 0);
-}
-
-/**
- * A model message's blocks: its thoughts, its content, then its tool calls. A message the CLI wrote back on
- * resume holds thoughts and calls as parts of its content; the CLI's own rule tells the two forms apart
- * (`convertSessionToClientHistory`), and both give the same blocks.
- */
-function modelBlocks(m: Stored, content: Block[], args: ArgumentSerializer, skipped: SkipCounts): Block[] {
-  const v = m.value;
-  const inContent = partList(v.content).some((p) => {
-    const o = asObject(p);
-    return o !== null && (o.functionCall !== undefined || o.thought === true);
-  });
-  if (inContent) return content;
-  const blocks: Block[] = [];
-  for (const t of Array.isArray(v.thoughts) ? v.thoughts : []) {
-    const text = thoughtText(t);
-    if (!isBlank(text)) blocks.push(makeBlock("thinking", text));
-  }
-  blocks.push(...content);
-  (Array.isArray(v.toolCalls) ? v.toolCalls : []).forEach((c, i) => {
-    const call = asObject(c);
-    if (call === null) countSkip(skipped, 'content part "toolCall" that is not an object');
-    else {
-      const text = args.serialize(call.args, [...m.path, "toolCalls", i, "args"]);
-      blocks.push(makeBlock("tool_use", text, asString(call.name), asString(call.id)));
-    }
-  });
-  return blocks;
-}
-
-/** The answers a tool call record carries in its `result` (a string, or Part lists of function responses). */
-function callResults(
-  call: Record<string, unknown> | null,
-  args: ArgumentSerializer,
-  path: (string | number)[],
-  skipped: SkipCounts,
-): FunctionResponse[] {
-  const result = call?.result;
-  if (result === undefined || result === null) return [];
-  if (typeof result === "string")
-    return [{ callId: asString(call?.id), name: asString(call?.name), text: result }];
-  return readParts(result, args, path, skipped).responses;
 }

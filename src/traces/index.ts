@@ -17,7 +17,7 @@ export {
   TRACE_FORMATS,
   type TraceFormat,
 } from "./formats.js";
-export { parseGeminiSession } from "./gemini.js";
+export { parseGeminiSession, streamGeminiSession } from "./gemini.js";
 export { parseHermesSessionFile } from "./hermes-legacy.js";
 export { SKIP_MALFORMED, SKIP_NOT_OBJECT, SKIP_SURROGATE } from "./jsonl.js";
 export { JsonlTreeSource } from "./jsonl-tree.js";

@@ -9,7 +9,7 @@ import { isSubagentId, type ParseContext, parseClaudeTranscript, streamClaudeTra
 import { parseCodexRollout, streamCodexRollout } from "./codex.js";
 import { parseCopilotEvents, streamCopilotEvents } from "./copilot.js";
 import { formatOf } from "./formats.js";
-import { parseGeminiSession } from "./gemini.js";
+import { parseGeminiSession, streamGeminiSession } from "./gemini.js";
 import { fileLines, parseJsonl, type TranscriptText } from "./jsonl.js";
 import type { PersistedRead } from "./persisted-output.js";
 import { parsePiSession, streamPiSession } from "./pi.js";
@@ -59,8 +59,7 @@ const PARSERS: Record<JsonlHarness, (text: TranscriptText, ctx: ParseContext) =>
 
 /**
  * The parsers that read a transcript a turn at a time (in two passes), so that indexing holds a turn, not
- * a session. Gemini CLI's log is replayed (a later line can rewind or rewrite any earlier message, and a
- * tool's answer is placed after its call): it is read whole.
+ * a session (Gemini CLI's replayed log too: its first pass learns which version of each message survives).
  */
 const STREAMERS: Partial<
   Record<JsonlHarness, (text: TranscriptText, ctx: ParseContext) => StreamedUnit | null>
@@ -70,6 +69,7 @@ const STREAMERS: Partial<
   pi: streamPiSession,
   copilot: streamCopilotEvents,
   qwen: streamQwenSession,
+  gemini: streamGeminiSession,
 };
 
 /** A directory (or one file) of JSONL transcripts of one harness: one unit per file. */

@@ -10,7 +10,7 @@ import { TRACES, tempDir } from "../../test/helpers/fixtures.js";
 import { parseClaudeTranscript, streamClaudeTranscript } from "./claude.js";
 import { parseCodexRollout } from "./codex.js";
 import { parseCopilotEvents } from "./copilot.js";
-import { parseGeminiSession } from "./gemini.js";
+import { parseGeminiSession, streamGeminiSession } from "./gemini.js";
 import { fileLines, type OverlongLine, readTextLossy, SKIP_UNREADABLE } from "./jsonl.js";
 import { JsonlTreeSource } from "./jsonl-tree.js";
 import { parsePiSession } from "./pi.js";
@@ -152,6 +152,8 @@ describe("a transcript streamed for indexing", () => {
       ["pi", "pi"],
       ["copilot", "copilot"],
       ["qwen", "qwen"],
+      ["gemini", "gemini"],
+      ["gemini", "corpus/gemini"],
     ] as const;
     for (const [harness, folder] of formats) {
       const source = new JsonlTreeSource(harness, join(TRACES, folder));
@@ -198,6 +200,84 @@ describe("Qwen Code read in two passes", () => {
     ]);
     // "a" waits for its second piece (line 3), "b" behind it; "c" comes with its own line.
     expect(pulled).toEqual([3, 3, 4]);
+  });
+});
+
+/** `lines` as an iterable that counts the lines pulled from it (both passes' together). */
+function counting(lines: string[]): { lines: Iterable<string>; pulled: () => number } {
+  let n = 0;
+  const it: Iterable<string> = {
+    *[Symbol.iterator]() {
+      for (const l of lines) {
+        n++;
+        yield l;
+      }
+    },
+  };
+  return { lines: it, pulled: () => n };
+}
+
+describe("Gemini CLI read in two passes", () => {
+  const msg = (o: Record<string, unknown>) => JSON.stringify({ timestamp: "2026-01-01T00:00:00Z", ...o });
+  const run = (id: string) => ({ id, name: "run", args: {} });
+  const answer = (id: string, output: string) => ({
+    functionResponse: { id, name: "run", response: { output } },
+  });
+
+  it("gives each surviving message in the list's order once its last version is read, a call's answer with it", () => {
+    const lines = [
+      `{"sessionId":"g","projectHash":"h","startTime":"t"}`,
+      msg({ id: "a", type: "gemini", content: "looking" }),
+      msg({ id: "u", type: "user", content: [{ text: "meanwhile" }] }),
+      // "a" written again with its call and the call's result: its final version, so "u" waited for it.
+      msg({
+        id: "a",
+        type: "gemini",
+        content: "looking",
+        toolCalls: [{ ...run("c1"), result: [answer("c1", "out")] }],
+      }),
+      msg({ id: "b", type: "gemini", content: "", toolCalls: [run("c2")] }),
+      msg({ id: "r2", type: "user", content: [answer("c2", "done")] }),
+      msg({ id: "x", type: "user", content: [{ text: "taken back" }] }),
+      `{"$rewindTo":"x"}`,
+      msg({ id: "z", type: "user", content: [{ text: "last" }] }),
+    ];
+    const path = "/p/chats/session-1.jsonl";
+    const c = counting(lines);
+    const s = streamGeminiSession(c.lines, { path }).sessions[0];
+    const first = c.pulled();
+    // Each pass looks at the first line once more to tell a legacy whole-file document (the first pass read
+    // the file through).
+    expect(first).toBe(lines.length + 1);
+    const got: [string, string, number][] = [];
+    for (const t of s?.turns ?? [])
+      got.push([t.turnUuid, t.blocks.map((b) => b.text).join("|"), c.pulled() - first]);
+    expect(got).toEqual([
+      ["a", `looking|{}`, 5],
+      ["c1", "out", 5],
+      ["u", "meanwhile", 5],
+      ["b", "{}", 6], // given before its answer: only the call's own turn waits
+      ["c2", "done", 7],
+      ["z", "last", 10],
+    ]);
+    const whole = parseGeminiSession(lines.join("\n"), { path });
+    const again = collectStream(streamGeminiSession(lines, { path }));
+    expect(JSON.parse(JSON.stringify(again))).toEqual(JSON.parse(JSON.stringify(whole)));
+  });
+
+  it("holds one record at a time in its second pass: a turn is given before the lines after it are read", () => {
+    const n = 1000;
+    const lines = [`{"sessionId":"g","projectHash":"h","startTime":"t"}`];
+    for (let i = 0; i < n; i++)
+      lines.push(msg({ id: `m${i}`, type: "user", content: [{ text: `message ${i}` }] }));
+    const c = counting(lines);
+    const s = streamGeminiSession(c.lines, { path: "/p/chats/session-1.jsonl" }).sessions[0];
+    expect(c.pulled()).toBe(n + 2); // the first line looked at once more in each pass (a legacy document?)
+    const it = (s?.turns ?? [])[Symbol.iterator]();
+    expect(it.next().value?.turnUuid).toBe("m0");
+    expect(c.pulled()).toBe(n + 2 + 1 + 2); // that look, the metadata line and the first message's
+    expect(it.next().value?.turnUuid).toBe("m1");
+    expect(c.pulled()).toBe(n + 2 + 1 + 3);
   });
 });
 

@@ -690,6 +690,22 @@ describe("real transcripts", () => {
       }
     });
 
+    it.runIf(harness === "gemini")(
+      "streamed for indexing, gives what reading it whole gives (a replayed log read a turn at a time)",
+      async () => {
+        const source = new JsonlTreeSource("gemini", join(TRACES, rel));
+        const [unit] = await source.listUnits();
+        if (unit === undefined) throw new Error(`${rel} is not listed`);
+        const whole = await source.readUnit(unit);
+        const streamed = await source.streamUnit(unit);
+        if (streamed === null) throw new Error(`${rel} was not streamed`);
+        const sessions = streamed.sessions.map((s) => ({ ...s, turns: [...s.turns] }));
+        const { unreadable, ...read } = streamed.read;
+        const got = { sessions, ...read, ...(unreadable?.length ? { unreadable } : {}) };
+        expect(JSON.parse(JSON.stringify(got))).toEqual(JSON.parse(JSON.stringify(whole)));
+      },
+    );
+
     it("numbers turns densely, with non-blank blocks, and no chunk is blank", () => {
       const read = parse(rel, harness);
       for (const s of read.sessions) {
