@@ -7,7 +7,7 @@
  * Also the parsers' cost on inputs built to be quadratic (a Qwen message in n pieces, n Gemini rewinds in a
  * session of n messages) at n and 4n: linear work takes about 4× as long.
  *
- * `node --import tsx bench/large-transcript-bench.ts [claude:100 codex:400 …] [quadratic]` picks the runs
+ * `node --import tsx bench/large-transcript-bench.ts [claude:100 codex:400 gemini:300 …] [quadratic]` picks the runs
  * (default `claude:50`) and adds the parsers' rows.
  */
 import { spawn } from "node:child_process";
@@ -17,25 +17,42 @@ import { join } from "node:path";
 import { parseGeminiSession, parseQwenSession } from "../src/traces/index.js";
 import { CLI } from "../test/helpers/cli.js";
 import { ROOT } from "../test/helpers/fixtures.js";
-import { writeLargeClaudeTranscript, writeLargeCodexRollout } from "../test/helpers/large-transcript.js";
+import {
+  writeLargeClaudeTranscript,
+  writeLargeCodexRollout,
+  writeLargeGeminiSession,
+} from "../test/helpers/large-transcript.js";
 import type { Row } from "./models-bench.js";
 import { peakKiB } from "./rss.js";
 
 /** A generated transcript's format. */
-export type LargeFormat = "claude" | "codex";
+export type LargeFormat = "claude" | "codex" | "gemini";
 
 /** Indexes one generated transcript in a fresh FUNES_HOME and reports chunks, seconds and peak RSS. */
 export async function benchLargeTranscript(mib = 50, format: LargeFormat = "claude"): Promise<Row[]> {
   const dir = mkdtempSync(join(tmpdir(), "funes-bench-large-"));
   try {
     const home = join(dir, "home");
-    const folder =
-      format === "claude"
-        ? join(home, ".claude", "projects", "-home-dev-app")
-        : join(home, ".codex", "sessions", "2026", "01", "01");
+    const layouts: Record<LargeFormat, [string, string, typeof writeLargeClaudeTranscript]> = {
+      claude: [
+        join(home, ".claude", "projects", "-home-dev-app"),
+        "large-session.jsonl",
+        writeLargeClaudeTranscript,
+      ],
+      codex: [
+        join(home, ".codex", "sessions", "2026", "01", "01"),
+        "rollout-large.jsonl",
+        writeLargeCodexRollout,
+      ],
+      gemini: [
+        join(home, ".gemini", "tmp", "app", "chats"),
+        "session-2026-01-01T00-00-1a2b3c4d.jsonl",
+        writeLargeGeminiSession,
+      ],
+    };
+    const [folder, name, write] = layouts[format];
     mkdirSync(folder, { recursive: true });
-    const file = join(folder, format === "claude" ? "large-session.jsonl" : "rollout-large.jsonl");
-    const write = format === "claude" ? writeLargeClaudeTranscript : writeLargeCodexRollout;
+    const file = join(folder, name);
     const made = write(file, mib * 1024 * 1024);
     const rssFile = join(dir, "rss");
     const t0 = performance.now();
@@ -118,7 +135,7 @@ export function benchQuadraticInputs(n = 20_000): Row[] {
 }
 
 if (process.argv[1]?.endsWith("large-transcript-bench.ts")) {
-  const runs = process.argv.slice(2).filter((a) => /^(claude|codex):\d+$/.test(a));
+  const runs = process.argv.slice(2).filter((a) => /^(claude|codex|gemini):\d+$/.test(a));
   for (const run of runs.length > 0 ? runs : ["claude:50"]) {
     const [format, mib] = run.split(":") as [LargeFormat, string];
     for (const [k, v, goal] of await benchLargeTranscript(Number(mib), format))

@@ -136,3 +136,54 @@ export function writeLargeCodexRollout(path: string, targetBytes: number): Large
   }
   return { bytes, lines, exchanges };
 }
+
+/**
+ * Writes at least `targetBytes` of Gemini CLI session log (docs/transcript-formats.md#gemini-cli) to `path`:
+ * the same exchanges as {@link writeLargeClaudeTranscript}, each model message written twice as the CLI
+ * writes it (first without its tool call, then again under the same id with the call and its result).
+ */
+export function writeLargeGeminiSession(path: string, targetBytes: number): LargeTranscript {
+  let seed = 42;
+  const next = () => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return seed / 2_147_483_648;
+  };
+  const fd = openSync(path, "w");
+  let bytes = 0;
+  let lines = 0;
+  let exchanges = 0;
+  const put = (record: unknown) => {
+    bytes += writeSync(fd, `${JSON.stringify(record)}\n`);
+    lines++;
+  };
+  const timestamp = () => new Date(Date.UTC(2026, 0, 1) + lines * 1000).toISOString();
+  try {
+    put({ sessionId: "large-session", projectHash: "abc123", startTime: timestamp() });
+    while (bytes < targetBytes) {
+      const n = String(exchanges).padStart(8, "0");
+      put({ id: `u-${n}`, timestamp: timestamp(), type: "user", content: [{ text: words(next, 40) }] });
+      const model = {
+        id: `g-${n}`,
+        timestamp: timestamp(),
+        type: "gemini",
+        content: words(next, 250),
+        thoughts: [{ subject: "Planning", description: words(next, 120) }],
+      };
+      put(model);
+      const output = Array.from(
+        { length: exchanges % 10 === 0 ? 600 : 40 },
+        (_, i) => `src/f${i}.ts:${i}: ${words(next, 12)}`,
+      );
+      const call = {
+        id: `call-${n}`,
+        name: "run_shell_command",
+        args: { command: `grep -rn ${words(next, 2)} src` },
+      };
+      put({ ...model, toolCalls: [{ ...call, status: "success", result: output.join("\n") }] });
+      exchanges++;
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return { bytes, lines, exchanges };
+}
