@@ -33,7 +33,7 @@ export {
   agentOfHarness,
   orList,
 } from "./registry.js";
-export { type AgentEnv, type CliOutcome, runCli } from "./run-cli.js";
+export { type AgentEnv, type CliOutcome, onPath, runCli } from "./run-cli.js";
 
 /** The agents layer's modules (layer.ts), loaded on first use. */
 export const agentsLayer = () => import("./layer.js");

@@ -14,7 +14,7 @@ import {
   agentNamed,
   agentsLayer,
   type FunesCommand,
-  runCli,
+  onPath,
   type SetupReport,
   type ToolConsent,
 } from "../agents/index.js";
@@ -205,9 +205,10 @@ async function allowToolsConsent(
 export async function addAgent(o: AddOptions, ctx: ReadContext): Promise<AddSummary> {
   const info = parseAgent(o.agent);
   const agent = info.name;
-  // What it needs first, before a question is asked or anything indexed: the agent's own CLI (each
-  // agent's CLI has its name; its installer checks again, and says how to install it).
-  if ((await runCli(agent, ["--version"], { env: o.env })).kind === "missing")
+  // What it needs first, before a question is asked or anything indexed: the agent's own CLI on PATH (each
+  // agent's CLI has its name; its installer checks again, and says how to install it). Looked up, not run:
+  // some agents write files of their own on every start (Gemini CLI a projects.json temporary file).
+  if (!onPath(agent, o.env.PATH))
     throw new FunesError(
       "unreadable_source",
       `\`${agent}\` isn't on PATH, so funes can't be set up in it — install ${agent}, then run \`funes add ${agent}\` again (nothing was changed)`,

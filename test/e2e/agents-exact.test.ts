@@ -39,13 +39,6 @@ function snapshot(paths: string[]): Map<string, { bytes: string; mtime: number }
   return out;
 }
 
-/**
- * Left by every `gemini --version` (Gemini CLI 0.61 exits before renaming its project registry's temporary
- * file into place), which `funes add` runs to check the CLI is installed (commands/add-agent.ts); not a
- * file funes edits. agents/setup.ts's own check looks on PATH instead.
- */
-const GEMINI_VERSION_LEFTOVER = /\.gemini\/projects\.json\.[0-9a-f-]+\.tmp$/;
-
 /** The paths (relative to the home) whose bytes differ between two snapshots, or that only one has. */
 function changed(
   home: string,
@@ -57,7 +50,6 @@ function changed(
   return [...keys]
     .filter((k) => a.get(k)?.bytes !== b.get(k)?.bytes || (mtime && a.get(k)?.mtime !== b.get(k)?.mtime))
     .map((k) => relative(home, k))
-    .filter((k) => !GEMINI_VERSION_LEFTOVER.test(k))
     .sort();
 }
 
