@@ -7,7 +7,9 @@
  * `-- --vector-index` the local vector index's training and fold costs at 1M vectors (a few minutes),
  * `-- --real` the text pass on replicated real transcripts beside fixture replicas (also part of `--scale`),
  * `-- --int8` where int8 embeddings lose fp32's top 10, what buys it back, and funes's own int8 (~10 min),
- * `-- --peer <checkout>` funes beside obra/episodic-memory on one Claude corpus (index, MCP latency; long).
+ * `-- --peer <checkout>` funes beside obra/episodic-memory on one Claude corpus (index, MCP latency; long),
+ * `-- --compact` a team's year on one Hub memory at a reduced scale (files in the repo, a newcomer's
+ * download, Hub requests per push, with compaction on schedule; a few minutes).
  *
  * Index (text first): throughput in chunks/s over a cold `funes index` of ≥ 100k chunks (goal ≥ 3,000/s on
  * 2 cores), its peak RSS (goal ≤ 1.5 GB), disk bytes per chunk, Lance fragments, and keyword query latency;
@@ -60,6 +62,15 @@ function run(
   );
 }
 
+/** The team-year simulation (its own script, on the Hub stand-in), its lines indented. */
+function teamYear(): string {
+  return execFileSync(process.execPath, ["--import", "tsx", join(ROOT, "bench", "compact-bench.ts")], {
+    env: { ...process.env, LANCEDB_LOG: "error" },
+  })
+    .toString()
+    .replace(/^/gm, "  ");
+}
+
 function pct(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? Number.NaN;
@@ -90,6 +101,10 @@ async function main(): Promise<void> {
     return;
   }
   const dir = mkdtempSync(join(tmpdir(), "funes-bench-"));
+  if (process.argv.includes("--compact")) {
+    process.stdout.write(`\nfunes benchmark — a team's year on one Hub memory\n${teamYear()}`);
+    return;
+  }
   const only = ["quality", "latency", "scale", "vector-index", "real", "int8"].find((f) =>
     process.argv.includes(`--${f}`),
   );
@@ -268,6 +283,7 @@ async function main(): Promise<void> {
       },
     ).toString();
     process.stdout.write(`\nfunes benchmark — forget\n${forget.replace(/^/gm, "  ")}`);
+    process.stdout.write(`\nfunes benchmark — a team's year on one Hub memory\n${teamYear()}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -99,6 +99,7 @@ describe("mistyped commands, flags and values", () => {
     expect(await usage(["RECALL", "x"])).toContain("did you mean `funes recall`?");
     expect(await usage(["serach", "x"])).toContain("did you mean `funes recall`?");
     expect(await usage(["publish", "a/b"])).toContain("did you mean `funes push`?");
+    expect(await usage(["gc", "a/b"])).toContain("did you mean `funes compact`?");
     expect(await usage(["grep", "ENOSPC", "7028acdd"])).toContain("did you mean `funes scan`?");
     const help = await runFunes(["help", "recall"], env);
     expect(help.code).toBe(0);
