@@ -4,6 +4,7 @@
  * (sync/compact.ts). A push does this by itself once the memory lists more than `COMPACT_AT_FILES` files;
  * this runs it now. `--dry-run` folds in a staged copy and says what would change, committing nothing.
  */
+import { UnsupportedManifestError } from "../local/index.js";
 import { ForgottenFileError, type ReadContext, refusedRemote } from "../memory/index.js";
 import { HubReadOnlyError } from "../remote/index.js";
 import {
@@ -126,6 +127,12 @@ async function compactChecked(opts: CompactCommandOptions, ctx: ReadContext): Pr
         `${loc.uri}: ${err.message} (others are publishing) — nothing was changed; run it again in a moment`,
       );
     if (err instanceof ForgottenFileError) throw new FunesError("bad_input", err.message);
+    if (err instanceof UnsupportedManifestError)
+      throw new FunesError(
+        "incompatible_memory",
+        `${loc.uri}: its newest manifest ${err.message}, so funes cannot tell which files it needs and changed nothing — compact it with the tool that wrote it`,
+        err,
+      );
     throw err;
   }
 }

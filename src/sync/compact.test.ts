@@ -251,6 +251,24 @@ describe("compacting a Hub memory", () => {
     expect(now.length).toBe(23);
   });
 
+  it("a memory whose manifests it cannot make sense of is left as it is", async () => {
+    newRepo("acme/odd");
+    const a = machine("odd-a", "acme/odd");
+    await pushBatches(a, [
+      [0, 10],
+      [10, 20],
+    ]);
+    // A manifest named the other way Lance names them, beside its own: which one Lance opens is a guess.
+    const repo = hub.repos.get("acme/odd");
+    if (repo === undefined) throw new Error("no repo");
+    const some = [...repo.files].find(([p]) => p.endsWith(".manifest"))?.[1] as Buffer;
+    repo.files = new Map(repo.files).set("chunks.lance/_versions/1.manifest", some);
+    const head = repo.commit;
+    const fresh = machine("odd-b", "acme/odd");
+    await expect(compactRemote(fresh)).rejects.toThrow();
+    expect(hub.repos.get("acme/odd")?.commit).toBe(head);
+  });
+
   it("a newcomer's view fetches one manifest and no transaction, and a push staged from it only adds", async () => {
     newRepo("acme/slim");
     const a = machine("slim-a", "acme/slim");
