@@ -3,14 +3,18 @@
  * private copy (`sqlite-snapshot.ts`: nothing is written beside the user's database, WAL included); every
  * column selected by name (column order differs between databases and old schemas lack new
  * columns), so schema versions 12 through 30 read alike. One unit per session, signed by its highest
- * message id, so a session is re-read only when it grew.
+ * message id, so a session is re-read only when it grew. Indexing reads a session a page of rows at a time
+ * (`streamUnit`), so memory is bounded by a page, not the session.
  */
 import { readAgentFile } from "./agent-file.js";
 import { ArgumentSerializer, flattenToolContent, makeBlock } from "./blocks.js";
 import { asObject, asString, isLfsPointer, readGuarded, SKIP_LFS_POINTER } from "./jsonl.js";
+import type { SqlValue } from "./sqlite-reader.js";
 import {
   databaseRoot,
   nulSafe,
+  PAGE_ROWS,
+  type PageOptions,
   refusedStoreUnits,
   type SnapshotOptions,
   SqliteSnapshot,
@@ -19,7 +23,9 @@ import { isBlank, mungeCwd } from "./text.js";
 import {
   type Block,
   countSkip,
+  type Session,
   type SkipCounts,
+  type StreamedUnit,
   type TraceSource,
   type Turn,
   type Unit,
@@ -58,6 +64,7 @@ export class HermesSource implements TraceSource {
   constructor(
     private readonly dbPath: string,
     private readonly snapshotOptions: SnapshotOptions = {},
+    private readonly pageOptions: PageOptions = {},
   ) {
     this.description = `scanning hermes sessions in ${dbPath}`;
   }
@@ -110,19 +117,67 @@ export class HermesSource implements TraceSource {
 
   async readUnit(unit: Unit): Promise<UnitRead> {
     return this.withDb((db) => {
-      const have = this.columnsOf(db, "messages");
-      const select = MESSAGE_COLUMNS.map((c) => (have.has(c) ? nulSafe(c) : `NULL AS "${c}"`)).join(", ");
       const rows = db.all<MessageRow>(
-        `SELECT ${select} FROM messages WHERE session_id = ? ORDER BY id`,
+        `SELECT ${this.selectOf(db)} FROM messages WHERE session_id = ? ORDER BY id`,
         unit.key,
       );
-      let cwd: string | null = null;
-      if (this.columnsOf(db, "sessions").has("cwd")) {
-        const row = db.get<{ cwd: unknown }>("SELECT cwd FROM sessions WHERE id = ?", unit.key);
-        cwd = asString(row?.cwd);
-      }
-      return parseHermesRows(rows, { sessionId: unit.key, cwd, dbPath: this.dbPath });
+      return parseHermesRows(rows, {
+        sessionId: unit.key,
+        cwd: this.cwdOf(db, unit.key),
+        dbPath: this.dbPath,
+      });
     });
+  }
+
+  /**
+   * Reads one session a page of rows at a time (keyset on `id`, the order the whole read takes), each row's
+   * turn given as it is read: what it gives equals {@link readUnit}'s.
+   */
+  async streamUnit(unit: Unit): Promise<StreamedUnit> {
+    const { db, select, cwd } = this.withDb((db) => ({
+      db,
+      select: this.selectOf(db),
+      cwd: this.cwdOf(db, unit.key),
+    }));
+    const reader = new HermesRowReader({ sessionId: unit.key, cwd, dbPath: this.dbPath });
+    const pageRows = this.pageOptions.pageRows ?? PAGE_ROWS;
+    function* turns(): Generator<Turn> {
+      let after: SqlValue | undefined;
+      for (;;) {
+        const rows =
+          after === undefined
+            ? db.all<MessageRow>(
+                `SELECT ${select} FROM messages WHERE session_id = ? ORDER BY id LIMIT ?`,
+                unit.key,
+                pageRows,
+              )
+            : db.all<MessageRow>(
+                `SELECT ${select} FROM messages WHERE session_id = ? AND id > ? ORDER BY id LIMIT ?`,
+                unit.key,
+                after,
+                pageRows,
+              );
+        for (const row of rows) {
+          const turn = reader.turnOf(row);
+          if (turn !== null) yield turn;
+        }
+        if (rows.length < pageRows) return;
+        after = rows[rows.length - 1]?.id as SqlValue;
+      }
+    }
+    return { sessions: [{ ...reader.session(), turns: turns() }], read: reader.read };
+  }
+
+  /** The message columns, each by name (an absent one as null). */
+  private selectOf(db: SqliteSnapshot): string {
+    const have = this.columnsOf(db, "messages");
+    return MESSAGE_COLUMNS.map((c) => (have.has(c) ? nulSafe(c) : `NULL AS "${c}"`)).join(", ");
+  }
+
+  /** The session's recorded working folder; null when the schema has none or the session row is missing. */
+  private cwdOf(db: SqliteSnapshot, sessionId: string): string | null {
+    if (!this.columnsOf(db, "sessions").has("cwd")) return null;
+    return asString(db.get<{ cwd: unknown }>("SELECT cwd FROM sessions WHERE id = ?", sessionId)?.cwd);
   }
 
   private columnsOf(db: SqliteSnapshot, table: string): Set<string> {
@@ -173,45 +228,69 @@ export interface HermesContext {
  * content) cannot be read is passed over alone, named by its message id.
  */
 export function parseHermesRows(rows: MessageRow[], ctx: HermesContext): UnitRead {
-  const skipped: SkipCounts = {};
-  const unreadable: UnreadableRecord[] = [];
-  const workdir = (ctx.cwd === null ? null : mungeCwd(ctx.cwd)) ?? "hermes";
+  const reader = new HermesRowReader(ctx);
   const turns: Turn[] = [];
   for (const row of rows) {
+    const turn = reader.turnOf(row);
+    if (turn !== null) turns.push(turn);
+  }
+  return { sessions: [{ ...reader.session(), turns }], ...reader.read };
+}
+
+/**
+ * Turns of one session's rows given one at a time in id order, and what was passed over so far: the whole
+ * read and the paged one (`streamUnit`) map rows through it alike.
+ */
+class HermesRowReader {
+  readonly read: Omit<UnitRead, "sessions"> = { skipped: {}, records: 0 };
+  private readonly workdir: string;
+  private readonly unreadable: UnreadableRecord[] = [];
+  private seq = 0;
+
+  constructor(private readonly ctx: HermesContext) {
+    this.workdir = (ctx.cwd === null ? null : mungeCwd(ctx.cwd)) ?? "hermes";
+  }
+
+  /** The session's facts, known before its rows. */
+  session(): Omit<Session, "turns"> {
+    const cwd = this.workdir === "hermes" ? null : this.ctx.cwd;
+    return { sessionId: this.ctx.sessionId, workdir: this.workdir, cwd, isSubagent: false };
+  }
+
+  /** The turn of the next row; null when it gives none (counted). */
+  turnOf(row: MessageRow): Turn | null {
+    const { skipped } = this.read;
+    this.read.records++;
     const role = asString(row.role) ?? "(none)";
-    const got = readGuarded(`message id ${String(row.id)}`, skipped, unreadable, () => ({
+    const got = readGuarded(`message id ${String(row.id)}`, skipped, this.unreadable, () => ({
       blocks: hermesBlocks(role, row, skipped),
     }));
-    if (got === null) continue;
+    if (got === null) {
+      if (this.unreadable.length > 0) this.read.unreadable = this.unreadable;
+      return null;
+    }
     const { blocks } = got;
     if (blocks === null) {
       countSkip(skipped, `message role "${role}" not indexed`);
-      continue;
+      return null;
     }
     if (blocks.length === 0) {
       countSkip(skipped, `${role} message with no indexable content`);
-      continue;
+      return null;
     }
-    turns.push({
-      sessionId: ctx.sessionId,
-      workdir,
+    return {
+      sessionId: this.ctx.sessionId,
+      workdir: this.workdir,
       turnUuid: String(row.id),
       parentUuid: null,
-      seq: turns.length,
+      seq: this.seq++,
       ts: typeof row.timestamp === "number" ? epochToRfc3339(row.timestamp) : "",
       role,
       blocks,
-      sourcePath: ctx.dbPath,
+      sourcePath: this.ctx.dbPath,
       harness: "hermes",
-    });
+    };
   }
-  const cwd = workdir === "hermes" ? null : ctx.cwd;
-  return {
-    sessions: [{ sessionId: ctx.sessionId, workdir, cwd, turns, isSubagent: false }],
-    skipped,
-    records: rows.length,
-    ...(unreadable.length > 0 ? { unreadable } : {}),
-  };
 }
 
 /** Blocks of one message by role; null for a role that holds no conversation (`session_meta`, …). */

@@ -5,18 +5,29 @@
  * read through a private copy of the database and its WAL (`sqlite-snapshot.ts`): nothing is written beside
  * it. One unit per session, signed by its newest message or part time and their count, so a session is read
  * again only when it changed. One turn per message; a tool part holds the call and its result, so it gives a
- * tool_use and a tool_result block in the assistant's turn.
+ * tool_use and a tool_result block in the assistant's turn. Indexing reads a session a page of messages (and
+ * their parts) at a time (`streamUnit`), so memory is bounded by a page, not the session.
  */
 import { makeBlock } from "./blocks.js";
 import { compactJson } from "./json-compact.js";
 import { asObject, asString, readGuarded } from "./jsonl.js";
-import { nulSafe, refusedStoreUnits, type SnapshotOptions, SqliteSnapshot } from "./sqlite-snapshot.js";
+import type { SqlValue } from "./sqlite-reader.js";
+import {
+  nulSafe,
+  PAGE_ROWS,
+  type PageOptions,
+  refusedStoreUnits,
+  type SnapshotOptions,
+  SqliteSnapshot,
+} from "./sqlite-snapshot.js";
 import { isBlank, mungeCwd } from "./text.js";
 import {
   type Block,
   countSkip,
   type Harness,
+  type Session,
   type SkipCounts,
+  type StreamedUnit,
   type TraceSource,
   type Turn,
   type Unit,
@@ -53,6 +64,7 @@ export class OpenCodeSource implements TraceSource {
     private readonly dbPath: string,
     readonly kind: OpenCodeHarness = "opencode",
     private readonly snapshotOptions: SnapshotOptions = {},
+    private readonly pageOptions: PageOptions = {},
   ) {
     this.description = `scanning ${kind} sessions in ${dbPath}`;
   }
@@ -126,9 +138,83 @@ export class OpenCodeSource implements TraceSource {
     });
   }
 
+  /**
+   * Reads one session a page of messages at a time (keyset on `time_created, id`, the order the whole read
+   * takes), with the parts of each page's messages (themselves read a page at a time, in message and id
+   * order), a page's turns given once its parts are all read: what it gives equals {@link readUnit}'s.
+   */
+  async streamUnit(unit: Unit): Promise<StreamedUnit> {
+    const db = this.db();
+    const session = db.get<SessionRow>("SELECT id, directory, parent_id FROM session WHERE id = ?", unit.key);
+    const reader = new OpenCodeRowReader({
+      sessionId: unit.key,
+      cwd: asString(session?.directory),
+      isSubagent: unit.isSubagent,
+      dbPath: this.dbPath,
+      harness: this.kind,
+    });
+    const pageRows = this.pageOptions.pageRows ?? PAGE_ROWS;
+    const orphans = db.get<{ n: unknown }>(
+      `SELECT COUNT(*) AS n FROM part p WHERE p.session_id = ?
+         AND NOT EXISTS (SELECT 1 FROM message m WHERE m.session_id = ? AND m.id = p.message_id)`,
+      unit.key,
+      unit.key,
+    );
+    reader.orphanParts(Number(orphans?.n ?? 0));
+    const key = unit.key;
+    function* turns(): Generator<Turn> {
+      let after: [SqlValue, SqlValue] | null = null;
+      for (;;) {
+        const messages: DataRow[] = db.all<DataRow>(
+          `SELECT id, time_created, ${nulSafe("data")} FROM message WHERE session_id = ?
+             ${after === null ? "" : "AND (time_created, id) > (?, ?)"} ORDER BY time_created, id LIMIT ?`,
+          key,
+          ...(after ?? []),
+          pageRows,
+        );
+        const byMessage = partsByMessage(pageParts(db, key, messages, pageRows));
+        for (const m of messages) {
+          const turn = reader.turnOf(m, byMessage.get(m.id) ?? []);
+          if (turn !== null) yield turn;
+        }
+        const last: DataRow | undefined = messages[messages.length - 1];
+        if (messages.length < pageRows || last === undefined) return;
+        after = [last.time_created as SqlValue, last.id];
+      }
+    }
+    return { sessions: [{ ...reader.session(), turns: turns() }], read: reader.read };
+  }
+
   private db(): SqliteSnapshot {
     this.snapshot ??= SqliteSnapshot.take(this.dbPath, this.snapshotOptions);
     return this.snapshot;
+  }
+}
+
+/**
+ * The parts of `messages` in session `sessionId`, a page of rows per query (keyset on `message_id, id`):
+ * each message's parts in id order, as the whole read orders them.
+ */
+function pageParts(db: SqliteSnapshot, sessionId: string, messages: DataRow[], pageRows: number): DataRow[] {
+  if (messages.length === 0) return [];
+  const ids = messages.map((m) => m.id);
+  const marks = ids.map(() => "?").join(", ");
+  const parts: DataRow[] = [];
+  let after: [SqlValue, SqlValue] | null = null;
+  for (;;) {
+    const rows: DataRow[] = db.all<DataRow>(
+      `SELECT id, message_id, time_created, ${nulSafe("data")} FROM part
+         WHERE session_id = ? AND message_id IN (${marks}) ${after === null ? "" : "AND (message_id, id) > (?, ?)"}
+         ORDER BY message_id, id LIMIT ?`,
+      sessionId,
+      ...ids,
+      ...(after ?? []),
+      pageRows,
+    );
+    parts.push(...rows);
+    const last: DataRow | undefined = rows[rows.length - 1];
+    if (rows.length < pageRows || last === undefined) return parts;
+    after = [last.message_id ?? null, last.id];
   }
 }
 
@@ -164,30 +250,80 @@ function isoOf(ms: unknown): string {
  * row whose `data` cannot be read (JSON nested too deep to walk) is passed over alone, named by its id.
  */
 export function parseOpenCodeRows(messages: DataRow[], parts: DataRow[], ctx: OpenCodeContext): UnitRead {
-  const skipped: SkipCounts = {};
-  const unreadable: UnreadableRecord[] = [];
+  const reader = new OpenCodeRowReader(ctx);
+  const byMessage = partsByMessage(parts);
+  const known = new Set(messages.map((m) => m.id));
+  let orphans = 0;
+  for (const [id, list] of byMessage) if (!known.has(id)) orphans += list.length;
+  reader.orphanParts(orphans);
+  const turns: Turn[] = [];
+  for (const m of messages) {
+    const turn = reader.turnOf(m, byMessage.get(m.id) ?? []);
+    if (turn !== null) turns.push(turn);
+  }
+  return { sessions: [{ ...reader.session(), turns }], ...reader.read };
+}
+
+/** Parts grouped by the message they belong to, each list in the order given. */
+function partsByMessage(parts: DataRow[]): Map<string, DataRow[]> {
   const byMessage = new Map<string, DataRow[]>();
   for (const p of parts) {
     const list = byMessage.get(p.message_id ?? "") ?? [];
     list.push(p);
     byMessage.set(p.message_id ?? "", list);
   }
-  const known = new Set(messages.map((m) => m.id));
-  for (const [id, list] of byMessage)
-    if (!known.has(id)) countSkip(skipped, "opencode part whose message is missing", list.length);
-  const workdir = (ctx.cwd === null ? null : mungeCwd(ctx.cwd)) ?? ctx.harness;
-  const turns: Turn[] = [];
-  for (const m of messages) {
+  return byMessage;
+}
+
+/**
+ * Turns of one session's messages given one at a time in time order, each with its parts, and what was
+ * passed over so far: the whole read and the paged one (`streamUnit`) map rows through it alike.
+ */
+class OpenCodeRowReader {
+  readonly read: Omit<UnitRead, "sessions"> = { skipped: {}, records: 0 };
+  private readonly workdir: string;
+  private readonly unreadable: UnreadableRecord[] = [];
+  private seq = 0;
+
+  constructor(private readonly ctx: OpenCodeContext) {
+    this.workdir = (ctx.cwd === null ? null : mungeCwd(ctx.cwd)) ?? ctx.harness;
+  }
+
+  /** The session's facts, known before its rows. */
+  session(): Omit<Session, "turns"> {
+    const { ctx, workdir } = this;
+    const cwd = ctx.cwd !== null && workdir !== ctx.harness ? ctx.cwd : null;
+    return { sessionId: ctx.sessionId, workdir, cwd, isSubagent: ctx.isSubagent };
+  }
+
+  /** Counts `n` parts of the session whose message is not in it. */
+  orphanParts(n: number): void {
+    this.read.records += n;
+    if (n > 0) countSkip(this.read.skipped, "opencode part whose message is missing", n);
+  }
+
+  /** The turn of the next message, given its parts in id order; null when it gives none (counted). */
+  turnOf(m: DataRow, mparts: DataRow[]): Turn | null {
+    const { skipped } = this.read;
+    const { unreadable } = this;
+    this.read.records += 1 + mparts.length;
+    try {
+      return this.turnOfRead(m, mparts, skipped, unreadable);
+    } finally {
+      if (unreadable.length > 0) this.read.unreadable = unreadable;
+    }
+  }
+
+  private turnOfRead(m: DataRow, mparts: DataRow[], skipped: SkipCounts, unreadable: UnreadableRecord[]) {
     const data = readGuarded(`message "${m.id}"`, skipped, unreadable, () => dataOf(m, "message", skipped));
-    const mparts = byMessage.get(m.id) ?? [];
     if (data === null) {
       countSkip(skipped, "opencode part whose message is unreadable", mparts.length);
-      continue;
+      return null;
     }
     const role = asString(data.role) ?? "(none)";
     if (role !== "user" && role !== "assistant") {
       countSkip(skipped, `opencode message role "${role}" not indexed`);
-      continue;
+      return null;
     }
     const blocks: Block[] = [];
     for (const p of mparts) {
@@ -199,29 +335,22 @@ export function parseOpenCodeRows(messages: DataRow[], parts: DataRow[], ctx: Op
     }
     if (blocks.length === 0) {
       countSkip(skipped, `opencode ${role} message with no indexable content`);
-      continue;
+      return null;
     }
     const time = asObject(data.time);
-    turns.push({
-      sessionId: ctx.sessionId,
-      workdir,
+    return {
+      sessionId: this.ctx.sessionId,
+      workdir: this.workdir,
       turnUuid: m.id,
       parentUuid: asString(data.parentID),
-      seq: turns.length,
+      seq: this.seq++,
       ts: isoOf(time?.created ?? m.time_created),
       role,
       blocks,
-      sourcePath: ctx.dbPath,
-      harness: ctx.harness,
-    });
+      sourcePath: this.ctx.dbPath,
+      harness: this.ctx.harness,
+    };
   }
-  const cwd = ctx.cwd !== null && workdir !== ctx.harness ? ctx.cwd : null;
-  return {
-    sessions: [{ sessionId: ctx.sessionId, workdir, cwd, turns, isSubagent: ctx.isSubagent }],
-    skipped,
-    records: messages.length + parts.length,
-    ...(unreadable.length > 0 ? { unreadable } : {}),
-  };
 }
 
 /** The blocks of one part (counted when it gives none). */

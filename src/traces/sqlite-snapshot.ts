@@ -162,6 +162,15 @@ export class SqliteSnapshot {
   }
 }
 
+/** How a session too large to hold whole is read: a page of rows per query (sessions of a million messages). */
+export interface PageOptions {
+  /** Rows one query takes; default {@link PAGE_ROWS}. */
+  pageRows?: number | undefined;
+}
+
+/** Rows a paged read takes per query: few enough queries, and a page is a small part of a large session. */
+export const PAGE_ROWS = 500;
+
 /** Marks the second column {@link nulSafe} selects. */
 const NUL_SUFFIX = " #nul";
 const UTF8 = new TextDecoder();
