@@ -1,9 +1,9 @@
 /**
- * Folding a published memory's small fragments into few, in a staged copy (docs/hub-layout.md). Every push
- * adds a fragment of its own (a data file), so a memory a team publishes to each turn gains thousands of
- * small ones. Lance's `optimize()` would merge every fragment below ~1M rows, i.e. write the whole table
- * again each time; here only the newest small fragments are folded, by a size-tiered rule
- * ({@link foldGroup}), so a row is written again a few times in its life, not once per compaction.
+ * Folding a published memory's small fragments into few, in a staged copy (docs/publish-protocol.md,
+ * "Compaction"). Every push adds a fragment of its own (a data file), so a memory a team publishes to each
+ * turn gains thousands of small ones. Lance's `optimize()` would merge every fragment below ~1M rows, i.e.
+ * write the whole table again each time; here only the newest small fragments are folded, by a size-tiered
+ * rule ({@link foldGroup}), so a row is written again a few times in its life, not once per compaction.
  *
  * A fold reads the chosen fragments' live rows and merges them back on `id` (`whenMatchedUpdateAll`): one
  * new fragment holds them, and the old ones, left with no live row, leave the manifest (the way
@@ -117,7 +117,7 @@ async function rewriteFragments(t: Table, at: Map<string, bigint>, group: Set<bi
   return rows.numRows;
 }
 
-/** Builds the text index when missing, rebuilds it when any row sits outside it (positions off, as a push). */
+/** Builds the text index when missing, rebuilds it when a row sits outside it (positions off, as a push). */
 async function currentTextIndex(t: Table): Promise<FoldResult["textIndex"]> {
   if ((await t.countRows()) === 0) return "none";
   const has = (await t.listIndices()).some((i) => i.name === TEXT_INDEX);

@@ -1,10 +1,10 @@
 /**
  * What a table's newest version is made of, read from its manifest (protobuf, lance table.proto): its
  * fragments (id, live rows, data file, deletion file), its indexes' folders and its transaction file. Lance
- * opens the newest manifest in `_versions/` and reads only what that manifest names, so these are the files a
- * reader needs (docs/hub-layout.md): a Hub memory's view fetches only them, and a compaction removes every
- * other file of the table's own folders (older manifests, transactions, data files no fragment uses any
- * more, index generations a rebuild replaced).
+ * opens the newest manifest in `_versions/` and reads only what that manifest names, so these are the files
+ * a reader needs (docs/publish-protocol.md, "What a reader downloads"): a Hub memory's view fetches only
+ * them, and a compaction removes every other file of the table's own folders (older manifests,
+ * transactions, data files no fragment uses any more, index generations a rebuild replaced).
  *
  * Paths Lance derives from a manifest (lance 8): a data file is `data/<path>`, a deletion file
  * `_deletions/<fragment id>-<read version>-<id>.<arrow|bin>` (by its type: arrow array 0, bitmap 1), an
