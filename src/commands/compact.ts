@@ -130,7 +130,7 @@ async function compactChecked(opts: CompactCommandOptions, ctx: ReadContext): Pr
     if (err instanceof UnsupportedManifestError)
       throw new FunesError(
         "incompatible_memory",
-        `${loc.uri}: its newest manifest ${err.message}, so funes cannot tell which files it needs and changed nothing — compact it with the tool that wrote it`,
+        `${loc.uri}: its newest manifest ${err.message}, so funes cannot tell which files it needs and changed nothing — use the tool that wrote it to compact it`,
         err,
       );
     throw err;
