@@ -15,7 +15,7 @@ import { writeTestModels } from "../scripts/make-models.js";
 import { indexSessions, localMemoryFor, ModelSession, recall, recallOptions } from "../src/commands/index.js";
 import { formatRecallAgent } from "../src/format/index.js";
 import { forgetCandidateRows, keywordSearch, LocalStore } from "../src/local/index.js";
-import { copiesOf } from "../src/memory/index.js";
+import { copiesAndMentions } from "../src/memory/index.js";
 import { echoOf, sessionKinds } from "../src/search/index.js";
 import { FORGED_HITS, licenceRows, writeSearchDevCorpus } from "../test/helpers/echo-adversarial.js";
 import { type LoopStyle, localLoopDeps, runEchoLoop, writeDecisions } from "../test/helpers/echo-loop.js";
@@ -189,14 +189,13 @@ async function benchAdversarial(
   );
   // Forget: one of the sessions sharing a licence header.
   const lic = licenceRows();
-  const taken = new Set(
-    copiesOf(
-      lic.all,
-      lic.all.filter((r) => r.sessionId === lic.forgotten),
-    ).map((r) => r.id),
+  const found = copiesAndMentions(
+    lic.all,
+    lic.all.filter((r) => r.sessionId === lic.forgotten),
   );
+  const taken = new Set(found.copies.map((r) => r.id));
   out.push(
-    `    forget one of five sessions sharing the Apache header: its copies taken ${lic.copies.filter((id) => taken.has(id)).length}/${lic.copies.length}, unrelated rows taken ${lic.kept.filter((id) => taken.has(id)).length}/${lic.kept.length}`,
+    `    forget one of five sessions sharing the Apache header: its copies taken ${lic.copies.filter((id) => taken.has(id)).length}/${lic.copies.length}, unrelated rows taken ${lic.kept.filter((id) => taken.has(id)).length}/${lic.kept.length}, listed as mentions ${found.mentions.length}`,
   );
   // Forged hits: hidden as echoes, and marked when shown.
   const forged = Object.values(FORGED_HITS);

@@ -292,6 +292,10 @@ async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
     )
     .option("--purge-history", "Hub: also rewrite the files that held them and squash the repo's history")
     .option("--allow-reindex", "Local: let `funes index` bring them (and earlier forgotten turns) back")
+    .option(
+      "--with-mentions",
+      "Also take the mentions the preview lists: chunks carrying what is forgotten with no recall tying them to it",
+    )
     .option("--yes", "Forget without asking (required off a terminal)")
     .option("--json", "Print the preview and result as JSON")
     .example('funes forget --match "sk-live-1234" --yes')

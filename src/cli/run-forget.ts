@@ -2,7 +2,13 @@
  * `funes forget`: selectors from argv (read raw, so ids and texts keep their exact spelling: cac turns digit
  * strings into numbers), the preview, the question (on a terminal) or `--yes`, and what was done.
  */
-import { type ForgetProposal, type ForgetSummary, FunesError, forgetRows } from "../commands/index.js";
+import {
+  type ForgetProposal,
+  type ForgetSummary,
+  FunesError,
+  forgetRows,
+  type PreviewSession,
+} from "../commands/index.js";
 import type { CliConfig } from "./config.js";
 import { askYesNo } from "./prompt.js";
 import { clip, fitText, layoutWidth } from "./terminal-text.js";
@@ -47,17 +53,29 @@ export function previewLines(p: ForgetProposal, width: number | null = null): st
   const s = p.preview;
   const lines = [
     s.chunks > 0
-      ? `to forget from ${where}: ${s.chunks} chunk(s) in ${s.sessions.length} session(s)${s.copies > 0 ? `, ${s.copies} of them copies (earlier recalls that quoted the rest, read back)` : ""}`
+      ? `to forget from ${where}: ${s.chunks} chunk(s) in ${s.sessions.length} session(s)${s.copies > 0 ? `, ${s.copies} of them copies (earlier recalls that quoted the rest, read back)` : ""}${s.mentions.taken ? `, ${s.mentions.chunks} mentions` : ""}`
       : p.hub?.purgeHistory === true
         ? `nothing more in ${where} matches; --purge-history still removes what earlier forgets only hid`
         : `nothing in ${where} matches`,
   ];
-  for (const x of s.sessions.slice(0, 10)) {
-    const when = x.first === "" ? "" : `, ${x.first.slice(0, 16)} → ${x.last.slice(0, 16)}`;
-    lines.push(`  session ${x.sessionId}: ${x.chunks} chunk(s), ${x.turns} turn(s)${when}`);
-    for (const l of x.samples) lines.push(sample(l));
+  const listSessions = (list: PreviewSession[], indent: string) => {
+    for (const x of list.slice(0, 10)) {
+      const when = x.first === "" ? "" : `, ${x.first.slice(0, 16)} → ${x.last.slice(0, 16)}`;
+      lines.push(`${indent}session ${x.sessionId}: ${x.chunks} chunk(s), ${x.turns} turn(s)${when}`);
+      for (const l of x.samples) lines.push(sample(l));
+    }
+    if (list.length > 10) lines.push(`${indent}… and ${list.length - 10} more session(s)`);
+  };
+  const m = s.mentions;
+  listSessions(s.sessions, "  ");
+  if (m.chunks > 0) {
+    lines.push(
+      m.taken
+        ? `  mentions: ${m.chunks} chunk(s) in ${m.sessions.length} session(s) carry what is forgotten (its rare words, numbers and names) with no recall tying them to it; taken too (--with-mentions)`
+        : `  mentions: ${m.chunks} chunk(s) in ${m.sessions.length} session(s) carry what is forgotten (its rare words, numbers and names) with no recall tying them to it; they stay — add --with-mentions to take them too`,
+    );
+    listSessions(m.sessions, "    ");
   }
-  if (s.sessions.length > 10) lines.push(`  … and ${s.sessions.length - 10} more session(s)`);
   if (p.released > 0) lines.push(`  ${p.released} chunk(s) forgotten earlier become indexable again`);
   if (p.hub !== null) {
     const h = p.hub;
@@ -114,6 +132,7 @@ export async function runForget(
     regex?: boolean;
     purgeHistory?: boolean;
     allowReindex?: boolean;
+    withMentions?: boolean;
     yes?: boolean;
     json?: boolean;
   },
@@ -149,6 +168,7 @@ export async function runForget(
       memory: memory[memory.length - 1],
       purgeHistory: flags.purgeHistory === true,
       allowReindex: flags.allowReindex === true,
+      withMentions: flags.withMentions === true,
       now: cfg.now,
       confirm: async (p) => {
         if (!json) process.stdout.write(`${previewLines(p, width).join("\n")}\n`);

@@ -11,7 +11,7 @@
 import { type ForgetCandidate, forgetCandidateRows, LocalStore } from "../local/index.js";
 import {
   compileSelectors,
-  copiesOf,
+  copiesAndMentions,
   type ForgetPreview,
   type ForgetSelectors,
   type ForgottenEntry,
@@ -20,6 +20,7 @@ import {
   funesPaths,
   loadIndexState,
   markForget,
+  type PreviewExtras,
   previewOf,
   type ReadContext,
   reachStep,
@@ -60,6 +61,8 @@ export interface ForgetOptions {
   memory?: string | undefined;
   purgeHistory: boolean;
   allowReindex: boolean;
+  /** Also take the mentions: rows that carry what is forgotten without a recall tying them to it. */
+  withMentions?: boolean | undefined;
   now: () => number;
   /** Shown the proposal; true goes ahead. Not called when nothing matched. */
   confirm: (p: ForgetProposal) => Promise<boolean>;
@@ -114,11 +117,21 @@ export async function forgetRows(opts: ForgetOptions, ctx: ReadContext): Promise
   return withWriterLock(ctx.funesHome, () => forgetLocal(opts, where, select));
 }
 
-/** The rows the selectors take, and the copies of them that recalls left (memory/forget-copies.ts). */
-function withCopies(all: ForgetCandidate[], select: (r: ForgetCandidate) => boolean) {
+/**
+ * The rows the selectors take, the copies of them that recalls left, and the mentions: rows that carry
+ * their content untied (memory/forget-copies.ts), among the rows only with `withMentions`.
+ */
+function withCopies(
+  all: ForgetCandidate[],
+  select: (r: ForgetCandidate) => boolean,
+  withMentions: boolean,
+): { rows: ForgetCandidate[]; extras: PreviewExtras } {
   const picked = all.filter(select);
-  const copies = copiesOf(all, picked);
-  return { rows: [...picked, ...copies], copies: copies.length };
+  const { copies, mentions } = copiesAndMentions(all, picked);
+  return {
+    rows: [...picked, ...copies, ...(withMentions ? mentions : [])],
+    extras: { copies: copies.length, mentions, mentionsTaken: withMentions },
+  };
 }
 
 function blank(memory: string, preview: ForgetPreview): ForgetSummary {
@@ -154,8 +167,12 @@ async function forgetLocal(
   // Closed before the forget is finished: the finishing step opens the memory itself.
   let closed = false;
   try {
-    const { rows: selected, copies } = withCopies(await forgetCandidateRows(store), select);
-    const summary = blank(where.label, previewOf(selected, opts.selectors, copies));
+    const { rows: selected, extras } = withCopies(
+      await forgetCandidateRows(store),
+      select,
+      opts.withMentions === true,
+    );
+    const summary = blank(where.label, previewOf(selected, opts.selectors, extras));
     const known: Map<string, ForgottenEntry> = where.home === null ? new Map() : readForgotten(where.home);
     const released = opts.allowReindex ? releasable(known, opts.selectors) : [];
     summary.released = released.length;
@@ -245,10 +262,11 @@ async function forgetOnHub(
       "no_memory",
       `${loc.uri} doesn't exist on the Hub, so nothing is published there to forget — check the name`,
     );
+  // What the last selection (on the head the plan was made on) found beside the selected rows.
+  let extras: PreviewExtras = {};
   const proposal = (plan: HubForgetPlan): ForgetProposal => ({
     memory: loc.uri,
-    // The plan holds the selected rows and their copies: the copies are those the selectors did not take.
-    preview: previewOf(plan.selected, opts.selectors, plan.selected.filter((r) => !select(r)).length),
+    preview: previewOf(plan.selected, opts.selectors, extras),
     hub: {
       adds: plan.adds,
       deletes: plan.deletes,
@@ -264,7 +282,11 @@ async function forgetOnHub(
       client,
       hubCache: ctx.models.hubCache,
       funesHome: ctx.funesHome,
-      select: (rows) => withCopies(rows, select).rows,
+      select: (rows) => {
+        const w = withCopies(rows, select, opts.withMentions === true);
+        extras = w.extras;
+        return w.rows;
+      },
       purgeHistory: opts.purgeHistory,
       confirm: (plan) => opts.confirm(proposal(plan)),
       now: opts.now,

@@ -36,6 +36,19 @@ export interface ForgetPreview {
   /** Of `chunks`, how many are copies of the rest: recalls that quoted them, read back (forget-copies.ts). */
   copies: number;
   sessions: PreviewSession[];
+  /**
+   * Other rows that carry what is forgotten (its rare words, numbers and names) without a recall tying
+   * them to it (forget-copies.ts): taken (and counted in `chunks` and `sessions`) only with `taken`.
+   */
+  mentions: { chunks: number; taken: boolean; sessions: PreviewSession[] };
+}
+
+/** What a preview says beside the rows: how many are copies, and the mentions found. */
+export interface PreviewExtras {
+  copies?: number;
+  mentions?: ForgetCandidate[];
+  /** Whether the mentions are among the rows (`--with-mentions`). */
+  mentionsTaken?: boolean;
 }
 
 const SAMPLES = 3;
@@ -98,9 +111,28 @@ function matcher(m: string, regex: boolean): RegExp {
   }
 }
 
-/** The preview of `rows` (the selected ones), sessions by newest activity first. */
-export function previewOf(rows: ForgetCandidate[], s: ForgetSelectors, copies = 0): ForgetPreview {
+/** The preview of `rows` (the selected ones, with their copies and any mentions taken), sessions by newest activity first. */
+export function previewOf(
+  rows: ForgetCandidate[],
+  s: ForgetSelectors,
+  extras: PreviewExtras = {},
+): ForgetPreview {
   const masks = s.match.map((m) => new RegExp(matcher(m, s.regex).source, s.regex ? "gu" : "g"));
+  const mentions = extras.mentions ?? [];
+  return {
+    chunks: rows.length,
+    copies: extras.copies ?? 0,
+    sessions: sessionsOf(rows, masks),
+    mentions: {
+      chunks: mentions.length,
+      taken: extras.mentionsTaken === true && mentions.length > 0,
+      sessions: sessionsOf(mentions, masks),
+    },
+  };
+}
+
+/** `rows` by session, newest activity first, with a few masked lines of each. */
+function sessionsOf(rows: ForgetCandidate[], masks: RegExp[]): PreviewSession[] {
   const by = new Map<string, ForgetCandidate[]>();
   for (const r of rows) {
     const list = by.get(r.sessionId) ?? [];
@@ -123,7 +155,7 @@ export function previewOf(rows: ForgetCandidate[], s: ForgetSelectors, copies = 
     };
   });
   sessions.sort((a, b) => (a.last < b.last ? 1 : a.last > b.last ? -1 : 0));
-  return { chunks: rows.length, copies, sessions };
+  return sessions;
 }
 
 /** `role: text` on one line, around the first match when there is one, matches masked. */

@@ -22,12 +22,13 @@ export {
   notAuthorizedError,
   readOnlyError,
 } from "./errors.js";
-export { copiesOf } from "./forget-copies.js";
+export { type CopiesAndMentions, copiesAndMentions, copiesOf } from "./forget-copies.js";
 export { finishForget, locallyForgottenIds, markForget, readPendingForget } from "./forget-pending.js";
 export {
   compileSelectors,
   type ForgetPreview,
   type ForgetSelectors,
+  type PreviewExtras,
   type PreviewSession,
   previewOf,
 } from "./forget-select.js";

@@ -312,3 +312,174 @@ describe("funes forget --memory (the Hub)", () => {
     expect(JSON.parse(push.stdout).published).toBe(0);
   });
 });
+
+/**
+ * Issue 42's shape: a decision, and an agent that recalls it and retells it in its own words over several
+ * exchanges (one inserted word breaks any 16-words-in-a-row match), then once more a few turns later with
+ * no recall in that exchange. The same recalls returned another team's decision, which the agent retells
+ * too.
+ */
+const DEC = "4d1b0c3e-0000-4000-8000-00000000d0c1";
+const EXP = "4d1b0c3e-0000-4000-8000-00000000e0c1";
+const REC = "4d1b0c3e-0000-4000-8000-00000000a0c1";
+const DECISION =
+  "Decided: journal replay runs backwards from the last checkpoint through ReplayCursor in src/journal/replay.ts, capped at 512 MB with 3 retries; Marta signed off on it.";
+const EXPORTS =
+  "Decided: the billing export writes Parquet files to s3://ledger-exports nightly at 02:00 through ExportJob, and Tomasz owns it.";
+const RETOLD = [
+  "From memory: we settled that ReplayCursor (in src/journal/replay.ts) replays everything backwards, starting at the most recent checkpoint, and it stops at 512 MB after 3 retries, which Marta approved.",
+  "Right, the replay side again: Marta approved ReplayCursor walking backwards from the newest checkpoint, src/journal/replay.ts holds it, 3 retries then it gives up, and nothing past 512 MB.",
+];
+const OTHER_RETOLD =
+  "Also: ExportJob pushes Parquet files to s3://ledger-exports every night at 02:00, and Tomasz is its owner.";
+const MENTION =
+  "Writing it against the design we have: backwards replay via ReplayCursor in src/journal/replay.ts, a 512 MB cap, three retries, as Marta agreed.";
+
+/** A Claude Code transcript of `turns` (uuids `<session>-<i>`), a minute apart. */
+function claudeTranscript(session: string, turns: { type: "user" | "assistant"; content: unknown }[]) {
+  return turns
+    .map((turn, i) =>
+      JSON.stringify({
+        type: turn.type,
+        uuid: `${session.slice(0, 24)}${String(i).padStart(12, "0")}`,
+        parentUuid: i === 0 ? null : `${session.slice(0, 24)}${String(i - 1).padStart(12, "0")}`,
+        sessionId: session,
+        cwd: "/home/dev/ledger",
+        timestamp: new Date(Date.parse("2026-10-01T10:00:00Z") + i * 60_000).toISOString(),
+        message: { role: turn.type, content: turn.content },
+      }),
+    )
+    .join("\n");
+}
+
+const turnOf = (session: string, i: number) => `${session.slice(0, 24)}${String(i).padStart(12, "0")}`;
+
+/** funes's agent-format hit for turn `i` of `session` (format/agent-format.ts). */
+const hitOf = (session: string, i: number, text: string) =>
+  `[2026-10-01T10:01:00.000Z] claude_code -home-dev-ledger/${session.slice(0, 8)} text  score=0.733\n  → get ${session} ${turnOf(session, i)}\n${text}\n---\n`;
+
+/** A home holding the decision, the other decision, and the session that recalls and retells them. */
+async function retellingHome(name: string): Promise<CliEnv> {
+  const e = userEnv(name);
+  const dir = join(e.home, ".claude", "projects", "-home-dev-ledger");
+  mkdirSync(dir, { recursive: true });
+  const said = (type: "user" | "assistant", text: string) => ({
+    type,
+    content: type === "user" ? text : [{ type: "text", text }],
+  });
+  writeFileSync(
+    join(dir, `${DEC}.jsonl`),
+    claudeTranscript(DEC, [
+      said("user", "how should journal replay work after a crash?"),
+      said("assistant", DECISION),
+    ]),
+  );
+  writeFileSync(
+    join(dir, `${EXP}.jsonl`),
+    claudeTranscript(EXP, [said("user", "who runs the billing export?"), said("assistant", EXPORTS)]),
+  );
+  const recall = (n: number, query: string, answers: string[]) => [
+    said("user", query),
+    {
+      type: "assistant" as const,
+      content: [{ type: "tool_use", id: `toolu_${n}`, name: "mcp__funes__recall", input: { query } }],
+    },
+    {
+      type: "user" as const,
+      content: [
+        {
+          type: "tool_result",
+          tool_use_id: `toolu_${n}`,
+          content: hitOf(DEC, 1, DECISION) + hitOf(EXP, 1, EXPORTS),
+        },
+      ],
+    },
+    ...answers.map((a) => said("assistant", a)),
+  ];
+  writeFileSync(
+    join(dir, `${REC}.jsonl`),
+    claudeTranscript(REC, [
+      ...recall(1, "what did we settle on for replay and the exports?", [RETOLD[0] as string, OTHER_RETOLD]),
+      ...recall(2, "remind me how replay ends", [RETOLD[1] as string]),
+      said("user", "ok, now write the crash recovery test"),
+      said("assistant", MENTION),
+    ]),
+  );
+  const r = await runFunes(["index", "--yes"], e);
+  expect(r.code, r.stderr).toBe(0);
+  return e;
+}
+
+describe("funes forget takes restatements, and lists mentions (issue 42)", () => {
+  it("forget --session of a decision takes the agent's retellings of it, lists the later mention, keeps the other decision's", async () => {
+    const a = await retellingHome("retold");
+    const memoryText = () =>
+      filesUnder(join(a.funesHome, "memory"))
+        .map((f) => readFileSync(f))
+        .reduce((all, b) => Buffer.concat([all, b]), Buffer.alloc(0));
+
+    const preview = await runFunes(["forget", "--session", DEC], a);
+    expect(preview.code).toBe(2);
+    expect(preview.stdout).toMatch(
+      /to forget from the local memory: \d+ chunk\(s\) in 2 session\(s\), \d+ of them copies/,
+    );
+    expect(preview.stdout).toContain(
+      "mentions: 1 chunk(s) in 1 session(s) carry what is forgotten (its rare words, numbers and names) with no recall tying them to it; they stay — add --with-mentions to take them too",
+    );
+    expect(preview.stdout).toContain(`    session ${REC}: 1 chunk(s), 1 turn(s)`);
+
+    const r = await runFunes(["forget", "--session", DEC, "--yes", "--json"], a);
+    expect(r.code, r.stderr).toBe(0);
+    const s = JSON.parse(r.stdout);
+    // The decision (2 rows), both recalls' outputs, both retellings.
+    expect(s.preview.copies).toBe(4);
+    expect(s.forgotten).toBe(6);
+    expect(s.preview.mentions).toMatchObject({ chunks: 1, taken: false });
+    const left = memoryText();
+    for (const gone of [DECISION, ...RETOLD]) expect(holds(left, gone)).toBe(false);
+    // The other decision and its retelling stay, and so does the mention (it was not asked for).
+    for (const kept of [EXPORTS, OTHER_RETOLD, MENTION]) expect(holds(left, kept)).toBe(true);
+  });
+
+  it("--with-mentions takes the mention too", async () => {
+    const a = await retellingHome("retold-mentions");
+    const r = await runFunes(["forget", "--session", DEC, "--with-mentions", "--yes", "--json"], a);
+    expect(r.code, r.stderr).toBe(0);
+    const s = JSON.parse(r.stdout);
+    expect(s.forgotten).toBe(7);
+    expect(s.preview.mentions).toMatchObject({ chunks: 1, taken: true });
+    const left = filesUnder(join(a.funesHome, "memory")).map((f) => readFileSync(f));
+    expect(left.some((b) => holds(b, MENTION))).toBe(false);
+    expect(left.some((b) => holds(b, OTHER_RETOLD))).toBe(true);
+  });
+
+  it("on a Hub memory the same: the retellings leave the head, the mention only with --with-mentions", async () => {
+    const a = await retellingHome("retold-hub");
+    const hubTexts = async (repo: string) =>
+      (await commitRows(hub.repos.get(repo)?.files ?? new Map(), t.dir, ["text"])).map((row) =>
+        String(row.text),
+      );
+    for (const repo of ["acme/retold", "acme/retold-all"])
+      expect((await runFunes(["push", repo, "--create"], a)).code).toBe(0);
+
+    const r = await runFunes(["forget", "--session", DEC, "--memory", "acme/retold", "--yes", "--json"], a);
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      forgotten: 6,
+      preview: { copies: 4, mentions: { chunks: 1, taken: false } },
+    });
+    const texts = await hubTexts("acme/retold");
+    for (const gone of [DECISION, ...RETOLD]) expect(texts.some((x) => x.includes(gone))).toBe(false);
+    for (const kept of [OTHER_RETOLD, MENTION]) expect(texts.some((x) => x.includes(kept))).toBe(true);
+
+    const all = await runFunes(
+      ["forget", "--session", DEC, "--with-mentions", "--memory", "acme/retold-all", "--yes", "--json"],
+      a,
+    );
+    expect(all.code, all.stderr).toBe(0);
+    expect(JSON.parse(all.stdout)).toMatchObject({ forgotten: 7, preview: { mentions: { taken: true } } });
+    const rest = await hubTexts("acme/retold-all");
+    expect(rest.some((x) => x.includes(MENTION))).toBe(false);
+    expect(rest.some((x) => x.includes(OTHER_RETOLD))).toBe(true);
+  });
+});
