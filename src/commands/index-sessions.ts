@@ -6,7 +6,7 @@
  * the table, so a run killed at any point leaves a valid memory and the next run finishes the job.
  */
 import { countRows, LocalStore, storeExists } from "../local/index.js";
-import { funesPaths, resolveSources, withWriterLock } from "../memory/index.js";
+import { funesPaths, type Resolved, resolveSources, withWriterLock } from "../memory/index.js";
 import type { TraceSource } from "../traces/index.js";
 import { FunesError } from "./errors.js";
 import { textPass } from "./index-text-pass.js";
@@ -42,28 +42,9 @@ export async function indexSessions(opts: IndexOptions): Promise<IndexSummary> {
   });
 }
 
-/**
- * The sources to read; when the agents' folders hold no transcripts at all (their clean-up took them) but
- * the memory exists, a note, not a failure: what was indexed stays, and there is nothing new to read.
- */
-function sourcesOrKept(opts: IndexOptions, memory: string): ReturnType<typeof resolveSources> {
-  try {
-    return resolveSources(opts);
-  } catch (err) {
-    if (
-      !(err instanceof FunesError) ||
-      err.code !== "no_sessions" ||
-      opts.path !== undefined ||
-      !storeExists(memory)
-    )
-      throw err;
-    // What was looked for and where, as the failure says it; then why nothing is lost.
-    const said = err.message.split(" — ")[0] ?? err.message;
-    return {
-      kind: "note",
-      text: `${said} — nothing new to index; the memory keeps every session it indexed before`,
-    };
-  }
+/** The sources to read (a note when there is nothing new and the memory keeps what it has). */
+function sourcesOrKept(opts: IndexOptions, memory: string): Resolved {
+  return resolveSources({ ...opts, kept: opts.path === undefined && storeExists(memory) });
 }
 
 /** The isolation for a memory already large enough for one (read before the text pass). */

@@ -29,6 +29,11 @@ export interface SourceOptions {
   agentEnv?: AgentEnv | undefined;
   /** Where the Hub is (for a Hub dataset). */
   models?: ModelsConfig | undefined;
+  /**
+   * A memory exists already: agents' folders holding no transcripts (their clean-up took them) are a note,
+   * not a failure — what was indexed stays, and there is nothing new to read.
+   */
+  kept?: boolean | undefined;
 }
 
 /** What a run reads: its sources, and whether the one source is a guess that a bare `a/b` names a Hub repo. */
@@ -84,17 +89,19 @@ export function resolveSources(opts: SourceOptions): Resolved {
   }
   const sources = knownSources(opts.home, opts.harness, opts.agentEnv);
   if (sources.length > 0) return { kind: "sources", sources, hubGuess: null };
-  if (opts.harness !== undefined)
-    throw new FunesError(
-      "no_sessions",
-      `no ${opts.harness} session dir found on this machine — pass the path to its sessions`,
-    );
   const tilde = (p: string) => (p.startsWith(`${opts.home}/`) ? `~${p.slice(opts.home.length)}` : p);
-  const looked = knownRoots(opts.home, opts.agentEnv)
-    .map((r) => tilde(r.path))
-    .join(", ");
-  throw new FunesError(
-    "no_sessions",
-    `no local sessions found (looked in ${looked}) — pass a path to \`funes index\`, or run an agent here first`,
-  );
+  const none =
+    opts.harness !== undefined
+      ? `no ${opts.harness} session dir found on this machine`
+      : `no local sessions found (looked in ${knownRoots(opts.home, opts.agentEnv)
+          .map((r) => tilde(r.path))
+          .join(", ")})`;
+  if (opts.kept === true)
+    return {
+      kind: "note",
+      text: `${none} — nothing new to index; the memory keeps every session it indexed before`,
+    };
+  if (opts.harness !== undefined)
+    throw new FunesError("no_sessions", `${none} — pass the path to its sessions`);
+  throw new FunesError("no_sessions", `${none} — pass a path to \`funes index\`, or run an agent here first`);
 }

@@ -47,8 +47,8 @@ export function agentFolders(home: string, env?: AgentEnv | AgentDirs): Record<H
 
 /** Agent session roots, in the order a no-path index walks them (formats.ts's roots, with Claude Code's old folder and `$OPENCODE_DB`). */
 export function knownRoots(home: string, env?: AgentEnv | AgentDirs): { harness: Harness; path: string }[] {
-  const folders = agentFolders(home, env);
   const dirs = movedFolders(env);
+  const folders = agentFolders(home, dirs);
   const out: { harness: Harness; path: string }[] = [];
   for (const f of TRACE_FORMATS) {
     for (const root of f.roots) out.push({ harness: f.harness, path: join(folders[f.harness], ...root) });
@@ -72,8 +72,10 @@ export function knownRoots(home: string, env?: AgentEnv | AgentDirs): { harness:
 export function knownSources(home: string, only?: Harness, env?: AgentEnv | AgentDirs): TraceSource[] {
   const out: TraceSource[] = [];
   const openCodeSeen = new Set<string>();
-  const hermesDb = join(agentFolders(home, env).hermes, "state.db");
-  for (const { harness, path: p } of knownRoots(home, env)) {
+  const dirs = movedFolders(env);
+  const hermesHome = agentFolders(home, dirs).hermes;
+  const hermesDb = join(hermesHome, "state.db");
+  for (const { harness, path: p } of knownRoots(home, dirs)) {
     if (only !== undefined && harness !== only) continue;
     const st = statOrNull(p);
     if (harness === "opencode") {
@@ -91,8 +93,7 @@ export function knownSources(home: string, only?: Harness, env?: AgentEnv | Agen
     } else if (st?.isDirectory()) out.push(new JsonlTreeSource(harness, p));
   }
   if (only === undefined || only === "hermes")
-    for (const profile of hermesProfileHomes(agentFolders(home, env).hermes))
-      out.push(...hermesHomeSources(profile));
+    for (const profile of hermesProfileHomes(hermesHome)) out.push(...hermesHomeSources(profile));
   return out;
 }
 
